@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the build and the tests need (idempotent). The CUDA toolkit (nvcc,
+# NVRTC, cudart) is expected at /usr/local/cuda, as on the project's machines.
+set -euo pipefail
+
+packages=(
+  build-essential cmake
+  libboost-program-options-dev
+  libsqlite3-dev
+  nlohmann-json3-dev
+  libtomlplusplus-dev
+  libmuparser-dev
+  libgtest-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  echo "install-deps: installing ${missing[*]}" >&2
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+
+if [ ! -x /usr/local/cuda/bin/nvcc ] && ! command -v nvcc >/dev/null; then
+  echo "install-deps: the CUDA toolkit was not found at /usr/local/cuda; install CUDA 12.8 or newer" >&2
+  exit 1
+fi

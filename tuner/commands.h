@@ -1,0 +1,17 @@
+// The subcommands. Each parses its own options and returns an exit code (errors.h); main only
+// dispatches.
+#pragma once
+
+namespace tuner {
+
+int RunDevices(int argc, char** argv);
+int RunKernels(int argc, char** argv);
+int RunOccupancy(int argc, char** argv);
+int RunExplore(int argc, char** argv);
+int RunTune(int argc, char** argv);
+int RunQuery(int argc, char** argv);
+int RunReport(int argc, char** argv);
+int RunDb(int argc, char** argv);
+int RunWorker(int argc, char** argv);  // hidden: the GPU worker process the sweep starts
+
+}  // namespace tuner

@@ -1,0 +1,74 @@
+// tuner: an autotuner and occupancy explorer for CUDA kernels. main only dispatches to a
+// subcommand and turns exceptions into exit codes.
+#include <cstring>
+#include <iostream>
+#include <string>
+
+#include "commands.h"
+#include "errors.h"
+#include "version.h"
+
+namespace {
+
+struct Command {
+  const char* name;
+  int (*run)(int, char**);
+  const char* summary;  // nullptr: hidden
+};
+
+const Command kCommands[] = {
+    {"devices", tuner::RunDevices, "list the CUDA GPUs of this machine"},
+    {"kernels", tuner::RunKernels, "list the kernel templates, their parameters and sizes"},
+    {"occupancy", tuner::RunOccupancy, "blocks per SM, occupancy and its limiter, with or without a GPU"},
+    {"tune", tuner::RunTune, "compile, verify and time every candidate of a kernel on a GPU"},
+    {"query", tuner::RunQuery, "print the stored best configuration of a kernel"},
+    {"__worker", tuner::RunWorker, nullptr},
+};
+
+void PrintUsage(std::ostream& out) {
+  out << "Usage: tuner COMMAND [options]\n\n"
+         "Autotuner and occupancy explorer for CUDA kernels.\n\nCommands:\n";
+  for (const Command& c : kCommands)
+    if (c.summary) out << "  " << c.name << std::string(12 - std::strlen(c.name), ' ') << c.summary << "\n";
+  out << "\nRun 'tuner COMMAND --help' for the options of one command.\n";
+}
+
+int Dispatch(const Command& command, int argc, char** argv) {
+  try {
+    return command.run(argc, argv);
+  } catch (const tuner::UsageError& e) {
+    std::cerr << e.what() << "\n";
+    return tuner::kExitUsage;
+  } catch (const tuner::NoGpuError& e) {
+    std::cerr << "tuner " << command.name << ": " << e.what() << "\n";
+    return tuner::kExitNoGpu;
+  } catch (const tuner::BadDatabaseError& e) {
+    std::cerr << "tuner " << command.name << ": " << e.what() << "\n";
+    return tuner::kExitBadDatabase;
+  } catch (const std::exception& e) {
+    std::cerr << "tuner " << command.name << ": " << e.what() << "\n";
+    return tuner::kExitFailed;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    PrintUsage(std::cerr);
+    return tuner::kExitUsage;
+  }
+  const std::string name = argv[1];
+  if (name == "--help" || name == "-h" || name == "help") {
+    PrintUsage(std::cout);
+    return tuner::kExitOk;
+  }
+  if (name == "--version") {
+    std::cout << "tuner " << tuner::kVersion << "\n";
+    return tuner::kExitOk;
+  }
+  for (const Command& c : kCommands)
+    if (name == c.name) return Dispatch(c, argc - 1, argv + 1);
+  std::cerr << "tuner: '" << name << "' is not a tuner command; see 'tuner --help'\n";
+  return tuner::kExitUsage;
+}

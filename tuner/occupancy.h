@@ -1,0 +1,61 @@
+// Occupancy of a kernel on an SM, computed with NVIDIA's cuda_occupancy.h from either a built-in
+// architecture table (no GPU needed) or a live GPU's properties.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace tuner {
+
+// What the calculator needs to know about a device.
+struct DeviceLimits {
+  std::string name;  // "sm_90" for a table entry, the GPU's name for a live device
+  int cc_major = 0;
+  int cc_minor = 0;
+  int sm_count = 0;  // 0 when unknown (table entries)
+  int warp_size = 32;
+  int max_threads_per_block = 1024;
+  int max_threads_per_sm = 2048;
+  int max_blocks_per_sm = 32;
+  int regs_per_sm = 65536;
+  int regs_per_block = 65536;
+  std::size_t smem_per_sm_bytes = 0;
+  std::size_t smem_per_block_bytes = 49152;  // without opt-in
+  std::size_t smem_per_block_optin_bytes = 0;
+  std::size_t reserved_smem_per_block_bytes = 0;
+};
+
+// What a kernel asks of an SM.
+struct KernelResources {
+  int threads_per_block = 0;
+  int regs_per_thread = 0;
+  std::size_t smem_bytes = 0;  // static + dynamic per block, before the driver's reserve
+};
+
+enum class Limiter { kWarps, kRegisters, kSharedMemory, kBlocks, kBarriers };
+
+struct OccupancyResult {
+  int blocks_per_sm = 0;
+  int warps_per_sm = 0;
+  double occupancy = 0.0;  // active warps / max warps per SM, 0..1
+  Limiter limiter = Limiter::kWarps;
+  // Blocks per SM each limit alone would allow.
+  int blocks_by_warps = 0;
+  int blocks_by_registers = 0;
+  int blocks_by_shared_memory = 0;
+  int blocks_by_blocks = 0;
+  std::string invalid_reason;  // non-empty when the block cannot launch at all
+};
+
+// "warps", "registers", "shared_memory", "blocks", "barriers" (the JSON contract).
+std::string ToString(Limiter limiter);
+
+// Built-in table, e.g. "sm_90" (also accepts "90", "9.0", "sm90"). Throws UsageError naming the
+// known architectures for an unknown one.
+DeviceLimits ArchLimits(const std::string& arch);
+std::vector<std::string> KnownArchs();
+
+OccupancyResult ComputeOccupancy(const DeviceLimits& device, const KernelResources& kernel);
+
+}  // namespace tuner
