@@ -1,0 +1,67 @@
+// Plain records exchanged with the results store. No SQLite here: this header is the contract
+// between the sweep, the commands, the reports and the store.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace tuner::db {
+
+// One physical GPU. The model identity is (name, cc_major, cc_minor, sm_count, memory_bytes);
+// the UUID keeps timings of two cards of one model separable.
+struct GpuRecord {
+  std::string uuid;
+  std::string name;
+  int cc_major = 0;
+  int cc_minor = 0;
+  int sm_count = 0;
+  std::int64_t memory_bytes = 0;
+  std::string driver_version;  // "13.0" (cudaDriverGetVersion)
+  std::string cuda_version;    // runtime the tool was built with
+};
+
+// A template version: `hash` covers the source and the description, so results of an edited
+// template are kept but never taken as best for the new version.
+struct TemplateRecord {
+  std::string name;
+  std::string hash;
+};
+
+struct SweepRecord {
+  std::string command;   // the command line that started it
+  std::string strategy;  // "brute_force", ...
+  std::int64_t budget = 0;  // evaluations (0: none)
+  std::string size_key;  // "8192x8192": every size variable, in the template's order
+  std::string status;    // "running", "done", "interrupted", "failed"
+  std::string tool_version;
+  std::string nvrtc_version;
+  std::string started_at;  // ISO 8601 UTC
+  std::string ended_at;
+};
+
+// One candidate's result. Statuses: ok, wrong_result, compile_error, invalid, launch_error, fault,
+// timeout, skipped. Only ok can be best.
+struct MeasurementRecord {
+  std::string params_json;  // {"TILE":64,"ROWS":4,"PAD":1}, parameters in the template's order
+  std::string launch_json;  // {"grid":[128,128,1],"block":[64,4,1],"shared_bytes":0}
+  std::string status;
+  std::string reason;  // one line: why it failed, was invalid or was skipped
+  double time_ms_median = 0;
+  double time_ms_min = 0;
+  double time_ms_max = 0;
+  double time_ms_spread = 0;  // relative: (p75 - p25) / median
+  int samples = 0;
+  double perf_value = 0;  // in perf_unit
+  std::string perf_unit;  // "GB/s" or "GFLOP/s"
+  int regs_per_thread = 0;
+  std::int64_t smem_bytes = 0;  // static + dynamic per block
+  int spill_bytes = 0;
+  int blocks_per_sm = 0;
+  double occupancy = 0;  // 0..1
+  std::string limiter;   // warps, registers, shared_memory, blocks, barriers
+  double compile_ms = 0;
+  std::string error_text;  // compile log, CUDA error text, first mismatch
+  std::string measured_at;  // ISO 8601 UTC
+};
+
+}  // namespace tuner::db
