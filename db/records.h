@@ -25,6 +25,7 @@ struct GpuRecord {
 struct TemplateRecord {
   std::string name;
   std::string hash;
+  std::string first_seen;  // ISO 8601 UTC, set by the store: the newest version is the current one
 };
 
 struct SweepRecord {
@@ -37,6 +38,7 @@ struct SweepRecord {
   std::string nvrtc_version;
   std::string started_at;  // ISO 8601 UTC
   std::string ended_at;
+  std::string uid;  // globally unique (set by the store when empty): merging databases keys on it
 };
 
 // One candidate's result. Statuses: ok, wrong_result, compile_error, invalid, launch_error, fault,

@@ -1,0 +1,294 @@
+#include "db/store.h"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <thread>
+
+#include "db/schema.h"
+#include "db/sqlite.h"
+#include "db_test_util.h"
+#include "tuner/errors.h"
+
+namespace tuner::db {
+namespace {
+
+using testing::SampleGpu;
+using testing::SampleMeasurement;
+using testing::SampleSweep;
+using testing::TempDir;
+
+struct Filled {
+  std::int64_t gpu_id, template_id, sweep_id;
+};
+
+Filled Fill(Store& store, const std::string& hash = "hash-a", const std::string& size_key = "8192x8192") {
+  Filled f{};
+  f.gpu_id = store.EnsureGpu(SampleGpu());
+  f.template_id = store.EnsureTemplate({"transpose", hash, ""});
+  f.sweep_id = store.StartSweep(f.gpu_id, f.template_id, SampleSweep(size_key));
+  store.AddMeasurement(f.sweep_id, SampleMeasurement(16, 2.0));
+  store.AddMeasurement(f.sweep_id, SampleMeasurement(32, 1.0));
+  store.AddMeasurement(f.sweep_id, SampleMeasurement(64, 0.5, "wrong_result"));
+  return f;
+}
+
+TEST(Store, RoundTripThroughAFile) {
+  TempDir dir;
+  const std::string path = dir.File("sub/dir/tuner.db");  // parent folders are created
+  Filled f;
+  {
+    Store store = Store::Open(path, OpenMode::kReadWrite);
+    f = Fill(store);
+    store.FinishSweep(f.sweep_id, "done");
+  }
+  Store store = Store::Open(path, OpenMode::kReadOnly);
+  const auto stored = store.Measurements(f.gpu_id, f.template_id, "8192x8192");
+  ASSERT_EQ(stored.size(), 3u);
+  const MeasurementRecord expected = SampleMeasurement(32, 1.0);
+  EXPECT_EQ(stored[1].params_json, expected.params_json);
+  EXPECT_EQ(stored[1].launch_json, expected.launch_json);
+  EXPECT_DOUBLE_EQ(stored[1].time_ms_median, 1.0);
+  EXPECT_EQ(stored[1].samples, 20);
+  EXPECT_EQ(stored[1].smem_bytes, 4096);
+  EXPECT_EQ(stored[1].limiter, "warps");
+  EXPECT_EQ(stored[1].measured_at, expected.measured_at);
+  EXPECT_EQ(stored[2].status, "wrong_result");
+  EXPECT_TRUE(store.Measurements(f.gpu_id, f.template_id, "1024x1024").empty());
+  const auto rows = store.ListMeasurements({});
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].sweep.status, "done");
+  EXPECT_FALSE(rows[0].sweep.ended_at.empty());
+  EXPECT_EQ(rows[0].gpu.uuid, "GPU-1111");
+  EXPECT_EQ(store.SchemaVersion(), kSchemaVersion);
+  EXPECT_THROW(store.EnsureGpu(SampleGpu()), std::logic_error);  // read-only
+}
+
+TEST(Store, EnsureIsIdempotentAndUpdatesVersions) {
+  TempDir dir;
+  Store store = Store::Open(dir.File("t.db"), OpenMode::kReadWrite);
+  GpuRecord gpu = SampleGpu();
+  const auto id = store.EnsureGpu(gpu);
+  gpu.driver_version = "13.1";
+  EXPECT_EQ(store.EnsureGpu(gpu), id);
+  EXPECT_NE(store.EnsureGpu(SampleGpu("GPU-2222")), id);
+  const auto t1 = store.EnsureTemplate({"transpose", "a", ""});
+  EXPECT_EQ(store.EnsureTemplate({"transpose", "a", ""}), t1);
+  EXPECT_NE(store.EnsureTemplate({"transpose", "b", ""}), t1);
+  const auto sweep = store.StartSweep(id, t1, SampleSweep());
+  store.AddMeasurement(sweep, SampleMeasurement(16, 1.0));
+  EXPECT_EQ(store.ListMeasurements({}).at(0).gpu.driver_version, "13.1");
+}
+
+TEST(Store, NewMeasurementOfTheSameCandidateReplacesTheOld) {
+  TempDir dir;
+  Store store = Store::Open(dir.File("t.db"), OpenMode::kReadWrite);
+  const Filled f = Fill(store);
+  const auto second = store.StartSweep(f.gpu_id, f.template_id, SampleSweep());
+  store.AddMeasurement(second, SampleMeasurement(32, 0.75));
+  const auto stored = store.Measurements(f.gpu_id, f.template_id, "8192x8192");
+  ASSERT_EQ(stored.size(), 3u);
+  EXPECT_DOUBLE_EQ(stored[1].time_ms_median, 0.75);
+  EXPECT_THROW(store.AddMeasurement(9999, SampleMeasurement(8, 1.0)), std::invalid_argument);
+}
+
+TEST(Store, BestPerGpuMarksOlderTemplateVersionsStale) {
+  TempDir dir;
+  Store store = Store::Open(dir.File("t.db"), OpenMode::kReadWrite);
+  Fill(store, "old");
+  const auto best_old = store.BestPerGpu("transpose", "");
+  ASSERT_EQ(best_old.size(), 1u);
+  EXPECT_FALSE(best_old[0].stale);
+  EXPECT_EQ(best_old[0].measurement.params_json, SampleMeasurement(32, 1).params_json);
+  EXPECT_EQ(store.BestPerGpu("transpose", "new").at(0).stale, true);
+  EXPECT_TRUE(store.BestPerGpu("sgemm", "").empty());
+}
+
+TEST(Store, ReadOnlyOfAMissingFileFailsAndCreatesNothing) {
+  TempDir dir;
+  const std::string path = dir.File("missing.db");
+  try {
+    Store::Open(path, OpenMode::kReadOnly);
+    FAIL() << "opened a missing file";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(std::filesystem::exists(path));
+}
+
+// Each bad file must be refused in both modes, with the path in the message, and left unchanged.
+void ExpectRefused(const std::string& path, const std::string& problem) {
+  const std::string before = testing::ReadBytes(path);
+  for (OpenMode mode : {OpenMode::kReadOnly, OpenMode::kReadWrite}) {
+    try {
+      Store::Open(path, mode);
+      ADD_FAILURE() << "opened " << problem;
+    } catch (const BadDatabaseError& e) {
+      EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(problem), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(testing::ReadBytes(path), before) << problem;
+  }
+}
+
+std::string MakeFilledDatabase(const TempDir& dir, const std::string& name) {
+  const std::string path = dir.File(name);
+  Store store = Store::Open(path, OpenMode::kReadWrite);
+  const Filled f = Fill(store);
+  for (int tile = 100; tile < 400; ++tile) store.AddMeasurement(f.sweep_id, SampleMeasurement(tile, tile));
+  return path;
+}
+
+TEST(Store, RefusesEmptyFile) {
+  TempDir dir;
+  testing::WriteBytes(dir.File("empty.db"), "");
+  ExpectRefused(dir.File("empty.db"), "empty");
+}
+
+TEST(Store, RefusesRandomBytes) {
+  TempDir dir;
+  std::string bytes(8192, '\0');
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>((i * 7919) % 251);
+  testing::WriteBytes(dir.File("random.db"), bytes);
+  ExpectRefused(dir.File("random.db"), "not an SQLite database");
+}
+
+TEST(Store, RefusesForeignSqliteDatabase) {
+  TempDir dir;
+  const std::string path = dir.File("foreign.db");
+  {
+    sql::Connection other(path, sql::Connection::Mode::kCreate);
+    other.Execute("CREATE TABLE photos (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO photos VALUES (1, 'a')");
+  }
+  ExpectRefused(path, "not one made by tuner");
+  {
+    sql::Connection other(path, sql::Connection::Mode::kReadWrite);
+    other.Execute("PRAGMA application_id = 1234");
+  }
+  ExpectRefused(path, "another application");
+}
+
+TEST(Store, RefusesTruncatedFile) {
+  TempDir dir;
+  const std::string path = MakeFilledDatabase(dir, "full.db");
+  const std::string bytes = testing::ReadBytes(path);
+  ASSERT_GT(bytes.size(), 8192u);
+  testing::WriteBytes(dir.File("half.db"), bytes.substr(0, bytes.size() / 2));
+  ExpectRefused(dir.File("half.db"), "truncated");
+  testing::WriteBytes(dir.File("tiny.db"), bytes.substr(0, 50));
+  ExpectRefused(dir.File("tiny.db"), "truncated");
+}
+
+TEST(Store, RefusesCorruptPages) {
+  TempDir dir;
+  const std::string path = MakeFilledDatabase(dir, "full.db");
+  std::string bytes = testing::ReadBytes(path);
+  for (std::size_t i = 4096; i < bytes.size(); i += 3) bytes[i] = static_cast<char>(0xA5);
+  testing::WriteBytes(dir.File("corrupt.db"), bytes);
+  ExpectRefused(dir.File("corrupt.db"), "corrupt");
+}
+
+TEST(Store, RefusesNewerSchema) {
+  TempDir dir;
+  const std::string path = MakeFilledDatabase(dir, "newer.db");
+  {
+    sql::Connection connection(path, sql::Connection::Mode::kReadWrite);
+    connection.Execute("PRAGMA user_version = 99");
+  }
+  ExpectRefused(path, "newer tuner");
+}
+
+TEST(Store, UpgradesTheVersionOneFixture) {
+  TempDir dir;
+  for (OpenMode mode : {OpenMode::kReadWrite, OpenMode::kReadOnly}) {
+    const std::string path = dir.File(mode == OpenMode::kReadOnly ? "ro.db" : "rw.db");
+    std::filesystem::copy_file(TUNER_FIXTURES_DIR "/schema_v1.db", path);
+    Store store = Store::Open(path, mode);
+    EXPECT_EQ(store.SchemaVersion(), kSchemaVersion);
+    const auto rows = store.ListMeasurements({});
+    ASSERT_EQ(rows.size(), 3u);
+    EXPECT_EQ(rows[0].templ.name, "transpose");
+    EXPECT_EQ(rows[0].gpu.name, "NVIDIA H100 80GB HBM3");
+    EXPECT_EQ(rows[0].sweep.uid.size(), 32u);  // filled by the migration
+    EXPECT_EQ(store.BestPerGpu("transpose", "").size(), 1u);
+  }
+}
+
+// Writers in separate processes, each with its own connection opened after fork.
+TEST(Store, TwoProcessesWriteOneDatabase) {
+  TempDir dir;
+  const std::string path = dir.File("shared.db");
+  { Store::Open(path, OpenMode::kReadWrite); }
+  constexpr int kPerWriter = 300;
+  pid_t children[2];
+  for (int writer = 0; writer < 2; ++writer) {
+    children[writer] = fork();
+    ASSERT_GE(children[writer], 0);
+    if (children[writer] == 0) {
+      int code = 0;
+      try {
+        Store store = Store::Open(path, OpenMode::kReadWrite);
+        const auto gpu = store.EnsureGpu(SampleGpu("GPU-" + std::to_string(writer)));
+        const auto templ = store.EnsureTemplate({"transpose", "h", ""});
+        const auto sweep = store.StartSweep(gpu, templ, SampleSweep());
+        for (int i = 0; i < kPerWriter; ++i) store.AddMeasurement(sweep, SampleMeasurement(i, 1.0 + i));
+        store.FinishSweep(sweep, "done");
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "writer %d: %s\n", writer, e.what());
+        code = 1;
+      }
+      _exit(code);
+    }
+  }
+  for (pid_t child : children) {
+    int status = 0;
+    ASSERT_EQ(waitpid(child, &status, 0), child);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  Store store = Store::Open(path, OpenMode::kReadOnly);
+  EXPECT_EQ(store.ListMeasurements({}).size(), 2u * kPerWriter);
+  EXPECT_TRUE(store.FullCheck().empty());
+}
+
+TEST(Store, TwoThreadsWithTheirOwnConnections) {
+  TempDir dir;
+  const std::string path = dir.File("threads.db");
+  auto write = [&](int writer) {
+    Store store = Store::Open(path, OpenMode::kReadWrite);  // both may create it: one wins
+    const auto gpu = store.EnsureGpu(SampleGpu("GPU-" + std::to_string(writer)));
+    const auto sweep = store.StartSweep(gpu, store.EnsureTemplate({"transpose", "h", ""}), SampleSweep());
+    for (int i = 0; i < 200; ++i) store.AddMeasurement(sweep, SampleMeasurement(i, 1.0 + i));
+  };
+  std::thread first(write, 0), second(write, 1);
+  first.join();
+  second.join();
+  EXPECT_EQ(Store::Open(path, OpenMode::kReadOnly).ListMeasurements({}).size(), 400u);
+}
+
+TEST(Store, ImportTwiceChangesNothing) {
+  TempDir dir;
+  Store a = Store::Open(dir.File("a.db"), OpenMode::kReadWrite);
+  Store b = Store::Open(dir.File("b.db"), OpenMode::kReadWrite);
+  Fill(a);
+  const auto gpu = b.EnsureGpu(SampleGpu("GPU-B", "NVIDIA H200"));
+  const auto sweep = b.StartSweep(gpu, b.EnsureTemplate({"transpose", "hash-a", ""}), SampleSweep());
+  b.AddMeasurement(sweep, SampleMeasurement(32, 0.9));
+  const auto rows = b.ListMeasurements({});
+  EXPECT_EQ(a.Import(rows), 1);
+  const auto after_first = a.ListMeasurements({});
+  EXPECT_EQ(after_first.size(), 4u);
+  EXPECT_EQ(a.Import(rows), 0);
+  EXPECT_EQ(a.Import(a.ListMeasurements({})), 0);  // merging with itself too
+  const auto after_second = a.ListMeasurements({});
+  ASSERT_EQ(after_second.size(), after_first.size());
+  for (std::size_t i = 0; i < after_first.size(); ++i) {
+    EXPECT_EQ(after_second[i].id, after_first[i].id);
+    EXPECT_EQ(after_second[i].sweep.uid, after_first[i].sweep.uid);
+  }
+  EXPECT_EQ(a.Counts().size(), 3u);  // H100 ok, H100 wrong_result, H200 ok
+}
+
+}  // namespace
+}  // namespace tuner::db
