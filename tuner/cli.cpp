@@ -21,14 +21,15 @@ bool ParseCommandLine(int argc, char** argv, const CommandSpec& spec, po::option
                       const po::positional_options_description& positional, po::variables_map* vm) {
   options.add_options()("help,h", "show this help and exit");
   try {
-    po::store(po::command_line_parser(argc - 1, argv + 1).options(options).positional(positional).run(), *vm);
+    // argv[0] is the subcommand name; command_line_parser skips it like a program name.
+    po::store(po::command_line_parser(argc, argv).options(options).positional(positional).run(), *vm);
     if (vm->count("help")) {
       PrintHelp(spec, options);
       return false;
     }
     po::notify(*vm);
   } catch (const po::error& e) {
-    throw UsageError("tuner " + spec.name + ": " + e.what() + " (see 'tuner " + spec.name + " --help')");
+    throw UsageError(std::string(e.what()) + " (see 'tuner " + spec.name + " --help')");
   }
   return true;
 }

@@ -37,7 +37,7 @@ int Dispatch(const Command& command, int argc, char** argv) {
   try {
     return command.run(argc, argv);
   } catch (const tuner::UsageError& e) {
-    std::cerr << e.what() << "\n";
+    std::cerr << "tuner " << command.name << ": " << e.what() << "\n";
     return tuner::kExitUsage;
   } catch (const tuner::NoGpuError& e) {
     std::cerr << "tuner " << command.name << ": " << e.what() << "\n";

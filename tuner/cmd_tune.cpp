@@ -1,0 +1,139 @@
+// `tuner tune KERNEL`: sweep every candidate of a template on one GPU and store the results.
+#include <csignal>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli.h"
+#include "commands.h"
+#include "db/store.h"
+#include "default_paths.h"
+#include "errors.h"
+#include "search_space.h"
+#include "sweep.h"
+#include "template_library.h"
+#include "text_table.h"
+
+namespace tuner {
+
+namespace {
+
+void OnInterrupt(int) { g_sweep_interrupted = true; }
+
+std::string ParamsText(const std::string& params_json) {
+  std::string text;
+  for (const auto& [name, value] : ParamsFromJson(params_json)) text += (text.empty() ? "" : " ") + name + "=" + std::to_string(value);
+  return text;
+}
+
+nlohmann::json RecordJson(const db::MeasurementRecord& r) {
+  return {{"params", nlohmann::ordered_json::parse(r.params_json)}, {"launch", nlohmann::json::parse(r.launch_json)},
+          {"status", r.status}, {"reason", r.reason}, {"time_ms", r.time_ms_median}, {"time_ms_min", r.time_ms_min},
+          {"spread", r.time_ms_spread}, {"samples", r.samples}, {"perf", r.perf_value}, {"perf_unit", r.perf_unit},
+          {"regs_per_thread", r.regs_per_thread}, {"smem_bytes", r.smem_bytes}, {"spill_bytes", r.spill_bytes},
+          {"blocks_per_sm", r.blocks_per_sm}, {"occupancy", r.occupancy}, {"limiter", r.limiter}};
+}
+
+std::vector<db::MeasurementRecord> SortedByTime(std::vector<db::MeasurementRecord> records) {
+  std::stable_sort(records.begin(), records.end(), [](const auto& a, const auto& b) {
+    if ((a.status == "ok") != (b.status == "ok")) return a.status == "ok";
+    return a.status == "ok" && a.time_ms_median < b.time_ms_median;
+  });
+  return records;
+}
+
+void PrintTable(const std::vector<db::MeasurementRecord>& records) {
+  TextTable table({"PARAMS", "STATUS", "TIME ms", "PERF", "REGS", "SMEM", "OCC", "LIMITER", "NOTE"});
+  for (const auto& r : SortedByTime(records)) {
+    const bool ok = r.status == "ok";
+    table.Add({ParamsText(r.params_json), r.status, ok ? Fixed(r.time_ms_median, 4) : "",
+               ok ? Fixed(r.perf_value, 1) + " " + r.perf_unit : "", std::to_string(r.regs_per_thread),
+               std::to_string(r.smem_bytes), Fixed(r.occupancy * 100, 0) + "%", r.limiter, r.reason.substr(0, 70)});
+  }
+  table.Print(std::cout);
+}
+
+void PrintSummary(const TemplateSpec& spec, const SweepOutcome& out) {
+  std::cout << spec.name << " " << out.size.Key() << " on GPU " << out.gpu.index << " (" << out.gpu.name << ", "
+            << out.gpu.Arch() << "): " << out.candidates << " candidates, " << out.measured.size() << " measured now, "
+            << out.already_stored << " already stored\n\n";
+  PrintTable(out.stored);
+  const auto best = FastestOk(out.stored);
+  if (!best) {
+    std::cout << "\nNo candidate passed the check.\n";
+    return;
+  }
+  std::cout << "\nbest: " << ParamsText(best->params_json) << "  " << Fixed(best->time_ms_median, 4) << " ms  "
+            << Fixed(best->perf_value, 1) << " " << best->perf_unit;
+  if (best->perf_unit == "GB/s" && out.copy_gbps > 0)
+    std::cout << " = " << Fixed(100 * best->perf_value / out.copy_gbps, 1) << "% of device-to-device copy ("
+              << Fixed(out.copy_gbps, 0) << " GB/s, same run)";
+  std::cout << "\n";
+}
+
+nlohmann::json OutcomeJson(const TemplateSpec& spec, const SweepOutcome& out) {
+  nlohmann::json candidates = nlohmann::json::array();
+  for (const auto& r : SortedByTime(out.stored)) candidates.push_back(RecordJson(r));
+  const auto best = FastestOk(out.stored);
+  nlohmann::json doc = {{"kernel", spec.name}, {"size", out.size.Key()}, {"template_hash", spec.hash},
+                        {"gpu", {{"index", out.gpu.index}, {"name", out.gpu.name}, {"uuid", out.gpu.uuid}, {"arch", out.gpu.Arch()}}},
+                        {"copy_gbps", out.copy_gbps}, {"candidates_total", out.candidates},
+                        {"measured_now", out.measured.size()}, {"already_stored", out.already_stored},
+                        {"interrupted", out.interrupted}, {"candidates", candidates}, {"best", nullptr}};
+  if (best) {
+    doc["best"] = RecordJson(*best);
+    if (best->perf_unit == "GB/s" && out.copy_gbps > 0) doc["best"]["fraction_of_copy"] = best->perf_value / out.copy_gbps;
+  }
+  return doc;
+}
+
+std::string JoinArgs(int argc, char** argv) {
+  std::string line = "tuner";
+  for (int i = 0; i < argc; ++i) line += std::string(" ") + argv[i];
+  return line;
+}
+
+}  // namespace
+
+int RunTune(int argc, char** argv) {
+  const CommandSpec spec{"tune", "tuner tune KERNEL [--size WxH] [--gpu N] [options]",
+                         "Compile every candidate of a kernel template with NVRTC, check it against the reference, time it on\n"
+                         "the GPU and store every result. Running it again measures only what is missing.",
+                         "tuner tune transpose --size 8192x8192"};
+  po::options_description options("Options");
+  options.add_options()("kernel", po::value<std::string>()->required(), "the template to tune (see 'tuner kernels')")(
+      "size", po::value<std::string>()->default_value(""), "problem size, e.g. 8192x8192 (template's size variables in order)")(
+      "gpu", po::value<int>()->default_value(0), "GPU index (see 'tuner devices')")(
+      "db", po::value<std::string>()->default_value(""), "database file (default $TUNER_DB, else under $XDG_DATA_HOME)")(
+      "templates", po::value<std::vector<std::string>>()->composing(), "also load templates from this folder")(
+      "force", "measure candidates that are already stored again")(
+      "timeout-floor", po::value<double>()->default_value(10.0), "seconds a candidate may always take before it is killed")(
+      "json", "print one JSON document (no progress bar)");
+  po::positional_options_description positional;
+  positional.add("kernel", 1);
+  po::variables_map vm;
+  if (!ParseCommandLine(argc, argv, spec, options, positional, &vm)) return kExitOk;
+  const auto dirs = TemplateSearchDirs(vm.count("templates") ? vm["templates"].as<std::vector<std::string>>() : std::vector<std::string>{});
+  const TemplateLibrary library = LoadTemplateLibrary(dirs);
+  const TemplateSpec& templ = library.Find(vm["kernel"].as<std::string>());
+  ParseProblemSize(templ, vm["size"].as<std::string>());  // bad sizes are usage errors before any work
+  RequireGpu(vm["gpu"].as<int>());                        // no GPU: exit 3 before the database is touched
+  SweepOptions sweep;
+  sweep.gpu = vm["gpu"].as<int>();
+  sweep.size_text = vm["size"].as<std::string>();
+  sweep.force = vm.count("force") > 0;
+  sweep.timeout_floor_s = vm["timeout-floor"].as<double>();
+  sweep.command_line = JoinArgs(argc, argv);
+  sweep.progress = !vm.count("json") && StderrIsTerminal();
+  db::Store store = db::Store::Open(ResolveDatabasePath(vm["db"].as<std::string>()), db::OpenMode::kReadWrite);
+  std::signal(SIGINT, OnInterrupt);
+  const SweepOutcome outcome = RunSweep(templ, sweep, store);
+  if (vm.count("json")) std::cout << OutcomeJson(templ, outcome).dump(2) << "\n";
+  else PrintSummary(templ, outcome);
+  if (outcome.interrupted) {
+    std::cerr << "tuner tune: interrupted; " << outcome.measured.size() << " candidate(s) stored. Run the same command to resume.\n";
+    return kExitInterrupted;
+  }
+  return FastestOk(outcome.stored) ? kExitOk : kExitFailed;
+}
+
+}  // namespace tuner

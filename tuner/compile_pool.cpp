@@ -1,0 +1,29 @@
+#include "compile_pool.h"
+
+namespace tuner {
+
+CompilePool::CompilePool(std::size_t count, int threads, std::function<void(std::size_t)> work)
+    : work_(std::move(work)), done_(count, 0), count_(count) {
+  for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { Loop(); });
+}
+
+CompilePool::~CompilePool() {
+  stop_ = true;
+  for (std::thread& t : threads_) t.join();
+}
+
+void CompilePool::Loop() {
+  for (std::size_t i = next_++; i < count_ && !stop_; i = next_++) {
+    work_(i);
+    std::lock_guard<std::mutex> lock(mutex_);
+    done_[i] = 1;
+    finished_.notify_all();
+  }
+}
+
+void CompilePool::WaitFor(std::size_t index) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  finished_.wait(lock, [&] { return done_[index] != 0; });
+}
+
+}  // namespace tuner

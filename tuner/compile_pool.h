@@ -1,0 +1,37 @@
+// Compiles the candidates of a sweep on several threads, ahead of the GPU, which takes them in
+// order. NVRTC is thread-safe; each job is independent.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace tuner {
+
+class CompilePool {
+ public:
+  // Runs work(i) for i in [0, count) on `threads` threads, in increasing order of i.
+  CompilePool(std::size_t count, int threads, std::function<void(std::size_t)> work);
+  ~CompilePool();  // stops taking new jobs and joins
+  CompilePool(const CompilePool&) = delete;
+  CompilePool& operator=(const CompilePool&) = delete;
+
+  void WaitFor(std::size_t index);  // until work(index) has returned
+
+ private:
+  void Loop();
+
+  std::function<void(std::size_t)> work_;
+  std::vector<char> done_;
+  std::size_t count_;
+  std::atomic<std::size_t> next_{0};
+  std::atomic<bool> stop_{false};
+  std::mutex mutex_;
+  std::condition_variable finished_;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace tuner

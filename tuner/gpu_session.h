@@ -1,0 +1,54 @@
+// The GPU side of a sweep, inside the worker process: the buffers of one problem, the reference
+// output, and loading, checking and timing one candidate.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "gpu_handles.h"
+#include "worker_protocol.h"
+
+namespace tuner {
+
+class GpuSession {
+ public:
+  // Allocates and fills the buffers, runs the reference once and keeps its outputs.
+  explicit GpuSession(const SetupRequest& setup);
+
+  // {"status": "ok" | "wrong_result" | "launch_error" | "invalid", ...} with time statistics,
+  // registers, shared memory and the runtime's blocks per SM. A sticky CUDA error (a fault) is
+  // thrown as CudaError: the process is then unusable and the supervisor restarts it.
+  nlohmann::json Measure(const MeasureRequest& request);
+
+  // Device-to-device cudaMemcpy of `bytes`, reported as (read + written bytes) / time in GB/s.
+  double CopyBandwidthGbps(std::size_t bytes);
+
+ private:
+  struct Buffer {
+    BufferDecl decl;
+    DevicePointer device;
+    std::string initial;    // host copy of the initial contents (inputs, symbol sources)
+    std::string reference;  // outputs: the reference result
+  };
+
+  void PrepareOutputs(bool poison);
+  std::vector<void*> ArgPointers(const KernelLaunch& launch, std::vector<std::uint64_t>& storage);
+  void CopySymbols(const KernelLaunch& launch, cudaLibrary_t library);
+  void Launch(cudaKernel_t kernel, const KernelLaunch& launch);
+  std::string Verify();
+  std::vector<double> TimeSamples(cudaKernel_t kernel, const KernelLaunch& launch, const MeasureRequest& request);
+  void FlushL2();
+  void WarmUpClocks();
+
+  std::map<std::string, Buffer> buffers_;
+  double atol_ = 0;
+  double rtol_ = 0;
+  DevicePointer flush_buffer_;
+  std::size_t flush_bytes_ = 0;
+  bool has_zeroed_outputs_ = false;
+};
+
+}  // namespace tuner

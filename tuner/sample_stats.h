@@ -1,0 +1,19 @@
+// Statistics of repeated timings: the median is what is compared, the spread says how steady
+// the samples were.
+#pragma once
+
+#include <vector>
+
+namespace tuner {
+
+struct SampleStats {
+  double median = 0;
+  double min = 0;
+  double max = 0;
+  double spread = 0;  // (p75 - p25) / median
+  int count = 0;
+};
+
+SampleStats Summarise(std::vector<double> samples);
+
+}  // namespace tuner

@@ -1,0 +1,75 @@
+#include "search_space.h"
+
+#include <nlohmann/json.hpp>
+
+namespace tuner {
+
+std::string LaunchGeometry::Json() const {
+  return nlohmann::json{{"grid", grid}, {"block", block}, {"shared_bytes", shared_bytes}}.dump();
+}
+
+Variables MakeVariables(const ProblemSize& size, const ParamValues& params) {
+  Variables vars;
+  for (const auto& [name, value] : size.values) vars[name] = static_cast<double>(value);
+  for (const auto& [name, value] : params) vars[name] = static_cast<double>(value);
+  return vars;
+}
+
+LaunchGeometry EvaluateLaunch(const LaunchSpec& launch, const Variables& variables) {
+  LaunchGeometry geometry;
+  auto fill = [&](const std::vector<std::string>& exprs, std::array<long long, 3>& dims) {
+    for (std::size_t i = 0; i < exprs.size(); ++i) {
+      dims[i] = EvaluateInteger(exprs[i], variables);
+      if (dims[i] <= 0) throw ExpressionError("launch extent '" + exprs[i] + "' is " + std::to_string(dims[i]));
+    }
+  };
+  fill(launch.grid, geometry.grid);
+  fill(launch.block, geometry.block);
+  geometry.shared_bytes = EvaluateInteger(launch.shared_bytes, variables);
+  if (geometry.shared_bytes < 0) throw ExpressionError("shared_bytes '" + launch.shared_bytes + "' is negative");
+  return geometry;
+}
+
+std::size_t CountCombinations(const TemplateSpec& spec) {
+  std::size_t count = 1;
+  for (const ParamSpec& p : spec.params) count *= p.values.size();
+  return count;
+}
+
+std::vector<ParamValues> EnumerateCandidates(const TemplateSpec& spec, const ProblemSize& size) {
+  std::vector<ParamValues> candidates;
+  std::vector<std::size_t> index(spec.params.size(), 0);
+  for (std::size_t n = 0; n < CountCombinations(spec); ++n) {
+    ParamValues params;
+    for (std::size_t i = 0; i < spec.params.size(); ++i) params.emplace_back(spec.params[i].name, spec.params[i].values[index[i]]);
+    const Variables vars = MakeVariables(size, params);
+    bool allowed = true;
+    for (const std::string& c : spec.constraints) allowed = allowed && Evaluate(c, vars) != 0.0;
+    if (allowed) candidates.push_back(std::move(params));
+    for (std::size_t i = spec.params.size(); i-- > 0;) {  // advance the odometer
+      if (++index[i] < spec.params[i].values.size()) break;
+      index[i] = 0;
+    }
+  }
+  return candidates;
+}
+
+std::string ParamsJson(const ParamValues& params) {
+  nlohmann::ordered_json json = nlohmann::ordered_json::object();  // keeps the declared order
+  for (const auto& [name, value] : params) json[name] = value;
+  return json.dump();
+}
+
+ParamValues ParamsFromJson(const std::string& json) {
+  ParamValues params;
+  for (const auto& [name, value] : nlohmann::ordered_json::parse(json).items()) params.emplace_back(name, value.get<long long>());
+  return params;
+}
+
+ParamValues ReferenceParams(const TemplateSpec& spec) {
+  ParamValues params;
+  for (const ParamSpec& p : spec.params) params.emplace_back(p.name, spec.check.params.at(p.name));
+  return params;
+}
+
+}  // namespace tuner

@@ -1,0 +1,44 @@
+// The candidates of a template: every combination of parameter values that satisfies the
+// constraints, and the launch geometry of each.
+#pragma once
+
+#include <array>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "expression.h"
+#include "problem_size.h"
+#include "template_spec.h"
+
+namespace tuner {
+
+using ParamValues = std::vector<std::pair<std::string, long long>>;  // declared order
+
+struct LaunchGeometry {
+  std::array<long long, 3> grid{1, 1, 1};
+  std::array<long long, 3> block{1, 1, 1};
+  long long shared_bytes = 0;  // dynamic
+
+  long long ThreadsPerBlock() const { return block[0] * block[1] * block[2]; }
+  std::string Json() const;
+};
+
+Variables MakeVariables(const ProblemSize& size, const ParamValues& params);
+
+// Throws ExpressionError when an expression is not a positive whole number where one is needed.
+LaunchGeometry EvaluateLaunch(const LaunchSpec& launch, const Variables& variables);
+
+// In odometer order: the last parameter varies fastest.
+std::vector<ParamValues> EnumerateCandidates(const TemplateSpec& spec, const ProblemSize& size);
+
+std::size_t CountCombinations(const TemplateSpec& spec);
+
+// {"TILE":64,"ROWS":4,"PAD":1}: the identity of a candidate in the database.
+std::string ParamsJson(const ParamValues& params);
+ParamValues ParamsFromJson(const std::string& json);
+
+// The reference configuration of a template (check.params).
+ParamValues ReferenceParams(const TemplateSpec& spec);
+
+}  // namespace tuner

@@ -1,0 +1,270 @@
+#include "sweep.h"
+
+#include <algorithm>
+#include <ctime>
+#include <filesystem>
+#include <memory>
+#include <thread>
+
+#include "compile_pool.h"
+#include "cubin_cache.h"
+#include "device_limits.h"
+#include "expression.h"
+#include "occupancy.h"
+#include "progress_bar.h"
+#include "search_space.h"
+#include "version.h"
+#include "worker_process.h"
+#include "worker_protocol.h"
+
+namespace tuner {
+
+volatile bool g_sweep_interrupted = false;
+
+namespace {
+
+constexpr std::size_t kCopyBytes = 256u << 20;  // the reference copy, as in shared/MEASURED.md
+constexpr double kSetupTimeoutS = 300;
+
+std::string NowIso8601() {
+  const std::time_t now = std::time(nullptr);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return text;
+}
+
+std::string SelfExecutable() { return std::filesystem::read_symlink("/proc/self/exe").string(); }
+
+struct Compiled {
+  ParamValues params;
+  LaunchGeometry geometry;
+  std::string invalid_reason;  // set before compiling when the launch cannot work
+  CachedCompile compile;
+};
+
+class SweepRun {
+ public:
+  SweepRun(const TemplateSpec& spec, const SweepOptions& options, db::Store& store)
+      : spec_(spec), options_(options), store_(store) {}
+
+  SweepOutcome Run();
+
+ private:
+  void Prepare();
+  std::vector<ParamValues> CandidatesToMeasure();
+  Compiled CompileOne(const ParamValues& params) const;
+  KernelLaunch MakeLaunch(const Variables& vars, const LaunchGeometry& geometry, const CachedCompile& compile) const;
+  SetupRequest MakeSetup() const;
+  void StartWorker();
+  db::MeasurementRecord Measure(const Compiled& compiled);
+  db::MeasurementRecord BaseRecord(const Compiled& compiled) const;
+  void FillPerformance(db::MeasurementRecord& record) const;
+  double CandidateTimeoutS() const;
+
+  const TemplateSpec& spec_;
+  const SweepOptions& options_;
+  db::Store& store_;
+  SweepOutcome outcome_;
+  DeviceLimits limits_;
+  std::unique_ptr<CubinCache> cache_;
+  std::unique_ptr<WorkerProcess> worker_;
+  std::int64_t gpu_id_ = 0, template_id_ = 0, sweep_id_ = 0;
+  double best_ms_ = 0;
+};
+
+void SweepRun::Prepare() {
+  outcome_.gpu = RequireGpu(options_.gpu);
+  outcome_.size = ParseProblemSize(spec_, options_.size_text);
+  limits_ = LimitsFromGpu(options_.gpu);
+  cache_ = std::make_unique<CubinCache>(options_.cache_dir.empty() ? DefaultCubinCacheDir() : options_.cache_dir);
+  const GpuInfo& g = outcome_.gpu;
+  gpu_id_ = store_.EnsureGpu({g.uuid, g.name, g.cc_major, g.cc_minor, g.sm_count, g.memory_bytes, DriverVersion(), RuntimeVersion()});
+  template_id_ = store_.EnsureTemplate({spec_.name, spec_.hash, ""});
+  db::SweepRecord sweep;
+  sweep.command = options_.command_line;
+  sweep.strategy = "brute_force";
+  sweep.size_key = outcome_.size.Key();
+  sweep.status = "running";
+  sweep.tool_version = kVersion;
+  sweep.nvrtc_version = NvrtcVersion();
+  sweep.started_at = NowIso8601();
+  sweep_id_ = store_.StartSweep(gpu_id_, template_id_, sweep);
+}
+
+std::vector<ParamValues> SweepRun::CandidatesToMeasure() {
+  const std::vector<ParamValues> all = EnumerateCandidates(spec_, outcome_.size);
+  outcome_.candidates = all.size();
+  if (options_.force) return all;
+  std::vector<std::string> stored;
+  for (const auto& record : store_.Measurements(gpu_id_, template_id_, outcome_.size.Key())) stored.push_back(record.params_json);
+  std::vector<ParamValues> missing;
+  for (const ParamValues& params : all)
+    if (std::find(stored.begin(), stored.end(), ParamsJson(params)) == stored.end()) missing.push_back(params);
+  outcome_.already_stored = all.size() - missing.size();
+  return missing;
+}
+
+Compiled SweepRun::CompileOne(const ParamValues& params) const {
+  Compiled compiled{params, {}, {}, {}};
+  try {
+    compiled.geometry = EvaluateLaunch(spec_.launch, MakeVariables(outcome_.size, params));
+  } catch (const ExpressionError& e) {
+    compiled.invalid_reason = e.what();
+    return compiled;
+  }
+  const KernelResources resources{static_cast<int>(compiled.geometry.ThreadsPerBlock()), 0,
+                                  static_cast<std::size_t>(compiled.geometry.shared_bytes)};
+  compiled.invalid_reason = ComputeOccupancy(limits_, resources).invalid_reason;
+  if (compiled.invalid_reason.empty()) compiled.compile = cache_->Compile(spec_, params, spec_.kernel, outcome_.gpu.Arch());
+  return compiled;
+}
+
+KernelLaunch SweepRun::MakeLaunch(const Variables& vars, const LaunchGeometry& geometry, const CachedCompile& compile) const {
+  KernelLaunch launch{compile.cubin_path, compile.result.lowered_name, geometry, {}, spec_.symbols};
+  for (const ArgSpec& arg : spec_.args)
+    launch.args.push_back(arg.is_buffer ? LaunchArg{arg.name, arg.type, 0} : LaunchArg{"", arg.type, Evaluate(arg.value, vars)});
+  return launch;
+}
+
+SetupRequest SweepRun::MakeSetup() const {
+  const ParamValues params = ReferenceParams(spec_);
+  const Variables vars = MakeVariables(outcome_.size, params);
+  const CachedCompile reference = cache_->Compile(spec_, params, spec_.check.kernel, outcome_.gpu.Arch());
+  if (!reference.result.ok)
+    throw std::runtime_error("the reference kernel of " + spec_.name + " does not compile:\n" + reference.result.log);
+  SetupRequest setup;
+  setup.gpu = options_.gpu;
+  setup.seed = 20261122;
+  for (const ArgSpec& arg : spec_.args)
+    if (arg.is_buffer) setup.buffers.push_back({arg.name, arg.type, EvaluateInteger(arg.length, vars), arg.init, arg.output});
+  setup.reference = MakeLaunch(vars, EvaluateLaunch(spec_.check.launch, vars), reference);
+  setup.atol = spec_.check.atol;
+  setup.rtol = spec_.check.rtol;
+  return setup;
+}
+
+void SweepRun::StartWorker() {
+  const std::string exe = options_.worker_executable.empty() ? SelfExecutable() : options_.worker_executable;
+  worker_ = std::make_unique<WorkerProcess>(exe, std::vector<std::string>{"__worker"});
+  const WorkerProcess::Reply reply = worker_->Call(ToJson(MakeSetup()), kSetupTimeoutS, &g_sweep_interrupted);
+  if (reply.outcome == WorkerProcess::Outcome::kInterrupted) return;
+  if (reply.outcome != WorkerProcess::Outcome::kReplied || !reply.body.value("ok", false))
+    throw std::runtime_error("the GPU worker could not set up " + spec_.name + " (buffers and reference): " +
+                             (reply.body.is_object() ? reply.body.value("error", reply.detail) : reply.detail));
+}
+
+double SweepRun::CandidateTimeoutS() const {
+  // Loading, checking and up to 200 samples of a candidate 20x slower than the best, with a floor.
+  return std::max(options_.timeout_floor_s, 1.0 + best_ms_ * 1e-3 * 20 * 200);
+}
+
+db::MeasurementRecord SweepRun::BaseRecord(const Compiled& compiled) const {
+  db::MeasurementRecord record;
+  record.params_json = ParamsJson(compiled.params);
+  record.launch_json = compiled.geometry.Json();
+  record.measured_at = NowIso8601();
+  const CompileResult& c = compiled.compile.result;
+  record.compile_ms = compiled.compile.cache_hit ? 0 : c.compile_ms;
+  record.regs_per_thread = c.info.regs_per_thread;
+  record.smem_bytes = c.info.static_smem_bytes + compiled.geometry.shared_bytes;
+  record.spill_bytes = c.info.spill_bytes;
+  const OccupancyResult occupancy = ComputeOccupancy(
+      limits_, {static_cast<int>(compiled.geometry.ThreadsPerBlock()), c.info.regs_per_thread, static_cast<std::size_t>(record.smem_bytes)});
+  record.blocks_per_sm = occupancy.blocks_per_sm;
+  record.occupancy = occupancy.occupancy;
+  record.limiter = ToString(occupancy.limiter);
+  if (!compiled.invalid_reason.empty()) {
+    record.status = "invalid";
+    record.reason = compiled.invalid_reason;
+  } else if (!c.ok) {
+    record.status = "compile_error";
+    record.reason = "NVRTC failed to compile this candidate";
+    record.error_text = c.log;
+  } else if (!occupancy.invalid_reason.empty()) {
+    record.status = "invalid";
+    record.reason = occupancy.invalid_reason;
+  }
+  return record;
+}
+
+void SweepRun::FillPerformance(db::MeasurementRecord& record) const {
+  const Variables vars = MakeVariables(outcome_.size, {});
+  const bool flops = !spec_.work.flops.empty();
+  const double work = Evaluate(flops ? spec_.work.flops : spec_.work.bytes, vars);
+  record.perf_unit = flops ? "GFLOP/s" : "GB/s";
+  record.perf_value = work / (record.time_ms_median * 1e6);
+}
+
+db::MeasurementRecord SweepRun::Measure(const Compiled& compiled) {
+  db::MeasurementRecord record = BaseRecord(compiled);
+  if (!record.status.empty()) return record;
+  if (!worker_ || !worker_->Alive()) StartWorker();
+  MeasureRequest request;
+  request.launch = MakeLaunch(MakeVariables(outcome_.size, compiled.params), compiled.geometry, compiled.compile);
+  request.stop_if_slower_than_ms = best_ms_ > 0 ? best_ms_ * 3 : 0;
+  const WorkerProcess::Reply reply = worker_->Call(ToJson(request), CandidateTimeoutS(), &g_sweep_interrupted);
+  switch (reply.outcome) {
+    case WorkerProcess::Outcome::kInterrupted: record.status = "interrupted"; return record;
+    case WorkerProcess::Outcome::kTimedOut: record.status = "timeout"; record.reason = reply.detail; return record;
+    case WorkerProcess::Outcome::kDied: record.status = "fault"; record.reason = reply.detail; return record;
+    case WorkerProcess::Outcome::kReplied: break;
+  }
+  const nlohmann::json& body = reply.body;
+  record.status = body.value("status", "launch_error");
+  record.reason = body.value("reason", body.value("error", ""));
+  if (record.status == "fault") worker_->Kill();  // it exits by itself; make sure before restarting
+  if (record.status != "ok") return record;
+  record.time_ms_median = body.at("time_ms_median");
+  record.time_ms_min = body.at("time_ms_min");
+  record.time_ms_max = body.at("time_ms_max");
+  record.time_ms_spread = body.at("time_ms_spread");
+  record.samples = body.at("samples");
+  FillPerformance(record);
+  if (best_ms_ == 0 || record.time_ms_median < best_ms_) best_ms_ = record.time_ms_median;
+  return record;
+}
+
+SweepOutcome SweepRun::Run() {
+  Prepare();
+  const std::vector<ParamValues> candidates = CandidatesToMeasure();
+  std::vector<Compiled> compiled(candidates.size());
+  const int threads = options_.compile_threads > 0 ? options_.compile_threads
+                                                   : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  CompilePool pool(candidates.size(), threads, [&](std::size_t i) { compiled[i] = CompileOne(candidates[i]); });
+  StartWorker();
+  if (!g_sweep_interrupted) {
+    const auto copy = worker_->Call({{"op", "copy_bandwidth"}, {"bytes", kCopyBytes}}, kSetupTimeoutS, &g_sweep_interrupted);
+    if (copy.outcome == WorkerProcess::Outcome::kReplied) outcome_.copy_gbps = copy.body.value("gbps", 0.0);
+  }
+  ProgressBar bar(candidates.size(), options_.progress);
+  std::size_t failures = 0;
+  for (std::size_t i = 0; i < candidates.size() && !g_sweep_interrupted; ++i) {
+    pool.WaitFor(i);
+    db::MeasurementRecord record = Measure(compiled[i]);
+    if (record.status == "interrupted") break;
+    store_.AddMeasurement(sweep_id_, record);
+    failures += record.status != "ok";
+    outcome_.measured.push_back(std::move(record));
+    bar.Update(i + 1, failures, best_ms_ > 0 ? std::to_string(best_ms_).substr(0, 6) + " ms" : "");
+  }
+  bar.Finish();
+  outcome_.interrupted = g_sweep_interrupted;
+  store_.FinishSweep(sweep_id_, outcome_.interrupted ? "interrupted" : "done");
+  outcome_.stored = store_.Measurements(gpu_id_, template_id_, outcome_.size.Key());
+  return outcome_;
+}
+
+}  // namespace
+
+SweepOutcome RunSweep(const TemplateSpec& spec, const SweepOptions& options, db::Store& store) {
+  return SweepRun(spec, options, store).Run();
+}
+
+std::optional<db::MeasurementRecord> FastestOk(const std::vector<db::MeasurementRecord>& records) {
+  std::optional<db::MeasurementRecord> best;
+  for (const db::MeasurementRecord& r : records)
+    if (r.status == "ok" && (!best || r.time_ms_median < best->time_ms_median)) best = r;
+  return best;
+}
+
+}  // namespace tuner

@@ -1,0 +1,49 @@
+// One tuning sweep of one template on one GPU: enumerate, prune, compile in parallel, measure in
+// a worker process, and commit each result to the store as it arrives.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "db/records.h"
+#include "db/store.h"
+#include "device.h"
+#include "problem_size.h"
+#include "template_spec.h"
+
+namespace tuner {
+
+struct SweepOptions {
+  int gpu = 0;
+  std::string size_text;          // --size, "" for the template's defaults
+  bool force = false;             // measure candidates already stored again
+  std::string worker_executable;  // the tuner binary; "" for this process's own
+  std::string cache_dir;          // compiled kernels; "" for the default
+  std::string command_line;       // stored with the sweep
+  double timeout_floor_s = 10;    // a candidate's deadline is never shorter
+  int compile_threads = 0;        // 0: one per core
+  bool progress = false;          // draw a progress bar on stderr
+};
+
+struct SweepOutcome {
+  GpuInfo gpu;
+  ProblemSize size;
+  std::vector<db::MeasurementRecord> measured;  // this run, in order
+  std::vector<db::MeasurementRecord> stored;    // everything stored for this GPU, version and size
+  std::size_t candidates = 0;
+  std::size_t already_stored = 0;
+  double copy_gbps = 0;  // device-to-device copy bandwidth measured in the same run
+  bool interrupted = false;
+};
+
+// Set from a SIGINT handler: the sweep stops after killing the worker, without storing the
+// candidate in flight.
+extern volatile bool g_sweep_interrupted;
+
+SweepOutcome RunSweep(const TemplateSpec& spec, const SweepOptions& options, db::Store& store);
+
+// The fastest `ok` record, if any.
+std::optional<db::MeasurementRecord> FastestOk(const std::vector<db::MeasurementRecord>& records);
+
+}  // namespace tuner

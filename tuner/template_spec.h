@@ -1,0 +1,96 @@
+// A kernel template: the CUDA source plus its parsed TOML description (format in
+// kernel_templates/README.md).
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tuner {
+
+// A malformed description or source; the message names the file, the line and the field.
+struct TemplateError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+enum class ScalarType { kFloat, kDouble, kInt, kUint, kInt64, kUint64 };
+std::size_t SizeOf(ScalarType type);
+std::string ToString(ScalarType type);
+bool IsFloatingPoint(ScalarType type);
+
+enum class BufferInit { kRandom, kZero, kOne, kIndex, kPoison };
+std::string ToString(BufferInit init);
+
+struct SizeSpec {
+  std::string name;
+  long long default_value = 0;
+};
+
+struct ParamSpec {
+  std::string name;
+  std::vector<long long> values;
+  std::vector<std::string> labels;  // empty, or one per value
+};
+
+struct LaunchSpec {
+  std::vector<std::string> grid;   // 1 to 3 expressions
+  std::vector<std::string> block;  // 1 to 3 expressions
+  std::string shared_bytes = "0";
+};
+
+struct ArgSpec {
+  std::string name;
+  ScalarType type = ScalarType::kFloat;
+  bool is_buffer = false;
+  std::string length;  // buffers: elements
+  std::string value;   // scalars
+  BufferInit init = BufferInit::kZero;
+  bool output = false;
+};
+
+struct SymbolSpec {
+  std::string name;  // the __constant__ / __device__ variable
+  std::string from;  // the buffer argument whose contents it receives
+};
+
+struct CheckSpec {
+  std::string kernel;                       // reference entry point
+  std::map<std::string, long long> params;  // complete: every parameter has a value
+  LaunchSpec launch;
+  double atol = 0.0;
+  double rtol = 1e-5;
+};
+
+struct WorkSpec {
+  std::string bytes;  // empty when not given
+  std::string flops;
+};
+
+struct TemplateSpec {
+  std::string name;
+  std::string summary;
+  std::string kernel;
+  std::string description_path;
+  std::string source_path;
+  std::string source_text;
+  std::string hash;  // of the description and the source: a new hash is a new template version
+  std::vector<std::string> constraints;
+  std::vector<std::string> options;
+  std::vector<SizeSpec> sizes;
+  std::vector<ParamSpec> params;
+  LaunchSpec launch;
+  std::vector<ArgSpec> args;
+  std::vector<SymbolSpec> symbols;
+  CheckSpec check;
+  WorkSpec work;
+};
+
+// Reads a description and its source; throws TemplateError.
+TemplateSpec LoadTemplateFile(const std::string& description_path);
+
+// The label of a parameter value ("padded") or the number itself.
+std::string ValueLabel(const ParamSpec& param, long long value);
+
+}  // namespace tuner

@@ -1,0 +1,43 @@
+// The supervisor's handle on a worker process: started with posix_spawn (fork+exec, so no CUDA
+// state or SQLite connection crosses), in its own process group (Ctrl-C reaches only the
+// supervisor), spoken to over pipes, and killed when it hangs.
+#pragma once
+
+#include <sys/types.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace tuner {
+
+class WorkerProcess {
+ public:
+  enum class Outcome { kReplied, kTimedOut, kDied, kInterrupted };
+  struct Reply {
+    Outcome outcome = Outcome::kDied;
+    nlohmann::json body;
+    std::string detail;  // how it died or timed out
+  };
+
+  WorkerProcess(const std::string& executable, const std::vector<std::string>& args);
+  ~WorkerProcess();
+  WorkerProcess(const WorkerProcess&) = delete;
+  WorkerProcess& operator=(const WorkerProcess&) = delete;
+
+  // Sends one request and waits up to `timeout_s` for its one-line reply. On a timeout the
+  // worker is killed. kInterrupted when `interrupted` became true while waiting.
+  Reply Call(const nlohmann::json& request, double timeout_s, const volatile bool* interrupted = nullptr);
+
+  void Kill();
+  bool Alive() const { return pid_ > 0; }
+
+ private:
+  std::string WaitStatus();
+  pid_t pid_ = -1;
+  int to_worker_ = -1;
+  int from_worker_ = -1;
+  std::string pending_;  // bytes read past the last newline
+};
+
+}  // namespace tuner

@@ -1,0 +1,60 @@
+// The messages between the sweep (supervisor) and the GPU worker process: one JSON object per
+// line on the worker's stdin and stdout. Kept in one place so both sides agree.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "search_space.h"
+#include "template_spec.h"
+
+namespace tuner {
+
+// A kernel argument as the worker sees it: a buffer by name, or a scalar with its value.
+struct LaunchArg {
+  std::string buffer;  // empty for scalars
+  ScalarType type = ScalarType::kInt;
+  double value = 0;
+};
+
+struct BufferDecl {
+  std::string name;
+  ScalarType type = ScalarType::kFloat;
+  long long count = 0;
+  BufferInit init = BufferInit::kZero;
+  bool output = false;
+};
+
+struct KernelLaunch {
+  std::string cubin_path;
+  std::string kernel;  // lowered name
+  LaunchGeometry geometry;
+  std::vector<LaunchArg> args;
+  std::vector<SymbolSpec> symbols;
+};
+
+struct SetupRequest {
+  int gpu = 0;
+  unsigned long long seed = 0;
+  std::vector<BufferDecl> buffers;
+  KernelLaunch reference;
+  double atol = 0;
+  double rtol = 0;
+};
+
+struct MeasureRequest {
+  KernelLaunch launch;
+  double time_cap_ms = 300;   // for the samples of one candidate
+  int min_samples = 5;
+  int max_samples = 200;
+  double target_spread = 0.01;  // stop sampling once (p75 - p25) / median is below this
+  double stop_if_slower_than_ms = 0;  // > 0: take only a few samples of a candidate this slow
+};
+
+nlohmann::json ToJson(const SetupRequest& request);
+nlohmann::json ToJson(const MeasureRequest& request);
+SetupRequest SetupFromJson(const nlohmann::json& json);
+MeasureRequest MeasureFromJson(const nlohmann::json& json);
+
+}  // namespace tuner
