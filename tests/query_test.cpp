@@ -1,0 +1,108 @@
+// tuner query through the built binary: exit codes, the text and the JSON document.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "db/store.h"
+#include "db_test_util.h"
+#include "template_library.h"
+
+namespace tuner {
+namespace {
+
+using db::testing::TempDir;
+
+struct Result {
+  int exit_code = -1;
+  std::string out;
+};
+
+// Runs the tuner binary with `args`; stderr is dropped, stdout returned.
+Result RunTuner(const std::string& args) {
+  Result result;
+  FILE* pipe = popen((std::string(TUNER_EXECUTABLE) + " " + args + " 2>/dev/null").c_str(), "r");
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) result.out.append(buffer, n);
+  const int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+std::string ShippedHash(const std::string& name) {
+  return LoadTemplateLibrary(TemplateSearchDirs({})).Find(name).hash;
+}
+
+// Results of the shipped transpose template (current version) at two sizes on an H100.
+std::string MakeDatabase(const TempDir& dir) {
+  const std::string path = dir.File("q.db");
+  db::Store store = db::Store::Open(path, db::OpenMode::kReadWrite);
+  const auto gpu = store.EnsureGpu(db::testing::SampleGpu());
+  const auto templ = store.EnsureTemplate({"transpose", ShippedHash("transpose"), ""});
+  for (const char* size : {"4096x4096", "16384x16384"}) {
+    const auto sweep = store.StartSweep(gpu, templ, db::testing::SampleSweep(size));
+    store.AddMeasurement(sweep, db::testing::SampleMeasurement(32, 1.0));
+    store.AddMeasurement(sweep, db::testing::SampleMeasurement(64, 0.5));
+  }
+  return path;
+}
+
+TEST(QueryCommand, EmptyDatabaseExitsOne) {
+  TempDir dir;
+  { db::Store::Open(dir.File("empty.db"), db::OpenMode::kReadWrite); }
+  EXPECT_EQ(RunTuner("query transpose --size 8192x8192 --db " + dir.File("empty.db")).exit_code, 1);
+  EXPECT_EQ(RunTuner("query transpose --size 8192x8192 --db " + dir.File("missing.db")).exit_code, 1);
+}
+
+TEST(QueryCommand, BadUsageExitsTwo) {
+  TempDir dir;
+  const std::string db = MakeDatabase(dir);
+  EXPECT_EQ(RunTuner("query transpose --size 8192y8192 --db " + db).exit_code, 2);
+  EXPECT_EQ(RunTuner("query transpose --size 1x2x3 --db " + db).exit_code, 2);
+  EXPECT_EQ(RunTuner("query transpose --size 0x8 --db " + db).exit_code, 2);
+  EXPECT_EQ(RunTuner("query transpose --gpu 0 --device H100 --db " + db).exit_code, 2);
+  EXPECT_EQ(RunTuner("query --db " + db).exit_code, 2);
+}
+
+TEST(QueryCommand, ExactSizeAsJson) {
+  TempDir dir;
+  const Result r = RunTuner("query transpose --device h100 --size 4096x4096 --json --db " + MakeDatabase(dir));
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const auto doc = nlohmann::json::parse(r.out);
+  ASSERT_EQ(doc["results"].size(), 1u);
+  const auto& best = doc["results"][0];
+  EXPECT_EQ(best["status"], "found");
+  EXPECT_EQ(best["fallback"], "exact");
+  EXPECT_EQ(best["params"]["TILE"], 64);
+  EXPECT_EQ(best["launch"]["block"][0], 64);
+  EXPECT_DOUBLE_EQ(best["time_ms"]["median"].get<double>(), 0.5);
+  EXPECT_EQ(best["from"]["gpu"]["uuid"], "GPU-1111");
+}
+
+TEST(QueryCommand, NearestSizeAndDefaultsAreReported) {
+  TempDir dir;
+  const std::string db = MakeDatabase(dir);
+  // --size 5000 is completed with H's default 8192; 5000x8192 is nearer 4096x4096 (log distance
+  // 0.72) than 16384x16384 (1.37).
+  const Result r = RunTuner("query transpose --device H100 --size 5000 --json --db " + db);
+  ASSERT_EQ(r.exit_code, 0);
+  const auto best = nlohmann::json::parse(r.out)["results"][0];
+  EXPECT_EQ(best["fallback"], "nearest_size");
+  EXPECT_EQ(best["from"]["size"], "4096x4096");
+  EXPECT_EQ(nlohmann::json::parse(r.out)["size"], "5000x8192");
+  const Result text = RunTuner("query transpose --device H100 --size 12000x12000 --db " + db);
+  EXPECT_EQ(text.exit_code, 0);
+  EXPECT_NE(text.out.find("nearest tuned size 16384x16384 (asked 12000x12000)"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("TILE=64"), std::string::npos) << text.out;
+}
+
+TEST(QueryCommand, CorruptDatabaseExitsFourAndIsUnchanged) {
+  TempDir dir;
+  db::testing::WriteBytes(dir.File("bad.db"), std::string(4096, 'x'));
+  EXPECT_EQ(RunTuner("query transpose --size 8192x8192 --db " + dir.File("bad.db")).exit_code, 4);
+  EXPECT_EQ(db::testing::ReadBytes(dir.File("bad.db")), std::string(4096, 'x'));
+}
+
+}  // namespace
+}  // namespace tuner
