@@ -1,0 +1,328 @@
+// The occupancy engine against NVIDIA's cuda_occupancy.h called directly, the built-in table, the
+// seeds' worked example, invalid kernels, and the `tuner occupancy` command line (no GPU needed).
+#include "occupancy.h"
+
+#include <cuda_occupancy.h>
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+
+#include "device_limits.h"
+#include "errors.h"
+
+namespace tuner {
+namespace {
+
+cudaDeviceProp PropertiesOf(const DeviceLimits& d) {
+  cudaDeviceProp p{};
+  p.major = d.cc_major;
+  p.minor = d.cc_minor;
+  p.multiProcessorCount = 132;
+  p.warpSize = d.warp_size;
+  p.maxThreadsPerBlock = d.max_threads_per_block;
+  p.maxThreadsPerMultiProcessor = d.max_threads_per_sm;
+  p.maxBlocksPerMultiProcessor = d.max_blocks_per_sm;
+  p.regsPerMultiprocessor = d.regs_per_sm;
+  p.regsPerBlock = d.regs_per_block;
+  p.sharedMemPerMultiprocessor = d.smem_per_sm_bytes;
+  p.sharedMemPerBlock = d.smem_per_block_bytes;
+  p.sharedMemPerBlockOptin = d.smem_per_block_optin_bytes;
+  p.reservedSharedMemPerBlock = d.reserved_smem_per_block_bytes;
+  return p;
+}
+
+// The reference: the header fed the way an application feeds it (its own conversions from
+// cudaDeviceProp and cudaFuncAttributes), with the shared memory split into static and dynamic.
+cudaOccResult Reference(const DeviceLimits& d, int threads, int regs, std::size_t smem) {
+  const cudaOccDeviceProp props = PropertiesOf(d);
+  cudaFuncAttributes function{};
+  function.maxThreadsPerBlock = d.max_threads_per_block;
+  function.numRegs = regs;
+  function.sharedSizeBytes = smem / 3;
+  function.maxDynamicSharedSizeBytes = static_cast<int>(d.smem_per_block_optin_bytes);
+  const cudaOccFuncAttributes attributes = function;
+  const cudaOccDeviceState state;
+  cudaOccResult result{};
+  EXPECT_EQ(cudaOccMaxActiveBlocksPerMultiprocessor(&result, &props, &attributes, &state, threads, smem - smem / 3),
+            CUDA_OCC_SUCCESS);
+  return result;
+}
+
+unsigned BitsOf(const OccupancyResult& r) {
+  unsigned bits = 0;
+  for (Limiter l : r.limiters)
+    bits |= l == Limiter::kWarps ? OCC_LIMIT_WARPS
+            : l == Limiter::kRegisters ? OCC_LIMIT_REGISTERS
+            : l == Limiter::kSharedMemory ? OCC_LIMIT_SHARED_MEMORY
+            : l == Limiter::kBlocks ? OCC_LIMIT_BLOCKS : OCC_LIMIT_BARRIERS;
+  return bits;
+}
+
+TEST(Occupancy, AgreesWithCudaOccupancyHeaderOnEveryBuiltInArchitecture) {
+  const int threads[] = {1, 32, 33, 64, 96, 128, 160, 192, 256, 288, 384, 512, 640, 768, 1024, 1025};
+  const int regs[] = {0, 1, 16, 24, 32, 37, 40, 48, 56, 64, 72, 96, 128, 168, 200, 255};
+  const std::size_t smem[] = {0, 1, 1000, 2048, 4096, 8000, 12288, 16384, 32768, 48000, 49152, 65536,
+                              99 * 1024, 100 * 1024, 163 * 1024, 200 * 1024, 227 * 1024, 228 * 1024};
+  int compared = 0;
+  for (const std::string& arch : KnownArchs()) {
+    const DeviceLimits d = ArchLimits(arch);
+    for (int t : threads)
+      for (int r : regs)
+        for (std::size_t s : smem) {
+          SCOPED_TRACE(arch + " threads " + std::to_string(t) + " regs " + std::to_string(r) + " smem " + std::to_string(s));
+          const cudaOccResult expected = Reference(d, t, r, s);
+          const OccupancyResult got = ComputeOccupancy(d, {t, r, s});
+          ASSERT_EQ(got.blocks_per_sm, expected.activeBlocksPerMultiprocessor);
+          ASSERT_EQ(got.blocks_by_warps, expected.blockLimitWarps);
+          ASSERT_EQ(got.blocks_by_registers, expected.blockLimitRegs);
+          ASSERT_EQ(got.blocks_by_shared_memory, expected.blockLimitSharedMem);
+          ASSERT_EQ(got.blocks_by_blocks, expected.blockLimitBlocks);
+          ASSERT_EQ(got.blocks_by_barriers, expected.blockLimitBarriers);
+          ASSERT_EQ(BitsOf(got), expected.limitingFactors & ~unsigned(OCC_LIMIT_VIRTUAL_RESOURCES));
+          ASSERT_EQ(got.limiter, got.limiters.front());
+          const int warps = got.blocks_per_sm * ((t + 31) / 32);
+          ASSERT_EQ(got.warps_per_sm, warps);
+          ASSERT_DOUBLE_EQ(got.occupancy, double(warps) / (d.max_threads_per_sm / 32));
+          ASSERT_EQ(got.blocks_per_sm == 0, !got.invalid_reason.empty()) << got.invalid_reason;
+          ++compared;
+        }
+  }
+  EXPECT_GT(compared, 50000);
+}
+
+TEST(Occupancy, H100Example) {
+  const OccupancyResult r = ComputeOccupancy(ArchLimits("sm_90"), {256, 32, 4096});
+  EXPECT_EQ(r.blocks_per_sm, 8);
+  EXPECT_EQ(r.warps_per_sm, 64);
+  EXPECT_DOUBLE_EQ(r.occupancy, 1.0);
+  EXPECT_EQ(ToString(r.limiter), "warps");
+  EXPECT_EQ(r.limiters, (std::vector<Limiter>{Limiter::kWarps, Limiter::kRegisters}));
+  EXPECT_EQ(r.blocks_by_shared_memory, 45);  // 228 KiB / (4 KiB + 1 KiB reserved)
+  EXPECT_EQ(r.smem_allocated_per_block_bytes, 5120u);
+  const OccupancyResult more_regs = ComputeOccupancy(ArchLimits("sm_90"), {256, 48, 4096});
+  EXPECT_EQ(more_regs.blocks_per_sm, 5);
+  EXPECT_EQ(more_regs.limiter, Limiter::kRegisters);
+}
+
+// The seeds' worked example: a tiled matrix multiplication on a device with 16 KB of shared memory
+// and 1536 threads per SM (an sm_86 with a 16 KB carveout and no driver reserve).
+DeviceLimits SeedsDevice() {
+  DeviceLimits d = ArchLimits("sm_86");
+  d.max_threads_per_sm = 1536;
+  d.smem_per_sm_bytes = 16 * 1024;
+  d.reserved_smem_per_block_bytes = 0;
+  return d;
+}
+
+TEST(Occupancy, SeedsTiledMatmulTileWidth16FillsTheSm) {
+  const OccupancyResult r = ComputeOccupancy(SeedsDevice(), {16 * 16, 32, 2 * 16 * 16 * 4});  // 2 KB
+  EXPECT_EQ(r.blocks_per_sm, 6);
+  EXPECT_EQ(r.blocks_by_shared_memory, 8);
+  EXPECT_EQ(r.warps_per_sm * 32, 1536);
+  EXPECT_DOUBLE_EQ(r.occupancy, 1.0);
+  EXPECT_EQ(r.limiter, Limiter::kWarps);
+}
+
+TEST(Occupancy, SeedsTiledMatmulTileWidth32LeavesAThirdOfTheThreadSlotsUnused) {
+  const OccupancyResult r = ComputeOccupancy(SeedsDevice(), {32 * 32, 32, 2 * 32 * 32 * 4});  // 8 KB
+  EXPECT_EQ(r.blocks_per_sm, 1);
+  EXPECT_EQ(r.blocks_by_shared_memory, 2);
+  EXPECT_EQ(r.warps_per_sm * 32, 1024);
+  EXPECT_NEAR(1.0 - r.occupancy, 1.0 / 3.0, 1e-12);
+  EXPECT_EQ(r.limiter, Limiter::kWarps);
+}
+
+TEST(Occupancy, InvalidKernelsSayWhy) {
+  const DeviceLimits h100 = ArchLimits("sm_90");
+  auto reason = [](const DeviceLimits& d, KernelResources k) {
+    const OccupancyResult r = ComputeOccupancy(d, k);
+    EXPECT_EQ(r.blocks_per_sm, 0);
+    return r.invalid_reason;
+  };
+  EXPECT_NE(reason(h100, {1025, 32, 0}).find("1025 threads per block exceed the limit of 1024"), std::string::npos);
+  EXPECT_NE(reason(h100, {256, 32, 227 * 1024 + 1}).find("opt-in limit of 232448"), std::string::npos);
+  EXPECT_NE(reason(h100, {256, 300, 0}).find("300 registers per thread exceed"), std::string::npos);
+  EXPECT_NE(reason(ArchLimits("sm_53"), {1024, 64, 0}).find("registers per block"), std::string::npos);
+  EXPECT_NE(reason(ArchLimits("sm_61"), {256, 32, 49153}).find("limit of 49152"), std::string::npos);
+  EXPECT_NE(reason(h100, {0, 32, 0}).find("at least 1"), std::string::npos);
+  DeviceLimits small = ArchLimits("sm_61");
+  small.smem_per_sm_bytes = 16 * 1024;
+  EXPECT_NE(reason(small, {256, 32, 20000}).find("exceed the SM's 16384"), std::string::npos);
+  EXPECT_TRUE(ComputeOccupancy(h100, {1024, 64, 227 * 1024}).invalid_reason.empty());
+}
+
+TEST(Occupancy, DevicesTheHeaderRejectsThrow) {
+  DeviceLimits unknown = ArchLimits("sm_90");
+  unknown.cc_major = 4;
+  EXPECT_THROW(ComputeOccupancy(unknown, {256, 32, 0}), std::invalid_argument);
+  DeviceLimits too_much = ArchLimits("sm_90");
+  too_much.smem_per_sm_bytes = 300 * 1024;
+  EXPECT_THROW(ComputeOccupancy(too_much, {256, 32, 0}), std::invalid_argument);
+  DeviceLimits zero = ArchLimits("sm_90");
+  zero.regs_per_sm = 0;
+  EXPECT_THROW(ComputeOccupancy(zero, {256, 32, 0}), std::invalid_argument);
+}
+
+TEST(Occupancy, CarveoutRoundsSharedMemoryPerSmUp) {
+  DeviceLimits d = ArchLimits("sm_86");
+  d.smem_per_sm_bytes = 20 * 1024;
+  EXPECT_EQ(ConfiguredSmemPerSmBytes(d), 32u * 1024);
+  EXPECT_EQ(ConfiguredSmemPerSmBytes(ArchLimits("sm_90")), 228u * 1024);
+}
+
+TEST(Occupancy, FewerBlocksPerSmOnACustomDevice) {
+  DeviceLimits d = ArchLimits("sm_90");
+  d.max_blocks_per_sm = 4;
+  const OccupancyResult r = ComputeOccupancy(d, {32, 0, 0});
+  EXPECT_EQ(r.blocks_per_sm, 4);
+  EXPECT_EQ(r.blocks_by_blocks, 4);
+  EXPECT_EQ(r.limiter, Limiter::kBlocks);
+}
+
+TEST(ArchTable, NamesAndSpellings) {
+  for (const char* arch : {"sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_70", "sm_75", "sm_80", "sm_86",
+                           "sm_87", "sm_89", "sm_90", "sm_100", "sm_120"})
+    EXPECT_EQ(ArchLimits(arch).name, arch);
+  for (const char* spelling : {"90", "9.0", "sm90", "SM_90A", "compute_90"}) EXPECT_EQ(ArchLimits(spelling).name, "sm_90");
+  EXPECT_EQ(ArchLimits("10.0").name, "sm_100");
+  try {
+    ArchLimits("sm_91");
+    FAIL() << "sm_91 accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("sm_90"), std::string::npos);
+  }
+  EXPECT_THROW(ArchLimits(""), UsageError);
+  EXPECT_THROW(ArchLimits("sm_x"), UsageError);
+}
+
+TEST(ArchTable, H100MatchesTheMeasuredProperties) {
+  const DeviceLimits d = ArchLimits("sm_90");  // ../shared/MEASURED.md
+  EXPECT_EQ(d.smem_per_sm_bytes, 228u * 1024);
+  EXPECT_EQ(d.smem_per_block_optin_bytes, 227u * 1024);
+  EXPECT_EQ(d.reserved_smem_per_block_bytes, 1024u);
+  EXPECT_EQ(d.regs_per_sm, 65536);
+  EXPECT_EQ(d.max_threads_per_sm, 2048);
+  EXPECT_EQ(d.max_blocks_per_sm, 32);
+}
+
+TEST(DeviceLimits, FromProperties) {
+  const DeviceLimits table = ArchLimits("sm_89");
+  cudaDeviceProp p = PropertiesOf(table);
+  std::snprintf(p.name, sizeof p.name, "%s", "NVIDIA GeForce RTX 4090");
+  const DeviceLimits d = LimitsFromProperties(p);
+  EXPECT_EQ(d.name, "NVIDIA GeForce RTX 4090");
+  EXPECT_EQ(d.sm_count, 132);
+  EXPECT_EQ(d.cc_major * 10 + d.cc_minor, 89);
+  EXPECT_EQ(d.max_threads_per_sm, table.max_threads_per_sm);
+  EXPECT_EQ(d.max_blocks_per_sm, table.max_blocks_per_sm);
+  EXPECT_EQ(d.regs_per_block, table.regs_per_block);
+  EXPECT_EQ(d.smem_per_sm_bytes, table.smem_per_sm_bytes);
+  EXPECT_EQ(d.smem_per_block_optin_bytes, table.smem_per_block_optin_bytes);
+  EXPECT_EQ(d.reserved_smem_per_block_bytes, table.reserved_smem_per_block_bytes);
+}
+
+bool GpuUsable() {
+  int count = 0;
+  return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+}
+
+TEST(DeviceLimits, WithoutAGpuLimitsFromGpuThrowsNoGpuError) {
+  if (GpuUsable()) GTEST_SKIP() << "a GPU is present";
+  EXPECT_THROW(LimitsFromGpu(0), NoGpuError);
+}
+
+// The command line, through the built binary.
+struct CliRun {
+  int exit_code = -1;
+  std::string out;
+};
+
+CliRun RunTuner(const std::string& arguments) {
+  const std::string command = std::string(TUNER_EXECUTABLE) + " occupancy " + arguments + " 2>/dev/null";
+  CliRun run;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return run;
+  char buffer[4096];
+  std::size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) run.out.append(buffer, n);
+  const int status = pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+TEST(OccupancyCli, JsonHasTheContractKeys) {
+  const CliRun run = RunTuner("--arch sm_90 --threads 256 --regs 32 --smem 4096 --json");
+  ASSERT_EQ(run.exit_code, 0);
+  const nlohmann::json doc = nlohmann::json::parse(run.out);
+  EXPECT_EQ(doc["blocks_per_sm"], 8);
+  EXPECT_EQ(doc["warps_per_sm"], 64);
+  EXPECT_DOUBLE_EQ(doc["occupancy"].get<double>(), 1.0);
+  EXPECT_EQ(doc["limiter"], "warps");
+  EXPECT_EQ(doc["valid"], true);
+  EXPECT_TRUE(doc["suggestions"].is_array());
+}
+
+TEST(OccupancyCli, SeedsExampleFromTheHelp) {
+  const CliRun help = RunTuner("--help");
+  ASSERT_EQ(help.exit_code, 0);
+  const std::string example = "--arch sm_86 --threads-per-sm 1536 --smem-per-sm 16K --reserved-smem 0 "
+                              "--threads 1024 --regs 32 --smem 8K";
+  ASSERT_NE(help.out.find(example), std::string::npos) << help.out;
+  const nlohmann::json tile32 = nlohmann::json::parse(RunTuner(example + " --json").out);
+  EXPECT_EQ(tile32["blocks_per_sm"], 1);
+  EXPECT_NEAR(tile32["occupancy"].get<double>(), 2.0 / 3.0, 1e-9);
+  const nlohmann::json tile16 = nlohmann::json::parse(
+      RunTuner("--arch sm_86 --threads-per-sm 1536 --smem-per-sm 16K --reserved-smem 0 --threads 256 --regs 32 "
+               "--smem 2K --json").out);
+  EXPECT_EQ(tile16["blocks_per_sm"], 6);
+  EXPECT_DOUBLE_EQ(tile16["occupancy"].get<double>(), 1.0);
+}
+
+TEST(OccupancyCli, SuggestsFewerRegisters) {
+  const CliRun run = RunTuner("--arch sm_90 --threads 256 --regs 48 --smem 4096");
+  ASSERT_EQ(run.exit_code, 0);
+  EXPECT_NE(run.out.find("≤ 40 registers per thread gives 6 blocks per SM"), std::string::npos) << run.out;
+}
+
+TEST(OccupancyCli, BadInputExitsWithTwoAndWritesNothing) {
+  const std::string svg = ::testing::TempDir() + "occupancy_cli_bad.svg";
+  std::remove(svg.c_str());
+  EXPECT_EQ(RunTuner("--arch sm_90 --threads 256 --bogus 1").exit_code, 2);
+  EXPECT_EQ(RunTuner("--arch sm_91 --threads 256").exit_code, 2);
+  EXPECT_EQ(RunTuner("--arch sm_90").exit_code, 2);
+  EXPECT_EQ(RunTuner("--arch sm_90 --threads 0").exit_code, 2);
+  EXPECT_EQ(RunTuner("--arch sm_90 --threads 256 --smem lots").exit_code, 2);
+  EXPECT_EQ(RunTuner("--arch sm_90 --threads 256 --smem-per-sm 300K").exit_code, 2);
+  EXPECT_EQ(RunTuner("--arch sm_90 --gpu 0 --threads 256").exit_code, 2);
+  EXPECT_EQ(RunTuner("--arch sm_90 --threads 256 --vary bananas --svg " + svg).exit_code, 2);
+  EXPECT_EQ(RunTuner("--arch sm_90 --threads 256 --svg " + svg).exit_code, 2);
+  EXPECT_FALSE(std::ifstream(svg).good());
+}
+
+TEST(OccupancyCli, VaryWritesTheCurveAndAnSvg) {
+  const std::string svg = ::testing::TempDir() + "occupancy_cli_regs.svg";
+  const CliRun run = RunTuner("--arch sm_90 --threads 256 --regs 48 --vary regs --svg " + svg + " --json");
+  ASSERT_EQ(run.exit_code, 0);
+  const nlohmann::json doc = nlohmann::json::parse(run.out);
+  EXPECT_EQ(doc["curve"]["input"], "regs_per_thread");
+  EXPECT_EQ(doc["curve"]["points"].size(), 256u);
+  std::ifstream file(svg);
+  const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text.rfind("<svg", 0), 0u);
+  EXPECT_NE(text.find("this kernel: 48"), std::string::npos);
+}
+
+TEST(OccupancyCli, GpuWithoutDriverExitsWithThree) {
+  if (GpuUsable()) GTEST_SKIP() << "a GPU is present";
+  EXPECT_EQ(RunTuner("--threads 256").exit_code, 3);
+}
+
+}  // namespace
+}  // namespace tuner

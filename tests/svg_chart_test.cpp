@@ -1,0 +1,89 @@
+#include "svg_chart.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+
+namespace tuner {
+namespace {
+
+std::size_t Count(const std::string& text, const std::string& part) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+Chart Sample() {
+  Chart chart;
+  chart.title = "Occupancy <vs> \"regs\" & co";
+  chart.x_axis = {"Registers per thread", "", 0.0, std::nullopt};
+  chart.y_axis = {"Occupancy", "%", 0.0, 100.0};
+  chart.series.push_back({"occupancy", {{0, 100}, {32, 100}, {40, 75}, {64, 50}}, SeriesStyle::kStep, ""});
+  chart.series.push_back({"measured", {{16, 90}, {48, 60}, {NAN, 10}}, SeriesStyle::kScatter, "red"});
+  chart.markers.push_back({{48, 62.5}, "this kernel: 48"});
+  return chart;
+}
+
+TEST(SvgChart, XmlEscapeEscapesEverySpecialCharacter) {
+  EXPECT_EQ(XmlEscape("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&apos;");
+  EXPECT_EQ(XmlEscape(std::string("x\x01y\tz")), "x?y\tz");
+  EXPECT_EQ(XmlEscape("≤ 40"), "≤ 40");
+}
+
+TEST(SvgChart, NiceTicksAreRoundAndCoverTheRange) {
+  EXPECT_EQ(NiceTicks(0, 100, 5), (std::vector<double>{0, 20, 40, 60, 80, 100}));
+  EXPECT_EQ(NiceTicks(0, 255, 8), (std::vector<double>{0, 50, 100, 150, 200, 250, 300}));
+  const std::vector<double> small = NiceTicks(0.013, 0.061, 5);
+  EXPECT_LE(small.front(), 0.013);
+  EXPECT_GE(small.back(), 0.061);
+  EXPECT_EQ(NiceTicks(5, 5, 4).size() >= 2, true);
+}
+
+TEST(SvgChart, RendersSeriesMarkerLegendAndEscapedText) {
+  const std::string svg = RenderSvg(Sample());
+  EXPECT_EQ(svg.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0), 0u);
+  EXPECT_NE(svg.find("</svg>"), std::string::npos);
+  EXPECT_NE(svg.find("Occupancy &lt;vs&gt; &quot;regs&quot; &amp; co"), std::string::npos);
+  EXPECT_EQ(svg.find("<vs>"), std::string::npos);
+  EXPECT_NE(svg.find("Occupancy (%)"), std::string::npos);
+  EXPECT_NE(svg.find("Registers per thread"), std::string::npos);
+  EXPECT_EQ(Count(svg, "<polyline"), 1u);
+  EXPECT_EQ(Count(svg, "fill=\"red\""), 2u + 1u);  // two finite dots and the legend box
+  EXPECT_NE(svg.find("this kernel: 48"), std::string::npos);
+  EXPECT_NE(svg.find(">measured</text>"), std::string::npos);
+  EXPECT_EQ(svg.find("nan"), std::string::npos);
+  EXPECT_EQ(Count(svg, "<text"), Count(svg, "</text>"));
+}
+
+TEST(SvgChart, StepSeriesHoldsEachValueUntilTheNextPoint) {
+  Chart chart;
+  chart.x_axis.min = 0;
+  chart.x_axis.max = 10;
+  chart.y_axis.min = 0;
+  chart.y_axis.max = 10;
+  chart.width_px = 10 + 72 + 24;  // plot area 10 x 10 px
+  chart.height_px = 10 + 44 + 56;
+  chart.series.push_back({"", {{0, 10}, {10, 0}}, SeriesStyle::kStep, ""});
+  const std::string svg = RenderSvg(chart);
+  EXPECT_NE(svg.find("points=\"72.00,44.00 82.00,44.00 82.00,54.00 \""), std::string::npos) << svg;
+}
+
+TEST(SvgChart, WriteSvgFileWritesOrNamesThePath) {
+  const std::string path = ::testing::TempDir() + "svg_chart_test.svg";
+  WriteSvgFile(Sample(), path);
+  std::ifstream file(path);
+  const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, RenderSvg(Sample()));
+  try {
+    WriteSvgFile(Sample(), "/nonexistent-folder/x.svg");
+    FAIL() << "wrote into a missing folder";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent-folder/x.svg"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace tuner

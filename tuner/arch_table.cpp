@@ -1,0 +1,122 @@
+// The built-in table of architectures behind `--arch sm_XY`: the per-SM and per-block limits that
+// cuda_occupancy.h needs, for computing occupancy without the GPU.
+//
+// Source of every figure unless noted: CUDA C++ Programming Guide, "Technical Specifications per
+// Compute Capability" table (rows: maximum number of threads per block; maximum number of resident
+// threads / warps / blocks per SM; number of 32-bit registers per SM; maximum number of 32-bit
+// registers per thread block; maximum amount of shared memory per SM; maximum amount of shared
+// memory per thread block (the opt-in figure from 7.0 on); shared memory reserved by the CUDA driver
+// per thread block). Figures common to every row listed here: 1024 threads per block, 65536 registers
+// per SM, 48 KiB shared memory per block without opt-in, warp size 32.
+// The sm_90 row was also checked against an H100 80GB HBM3 and an H200 (../shared/MEASURED.md,
+// cudaGetDeviceProperties, CUDA 13.0): 228 KiB per SM, 227 KiB opt-in, 1 KiB reserved per block,
+// 65536 registers, 2048 threads and 32 blocks per SM.
+#include <algorithm>
+#include <cctype>
+#include <string>
+#include <vector>
+
+#include "errors.h"
+#include "occupancy.h"
+
+namespace tuner {
+
+namespace {
+
+constexpr std::size_t kKiB = 1024;
+
+struct ArchRow {
+  int cc_major;
+  int cc_minor;
+  int max_threads_per_sm;
+  int max_blocks_per_sm;
+  int regs_per_block;
+  std::size_t smem_per_sm_kib;
+  std::size_t smem_per_block_optin_kib;  // 48 before Volta: no opt-in above the default
+  std::size_t reserved_smem_kib;         // 1 KiB from Ampere on, 0 before
+};
+
+// Guide table columns, one row each; comments name the products only to help a reader.
+const ArchRow kArchRows[] = {
+    {5, 0, 2048, 32, 65536, 64, 48, 0},    // Maxwell GM10x
+    {5, 2, 2048, 32, 65536, 96, 48, 0},    // Maxwell GM20x
+    {5, 3, 2048, 32, 32768, 64, 48, 0},    // Tegra X1: 32 K registers per block
+    {6, 0, 2048, 32, 65536, 64, 48, 0},    // Pascal GP100
+    {6, 1, 2048, 32, 65536, 96, 48, 0},    // Pascal GP10x
+    {6, 2, 2048, 32, 32768, 64, 48, 0},    // Tegra X2: 32 K registers per block
+    {7, 0, 2048, 32, 65536, 96, 96, 0},    // Volta GV100
+    {7, 2, 2048, 32, 65536, 96, 96, 0},    // Xavier
+    {7, 5, 1024, 16, 65536, 64, 64, 0},    // Turing: 32 warps, 16 blocks per SM
+    {8, 0, 2048, 32, 65536, 164, 163, 1},  // A100
+    {8, 6, 1536, 16, 65536, 100, 99, 1},   // GA10x: 48 warps, 16 blocks per SM
+    {8, 7, 1536, 16, 65536, 164, 163, 1},  // Orin
+    {8, 9, 1536, 24, 65536, 100, 99, 1},   // Ada: 48 warps, 24 blocks per SM
+    {9, 0, 2048, 32, 65536, 228, 227, 1},  // H100, H200 (also measured, see above)
+    {10, 0, 2048, 32, 65536, 228, 227, 1}, // B200
+    {10, 3, 2048, 32, 65536, 228, 227, 1}, // B300: the guide's 10.x column
+    {12, 0, 1536, 24, 65536, 100, 99, 1},  // RTX 50xx: 48 warps, 24 blocks per SM
+    {12, 1, 1536, 24, 65536, 100, 99, 1},  // GB10: the guide's 12.x column
+};
+
+std::string ArchName(int major, int minor) { return "sm_" + std::to_string(major * 10 + minor); }
+
+DeviceLimits FromRow(const ArchRow& row) {
+  DeviceLimits d;
+  d.name = ArchName(row.cc_major, row.cc_minor);
+  d.cc_major = row.cc_major;
+  d.cc_minor = row.cc_minor;
+  d.sm_count = 0;
+  d.warp_size = 32;
+  d.max_threads_per_block = 1024;
+  d.max_threads_per_sm = row.max_threads_per_sm;
+  d.max_blocks_per_sm = row.max_blocks_per_sm;
+  d.regs_per_sm = 65536;
+  d.regs_per_block = row.regs_per_block;
+  d.smem_per_sm_bytes = row.smem_per_sm_kib * kKiB;
+  d.smem_per_block_bytes = 48 * kKiB;
+  d.smem_per_block_optin_bytes = row.smem_per_block_optin_kib * kKiB;
+  d.reserved_smem_per_block_bytes = row.reserved_smem_kib * kKiB;
+  return d;
+}
+
+// "sm_90", "sm90", "sm_90a", "compute_90", "90" -> 90; "9.0" -> 90; -1 when malformed.
+int ParseArchNumber(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  for (const char* prefix : {"sm_", "sm", "compute_"}) {
+    const std::string p = prefix;
+    if (text.rfind(p, 0) == 0) {
+      text = text.substr(p.size());
+      break;
+    }
+  }
+  const std::size_t dot = text.find('.');
+  if (dot != std::string::npos) text = text.substr(0, dot) + text.substr(dot + 1);
+  if (!text.empty() && (text.back() == 'a' || text.back() == 'f')) text.pop_back();  // sm_90a, sm_100f
+  if (text.empty() || text.size() > 3) return -1;
+  for (char c : text)
+    if (!std::isdigit(static_cast<unsigned char>(c))) return -1;
+  return std::stoi(text);
+}
+
+std::string JoinKnownArchs() {
+  std::string all;
+  for (const std::string& name : KnownArchs()) all += (all.empty() ? "" : ", ") + name;
+  return all;
+}
+
+}  // namespace
+
+std::vector<std::string> KnownArchs() {
+  std::vector<std::string> names;
+  for (const ArchRow& row : kArchRows) names.push_back(ArchName(row.cc_major, row.cc_minor));
+  return names;
+}
+
+DeviceLimits ArchLimits(const std::string& arch) {
+  const int number = ParseArchNumber(arch);
+  for (const ArchRow& row : kArchRows)
+    if (row.cc_major * 10 + row.cc_minor == number) return FromRow(row);
+  throw UsageError("--arch " + arch + ": not a known architecture; known: " + JoinKnownArchs());
+}
+
+}  // namespace tuner

@@ -1,0 +1,65 @@
+// A small, self-contained SVG chart writer: line, step and scatter series over numeric axes, with
+// ticks, axis labels with units, marked points and a legend. Every text is XML-escaped. Used by
+// `tuner occupancy --svg` and meant for the HTML report too (it depends on nothing of the tuner).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tuner {
+
+struct ChartPoint {
+  double x = 0.0;
+  double y = 0.0;
+};
+
+enum class SeriesStyle {
+  kLine,     // straight segments between points, in x order
+  kStep,     // each value holds until the next point's x (occupancy against an integer input)
+  kScatter,  // one dot per point
+};
+
+struct ChartSeries {
+  std::string name;  // legend entry; an empty name stays out of the legend
+  std::vector<ChartPoint> points;
+  SeriesStyle style = SeriesStyle::kLine;
+  std::string color;  // any SVG colour; empty: the next colour of the palette
+};
+
+// A point called out on the chart, e.g. the current configuration.
+struct ChartMarker {
+  ChartPoint at;
+  std::string label;
+};
+
+struct ChartAxis {
+  std::string label;               // "Registers per thread"
+  std::string unit;                // "bytes", "%"; shown as "label (unit)"; may be empty
+  std::optional<double> min, max;  // unset: from the data, widened to whole ticks
+};
+
+struct Chart {
+  std::string title;
+  ChartAxis x_axis;
+  ChartAxis y_axis;
+  std::vector<ChartSeries> series;
+  std::vector<ChartMarker> markers;
+  int width_px = 720;
+  int height_px = 420;
+};
+
+// &, <, >, " and ' as entities; control characters XML 1.0 forbids become '?'.
+std::string XmlEscape(const std::string& text);
+
+// Round tick values (1, 2 or 5 times a power of ten apart) covering [lo, hi], at most about
+// max_ticks + 1 of them, from a multiple of the step at or below lo to one at or above hi.
+std::vector<double> NiceTicks(double lo, double hi, int max_ticks);
+
+// The chart as one SVG document. Non-finite points are skipped.
+std::string RenderSvg(const Chart& chart);
+
+// Writes RenderSvg(chart) to path; throws std::runtime_error naming the path when that fails.
+void WriteSvgFile(const Chart& chart, const std::string& path);
+
+}  // namespace tuner
