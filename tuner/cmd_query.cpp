@@ -39,9 +39,9 @@ std::vector<long long> ResolveSizes(const std::optional<TemplateSpec>& spec, con
     return sizes;
   }
   if (text.empty())
-    throw UsageError("tuner query: no template '" + kernel + "' is loaded here to give the default sizes; pass --size");
+    throw UsageError("no template '" + kernel + "' is loaded here to give the default sizes; pass --size");
   const std::vector<long long> sizes = db::ParseSizeKey(text);
-  if (sizes.empty()) throw UsageError("tuner query: --size '" + text + "': expected positive integers joined by 'x'");
+  if (sizes.empty()) throw UsageError("--size '" + text + "': expected positive integers joined by 'x'");
   return sizes;
 }
 
@@ -147,7 +147,7 @@ int RunQuery(int argc, char** argv) {
   positional.add("kernel", 1);
   po::variables_map vm;
   if (!ParseCommandLine(argc, argv, spec, options, positional, &vm)) return kExitOk;
-  if (vm.count("gpu") && vm.count("device")) throw UsageError("tuner query: give --gpu or --device, not both");
+  if (vm.count("gpu") && vm.count("device")) throw UsageError("give --gpu or --device, not both");
   const std::string kernel = vm["kernel"].as<std::string>();
   const auto dirs = vm.count("templates") ? vm["templates"].as<std::vector<std::string>>() : std::vector<std::string>{};
   const std::optional<TemplateSpec> templ = FindTemplate(dirs, kernel);

@@ -22,6 +22,7 @@ const Command kCommands[] = {
     {"occupancy", tuner::RunOccupancy, "blocks per SM, occupancy and its limiter, with or without a GPU"},
     {"tune", tuner::RunTune, "compile, verify and time every candidate of a kernel on a GPU"},
     {"query", tuner::RunQuery, "print the stored best configuration of a kernel"},
+    {"db", tuner::RunDb, "check, inspect, export, import and merge the results database"},
     {"__worker", tuner::RunWorker, nullptr},
 };
 
