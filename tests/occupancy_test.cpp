@@ -319,6 +319,28 @@ TEST(OccupancyCli, VaryWritesTheCurveAndAnSvg) {
   EXPECT_NE(text.find("this kernel: 48"), std::string::npos);
 }
 
+// --kernel compiles the template with NVRTC (no GPU needed): the seeds' tiled matmul for real.
+TEST(OccupancyCli, KernelTakesRegistersAndSharedMemoryFromTheCubin) {
+  const std::string seeds = " --arch sm_86 --threads-per-sm 1536 --smem-per-sm 16K --reserved-smem 0 --json";
+  const CliRun tile32 = RunTuner("--kernel matmul --param VARIANT=1 --param TILE_WIDTH=32" + seeds);
+  ASSERT_EQ(tile32.exit_code, 0) << tile32.out;
+  const nlohmann::json doc = nlohmann::json::parse(tile32.out);
+  EXPECT_EQ(doc["kernel"]["threads_per_block"], 1024);
+  EXPECT_EQ(doc["kernel"]["smem_bytes"], 8192);  // two 32x32 float tiles
+  EXPECT_GT(doc["kernel"]["regs_per_thread"].get<int>(), 0);
+  EXPECT_EQ(doc["template"]["arch"], "sm_86");
+  EXPECT_EQ(doc["blocks_per_sm"], 1);
+  const nlohmann::json tile16 =
+      nlohmann::json::parse(RunTuner("--kernel matmul --param VARIANT=1 --param TILE_WIDTH=16" + seeds).out);
+  EXPECT_EQ(tile16["kernel"]["smem_bytes"], 2048);
+  EXPECT_EQ(tile16["blocks_per_sm"], 6);
+  EXPECT_EQ(RunTuner("--kernel matmul --param NOPE=1 --arch sm_90").exit_code, 2);
+  EXPECT_EQ(RunTuner("--kernel matmul --param VARIANT --arch sm_90").exit_code, 2);
+  EXPECT_EQ(RunTuner("--kernel matmul --threads 256 --arch sm_90").exit_code, 2);
+  EXPECT_EQ(RunTuner("--kernel no_such_kernel --arch sm_90").exit_code, 2);
+  EXPECT_EQ(RunTuner("--kernel matmul --arch sm_61").exit_code, 2);
+}
+
 TEST(OccupancyCli, GpuWithoutDriverExitsWithThree) {
   if (GpuUsable()) GTEST_SKIP() << "a GPU is present";
   EXPECT_EQ(RunTuner("--threads 256").exit_code, 3);

@@ -2,6 +2,8 @@
 // architecture (--arch, no GPU needed), a live GPU (--gpu) or a custom device (either plus overrides).
 #include <iostream>
 #include <map>
+#include <optional>
+#include <vector>
 #include <stdexcept>
 #include <string>
 
@@ -12,6 +14,8 @@
 #include "occupancy.h"
 #include "occupancy_curve.h"
 #include "occupancy_output.h"
+#include "template_library.h"
+#include "template_resources.h"
 
 namespace tuner {
 
@@ -56,6 +60,7 @@ const Override kOverrides[] = {
      [](DeviceLimits* d, long long v) { d->max_threads_per_block = int(v); }},
 };
 
+constexpr int kOldestNvrtcArch = 75;  // NVRTC 13.0 starts at compute_75 (DESIGN.md)
 constexpr long long kMaxValue = 1LL << 30;  // beyond any device, and inside the header's int arithmetic
 
 // "4096", "16K", "16KiB", "16KB" (1024 bytes each) -> bytes; UsageError naming the option otherwise.
@@ -90,7 +95,11 @@ po::options_description MakeOptions() {
        "shared memory per block in bytes, static plus dynamic, before the driver's reserve")
       ("json", "print one JSON object instead of text")
       ("vary", po::value<std::string>(), "also print occupancy over threads, regs or smem")
-      ("svg", po::value<std::string>(), "with --vary: write that curve as an SVG chart to FILE");
+      ("svg", po::value<std::string>(), "with --vary: write that curve as an SVG chart to FILE")
+      ("kernel", po::value<std::string>(), "a kernel template: threads, registers and shared memory from its cubin")
+      ("param", po::value<std::vector<std::string>>()->composing(), "with --kernel: NAME=VALUE (others: first value)")
+      ("size", po::value<std::string>()->default_value(""), "with --kernel: problem size, e.g. 4096x4096x4096")
+      ("templates", po::value<std::vector<std::string>>()->composing(), "also load templates from this folder");
   po::options_description device("Device overrides (a custom device)");
   for (const Override& o : kOverrides) device.add_options()(o.option, po::value<std::string>(), o.help);
   options.add(device);
@@ -128,12 +137,43 @@ DeviceLimits MakeDevice(const po::variables_map& vm) {
 }
 
 KernelResources MakeKernel(const po::variables_map& vm) {
-  if (!vm.count("threads")) throw UsageError("--threads: required (threads per block)");
+  if (!vm.count("threads")) throw UsageError("--threads: required (threads per block), or --kernel NAME");
   KernelResources kernel;
   kernel.threads_per_block = int(ParseCount("threads", vm["threads"].as<std::string>(), 1));
   kernel.regs_per_thread = int(ParseCount("regs", vm["regs"].as<std::string>(), 0));
   kernel.smem_bytes = std::size_t(ParseCount("smem", vm["smem"].as<std::string>(), 0));
   return kernel;
+}
+
+std::vector<std::string> Strings(const po::variables_map& vm, const char* option) {
+  return vm.count(option) ? vm[option].as<std::vector<std::string>>() : std::vector<std::string>{};
+}
+
+// --kernel: the template and its parameters are checked before the device, compiled after it.
+struct TemplateRequest {
+  TemplateSpec spec;
+  ParamValues params;
+  ProblemSize size;
+};
+
+TemplateRequest MakeTemplateRequest(const po::variables_map& vm) {
+  for (const char* option : {"threads", "regs", "smem"})
+    if (vm.count(option) && !vm[option].defaulted())
+      throw UsageError(std::string("--") + option + ": --kernel takes it from the compiled template; give one of them");
+  const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs(Strings(vm, "templates")));
+  TemplateRequest request{library.Find(vm["kernel"].as<std::string>()), {}, {}};
+  request.params = ParamsFromSettings(request.spec, Strings(vm, "param"));
+  request.size = ParseProblemSize(request.spec, vm["size"].as<std::string>());
+  return request;
+}
+
+nlohmann::json TemplateJson(const TemplateResources& r, const std::string& name) {
+  nlohmann::json params = nlohmann::json::object();
+  for (const auto& [param, value] : r.params) params[param] = value;
+  return {{"name", name}, {"params", params}, {"arch", r.arch}, {"block", r.geometry.block},
+          {"regs_per_thread", r.info.regs_per_thread}, {"static_smem_bytes", r.info.static_smem_bytes},
+          {"dynamic_smem_bytes", r.geometry.shared_bytes}, {"spill_bytes", r.info.spill_bytes},
+          {"violated_constraints", r.violated_constraints}};
 }
 
 bool ParseVary(const po::variables_map& vm, VaryInput* input) {
@@ -155,10 +195,24 @@ int RunOccupancy(int argc, char** argv) {
   }
   VaryInput input = VaryInput::kThreads;
   const bool vary = ParseVary(vm, &input);
-  const KernelResources kernel = MakeKernel(vm);
+  std::optional<TemplateRequest> request;
+  KernelResources kernel;
+  if (vm.count("kernel")) request = MakeTemplateRequest(vm);
+  else kernel = MakeKernel(vm);
   const DeviceLimits device = MakeDevice(vm);
+  nlohmann::json source;
+  if (request) {
+    if (device.cc_major * 10 + device.cc_minor < kOldestNvrtcArch)
+      throw UsageError("--kernel: NVRTC compiles for sm_75 and newer, not for " + device.name + "; use --threads, "
+                       "--regs and --smem for older architectures");
+    const TemplateResources resources = ResourcesFromTemplate(request->spec, request->params, request->size, ArchOf(device));
+    for (const std::string& c : resources.violated_constraints)
+      std::cerr << "warning: outside the search space of " << request->spec.name << ": " << c << "\n";
+    kernel = resources.kernel;
+    source = TemplateJson(resources, request->spec.name);
+  }
 
-  OccupancyReport report{device, kernel, ComputeOccupancy(device, kernel), SuggestImprovements(device, kernel), {}, {}};
+  OccupancyReport report{device, kernel, ComputeOccupancy(device, kernel), SuggestImprovements(device, kernel), {}, {}, source};
   if (vary) {
     report.vary = input;
     report.curve = OccupancyCurve(device, kernel, input);

@@ -3,7 +3,9 @@
 // barriers} (null: that resource does not limit), regs_allocated_per_block,
 // smem_allocated_per_block_bytes (with the reserve, rounded), valid, invalid_reason (null when valid),
 // suggestions[{input, value, comparison, blocks_per_sm, occupancy, text}] and, with --vary,
-// curve{input, points[{value, blocks_per_sm, warps_per_sm, occupancy, limiter}]}.
+// curve{input, points[{value, blocks_per_sm, warps_per_sm, occupancy, limiter}]} and, with --kernel,
+// template{name, params, arch, block, regs_per_thread, static_smem_bytes, dynamic_smem_bytes,
+// spill_bytes, violated_constraints}.
 #include "occupancy_output.h"
 
 #include <climits>
@@ -67,8 +69,10 @@ void PrintLimits(const OccupancyResult& r, std::ostream& out) {
 
 // Curve rows merged where the answer does not change; a row covers (previous row's last value, last].
 void PrintCurve(const OccupancyReport& report, std::ostream& out) {
-  out << "\nOccupancy against " << ToString(*report.vary) << ":\n  " << ToString(*report.vary)
-      << "     blocks/SM  warps/SM  occupancy  limiter\n";
+  char header[160];
+  std::snprintf(header, sizeof header, "  %-22s %9s %9s %10s  %s\n", ToString(*report.vary).c_str(), "blocks/SM",
+                "warps/SM", "occupancy", "limiter");
+  out << "\nOccupancy against " << ToString(*report.vary) << ":\n" << header;
   const std::vector<CurvePoint>& c = report.curve;
   long long low = c.empty() ? 0 : c.front().value;
   for (std::size_t i = 0; i < c.size(); ++i) {
@@ -84,6 +88,14 @@ void PrintCurve(const OccupancyReport& report, std::ostream& out) {
     out << line;
     low = c[i].value + 1;
   }
+}
+
+std::string TemplateText(const json& source) {
+  std::string text = source.value("name", "");
+  for (const auto& [name, value] : source["params"].items()) text += " " + name + "=" + value.dump();
+  return text + " (" + source.value("arch", "") + " cubin: " + source["static_smem_bytes"].dump() +
+         " bytes static + " + source["dynamic_smem_bytes"].dump() + " dynamic shared memory, " +
+         source["spill_bytes"].dump() + " bytes spilled)";
 }
 
 }  // namespace
@@ -129,6 +141,7 @@ json OccupancyJson(const OccupancyReport& report) {
   doc["suggestions"] = json::array();
   for (const Suggestion& s : report.suggestions) doc["suggestions"].push_back(SuggestionJson(s));
   if (report.vary) doc["curve"] = CurveJson(*report.vary, report.curve);
+  if (!report.source.is_null()) doc["template"] = report.source;
   return doc;
 }
 
@@ -139,6 +152,7 @@ void PrintOccupancy(const OccupancyReport& report, std::ostream& out) {
   out << "Device     " << d.name << ", compute capability " << d.cc_major << "." << d.cc_minor << ": per SM "
       << d.max_threads_per_sm << " threads, " << d.max_blocks_per_sm << " blocks, " << d.regs_per_sm
       << " registers, " << d.smem_per_sm_bytes << " bytes of shared memory\n";
+  if (!report.source.is_null()) out << "Template   " << TemplateText(report.source) << "\n";
   out << "Kernel     " << k.threads_per_block << " threads per block, " << k.regs_per_thread << " registers per thread, "
       << k.smem_bytes << " bytes of shared memory per block (the driver reserves " << d.reserved_smem_per_block_bytes
       << " more)\n\n";

@@ -19,6 +19,7 @@ struct OccupancyReport {
   std::vector<Suggestion> suggestions;
   std::optional<VaryInput> vary;  // set with --vary
   std::vector<CurvePoint> curve;
+  nlohmann::json source;  // with --kernel: the template, its parameters and what the cubin uses
 };
 
 nlohmann::json OccupancyJson(const OccupancyReport& report);

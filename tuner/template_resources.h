@@ -1,0 +1,38 @@
+// The resources of one configuration of a kernel template, for `tuner occupancy --kernel`: threads
+// from the template's launch geometry, registers and static shared memory from the cubin NVRTC
+// compiles for the architecture (ptxas's report), plus the template's dynamic shared memory.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "compiler.h"
+#include "occupancy.h"
+#include "problem_size.h"
+#include "search_space.h"
+#include "template_spec.h"
+
+namespace tuner {
+
+struct TemplateResources {
+  KernelResources kernel;  // smem_bytes = static (cubin) + dynamic (launch.shared_bytes)
+  ParamValues params;      // every parameter, declared order
+  LaunchGeometry geometry;
+  KernelInfo info;
+  std::string arch;  // "sm_90"
+  std::vector<std::string> violated_constraints;  // the configuration is outside the search space
+};
+
+// "K=V" settings over the first value of each parameter. Throws UsageError naming the --param that
+// is malformed or names no parameter of the template.
+ParamValues ParamsFromSettings(const TemplateSpec& spec, const std::vector<std::string>& settings);
+
+// "sm_90" for compute capability 9.0.
+std::string ArchOf(const DeviceLimits& device);
+
+// Compiles spec.kernel with NVRTC for `arch`. Throws std::runtime_error with NVRTC's log when it does
+// not compile, UsageError when the launch geometry cannot be evaluated for these values.
+TemplateResources ResourcesFromTemplate(const TemplateSpec& spec, const ParamValues& params, const ProblemSize& size,
+                                        const std::string& arch);
+
+}  // namespace tuner
