@@ -18,7 +18,11 @@ double Run(const std::string& expression, const Variables& variables, bool evalu
     parser.DefineFun("cdiv", CeilDiv);
     for (auto& [name, value] : storage) parser.DefineVar(name, &value);
     parser.SetExpr(expression);
-    return evaluate ? parser.Eval() : (parser.GetUsedVar(), 0.0);
+    if (evaluate) return parser.Eval();
+    // GetUsedVar parses without evaluating, and accepts names that were never defined: check them.
+    for (const auto& used : parser.GetUsedVar())
+      if (!variables.count(used.first)) throw ExpressionError("in expression '" + expression + "': unknown name '" + used.first + "'");
+    return 0.0;
   } catch (const mu::Parser::exception_type& e) {
     throw ExpressionError("in expression '" + expression + "': " + e.GetMsg());
   }

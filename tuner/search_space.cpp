@@ -62,7 +62,8 @@ std::string ParamsJson(const ParamValues& params) {
 
 ParamValues ParamsFromJson(const std::string& json) {
   ParamValues params;
-  for (const auto& [name, value] : nlohmann::ordered_json::parse(json).items()) params.emplace_back(name, value.get<long long>());
+  const nlohmann::ordered_json parsed = nlohmann::ordered_json::parse(json);  // must outlive items()
+  for (const auto& [name, value] : parsed.items()) params.emplace_back(name, value.get<long long>());
   return params;
 }
 

@@ -1,0 +1,65 @@
+// NVRTC compiles without a GPU: these always run.
+#include "compiler.h"
+
+#include <gtest/gtest.h>
+
+#include "template_library.h"
+
+namespace tuner {
+namespace {
+
+const TemplateSpec& Transpose() {
+  static const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs({}));
+  return library.Find("transpose");
+}
+
+TEST(Compiler, CompilesATransposeCandidateToACubinWithItsResources) {
+  const ParamValues params = {{"VARIANT", 1}, {"TILE", 32}, {"ROWS", 8}, {"PAD", 1}};
+  const CompileResult r = CompileCandidate(Transpose(), params, "transpose", "sm_90");
+  ASSERT_TRUE(r.ok) << r.log;
+  EXPECT_EQ(r.cubin.substr(0, 4), "\x7f" "ELF");
+  EXPECT_EQ(r.lowered_name, "transpose");
+  EXPECT_GT(r.info.regs_per_thread, 0);
+  EXPECT_EQ(r.info.static_smem_bytes, 32 * 33 * 4);  // the padded tile
+  EXPECT_EQ(r.info.barriers, 1);
+  EXPECT_GT(r.compile_ms, 0);
+}
+
+TEST(Compiler, ACompileErrorIsAResultWithTheLog) {
+  TemplateSpec broken = Transpose();
+  broken.source_text += "\nthis is not C++;\n";
+  const CompileResult r = CompileCandidate(broken, {{"VARIANT", 1}, {"TILE", 32}, {"ROWS", 8}, {"PAD", 1}}, "transpose", "sm_90");
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.log.find("error"), std::string::npos) << r.log;
+}
+
+TEST(Compiler, LowersACppNameExpressionWithParameterValues) {
+  TemplateSpec spec = Transpose();
+  spec.source_text = "template <int T, int P> __global__ void tile(float* o) { o[0] = T + P; }\n";
+  const CompileResult r = CompileCandidate(spec, {{"TILE", 32}, {"PAD", 1}}, "tile<TILE, PAD>", "sm_80");
+  ASSERT_TRUE(r.ok) << r.log;
+  EXPECT_EQ(r.lowered_name, "_Z4tileILi32ELi1EEvPf");
+  EXPECT_GT(r.info.regs_per_thread, 0);
+}
+
+TEST(Compiler, ParsesThePtxasReportOfOneEntry) {
+  const std::string log =
+      "ptxas info    : Compiling entry function 'a' for 'sm_90'\n"
+      "ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+      "ptxas info    : Used 8 registers, used 0 barriers\n"
+      "ptxas info    : Compiling entry function 'b' for 'sm_90'\n"
+      "ptxas         .     24 bytes stack frame, 12 bytes spill stores, 8 bytes spill loads\n"
+      "ptxas info    : Used 255 registers, used 1 barriers, 8192 bytes smem, 380 bytes cmem[0]\n";
+  const KernelInfo b = ParsePtxasReport(log, "b");
+  EXPECT_EQ(b.regs_per_thread, 255);
+  EXPECT_EQ(b.static_smem_bytes, 8192);
+  EXPECT_EQ(b.spill_bytes, 20);
+  EXPECT_EQ(b.stack_bytes, 24);
+  EXPECT_EQ(b.barriers, 1);
+  EXPECT_EQ(ParsePtxasReport(log, "a").regs_per_thread, 8);
+}
+
+TEST(Compiler, ReportsTheNvrtcVersion) { EXPECT_NE(NvrtcVersion().find('.'), std::string::npos); }
+
+}  // namespace
+}  // namespace tuner

@@ -1,0 +1,58 @@
+#include "cubin_cache.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "db_test_util.h"
+#include "template_library.h"
+
+namespace tuner {
+namespace {
+
+using db::testing::TempDir;
+
+const TemplateSpec& Transpose() {
+  static const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs({}));
+  return library.Find("transpose");
+}
+
+const ParamValues kParams = {{"VARIANT", 1}, {"TILE", 32}, {"ROWS", 8}, {"PAD", 1}};
+
+TEST(CubinCache, SecondCompileIsAHitWithTheSameResources) {
+  TempDir dir;
+  const CubinCache cache(dir.File("cubins"));
+  const CachedCompile first = cache.Compile(Transpose(), kParams, "transpose", "sm_90");
+  ASSERT_TRUE(first.result.ok) << first.result.log;
+  EXPECT_FALSE(first.cache_hit);
+  const CachedCompile second = cache.Compile(Transpose(), kParams, "transpose", "sm_90");
+  EXPECT_TRUE(second.cache_hit);
+  EXPECT_EQ(second.cubin_path, first.cubin_path);
+  EXPECT_EQ(second.result.info.regs_per_thread, first.result.info.regs_per_thread);
+  EXPECT_EQ(second.result.lowered_name, "transpose");
+  EXPECT_NE(cache.Compile(Transpose(), kParams, "transpose", "sm_80").cubin_path, first.cubin_path);
+}
+
+TEST(CubinCache, ACorruptEntryIsRebuilt) {
+  TempDir dir;
+  const CubinCache cache(dir.File("cubins"));
+  const CachedCompile first = cache.Compile(Transpose(), kParams, "transpose", "sm_90");
+  const std::string good = db::testing::ReadBytes(first.cubin_path);
+  db::testing::WriteBytes(first.cubin_path, good.substr(0, good.size() / 2));
+  const CachedCompile again = cache.Compile(Transpose(), kParams, "transpose", "sm_90");
+  EXPECT_FALSE(again.cache_hit);
+  EXPECT_TRUE(again.result.ok);
+  EXPECT_EQ(db::testing::ReadBytes(again.cubin_path), good);
+}
+
+TEST(CubinCache, CompileErrorsAreNotCached) {
+  TempDir dir;
+  const CubinCache cache(dir.File("cubins"));
+  TemplateSpec broken = Transpose();
+  broken.source_text += "\n#error broken\n";
+  EXPECT_FALSE(cache.Compile(broken, kParams, "transpose", "sm_90").result.ok);
+  EXPECT_FALSE(cache.Compile(broken, kParams, "transpose", "sm_90").cache_hit);
+}
+
+}  // namespace
+}  // namespace tuner

@@ -1,0 +1,120 @@
+// End-to-end sweeps on a real GPU through the command line (skipped without one): the shipped
+// transpose on a small size, resume, and candidates that fault, hang, do not compile or are wrong.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.h"
+#include "db/store.h"
+#include "db_test_util.h"
+#include "device.h"
+
+namespace tuner {
+namespace {
+
+using db::testing::TempDir;
+using testing::RunTuner;
+
+// GTEST_SKIP returns from the function it is in, so this is a macro for the test body.
+#define SKIP_WITHOUT_GPU()                                                           \
+  do {                                                                               \
+    const GpuDiscovery found = DiscoverGpus();                                       \
+    if (found.gpus.empty()) GTEST_SKIP() << "no usable GPU: " << found.problem;     \
+  } while (0)
+
+TEST(SweepGpu, TransposeEndToEndStoresAVerifiedBest) {
+  SKIP_WITHOUT_GPU();
+  TempDir dir;
+  const std::string db = " --db " + dir.File("t.db");
+  const auto first = RunTuner("tune transpose --size 1024x2048 --json" + db, "XDG_CACHE_HOME=" + dir.File("cache"));
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  const auto doc = nlohmann::json::parse(first.out);
+  EXPECT_EQ(doc.at("measured_now"), 30);
+  EXPECT_GT(doc.at("copy_gbps").get<double>(), 100.0);
+  ASSERT_FALSE(doc.at("best").is_null());
+  EXPECT_EQ(doc["best"].at("status"), "ok");
+  for (const auto& c : doc.at("candidates")) EXPECT_EQ(c.at("status"), "ok") << c.dump();
+
+  const auto again = RunTuner("tune transpose --size 1024x2048 --json" + db, "XDG_CACHE_HOME=" + dir.File("cache"));
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(nlohmann::json::parse(again.out).at("measured_now"), 0);  // resumed: nothing missing
+
+  const auto query = RunTuner("query transpose --size 1024x2048 --json" + db);
+  ASSERT_EQ(query.exit_code, 0) << query.err;
+  EXPECT_NE(query.out.find(doc["best"]["params"].dump()), std::string::npos) << query.out;
+}
+
+const char* kFaultySource = R"toml(
+extern "C" __global__ void faulty(float* out, const float* in, int* flag, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+#if VARIANT == 1
+  if (i == 0) *(volatile float*)(out - (1ll << 40)) = 1.0f;  // far outside any allocation
+#elif VARIANT == 2
+  while (*(volatile int*)flag == 0) {}                      // never set: spins forever
+#elif VARIANT == 3
+  this does not compile;
+#endif
+  if (i < n) out[i] = in[i] * 2.0f + (VARIANT == 4 && i == 7 ? 1.0f : 0.0f);
+}
+)toml";
+
+const char* kFaultyDescription = R"toml(
+name = "faulty"
+kernel = "faulty"
+[[size]]
+name = "N"
+default = 4096
+[[param]]
+name = "VARIANT"
+values = [0, 1, 2, 3, 4]
+labels = ["correct", "out_of_bounds", "spins", "no_compile", "wrong"]
+[launch]
+grid = ["cdiv(N, 256)"]
+block = [256]
+[[arg]]
+name = "out"
+type = "float"
+length = "N"
+output = true
+[[arg]]
+name = "in"
+type = "float"
+length = "N"
+init = "random"
+[[arg]]
+name = "flag"
+type = "int"
+length = 1
+init = "zero"
+[[arg]]
+name = "n"
+type = "int"
+value = "N"
+[check]
+params = { VARIANT = 0 }
+[work]
+bytes = "8 * N"
+)toml";
+
+TEST(SweepGpu, FailingCandidatesAreRecordedAndTheSweepGoesOn) {
+  SKIP_WITHOUT_GPU();
+  TempDir dir;
+  std::ofstream(dir.File("faulty.toml")) << kFaultyDescription;
+  std::ofstream(dir.File("faulty.cu")) << kFaultySource;
+  const auto r = RunTuner("tune faulty --json --timeout-floor 3 --templates " + dir.File("") + " --db " + dir.File("t.db"),
+                          "XDG_CACHE_HOME=" + dir.File("cache"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  std::map<int, std::string> status;
+  for (const auto& c : doc.at("candidates")) status[c["params"]["VARIANT"]] = c["status"];
+  EXPECT_EQ(status[0], "ok");
+  EXPECT_EQ(status[1], "fault");
+  EXPECT_EQ(status[2], "timeout");
+  EXPECT_EQ(status[3], "compile_error");
+  EXPECT_EQ(status[4], "wrong_result");
+  EXPECT_EQ(doc["best"]["params"]["VARIANT"], 0);
+}
+
+}  // namespace
+}  // namespace tuner
