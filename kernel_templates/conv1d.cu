@@ -3,6 +3,7 @@
 // VARIANT 0: filter and input read from global memory
 // VARIANT 1: filter in constant memory (one broadcast per tap), input from global memory
 // VARIANT 2: filter in constant memory, the block's input span staged in shared memory
+// VARIANT 3: filter and input span both staged in shared memory (the filter read as float4)
 // Each thread computes OUTS consecutive outputs from a window held in registers: a chunk of U taps
 // loads OUTS + U - 1 inputs (as float4 where OUTS is a multiple of 4) for OUTS * U multiply-adds.
 // In shared memory the span gets 4 words of padding after every 32, so the float4 reads of threads
@@ -11,7 +12,8 @@
 #define MAX_TAPS 4096              // constraint TAPS <= 4096 in conv1d.toml
 #define U (OUTS >= 8 ? OUTS : 8)   // taps per unrolled chunk
 #define W (OUTS + U - 1)           // window of inputs a chunk needs
-#define W4 (OUTS % 4 == 0 ? W / 4 : 0)  // of which read as float4
+// Window words sharing one address computation: thread runs start OUTS-aligned and chunks U-aligned.
+#define G (OUTS % 16 == 0 && U % 16 == 0 ? 16 : OUTS % 8 == 0 && U % 8 == 0 ? 8 : OUTS % 4 == 0 ? 4 : 1)
 
 __constant__ float c_filter[MAX_TAPS];
 
@@ -30,20 +32,41 @@ __device__ __forceinline__ int pad(int i) { return i + ((i >> 5) << 2); }
 struct GlobalSrc {
   const float* p;
   __device__ float at(int i) const { return p[i]; }
-  __device__ float4 at4(int i) const { return *reinterpret_cast<const float4*>(p + i); }
+  __device__ const float* group(int i) const { return p + i; }
 };
 struct SharedSrc {
   const float* span;
   int base;
   __device__ float at(int i) const { return span[pad(base + i)]; }
-  __device__ float4 at4(int i) const { return *reinterpret_cast<const float4*>(span + pad(base + i)); }
+  // A G-aligned group of G words never straddles a padding gap: one pad() per group.
+  __device__ const float* group(int i) const { return span + pad(base + i); }
 };
+// Filter(t) reads tap t; Filter::chunk(f, t) taps t..t+U-1 (t a multiple of U).
 struct GlobalFilter {
   const float* p;
   __device__ float operator()(int t) const { return p[t]; }
+  __device__ void chunk(float (&f)[U], int t) const {
+#pragma unroll
+    for (int u = 0; u < U; ++u) f[u] = p[t + u];
+  }
 };
 struct ConstFilter {
   __device__ float operator()(int t) const { return c_filter[t]; }
+  __device__ void chunk(float (&f)[U], int t) const {
+#pragma unroll
+    for (int u = 0; u < U; ++u) f[u] = c_filter[t + u];
+  }
+};
+struct SharedFilter {  // 16-byte aligned; every thread reads the same words: broadcasts, 4 taps a load
+  const float* p;
+  __device__ float operator()(int t) const { return p[t]; }
+  __device__ void chunk(float (&f)[U], int t) const {
+#pragma unroll
+    for (int u = 0; u < U; u += 4) {
+      float4 v = *reinterpret_cast<const float4*>(p + t + u);
+      f[u] = v.x; f[u + 1] = v.y; f[u + 2] = v.z; f[u + 3] = v.w;
+    }
+  }
 };
 
 template <class Src, class Filter>
@@ -52,18 +75,24 @@ __device__ __forceinline__ void convolve(float (&acc)[OUTS], Src src, Filter f, 
   for (; t + U <= taps; t += U) {
     float w[W];
 #pragma unroll
-    for (int m = 0; m < W4; ++m) {
-      float4 v = src.at4(t + 4 * m);
-      w[4 * m] = v.x; w[4 * m + 1] = v.y; w[4 * m + 2] = v.z; w[4 * m + 3] = v.w;
+    for (int g = 0; g < (W + G - 1) / G; ++g) {
+      const float* q = src.group(t + g * G);
+#pragma unroll
+      for (int k = g * G; k < (g + 1) * G && k < W; k += (G >= 4 && k + 4 <= W) ? 4 : 1) {
+        if (G >= 4 && k + 4 <= W) {
+          float4 v = *reinterpret_cast<const float4*>(q + (k - g * G));
+          w[k] = v.x; w[k + 1] = v.y; w[k + 2] = v.z; w[k + 3] = v.w;
+        } else {
+          w[k] = q[k - g * G];
+        }
+      }
     }
+    float fc[U];
+    f.chunk(fc, t);
 #pragma unroll
-    for (int k = 4 * W4; k < W; ++k) w[k] = src.at(t + k);
+    for (int u = 0; u < U; ++u)
 #pragma unroll
-    for (int u = 0; u < U; ++u) {
-      float fu = f(t + u);
-#pragma unroll
-      for (int j = 0; j < OUTS; ++j) acc[j] = fmaf(w[u + j], fu, acc[j]);
-    }
+      for (int j = 0; j < OUTS; ++j) acc[j] = fmaf(w[u + j], fc[u], acc[j]);
   }
   for (; t < taps; ++t) {
     float ft = f(t);
@@ -80,15 +109,23 @@ conv1d(float* __restrict__ out, const float* __restrict__ in, const float* __res
 #pragma unroll
   for (int j = 0; j < OUTS; ++j) acc[j] = 0.0f;
 
-#if VARIANT == 2
+#if VARIANT >= 2
   extern __shared__ __align__(16) float span[];
   const long long in_len = (long long)n + taps - 1;
   const int span_len = BLOCK * OUTS + taps - 1;
   for (int i = threadIdx.x; i < span_len; i += BLOCK)
     span[pad(i)] = block_first + i < in_len ? in[block_first + i] : 0.0f;
+#if VARIANT == 3
+  float* s_filter = span + ((pad(span_len) + 7) & ~3);  // after the span and its 4 spare words
+  for (int i = threadIdx.x; i < taps; i += BLOCK) s_filter[i] = filter[i];
+#endif
   __syncthreads();
   if (first >= n) return;
+#if VARIANT == 3
+  convolve(acc, SharedSrc{span, (int)threadIdx.x * OUTS}, SharedFilter{s_filter}, taps);
+#else
   convolve(acc, SharedSrc{span, (int)threadIdx.x * OUTS}, ConstFilter{}, taps);  // span is zero past the input
+#endif
 #else
   if (first >= n) return;
   if (first + OUTS > n) {  // the last run is cut short: no reads past the input
