@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <functional>
 #include <limits>
 
 namespace tuner::db {
@@ -17,47 +16,6 @@ std::string Lower(std::string text) {
 
 bool SameArchitecture(const GpuRecord& a, const GpuRecord& b) {
   return a.cc_major == b.cc_major && a.cc_minor == b.cc_minor;
-}
-
-// The row among those `accepted` closest to the asked size, then fastest; status kNotFound if none.
-Selection Nearest(const std::vector<MeasurementRow>& rows, const LookupTarget& target,
-                  const std::function<bool(const GpuRecord&)>& accepted) {
-  Selection best;
-  double best_distance = std::numeric_limits<double>::infinity();
-  for (const MeasurementRow& row : rows) {
-    if (!accepted(row.gpu)) continue;
-    const double distance = LogDistance(ParseSizeKey(row.size_key), target.sizes);
-    if (!std::isfinite(distance)) continue;
-    const bool closer = distance < best_distance - 1e-12;
-    const bool tie = std::abs(distance - best_distance) <= 1e-12;
-    if (closer || (tie && row.measurement.time_ms_median < best.row.measurement.time_ms_median)) {
-      best.status = LookupStatus::kFound;
-      best.row = row;
-      best.size_distance = distance;
-      best_distance = distance;
-    }
-  }
-  return best;
-}
-
-Selection SelectAmong(const std::vector<MeasurementRow>& rows, const LookupTarget& target) {
-  const GpuRecord& want = target.gpu;
-  const bool by_card = !want.uuid.empty();
-  Selection chosen = Nearest(rows, target, [&](const GpuRecord& g) {
-    return by_card ? g.uuid == want.uuid : SameModel(g, want);
-  });
-  if (chosen.status == LookupStatus::kFound) {
-    chosen.fallback = chosen.size_distance == 0 ? Fallback::kExact : Fallback::kNearestSize;
-    return chosen;
-  }
-  if (by_card) {
-    chosen = Nearest(rows, target, [&](const GpuRecord& g) { return SameModel(g, want); });
-    chosen.fallback = Fallback::kSameModel;
-    if (chosen.status == LookupStatus::kFound) return chosen;
-  }
-  chosen = Nearest(rows, target, [&](const GpuRecord& g) { return SameArchitecture(g, want); });
-  chosen.fallback = Fallback::kSameArchitecture;
-  return chosen;
 }
 
 std::string GpuLabel(const GpuRecord& gpu) { return gpu.name + " (" + gpu.uuid + ")"; }
@@ -83,14 +41,69 @@ const char* ToString(LookupStatus status) {
   return "?";
 }
 
-Selection SelectBest(const std::vector<MeasurementRow>& best_rows, const LookupTarget& target) {
-  std::vector<MeasurementRow> current, stale;
-  for (const MeasurementRow& row : best_rows) (row.stale ? stale : current).push_back(row);
-  Selection chosen = SelectAmong(current, target);
-  if (chosen.status == LookupStatus::kFound) return chosen;
-  chosen = SelectAmong(stale, target);
-  if (chosen.status == LookupStatus::kFound) chosen.status = LookupStatus::kOnlyStale;
+BestRows::BestRows(std::vector<MeasurementRow> rows) : rows_(std::move(rows)) {
+  sizes_.reserve(rows_.size());
+  for (const MeasurementRow& row : rows_) sizes_.push_back(ParseSizeKey(row.size_key));
+  models_ = ModelsIn(rows_);
+}
+
+// The accepted row closest to the asked size, then fastest; status kNotFound if none.
+template <typename Accept>
+Selection BestRows::Nearest(const LookupTarget& target, Accept accept) const {
+  std::size_t best = rows_.size();
+  double best_distance = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < rows_.size(); ++i) {
+    if (!accept(rows_[i])) continue;
+    const double distance = LogDistance(sizes_[i], target.sizes);
+    if (!std::isfinite(distance)) continue;
+    const bool closer = distance < best_distance - 1e-12;
+    const bool tie = std::abs(distance - best_distance) <= 1e-12;
+    if (closer || (tie && rows_[i].measurement.time_ms_median < rows_[best].measurement.time_ms_median)) {
+      best = i;
+      best_distance = distance;
+    }
+  }
+  Selection chosen;
+  if (best == rows_.size()) return chosen;
+  chosen.status = LookupStatus::kFound;
+  chosen.index = best;
+  chosen.size_distance = best_distance;
   return chosen;
+}
+
+// The fallback chain over the rows whose staleness is `stale`.
+Selection BestRows::SelectAmong(const LookupTarget& target, bool stale) const {
+  const GpuRecord& want = target.gpu;
+  const bool by_card = !want.uuid.empty();
+  Selection chosen = Nearest(target, [&](const MeasurementRow& r) {
+    return r.stale == stale && (by_card ? r.gpu.uuid == want.uuid : SameModel(r.gpu, want));
+  });
+  if (chosen.status == LookupStatus::kFound) {
+    chosen.fallback = chosen.size_distance == 0 ? Fallback::kExact : Fallback::kNearestSize;
+    return chosen;
+  }
+  if (by_card) {
+    chosen = Nearest(target, [&](const MeasurementRow& r) { return r.stale == stale && SameModel(r.gpu, want); });
+    chosen.fallback = Fallback::kSameModel;
+    if (chosen.status == LookupStatus::kFound) return chosen;
+  }
+  chosen = Nearest(target, [&](const MeasurementRow& r) { return r.stale == stale && SameArchitecture(r.gpu, want); });
+  chosen.fallback = Fallback::kSameArchitecture;
+  return chosen;
+}
+
+Selection BestRows::Select(const LookupTarget& target) const {
+  Selection chosen = SelectAmong(target, false);
+  if (chosen.status != LookupStatus::kFound) {
+    chosen = SelectAmong(target, true);
+    if (chosen.status == LookupStatus::kFound) chosen.status = LookupStatus::kOnlyStale;
+  }
+  if (chosen.status != LookupStatus::kNotFound) chosen.row = rows_[chosen.index];
+  return chosen;
+}
+
+Selection SelectBest(const std::vector<MeasurementRow>& best_rows, const LookupTarget& target) {
+  return BestRows(best_rows).Select(target);
 }
 
 std::string Selection::Describe(const LookupTarget& target) const {
@@ -132,6 +145,14 @@ std::vector<GpuRecord> ModelsIn(const std::vector<MeasurementRow>& rows, const s
     }
   }
   return models;
+}
+
+std::vector<GpuRecord> ModelsNamed(const std::vector<GpuRecord>& models, const std::string& name_part) {
+  std::vector<GpuRecord> named;
+  const std::string part = Lower(name_part);
+  for (const GpuRecord& model : models)
+    if (Lower(model.name).find(part) != std::string::npos) named.push_back(model);
+  return named;
 }
 
 std::vector<long long> ParseSizeKey(const std::string& key) {

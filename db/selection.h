@@ -31,11 +31,31 @@ struct Selection {
   LookupStatus status = LookupStatus::kNotFound;
   Fallback fallback = Fallback::kExact;
   MeasurementRow row;
+  std::size_t index = 0;     // of row among the rows selected from
   double size_distance = 0;  // log-space distance from the asked size to row.size_key
 
   // One line: "exact size on NVIDIA H100 (GPU-…)" or "nearest tuned size 4096x4096 (asked
   // 5000x5000) on …", or why nothing was found.
   std::string Describe(const LookupTarget& target) const;
+};
+
+// The best rows of a template with their size keys parsed once, for repeated selections (the
+// application library keeps one per kernel).
+class BestRows {
+ public:
+  explicit BestRows(std::vector<MeasurementRow> rows);
+  Selection Select(const LookupTarget& target) const;
+  const std::vector<MeasurementRow>& rows() const { return rows_; }
+  const std::vector<GpuRecord>& models() const { return models_; }  // ModelsIn(rows())
+
+ private:
+  template <typename Accept>
+  Selection Nearest(const LookupTarget& target, Accept accept) const;
+  Selection SelectAmong(const LookupTarget& target, bool stale) const;
+
+  std::vector<MeasurementRow> rows_;
+  std::vector<std::vector<long long>> sizes_;  // parsed rows_[i].size_key
+  std::vector<GpuRecord> models_;
 };
 
 Selection SelectBest(const std::vector<MeasurementRow>& best_rows, const LookupTarget& target);
@@ -44,6 +64,7 @@ Selection SelectBest(const std::vector<MeasurementRow>& best_rows, const LookupT
 bool SameModel(const GpuRecord& a, const GpuRecord& b);
 // The distinct models in `rows` (uuid cleared) whose name contains `name_part`, case-insensitively.
 std::vector<GpuRecord> ModelsIn(const std::vector<MeasurementRow>& rows, const std::string& name_part = "");
+std::vector<GpuRecord> ModelsNamed(const std::vector<GpuRecord>& models, const std::string& name_part);
 
 // "8192x4096" → {8192, 4096}; empty when malformed. And back.
 std::vector<long long> ParseSizeKey(const std::string& key);

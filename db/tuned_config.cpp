@@ -1,0 +1,149 @@
+#include "db/tuned_config.h"
+
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+
+#include "db/selection.h"
+#include "db/store.h"
+#include "tuner/default_paths.h"
+
+namespace tuner {
+
+namespace {
+
+db::GpuRecord ToRecord(const GpuIdentity& gpu) {
+  return {gpu.uuid, gpu.name, gpu.cc_major, gpu.cc_minor, gpu.sm_count, gpu.memory_bytes, "", ""};
+}
+
+void ReadDims(const nlohmann::json& launch, const char* key, unsigned (&dims)[3]) {
+  const auto found = launch.find(key);
+  if (found == launch.end() || !found->is_array()) return;
+  for (std::size_t i = 0; i < 3 && i < found->size(); ++i) dims[i] = (*found)[i].get<unsigned>();
+}
+
+// Parameters and launch geometry from their stored JSON; left empty if malformed.
+void ReadJson(const db::MeasurementRecord& m, TunedConfig* config) {
+  try {
+    const nlohmann::ordered_json params = nlohmann::ordered_json::parse(m.params_json);  // outlives items()
+    for (const auto& [name, value] : params.items())
+      config->params.emplace_back(name, value.get<long long>());
+    if (m.launch_json.empty()) return;
+    const nlohmann::json launch = nlohmann::json::parse(m.launch_json);
+    ReadDims(launch, "grid", config->grid);
+    ReadDims(launch, "block", config->block);
+    config->shared_bytes = launch.value("shared_bytes", std::size_t{0});
+  } catch (const nlohmann::json::exception& e) {
+    config->note += std::string(" (stored parameters unreadable: ") + e.what() + ")";
+  }
+}
+
+// What a row gives every lookup that selects it: parsed once, when the kernel is first looked up.
+TunedConfig FromRow(const db::MeasurementRow& row) {
+  TunedConfig config;
+  const db::MeasurementRecord& m = row.measurement;
+  ReadJson(m, &config);
+  config.time_ms = m.time_ms_median;
+  config.perf_value = m.perf_value;
+  config.perf_unit = m.perf_unit;
+  config.size_key = row.size_key;
+  config.gpu_name = row.gpu.name;
+  config.gpu_uuid = row.gpu.uuid;
+  config.template_hash = row.templ.hash;
+  config.measured_at = m.measured_at;
+  return config;
+}
+
+// The rows of one kernel, ready for repeated lookups.
+struct KernelConfigs {
+  explicit KernelConfigs(std::vector<db::MeasurementRow> rows) : best(std::move(rows)) {
+    for (const db::MeasurementRow& row : best.rows()) configs.push_back(FromRow(row));
+  }
+  db::BestRows best;
+  std::vector<TunedConfig> configs;  // one per row of `best`
+};
+
+TunedConfig ToConfig(const KernelConfigs& kernel, const db::Selection& s, const db::LookupTarget& target) {
+  TunedConfig config = s.status == db::LookupStatus::kNotFound ? TunedConfig() : kernel.configs[s.index];
+  config.status = static_cast<TunedStatus>(s.status);
+  config.fallback = static_cast<TunedFallback>(s.fallback);
+  config.note = s.Describe(target) + config.note;
+  return config;
+}
+
+// Orders selections: found before stale before nothing, then the nearer fallback, size, time.
+bool Better(const db::Selection& a, const db::Selection& b) {
+  if (a.status != b.status) return a.status < b.status;
+  if (a.fallback != b.fallback) return a.fallback < b.fallback;
+  if (a.size_distance != b.size_distance) return a.size_distance < b.size_distance;
+  return a.row.measurement.time_ms_median < b.row.measurement.time_ms_median;
+}
+
+}  // namespace
+
+static_assert(static_cast<int>(TunedStatus::kNotFound) == static_cast<int>(db::LookupStatus::kNotFound));
+static_assert(static_cast<int>(TunedFallback::kSameArchitecture) == static_cast<int>(db::Fallback::kSameArchitecture));
+
+const char* ToString(TunedStatus status) { return db::ToString(static_cast<db::LookupStatus>(status)); }
+const char* ToString(TunedFallback fallback) { return db::ToString(static_cast<db::Fallback>(fallback)); }
+
+long long TunedConfig::Param(const std::string& name, long long default_value) const {
+  for (const auto& [key, value] : params)
+    if (key == name) return value;
+  return default_value;
+}
+
+struct TunedConfigs::Impl {
+  db::Store store;
+  std::mutex mutex;  // guards the connection and the cache
+  std::map<std::string, std::shared_ptr<const KernelConfigs>> cache;
+
+  std::shared_ptr<const KernelConfigs> Kernel(const std::string& kernel) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto& configs = cache[kernel];
+    if (!configs) configs = std::make_shared<const KernelConfigs>(store.BestPerGpu(kernel, ""));
+    return configs;
+  }
+};
+
+TunedConfigs::TunedConfigs(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+TunedConfigs::~TunedConfigs() = default;
+TunedConfigs::TunedConfigs(TunedConfigs&&) noexcept = default;
+TunedConfigs& TunedConfigs::operator=(TunedConfigs&&) noexcept = default;
+
+TunedConfigs TunedConfigs::Open(const std::string& path) {
+  db::Store store = db::Store::Open(ResolveDatabasePath(path), db::OpenMode::kReadOnly);
+  return TunedConfigs(std::unique_ptr<Impl>(new Impl{std::move(store), {}, {}}));
+}
+
+const std::string& TunedConfigs::path() const { return impl_->store.path(); }
+
+TunedConfig TunedConfigs::Lookup(const std::string& kernel, const GpuIdentity& gpu,
+                                 const std::vector<long long>& sizes) const {
+  const auto configs = impl_->Kernel(kernel);
+  const db::LookupTarget target{ToRecord(gpu), sizes};
+  TunedConfig config = ToConfig(*configs, configs->best.Select(target), target);
+  if (configs->best.rows().empty()) config.note = "no result of '" + kernel + "' is stored in " + path();
+  return config;
+}
+
+TunedConfig TunedConfigs::Lookup(const std::string& kernel, const std::string& gpu_name,
+                                 const std::vector<long long>& sizes) const {
+  const auto configs = impl_->Kernel(kernel);
+  db::Selection best;
+  db::LookupTarget best_target{{}, sizes};
+  for (const db::GpuRecord& model : db::ModelsNamed(configs->best.models(), gpu_name)) {
+    const db::LookupTarget target{model, sizes};
+    db::Selection selection = configs->best.Select(target);
+    if (Better(selection, best)) {
+      best = std::move(selection);
+      best_target = target;
+    }
+  }
+  TunedConfig config = ToConfig(*configs, best, best_target);
+  if (best.status == db::LookupStatus::kNotFound)
+    config.note = "no result of '" + kernel + "' for a GPU whose name contains '" + gpu_name + "' in " + path();
+  return config;
+}
+
+}  // namespace tuner

@@ -1,0 +1,117 @@
+// tuner's application library: the best configuration that `tuner tune` stored for a kernel, the
+// GPU the application runs on and its problem size, read from the tuner database.
+//
+//   #include <cuda_runtime.h>           // before this header: enables tuner::CurrentGpu()
+//   #include <tuner/tuned_config.h>
+//   auto configs = tuner::TunedConfigs::Open();  // $TUNER_DB, else ~/.local/share/tuner/tuner.db
+//   tuner::TunedConfig c = configs.Lookup("transpose", tuner::CurrentGpu(), {8192, 8192});
+//   if (c) launch with c.Param("TILE", 32), c.block, ...; c.note says where the numbers come from.
+//
+// The same fallbacks as `tuner query`: the exact size on this GPU, else the nearest tuned size
+// (log-space distance per dimension), else another card of the same model, else another model
+// of the same architecture. Results of an older version of the template are never used.
+// CMake: find_package(tuner_query) and target_link_libraries(app PRIVATE tuner::query).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tuner {
+
+// A GPU as the database identifies it: the model (name, compute capability, SMs, memory) and the card.
+struct GpuIdentity {
+  std::string name;  // "NVIDIA H100 80GB HBM3"
+  int cc_major = 0;
+  int cc_minor = 0;
+  int sm_count = 0;
+  std::int64_t memory_bytes = 0;
+  std::string uuid;  // "GPU-xxxxxxxx-…"; empty: any card of the model
+};
+
+// From a cudaDeviceProp (any CUDA runtime: this library does not link CUDA).
+template <typename DeviceProp>
+GpuIdentity GpuFromProperties(const DeviceProp& prop) {
+  GpuIdentity gpu;
+  gpu.name = prop.name;
+  gpu.cc_major = prop.major;
+  gpu.cc_minor = prop.minor;
+  gpu.sm_count = prop.multiProcessorCount;
+  gpu.memory_bytes = static_cast<std::int64_t>(prop.totalGlobalMem);
+  gpu.uuid = "GPU-";
+  char hex[3];
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) gpu.uuid += '-';
+    std::snprintf(hex, sizeof hex, "%02x", static_cast<unsigned char>(prop.uuid.bytes[i]));
+    gpu.uuid += hex;
+  }
+  return gpu;
+}
+
+#if defined(CUDART_VERSION)
+// The current (or given) device of the CUDA runtime; an empty identity if it cannot be queried.
+inline GpuIdentity CurrentGpu(int device = -1) {
+  if (device < 0 && cudaGetDevice(&device) != cudaSuccess) return {};
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, device) != cudaSuccess) return {};
+  return GpuFromProperties(prop);
+}
+#endif
+
+enum class TunedStatus { kFound, kOnlyStale, kNotFound };
+enum class TunedFallback { kExact, kNearestSize, kSameModel, kSameArchitecture };
+const char* ToString(TunedStatus status);      // "found", "only_stale", "not_found"
+const char* ToString(TunedFallback fallback);  // "exact", "nearest_size", "same_model", "same_architecture"
+
+struct TunedConfig {
+  TunedStatus status = TunedStatus::kNotFound;
+  TunedFallback fallback = TunedFallback::kExact;
+  std::string note;  // one line: which fallback, from what size and GPU, or why nothing was found
+  std::vector<std::pair<std::string, long long>> params;  // in the template's order
+  // Launch geometry as measured, for `size_key`: when the fallback changed the size, compute the
+  // grid for your own size (block and shared memory depend on the parameters only).
+  unsigned grid[3] = {1, 1, 1};
+  unsigned block[3] = {1, 1, 1};
+  std::size_t shared_bytes = 0;
+  double time_ms = 0;  // median
+  double perf_value = 0;
+  std::string perf_unit;  // "GB/s" or "GFLOP/s"
+  std::string size_key;   // the tuned size these numbers come from: "8192x8192"
+  std::string gpu_name;   // and the GPU
+  std::string gpu_uuid;
+  std::string template_hash;
+  std::string measured_at;
+
+  explicit operator bool() const { return status == TunedStatus::kFound; }
+  long long Param(const std::string& name, long long default_value) const;
+};
+
+class TunedConfigs {
+ public:
+  // Opens the database read-only: `path`, else $TUNER_DB, else $XDG_DATA_HOME/tuner/tuner.db.
+  // Throws std::runtime_error naming the file and the problem (missing, corrupt, not a tuner
+  // database, written by a newer tuner).
+  static TunedConfigs Open(const std::string& path = "");
+  ~TunedConfigs();
+  TunedConfigs(TunedConfigs&&) noexcept;
+  TunedConfigs& operator=(TunedConfigs&&) noexcept;
+  TunedConfigs(const TunedConfigs&) = delete;
+  TunedConfigs& operator=(const TunedConfigs&) = delete;
+
+  // The first lookup of a kernel reads its best rows; later lookups use memory. Thread-safe.
+  TunedConfig Lookup(const std::string& kernel, const GpuIdentity& gpu, const std::vector<long long>& sizes) const;
+  // By GPU name: the stored models whose name contains `gpu_name` (case-insensitive); the closest wins.
+  TunedConfig Lookup(const std::string& kernel, const std::string& gpu_name, const std::vector<long long>& sizes) const;
+  const std::string& path() const;
+
+ private:
+  struct Impl;
+  explicit TunedConfigs(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tuner

@@ -1,0 +1,116 @@
+#include "db/tuned_config.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <thread>
+
+#include "db/store.h"
+#include "db_test_util.h"
+
+namespace tuner {
+namespace {
+
+using db::testing::TempDir;
+
+const GpuIdentity kH100{"NVIDIA H100 80GB HBM3", 9, 0, 132, 85'000'000'000, "GPU-1111"};
+
+// transpose on the H100: two versions; the newer one tuned at 4096x4096 and 16384x16384.
+std::string MakeDatabase(const TempDir& dir) {
+  const std::string path = dir.File("lib.db");
+  db::Store store = db::Store::Open(path, db::OpenMode::kReadWrite);
+  const auto gpu = store.EnsureGpu(db::testing::SampleGpu());
+  const auto old_version = store.EnsureTemplate({"transpose", "old", "2026-11-01T00:00:00Z"});
+  auto sweep = store.StartSweep(gpu, old_version, db::testing::SampleSweep("8192x8192"));
+  store.AddMeasurement(sweep, db::testing::SampleMeasurement(16, 0.01));  // fast, but stale
+  const auto current = store.EnsureTemplate({"transpose", "new", "2026-11-20T00:00:00Z"});
+  for (const char* size : {"4096x4096", "16384x16384"}) {
+    sweep = store.StartSweep(gpu, current, db::testing::SampleSweep(size));
+    store.AddMeasurement(sweep, db::testing::SampleMeasurement(32, 2.0));
+    store.AddMeasurement(sweep, db::testing::SampleMeasurement(64, 1.0));
+  }
+  return path;
+}
+
+TEST(TunedConfigs, ExactSizeWithParametersAndGeometry) {
+  TempDir dir;
+  const TunedConfigs configs = TunedConfigs::Open(MakeDatabase(dir));
+  const TunedConfig c = configs.Lookup("transpose", kH100, {4096, 4096});
+  ASSERT_TRUE(c) << c.note;
+  EXPECT_EQ(c.fallback, TunedFallback::kExact);
+  ASSERT_EQ(c.params.size(), 2u);
+  EXPECT_EQ(c.params[0].first, "TILE");  // stored order
+  EXPECT_EQ(c.Param("TILE", 0), 64);
+  EXPECT_EQ(c.Param("MISSING", 7), 7);
+  EXPECT_EQ(c.block[0], 64u);
+  EXPECT_EQ(c.block[1], 4u);
+  EXPECT_EQ(c.grid[0], 128u);
+  EXPECT_EQ(c.template_hash, "new");
+  EXPECT_DOUBLE_EQ(c.time_ms, 1.0);
+  EXPECT_EQ(c.gpu_uuid, "GPU-1111");
+}
+
+TEST(TunedConfigs, FallbacksAreNamed) {
+  TempDir dir;
+  const TunedConfigs configs = TunedConfigs::Open(MakeDatabase(dir));
+  TunedConfig c = configs.Lookup("transpose", kH100, {8192, 8192});  // stale exact size is ignored
+  EXPECT_EQ(c.fallback, TunedFallback::kNearestSize);
+  EXPECT_EQ(c.template_hash, "new");
+  EXPECT_NE(c.note.find("nearest tuned size"), std::string::npos) << c.note;
+  GpuIdentity another_card = kH100;
+  another_card.uuid = "GPU-2222";
+  EXPECT_EQ(configs.Lookup("transpose", another_card, {4096, 4096}).fallback, TunedFallback::kSameModel);
+  GpuIdentity h200 = {"NVIDIA H200", 9, 0, 132, 150'000'000'000, "GPU-3333"};
+  c = configs.Lookup("transpose", h200, {4096, 4096});
+  EXPECT_TRUE(c);
+  EXPECT_EQ(c.fallback, TunedFallback::kSameArchitecture);
+  EXPECT_STREQ(ToString(c.fallback), "same_architecture");
+}
+
+TEST(TunedConfigs, ByGpuName) {
+  TempDir dir;
+  const TunedConfigs configs = TunedConfigs::Open(MakeDatabase(dir));
+  const TunedConfig c = configs.Lookup("transpose", std::string("h100"), {16384, 16384});
+  ASSERT_TRUE(c) << c.note;
+  EXPECT_EQ(c.fallback, TunedFallback::kExact);
+  EXPECT_EQ(c.size_key, "16384x16384");
+  const TunedConfig none = configs.Lookup("transpose", std::string("A100"), {16384, 16384});
+  EXPECT_FALSE(none);
+  EXPECT_NE(none.note.find("A100"), std::string::npos);
+}
+
+TEST(TunedConfigs, NothingStoredIsAStatusNotAnException) {
+  TempDir dir;
+  const TunedConfigs configs = TunedConfigs::Open(MakeDatabase(dir));
+  const TunedConfig c = configs.Lookup("sgemm", kH100, {4096, 4096, 4096});
+  EXPECT_EQ(c.status, TunedStatus::kNotFound);
+  EXPECT_NE(c.note.find("sgemm"), std::string::npos);
+}
+
+TEST(TunedConfigs, BadFilesThrowWithThePath) {
+  TempDir dir;
+  EXPECT_THROW(TunedConfigs::Open(dir.File("missing.db")), std::runtime_error);
+  db::testing::WriteBytes(dir.File("junk.db"), std::string(1000, 'j'));
+  try {
+    TunedConfigs::Open(dir.File("junk.db"));
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("junk.db"), std::string::npos);
+  }
+}
+
+TEST(TunedConfigs, ConcurrentLookups) {
+  TempDir dir;
+  const TunedConfigs configs = TunedConfigs::Open(MakeDatabase(dir));
+  int found[4] = {};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 200; ++i) found[t] += bool(configs.Lookup("transpose", kH100, {4096, 4096}));
+    });
+  for (std::thread& thread : threads) thread.join();
+  for (int count : found) EXPECT_EQ(count, 200);
+}
+
+}  // namespace
+}  // namespace tuner
