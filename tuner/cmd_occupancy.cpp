@@ -184,6 +184,18 @@ bool ParseVary(const po::variables_map& vm, VaryInput* input) {
   return true;
 }
 
+// Compiles the template for the device's architecture; its resources replace `kernel`.
+nlohmann::json ApplyTemplate(const TemplateRequest& request, const DeviceLimits& device, KernelResources* kernel) {
+  if (device.cc_major * 10 + device.cc_minor < kOldestNvrtcArch)
+    throw UsageError("--kernel: NVRTC compiles for sm_75 and newer, not for " + device.name + "; use --threads, "
+                     "--regs and --smem for older architectures");
+  const TemplateResources resources = ResourcesFromTemplate(request.spec, request.params, request.size, ArchOf(device));
+  for (const std::string& c : resources.violated_constraints)
+    std::cerr << "warning: outside the search space of " << request.spec.name << ": " << c << "\n";
+  *kernel = resources.kernel;
+  return TemplateJson(resources, request.spec.name);
+}
+
 }  // namespace
 
 int RunOccupancy(int argc, char** argv) {
@@ -200,18 +212,7 @@ int RunOccupancy(int argc, char** argv) {
   if (vm.count("kernel")) request = MakeTemplateRequest(vm);
   else kernel = MakeKernel(vm);
   const DeviceLimits device = MakeDevice(vm);
-  nlohmann::json source;
-  if (request) {
-    if (device.cc_major * 10 + device.cc_minor < kOldestNvrtcArch)
-      throw UsageError("--kernel: NVRTC compiles for sm_75 and newer, not for " + device.name + "; use --threads, "
-                       "--regs and --smem for older architectures");
-    const TemplateResources resources = ResourcesFromTemplate(request->spec, request->params, request->size, ArchOf(device));
-    for (const std::string& c : resources.violated_constraints)
-      std::cerr << "warning: outside the search space of " << request->spec.name << ": " << c << "\n";
-    kernel = resources.kernel;
-    source = TemplateJson(resources, request->spec.name);
-  }
-
+  const nlohmann::json source = request ? ApplyTemplate(*request, device, &kernel) : nlohmann::json();
   OccupancyReport report{device, kernel, ComputeOccupancy(device, kernel), SuggestImprovements(device, kernel), {}, {}, source};
   if (vary) {
     report.vary = input;
