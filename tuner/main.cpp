@@ -20,6 +20,7 @@ const Command kCommands[] = {
     {"devices", tuner::RunDevices, "list the CUDA GPUs of this machine"},
     {"kernels", tuner::RunKernels, "list the kernel templates, their parameters and sizes"},
     {"occupancy", tuner::RunOccupancy, "blocks per SM, occupancy and its limiter, with or without a GPU"},
+    {"explore", tuner::RunExplore, "compile every candidate offline: registers, shared memory, occupancy"},
     {"tune", tuner::RunTune, "compile, verify and time every candidate of a kernel on a GPU"},
     {"query", tuner::RunQuery, "print the stored best configuration of a kernel"},
     {"db", tuner::RunDb, "check, inspect, export, import and merge the results database"},

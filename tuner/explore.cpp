@@ -1,0 +1,52 @@
+#include "explore.h"
+
+#include "compile_pool.h"
+#include "expression.h"
+
+namespace tuner {
+
+namespace {
+
+ExploredCandidate ExploreOne(const TemplateSpec& spec, const ProblemSize& size, const DeviceLimits& device,
+                             const std::string& arch, const CubinCache& cache, const ParamValues& params) {
+  ExploredCandidate c;
+  c.params = params;
+  try {
+    c.geometry = EvaluateLaunch(spec.launch, MakeVariables(size, params));
+  } catch (const ExpressionError& e) {
+    c.invalid_reason = e.what();
+    return c;
+  }
+  const int threads = static_cast<int>(c.geometry.ThreadsPerBlock());
+  const auto dynamic_smem = static_cast<std::size_t>(c.geometry.shared_bytes);
+  c.invalid_reason = ComputeOccupancy(device, {threads, 0, dynamic_smem}).invalid_reason;
+  const CachedCompile compiled = cache.Compile(spec, params, spec.kernel, arch);
+  c.compiled = compiled.result.ok;
+  if (!c.compiled) {
+    c.compile_log = compiled.result.log;
+    return c;
+  }
+  c.info = compiled.result.info;
+  c.occupancy = ComputeOccupancy(device, {threads, c.info.regs_per_thread,
+                                          static_cast<std::size_t>(c.info.static_smem_bytes) + dynamic_smem});
+  if (c.invalid_reason.empty()) c.invalid_reason = c.occupancy.invalid_reason;
+  return c;
+}
+
+}  // namespace
+
+std::vector<ExploredCandidate> ExploreTemplate(const TemplateSpec& spec, const ProblemSize& size,
+                                               const DeviceLimits& device, const std::string& arch,
+                                               const CubinCache& cache, int threads) {
+  const std::vector<ParamValues> candidates = EnumerateCandidates(spec, size);
+  std::vector<ExploredCandidate> explored(candidates.size());
+  {
+    CompilePool pool(candidates.size(), threads, [&](std::size_t i) {
+      explored[i] = ExploreOne(spec, size, device, arch, cache, candidates[i]);
+    });
+    for (std::size_t i = 0; i < candidates.size(); ++i) pool.WaitFor(i);
+  }
+  return explored;
+}
+
+}  // namespace tuner
