@@ -69,35 +69,51 @@ struct SharedFilter {  // 16-byte aligned; every thread reads the same words: br
   }
 };
 
-template <class Src, class Filter>
+template <class Src>
+__device__ __forceinline__ void chunk(float (&acc)[OUTS], Src src, const float (&fc)[U], int t) {
+  float w[W];
+#pragma unroll
+  for (int g = 0; g < (W + G - 1) / G; ++g) {
+    const float* q = src.group(t + g * G);
+#pragma unroll
+    for (int k = g * G; k < (g + 1) * G && k < W; k += (G >= 4 && k + 4 <= W) ? 4 : 1) {
+      if (G >= 4 && k + 4 <= W) {
+        float4 v = *reinterpret_cast<const float4*>(q + (k - g * G));
+        w[k] = v.x; w[k + 1] = v.y; w[k + 2] = v.z; w[k + 3] = v.w;
+      } else {
+        w[k] = q[k - g * G];
+      }
+    }
+  }
+#pragma unroll
+  for (int u = 0; u < U; ++u)
+#pragma unroll
+    for (int j = 0; j < OUTS; ++j) acc[j] = fmaf(w[u + j], fc[u], acc[j]);
+}
+
+// ZERO_TAIL: the source may be read up to U words past the last input (the shared span is zero
+// there), so the last taps % U taps run as one more chunk with the missing taps set to zero.
+template <bool ZERO_TAIL, class Src, class Filter>
 __device__ __forceinline__ void convolve(float (&acc)[OUTS], Src src, Filter f, int taps) {
   int t = 0;
   for (; t + U <= taps; t += U) {
-    float w[W];
-#pragma unroll
-    for (int g = 0; g < (W + G - 1) / G; ++g) {
-      const float* q = src.group(t + g * G);
-#pragma unroll
-      for (int k = g * G; k < (g + 1) * G && k < W; k += (G >= 4 && k + 4 <= W) ? 4 : 1) {
-        if (G >= 4 && k + 4 <= W) {
-          float4 v = *reinterpret_cast<const float4*>(q + (k - g * G));
-          w[k] = v.x; w[k + 1] = v.y; w[k + 2] = v.z; w[k + 3] = v.w;
-        } else {
-          w[k] = q[k - g * G];
-        }
-      }
-    }
     float fc[U];
     f.chunk(fc, t);
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-#pragma unroll
-      for (int j = 0; j < OUTS; ++j) acc[j] = fmaf(w[u + j], fc[u], acc[j]);
+    chunk(acc, src, fc, t);
   }
-  for (; t < taps; ++t) {
-    float ft = f(t);
+  if (ZERO_TAIL) {
+    if (t < taps) {
+      float fc[U];
 #pragma unroll
-    for (int j = 0; j < OUTS; ++j) acc[j] = fmaf(src.at(t + j), ft, acc[j]);
+      for (int u = 0; u < U; ++u) fc[u] = t + u < taps ? f(t + u) : 0.0f;
+      chunk(acc, src, fc, t);
+    }
+  } else {
+    for (; t < taps; ++t) {
+      float ft = f(t);
+#pragma unroll
+      for (int j = 0; j < OUTS; ++j) acc[j] = fmaf(src.at(t + j), ft, acc[j]);
+    }
   }
 }
 
@@ -113,18 +129,18 @@ conv1d(float* __restrict__ out, const float* __restrict__ in, const float* __res
   extern __shared__ __align__(16) float span[];
   const long long in_len = (long long)n + taps - 1;
   const int span_len = BLOCK * OUTS + taps - 1;
-  for (int i = threadIdx.x; i < span_len; i += BLOCK)
-    span[pad(i)] = block_first + i < in_len ? in[block_first + i] : 0.0f;
+  for (int i = threadIdx.x; i < span_len + U; i += BLOCK)  // U zeros past the span for ZERO_TAIL
+    span[pad(i)] = i < span_len && block_first + i < in_len ? in[block_first + i] : 0.0f;
 #if VARIANT == 3
-  float* s_filter = span + ((pad(span_len) + 7) & ~3);  // after the span and its 4 spare words
+  float* s_filter = span + ((pad(span_len + U) + 7) & ~3);  // after the span and its 4 spare words
   for (int i = threadIdx.x; i < taps; i += BLOCK) s_filter[i] = filter[i];
 #endif
   __syncthreads();
   if (first >= n) return;
 #if VARIANT == 3
-  convolve(acc, SharedSrc{span, (int)threadIdx.x * OUTS}, SharedFilter{s_filter}, taps);
+  convolve<true>(acc, SharedSrc{span, (int)threadIdx.x * OUTS}, SharedFilter{s_filter}, taps);
 #else
-  convolve(acc, SharedSrc{span, (int)threadIdx.x * OUTS}, ConstFilter{}, taps);  // span is zero past the input
+  convolve<true>(acc, SharedSrc{span, (int)threadIdx.x * OUTS}, ConstFilter{}, taps);
 #endif
 #else
   if (first >= n) return;
@@ -133,9 +149,9 @@ conv1d(float* __restrict__ out, const float* __restrict__ in, const float* __res
       for (int t = 0; t < taps; ++t) acc[j] += in[first + j + t] * (VARIANT == 0 ? filter[t] : c_filter[t]);
   } else {
 #if VARIANT == 0
-    convolve(acc, GlobalSrc{in + first}, GlobalFilter{filter}, taps);
+    convolve<false>(acc, GlobalSrc{in + first}, GlobalFilter{filter}, taps);
 #else
-    convolve(acc, GlobalSrc{in + first}, ConstFilter{}, taps);
+    convolve<false>(acc, GlobalSrc{in + first}, ConstFilter{}, taps);
 #endif
   }
 #endif
