@@ -53,6 +53,7 @@ TEST(QueryCommand, EmptyDatabaseExitsOne) {
   { db::Store::Open(dir.File("empty.db"), db::OpenMode::kReadWrite); }
   EXPECT_EQ(RunTuner("query transpose --size 8192x8192 --db " + dir.File("empty.db")).exit_code, 1);
   EXPECT_EQ(RunTuner("query transpose --size 8192x8192 --db " + dir.File("missing.db")).exit_code, 1);
+  EXPECT_EQ(RunTuner("query no_such_kernel --db " + dir.File("empty.db")).exit_code, 1);
 }
 
 TEST(QueryCommand, BadUsageExitsTwo) {
@@ -63,6 +64,7 @@ TEST(QueryCommand, BadUsageExitsTwo) {
   EXPECT_EQ(RunTuner("query transpose --size 0x8 --db " + db).exit_code, 2);
   EXPECT_EQ(RunTuner("query transpose --gpu 0 --device H100 --db " + db).exit_code, 2);
   EXPECT_EQ(RunTuner("query --db " + db).exit_code, 2);
+  EXPECT_EQ(RunTuner("query transpose --bogus --db " + db).exit_code, 2);
 }
 
 TEST(QueryCommand, ExactSizeAsJson) {

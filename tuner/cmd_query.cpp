@@ -151,13 +151,18 @@ int RunQuery(int argc, char** argv) {
   const std::string kernel = vm["kernel"].as<std::string>();
   const auto dirs = vm.count("templates") ? vm["templates"].as<std::vector<std::string>>() : std::vector<std::string>{};
   const std::optional<TemplateSpec> templ = FindTemplate(dirs, kernel);
-  const std::vector<long long> sizes = ResolveSizes(templ, kernel, vm["size"].as<std::string>());
+  const std::string size_text = vm["size"].as<std::string>();
+  // Bad sizes are usage errors before the database is read; a missing template with no --size
+  // waits until we know whether anything is stored at all.
+  std::vector<long long> sizes;
+  if (templ || !size_text.empty()) sizes = ResolveSizes(templ, kernel, size_text);
 
   db::Store store = db::Store::Open(ResolveDatabasePath(vm["db"].as<std::string>()), db::OpenMode::kReadOnly);
   const std::vector<db::MeasurementRow> rows = store.BestPerGpu(kernel, templ ? templ->hash : "");
   if (rows.empty())
     throw std::runtime_error("no successful result of '" + kernel + "' is stored in " + store.path() +
                              "; run 'tuner tune " + kernel + "' on a GPU first");
+  if (sizes.empty()) sizes = ResolveSizes(templ, kernel, size_text);
   ordered_json doc = {{"kernel", kernel}, {"size", db::SizeKey(sizes)}, {"database", store.path()},
                       {"results", ordered_json::array()}};
   bool any_current = false;
