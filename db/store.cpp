@@ -1,8 +1,10 @@
 #include "db/store.h"
 
+#include <cstdio>
 #include <map>
 #include <random>
 #include <stdexcept>
+#include <tuple>
 
 #include "db/schema.h"
 #include "db/sqlite.h"
@@ -206,6 +208,20 @@ std::vector<MeasurementRow> Store::BestPerGpu(const std::string& template_name, 
     rows.push_back(ReadRow(select));
     rows.back().stale = rows.back().templ.hash != hash;
   }
+  return rows;
+}
+
+std::vector<MeasurementRow> Store::BestPerModel(const std::string& template_name, const std::string& current_hash) {
+  std::map<std::tuple<std::string, int, int, int, std::int64_t, std::string, std::string>, MeasurementRow> best;
+  for (MeasurementRow& row : BestPerGpu(template_name, current_hash)) {
+    const GpuRecord& g = row.gpu;
+    auto key = std::make_tuple(g.name, g.cc_major, g.cc_minor, g.sm_count, g.memory_bytes, row.templ.hash, row.size_key);
+    auto found = best.find(key);
+    if (found == best.end()) best.emplace(std::move(key), std::move(row));
+    else if (row.measurement.time_ms_median < found->second.measurement.time_ms_median) found->second = std::move(row);
+  }
+  std::vector<MeasurementRow> rows;
+  for (auto& entry : best) rows.push_back(std::move(entry.second));
   return rows;
 }
 

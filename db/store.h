@@ -80,6 +80,9 @@ class Store {
   // versions other than current_hash (current_hash "" means LatestTemplateHash). The input of
   // SelectBest (db/selection.h).
   std::vector<MeasurementRow> BestPerGpu(const std::string& template_name, const std::string& current_hash);
+  // The same reduced over the cards of a model: the best `ok` row per (GPU model = name, compute
+  // capability, SMs, memory; template version; size). What reports show as "best per GPU".
+  std::vector<MeasurementRow> BestPerModel(const std::string& template_name, const std::string& current_hash);
 
   // Adds rows read from another database or an export, in one transaction: GPUs by uuid, templates
   // by (name, hash), sweeps by uid; a measurement replaces a stored one of the same candidate only

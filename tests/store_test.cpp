@@ -106,6 +106,20 @@ TEST(Store, BestPerGpuMarksOlderTemplateVersionsStale) {
   EXPECT_TRUE(store.BestPerGpu("sgemm", "").empty());
 }
 
+TEST(Store, BestPerModelTakesTheFastestCard) {
+  TempDir dir;
+  Store store = Store::Open(dir.File("t.db"), OpenMode::kReadWrite);
+  const auto templ = store.EnsureTemplate({"transpose", "h", ""});
+  for (const char* uuid : {"GPU-A", "GPU-B"}) {
+    const auto sweep = store.StartSweep(store.EnsureGpu(SampleGpu(uuid)), templ, SampleSweep());
+    store.AddMeasurement(sweep, SampleMeasurement(32, uuid[4] == 'A' ? 2.0 : 1.5));
+  }
+  ASSERT_EQ(store.BestPerGpu("transpose", "").size(), 2u);
+  const auto best = store.BestPerModel("transpose", "");
+  ASSERT_EQ(best.size(), 1u);
+  EXPECT_EQ(best[0].gpu.uuid, "GPU-B");
+}
+
 TEST(Store, ReadOnlyOfAMissingFileFailsAndCreatesNothing) {
   TempDir dir;
   const std::string path = dir.File("missing.db");
