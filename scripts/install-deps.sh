@@ -11,6 +11,8 @@ packages=(
   libtomlplusplus-dev
   libmuparser-dev
   libgtest-dev
+  zlib1g-dev
+  chromium  # tests/report_browser_test renders the HTML report headless
 )
 
 missing=()

@@ -71,6 +71,34 @@ TEST(SvgChart, StepSeriesHoldsEachValueUntilTheNextPoint) {
   EXPECT_NE(svg.find("points=\"72.00,44.00 82.00,44.00 82.00,54.00 \""), std::string::npos) << svg;
 }
 
+TEST(SvgChart, CategoriesBarsAndHoverTexts) {
+  Chart chart;
+  chart.x_categories = {"H100\n4096", "H200\n4096", "<b>"};
+  chart.series.push_back({"", {{0, 50}, {1, 75}, {2, 90}}, SeriesStyle::kBar, "green"});
+  chart.point_titles = {{"first <one>", "", "third"}};
+  const std::string svg = RenderSvg(chart);
+  EXPECT_EQ(Count(svg, "fill=\"green\""), 3u);  // three bars, no legend entry
+  EXPECT_NE(svg.find(">H100</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">4096</text>"), std::string::npos);  // the second line of a label
+  EXPECT_NE(svg.find(">&lt;b&gt;</text>"), std::string::npos);
+  EXPECT_NE(svg.find("<title>first &lt;one&gt;</title></rect>"), std::string::npos);
+  EXPECT_EQ(Count(svg, "<title>"), 2u);
+  EXPECT_EQ(svg.find(">0.5</text>"), std::string::npos);  // category ticks only, no numeric ones
+}
+
+TEST(SvgChart, LegendAvoidsTheCornerWithPoints) {
+  Chart chart;
+  chart.x_axis.min = 0;
+  chart.x_axis.max = 10;
+  chart.y_axis.max = 10;
+  chart.series.push_back({"falling", {{9, 9.5}, {9.5, 9.8}, {10, 10}}, SeriesStyle::kScatter, ""});
+  const std::string svg = RenderSvg(chart);
+  const std::size_t legend = svg.find("fill-opacity=\"0.85\"");
+  ASSERT_NE(legend, std::string::npos);
+  const std::size_t x = svg.rfind("<rect x=\"", legend);
+  EXPECT_LT(std::stod(svg.substr(x + 9)), 360.0) << "the legend stayed over the points in the top right";
+}
+
 TEST(SvgChart, WriteSvgFileWritesOrNamesThePath) {
   const std::string path = ::testing::TempDir() + "svg_chart_test.svg";
   WriteSvgFile(Sample(), path);

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <stdexcept>
+#include <utility>
 
 namespace tuner {
 
@@ -59,21 +61,56 @@ Range DataRange(const Chart& chart, bool x, const ChartAxis& axis) {
   for (const ChartSeries& s : chart.series)
     for (const ChartPoint& p : s.points) take(p);
   for (const ChartMarker& m : chart.markers) take(m.at);
+  if (x && !chart.x_categories.empty()) {
+    lo = -0.5;
+    hi = static_cast<double>(chart.x_categories.size()) - 0.5;
+  }
   if (!std::isfinite(lo)) lo = 0, hi = 1;
   if (!x) lo = std::min(lo, 0.0);  // bars of occupancy, time, ... read best from zero
   if (axis.min) lo = *axis.min;
   if (axis.max) hi = *axis.max;
   if (hi <= lo) hi = lo + 1;
   const std::vector<double> ticks = NiceTicks(lo, hi, 6);
+  if (x && !chart.x_categories.empty()) return {lo, hi};
   if (!axis.min) lo = ticks.front();
   if (!axis.max) hi = ticks.back();
   return {lo, hi};
 }
 
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  for (std::size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1)
+    lines.push_back(text.substr(start, end - start));
+  lines.push_back(text.substr(start));
+  return lines;
+}
+
+// Category labels under the x axis, one tick per category; every k-th only where they would overlap.
+std::string CategoryTicks(const Chart& chart, const Frame& f) {
+  std::size_t longest = 1;
+  for (const std::string& c : chart.x_categories)
+    for (const std::string& line : Lines(c)) longest = std::max(longest, line.size());
+  const double per_category = f.width / static_cast<double>(chart.x_categories.size());
+  const std::size_t every = static_cast<std::size_t>(std::ceil((longest * 6.8 + 6) / per_category));
+  std::string out;
+  for (std::size_t i = 0; i < chart.x_categories.size(); i += std::max<std::size_t>(1, every)) {
+    const double px = f.Px(static_cast<double>(i));
+    out += "<line x1=\"" + Num(px) + "\" y1=\"" + Num(f.top + f.height) + "\" x2=\"" + Num(px) + "\" y2=\"" +
+           Num(f.top + f.height + 4) + "\" stroke=\"#444\"/>\n";
+    const std::vector<std::string> lines = Lines(chart.x_categories[i]);
+    for (std::size_t l = 0; l < lines.size(); ++l)
+      out += Text(px, f.top + f.height + 16 + 13 * static_cast<double>(l), lines[l], "text-anchor=\"middle\"");
+  }
+  return out;
+}
+
 std::string Axes(const Chart& chart, const Frame& f) {
   std::string out = "<rect x=\"" + Num(f.left) + "\" y=\"" + Num(f.top) + "\" width=\"" + Num(f.width) +
                     "\" height=\"" + Num(f.height) + "\" fill=\"none\" stroke=\"#444\"/>\n";
+  if (!chart.x_categories.empty()) out += CategoryTicks(chart, f);
   for (double t : NiceTicks(f.x.lo, f.x.hi, 8)) {
+    if (!chart.x_categories.empty()) break;
     if (t < f.x.lo - 1e-9 || t > f.x.hi + 1e-9) continue;
     const double px = f.Px(t);
     out += "<line x1=\"" + Num(px) + "\" y1=\"" + Num(f.top) + "\" x2=\"" + Num(px) + "\" y2=\"" +
@@ -87,23 +124,66 @@ std::string Axes(const Chart& chart, const Frame& f) {
            Num(py) + "\" stroke=\"#e4e4e4\"/>\n";
     out += Text(f.left - 6, py + 4, Label(t), "text-anchor=\"end\"");
   }
-  out += Text(f.left + f.width / 2, f.top + f.height + 40, AxisTitle(chart.x_axis), "text-anchor=\"middle\"");
+  std::size_t label_lines = 1;
+  for (const std::string& c : chart.x_categories) label_lines = std::max(label_lines, Lines(c).size());
+  out += Text(f.left + f.width / 2, f.top + f.height + 27 + 13 * static_cast<double>(label_lines),
+              AxisTitle(chart.x_axis), "text-anchor=\"middle\"");
   const double ymid = f.top + f.height / 2;
   out += Text(18, ymid, AxisTitle(chart.y_axis),
               "text-anchor=\"middle\" transform=\"rotate(-90 18 " + Num(ymid) + ")\"");
   return out;
 }
 
-std::string SeriesPath(const ChartSeries& s, const Frame& f, const std::string& color) {
+// "/>" or, with a hover text, "><title>text</title></TAG>".
+std::string Close(const std::string& tag, const std::vector<std::string>* titles, std::size_t i) {
+  if (!titles || i >= titles->size() || (*titles)[i].empty()) return "/>\n";
+  return "><title>" + XmlEscape((*titles)[i]) + "</title></" + tag + ">\n";
+}
+
+// Bar width in pixels: 60% of a category, else 80% of the smallest gap between x values.
+double BarWidth(const ChartSeries& s, const Frame& f, std::size_t categories) {
+  if (categories > 0) return 0.6 * f.width / static_cast<double>(categories);
+  std::vector<double> xs;
+  for (const ChartPoint& p : s.points)
+    if (std::isfinite(p.x)) xs.push_back(f.Px(p.x));
+  std::sort(xs.begin(), xs.end());
+  double gap = f.width / 10;
+  for (std::size_t i = 1; i < xs.size(); ++i)
+    if (xs[i] > xs[i - 1]) gap = std::min(gap, xs[i] - xs[i - 1]);
+  return std::max(1.0, 0.8 * gap);
+}
+
+std::string Bars(const ChartSeries& s, const Frame& f, const std::string& color, std::size_t categories,
+                 const std::vector<std::string>* titles) {
+  const double width = BarWidth(s, f, categories);
+  const double base = f.Py(std::clamp(0.0, f.y.lo, f.y.hi));
+  std::string out;
+  for (std::size_t i = 0; i < s.points.size(); ++i) {
+    const ChartPoint& p = s.points[i];
+    if (!std::isfinite(p.x) || !std::isfinite(p.y)) continue;
+    const double top = std::min(base, f.Py(p.y)), height = std::fabs(base - f.Py(p.y));
+    out += "<rect x=\"" + Num(f.Px(p.x) - width / 2) + "\" y=\"" + Num(top) + "\" width=\"" + Num(width) +
+           "\" height=\"" + Num(height) + "\" fill=\"" + color + "\"" + Close("rect", titles, i);
+  }
+  return out;
+}
+
+std::string SeriesPath(const ChartSeries& s, const Frame& f, const std::string& color, std::size_t categories,
+                       const std::vector<std::string>* titles) {
+  if (s.style == SeriesStyle::kBar) return Bars(s, f, color, categories, titles);
+  std::string out;
+  if (s.style == SeriesStyle::kScatter) {
+    for (std::size_t i = 0; i < s.points.size(); ++i) {
+      const ChartPoint& p = s.points[i];
+      if (!std::isfinite(p.x) || !std::isfinite(p.y)) continue;
+      out += "<circle cx=\"" + Num(f.Px(p.x)) + "\" cy=\"" + Num(f.Py(p.y)) + "\" r=\"3\" fill=\"" + color + "\"" +
+             Close("circle", titles, i);
+    }
+    return out;
+  }
   std::vector<ChartPoint> points;
   for (const ChartPoint& p : s.points)
     if (std::isfinite(p.x) && std::isfinite(p.y)) points.push_back(p);
-  std::string out;
-  if (s.style == SeriesStyle::kScatter) {
-    for (const ChartPoint& p : points)
-      out += "<circle cx=\"" + Num(f.Px(p.x)) + "\" cy=\"" + Num(f.Py(p.y)) + "\" r=\"3\" fill=\"" + color + "\"/>\n";
-    return out;
-  }
   std::string coordinates;
   for (std::size_t i = 0; i < points.size(); ++i) {
     if (s.style == SeriesStyle::kStep && i > 0)
@@ -113,14 +193,38 @@ std::string SeriesPath(const ChartSeries& s, const Frame& f, const std::string& 
   return "<polyline fill=\"none\" stroke=\"" + color + "\" stroke-width=\"2\" points=\"" + coordinates + "\"/>\n";
 }
 
+// The corner of the plot (top right, top left, bottom right, bottom left) that hides the fewest points.
+std::pair<double, double> LegendCorner(const Chart& chart, const Frame& f, double width, double height) {
+  const double right = f.left + f.width - width - 6, bottom = f.top + f.height - height - 6;
+  const std::pair<double, double> corners[] = {{right, f.top + 6}, {f.left + 6, f.top + 6}, {right, bottom}, {f.left + 6, bottom}};
+  std::size_t best = 0, best_hidden = SIZE_MAX;
+  for (std::size_t c = 0; c < std::size(corners); ++c) {
+    std::size_t hidden = 0;
+    for (const ChartSeries& s : chart.series)
+      for (const ChartPoint& p : s.points) {
+        const double px = f.Px(p.x), py = f.Py(p.y);
+        hidden += px >= corners[c].first && px <= corners[c].first + width && py >= corners[c].second &&
+                  py <= corners[c].second + height;
+      }
+    if (hidden < best_hidden) best = c, best_hidden = hidden;
+  }
+  return corners[best];
+}
+
 std::string Legend(const Chart& chart, const Frame& f, const std::vector<std::string>& colors) {
-  std::string out;
-  double y = f.top + 16;
+  std::size_t entries = 0, longest = 0;
+  for (const ChartSeries& s : chart.series)
+    if (!s.name.empty()) ++entries, longest = std::max(longest, s.name.size());
+  if (entries == 0) return "";
+  const double width = 30 + 6.8 * static_cast<double>(longest), height = 8 + 18 * static_cast<double>(entries);
+  const auto [x, top] = LegendCorner(chart, f, width, height);
+  std::string out = "<rect x=\"" + Num(x) + "\" y=\"" + Num(top) + "\" width=\"" + Num(width) + "\" height=\"" +
+                    Num(height) + "\" fill=\"white\" fill-opacity=\"0.85\" stroke=\"#ccc\"/>\n";
+  double y = top + 17;
   for (std::size_t i = 0; i < chart.series.size(); ++i) {
     if (chart.series[i].name.empty()) continue;
-    const double x = f.left + f.width - 180;
-    out += "<rect x=\"" + Num(x) + "\" y=\"" + Num(y - 9) + "\" width=\"12\" height=\"10\" fill=\"" + colors[i] + "\"/>\n";
-    out += Text(x + 18, y, chart.series[i].name, "");
+    out += "<rect x=\"" + Num(x + 6) + "\" y=\"" + Num(y - 9) + "\" width=\"12\" height=\"10\" fill=\"" + colors[i] + "\"/>\n";
+    out += Text(x + 24, y, chart.series[i].name, "");
     y += 18;
   }
   return out;
@@ -197,7 +301,9 @@ std::string RenderSvg(const Chart& chart) {
   out += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   out += Text(chart.width_px / 2.0, 24, chart.title, "text-anchor=\"middle\" font-size=\"15\" font-weight=\"bold\"");
   out += Axes(chart, f);
-  for (std::size_t i = 0; i < chart.series.size(); ++i) out += SeriesPath(chart.series[i], f, colors[i]);
+  for (std::size_t i = 0; i < chart.series.size(); ++i)
+    out += SeriesPath(chart.series[i], f, colors[i], chart.x_categories.size(),
+                      i < chart.point_titles.size() ? &chart.point_titles[i] : nullptr);
   out += Markers(chart, f);
   out += Legend(chart, f, colors);
   out += "</svg>\n";

@@ -18,6 +18,7 @@ enum class SeriesStyle {
   kLine,     // straight segments between points, in x order
   kStep,     // each value holds until the next point's x (occupancy against an integer input)
   kScatter,  // one dot per point
+  kBar,      // a bar from the x axis up to each point (a column chart; best with x_categories)
 };
 
 struct ChartSeries {
@@ -47,6 +48,11 @@ struct Chart {
   std::vector<ChartMarker> markers;
   int width_px = 720;
   int height_px = 420;
+  // Non-empty: x is a category index 0..n-1 (values, GPUs, sizes) and the ticks are these labels;
+  // '\n' splits a label into lines. The x range is then [-0.5, n - 0.5].
+  std::vector<std::string> x_categories;
+  // point_titles[s][i]: hover text of point i of series s (an SVG <title>); may be shorter or empty.
+  std::vector<std::vector<std::string>> point_titles;
 };
 
 // &, <, >, " and ' as entities; control characters XML 1.0 forbids become '?'.

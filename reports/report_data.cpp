@@ -1,0 +1,158 @@
+#include "reports/report_data.h"
+
+#include <algorithm>
+#include <ctime>
+#include <map>
+#include <tuple>
+
+#include "db/selection.h"
+#include "reports/report_format.h"
+#include "tuner/errors.h"
+#include "tuner/version.h"
+
+namespace tuner::report {
+
+namespace {
+
+std::string NowIso8601() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return buffer;
+}
+
+// ok rows fastest first, then the failures by status and parameters.
+bool CandidateLess(const db::MeasurementRow& a, const db::MeasurementRow& b) {
+  const db::MeasurementRecord &x = a.measurement, &y = b.measurement;
+  const bool x_ok = x.status == "ok", y_ok = y.status == "ok";
+  if (x_ok != y_ok) return x_ok;
+  if (x_ok) return std::tie(x.time_ms_median, x.params_json) < std::tie(y.time_ms_median, y.params_json);
+  return std::tie(x.status, x.params_json) < std::tie(y.status, y.params_json);
+}
+
+void FinishRun(Run& run) {
+  std::sort(run.rows.begin(), run.rows.end(), CandidateLess);
+  if (!run.rows.empty() && run.rows.front().measurement.status == "ok") run.best = 0;
+  const std::string unit = run.best ? run.rows.front().measurement.perf_unit : "";
+  for (const db::MeasurementRow& row : run.rows) {
+    run.ceiling = CeilingFor(unit, run.gpu, row.sweep);
+    if (run.ceiling.known() || unit.empty()) break;
+  }
+}
+
+std::vector<SweepInfo> Sweeps(const std::vector<db::MeasurementRow>& rows) {
+  std::map<std::string, SweepInfo> by_uid;
+  for (const db::MeasurementRow& row : rows) {
+    SweepInfo& info = by_uid[row.sweep.uid];
+    info.gpu = row.gpu;
+    info.sweep = row.sweep;
+    info.template_hash = row.templ.hash;
+    ++info.rows;
+  }
+  std::vector<SweepInfo> sweeps;
+  for (auto& [uid, info] : by_uid) sweeps.push_back(std::move(info));
+  std::sort(sweeps.begin(), sweeps.end(), [](const SweepInfo& a, const SweepInfo& b) {
+    return std::tie(a.sweep.started_at, a.sweep.uid) < std::tie(b.sweep.started_at, b.sweep.uid);
+  });
+  return sweeps;
+}
+
+bool Wanted(const db::MeasurementRow& row, const ReportRequest& request) {
+  const auto& sizes = request.size_keys;
+  return sizes.empty() || std::find(sizes.begin(), sizes.end(), row.size_key) != sizes.end();
+}
+
+}  // namespace
+
+std::size_t Run::CountOk() const {
+  return static_cast<std::size_t>(std::count_if(
+      rows.begin(), rows.end(), [](const db::MeasurementRow& r) { return r.measurement.status == "ok"; }));
+}
+
+std::string Run::Label() const { return ShortGpuName(gpu.name) + " \u00b7 " + size_key; }
+
+std::size_t KernelReport::CountRows() const {
+  std::size_t n = 0;
+  for (const Run& run : runs) n += run.rows.size();
+  return n;
+}
+
+std::size_t ReportData::CountRows() const {
+  std::size_t n = 0;
+  for (const KernelReport& k : kernels) n += k.CountRows();
+  return n;
+}
+
+bool SizeKeyLess(const std::string& a, const std::string& b) {
+  const std::vector<long long> x = db::ParseSizeKey(a), y = db::ParseSizeKey(b);
+  if (x.empty() != y.empty()) return !x.empty();
+  auto volume = [](const std::vector<long long>& v) {
+    double n = 1;
+    for (long long d : v) n *= static_cast<double>(d);
+    return n;
+  };
+  if (!x.empty() && volume(x) != volume(y)) return volume(x) < volume(y);
+  return a < b;
+}
+
+KernelReport GroupKernel(const std::string& kernel, const std::vector<db::MeasurementRow>& rows) {
+  KernelReport report;
+  report.kernel = kernel;
+  std::map<std::tuple<std::string, std::string, std::string>, std::size_t> index;
+  for (const db::MeasurementRow& row : rows) {
+    const auto key = std::make_tuple(row.gpu.uuid, row.size_key, row.templ.hash);
+    auto found = index.find(key);
+    if (found == index.end()) {
+      found = index.emplace(key, report.runs.size()).first;
+      report.runs.push_back({row.gpu, row.size_key, row.templ.hash, row.stale, {}, std::nullopt, {}});
+    }
+    report.runs[found->second].rows.push_back(row);
+    for (const std::string& name : ParamNames(row.measurement.params_json))
+      if (std::find(report.parameter_names.begin(), report.parameter_names.end(), name) == report.parameter_names.end())
+        report.parameter_names.push_back(name);
+  }
+  for (Run& run : report.runs) FinishRun(run);
+  std::stable_sort(report.runs.begin(), report.runs.end(), [](const Run& a, const Run& b) {
+    if (a.gpu.name != b.gpu.name) return a.gpu.name < b.gpu.name;
+    if (a.gpu.uuid != b.gpu.uuid) return a.gpu.uuid < b.gpu.uuid;
+    if (a.size_key != b.size_key) return SizeKeyLess(a.size_key, b.size_key);
+    return a.stale < b.stale;
+  });
+  report.sweeps = Sweeps(rows);
+  return report;
+}
+
+ReportData SelectReportData(db::Store& store, const ReportRequest& request) {
+  ReportData data;
+  data.database_path = store.path();
+  data.generated_at = NowIso8601();
+  data.tool_version = kVersion;
+  data.request = request;
+  const std::vector<std::string> stored = store.TemplateNames();
+  std::vector<std::string> kernels = request.kernels.empty() ? stored : request.kernels;
+  for (const std::string& kernel : kernels) {
+    if (std::find(stored.begin(), stored.end(), kernel) == stored.end()) {
+      std::string names;
+      for (const std::string& s : stored) names += (names.empty() ? "" : ", ") + s;
+      throw UsageError("no results of '" + kernel + "' are stored in " + store.path() +
+                       (names.empty() ? " (it holds none yet)" : " (stored: " + names + ")"));
+    }
+    db::MeasurementFilter filter;
+    filter.template_name = kernel;
+    filter.gpu_name = request.device;
+    std::vector<db::MeasurementRow> rows;
+    std::size_t stale = 0;
+    for (db::MeasurementRow& row : store.ListMeasurements(filter)) {
+      if (!Wanted(row, request)) continue;
+      if (row.stale && !request.include_stale) ++stale;
+      else rows.push_back(std::move(row));
+    }
+    data.kernels.push_back(GroupKernel(kernel, rows));
+    data.kernels.back().stale_rows_left_out = stale;
+  }
+  return data;
+}
+
+}  // namespace tuner::report

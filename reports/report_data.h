@@ -1,0 +1,75 @@
+// What a report shows: the stored measurements of each kernel, grouped into runs (one GPU card, one
+// problem size, one template version), each with its best candidate and its device ceiling.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "db/store.h"
+#include "reports/ceiling.h"
+
+namespace tuner::report {
+
+struct ReportRequest {
+  std::vector<std::string> kernels;    // empty: every template in the database
+  std::string device;                  // part of the GPU name, case-insensitive; empty: every GPU
+  std::vector<std::string> size_keys;  // complete size keys ("8192x8192"); empty: every size
+  bool include_stale = false;          // also results of older versions of the templates
+};
+
+// One GPU card, one problem size, one template version: what the per-candidate charts show.
+struct Run {
+  db::GpuRecord gpu;
+  std::string size_key;
+  std::string template_hash;
+  bool stale = false;
+  std::vector<db::MeasurementRow> rows;  // every candidate: ok ones fastest first, then the others
+  std::optional<std::size_t> best;       // index in rows of the fastest ok candidate
+  Ceiling ceiling;                       // for the best candidate's unit
+
+  std::size_t CountOk() const;
+  const db::MeasurementRow* Best() const { return best ? &rows[*best] : nullptr; }
+  std::string Label() const;  // "H100 · 8192x8192"
+};
+
+// A sweep that contributed rows: for the provenance table.
+struct SweepInfo {
+  db::GpuRecord gpu;
+  db::SweepRecord sweep;
+  std::string template_hash;
+  std::size_t rows = 0;
+};
+
+struct KernelReport {
+  std::string kernel;
+  std::vector<Run> runs;                     // by GPU name, card, then size (smallest first)
+  std::vector<std::string> parameter_names;  // in the template's order
+  std::vector<SweepInfo> sweeps;             // by start time
+  std::size_t stale_rows_left_out = 0;
+
+  std::size_t CountRows() const;
+};
+
+struct ReportData {
+  std::string database_path;
+  std::string generated_at;  // ISO 8601 UTC
+  std::string tool_version;
+  ReportRequest request;
+  std::vector<KernelReport> kernels;
+
+  std::size_t CountRows() const;
+};
+
+// Reads the store. Throws UsageError naming the stored templates when a requested kernel has no
+// results at all; kernels whose rows the device and size filters leave out are kept, empty.
+ReportData SelectReportData(db::Store& store, const ReportRequest& request);
+
+// Groups one kernel's rows (as ListMeasurements returns them) into runs and sweeps.
+KernelReport GroupKernel(const std::string& kernel, const std::vector<db::MeasurementRow>& rows);
+
+// Numeric order of size keys ("1024x1024" before "8192x8192"); malformed keys last, by text.
+bool SizeKeyLess(const std::string& a, const std::string& b);
+
+}  // namespace tuner::report

@@ -1,0 +1,263 @@
+// The report generator on a database filled through the Store (no GPU): data selection, escaping of
+// every string, CSV quoting, charts, missing data, and the `tuner report` command line.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+
+#include "cli_runner.h"
+#include "errors.h"
+#include "reports/ceiling.h"
+#include "reports/csv_report.h"
+#include "reports/html_report.h"
+#include "reports/markdown_report.h"
+#include "reports/report_data.h"
+#include "reports/report_output.h"
+#include "report_test_data.h"
+
+namespace tuner::report {
+namespace {
+
+using testing::kEvil;
+namespace fs = std::filesystem;
+
+std::size_t Count(const std::string& text, const std::string& part) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+std::string Lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+// RFC 4180 records: fields split on commas outside quotes, records on CRLF outside quotes.
+std::vector<std::vector<std::string>> ParseCsv(const std::string& text) {
+  std::vector<std::vector<std::string>> records(1, std::vector<std::string>(1));
+  bool quoted = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted && c == '"' && i + 1 < text.size() && text[i + 1] == '"') records.back().back() += '"', ++i;
+    else if (c == '"') quoted = !quoted;
+    else if (!quoted && c == ',') records.back().emplace_back();
+    else if (!quoted && c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') records.emplace_back(1), ++i;
+    else records.back().back() += c;
+  }
+  if (records.back().size() == 1 && records.back()[0].empty()) records.pop_back();
+  return records;
+}
+
+class ReportTest : public ::testing::Test {
+ protected:
+  void SetUp() override { testing::FillReportDatabase(db_path_); }
+
+  ReportData Select(const ReportRequest& request = {}) {
+    db::Store store = db::Store::Open(db_path_, db::OpenMode::kReadOnly);
+    return SelectReportData(store, request);
+  }
+
+  db::testing::TempDir dir_;
+  std::string db_path_ = dir_.File("results.db");
+};
+
+TEST_F(ReportTest, GroupsRowsIntoRunsWithTheirBest) {
+  const ReportData data = Select();
+  ASSERT_EQ(data.kernels.size(), 3u);
+  const KernelReport& transpose = *std::find_if(data.kernels.begin(), data.kernels.end(),
+                                                [](const KernelReport& k) { return k.kernel == "transpose"; });
+  ASSERT_EQ(transpose.runs.size(), 4u);
+  EXPECT_EQ(transpose.runs[0].gpu.name, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(transpose.runs[0].size_key, "4096x4096");  // numeric order of sizes
+  EXPECT_EQ(transpose.runs[1].size_key, "8192x8192");
+  EXPECT_EQ(transpose.parameter_names, (std::vector<std::string>{"TILE", "ROWS"}));
+  const report::Run& run = transpose.runs[1];
+  EXPECT_EQ(run.rows.size(), 15u);
+  EXPECT_EQ(run.CountOk(), 12u);
+  ASSERT_NE(run.Best(), nullptr);
+  EXPECT_EQ(run.Best()->measurement.params_json, "{\"TILE\":64,\"ROWS\":1}");
+  EXPECT_EQ(transpose.sweeps.size(), 4u);
+}
+
+TEST_F(ReportTest, FiltersByDeviceAndSize) {
+  ReportRequest request;
+  request.kernels = {"transpose"};
+  request.device = "h200";
+  request.size_keys = {"8192x8192"};
+  const ReportData data = Select(request);
+  ASSERT_EQ(data.kernels.size(), 1u);
+  ASSERT_EQ(data.kernels[0].runs.size(), 1u);
+  EXPECT_EQ(data.kernels[0].runs[0].gpu.uuid, "GPU-2222-bbbb");
+  request.kernels = {"nonexistent"};
+  EXPECT_THROW(Select(request), UsageError);
+}
+
+TEST_F(ReportTest, HtmlEscapesEveryStringFromTheDatabase) {
+  const std::string html = RenderHtml(Select());
+  EXPECT_EQ(Lower(html).find("<script"), std::string::npos);
+  EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
+  EXPECT_EQ(Count(html, "<svg"), Count(html, "</svg>"));
+  EXPECT_EQ(Count(html, "<table>"), Count(html, "</table>"));
+}
+
+TEST_F(ReportTest, HtmlIsSelfContained) {
+  const std::string html = RenderHtml(Select());
+  EXPECT_NE(html.find("Content-Security-Policy\" content=\"default-src 'none'"), std::string::npos);
+  EXPECT_NE(html.find("name=\"viewport\""), std::string::npos);
+  // The only URL is the SVG namespace; nothing is fetched.
+  EXPECT_EQ(Count(html, "http://") + Count(html, "https://"), Count(html, "xmlns=\"http://www.w3.org/2000/svg\""));
+  for (const char* external : {"<link", "<img", "<iframe", "@import", "url(", "src="})
+    EXPECT_EQ(html.find(external), std::string::npos) << external;
+}
+
+TEST_F(ReportTest, HtmlHasEveryChartWithUnitsAndTheBestMarked) {
+  const std::string html = RenderHtml(Select());
+  EXPECT_EQ(Count(html, ">transpose: every candidate ("), 4u);
+  EXPECT_EQ(Count(html, ">transpose: throughput vs occupancy ("), 4u);
+  EXPECT_EQ(Count(html, ">transpose: effect of TILE ("), 4u);
+  EXPECT_EQ(Count(html, ">transpose: effect of ROWS ("), 4u);
+  EXPECT_EQ(Count(html, ">transpose: best across GPUs and sizes<"), 1u);
+  EXPECT_NE(html.find(">Throughput (GB/s)<"), std::string::npos);
+  EXPECT_NE(html.find(">Theoretical occupancy (%)<"), std::string::npos);
+  EXPECT_NE(html.find(">best 625 GB/s<"), std::string::npos);  // 1000 / 1.6 ms: TILE=64 ROWS=1, H100, 8192x8192
+  EXPECT_NE(html.find(">limited by registers<"), std::string::npos);
+  EXPECT_NE(html.find(">compile_error<"), std::string::npos);  // a status in a legend
+}
+
+TEST_F(ReportTest, HtmlTablesListTheBestFailuresAndProvenance) {
+  const std::string html = RenderHtml(Select());
+  EXPECT_NE(html.find("TILE=64 ROWS=1"), std::string::npos);
+  EXPECT_NE(html.find("2048 threads per block exceed the limit of 1024"), std::string::npos);
+  EXPECT_NE(html.find("NVRTC failed: &lt;script&gt;"), std::string::npos);
+  EXPECT_NE(html.find("GPU-2222-bbbb"), std::string::npos);
+  EXPECT_NE(html.find(">Provenance<"), std::string::npos);
+  EXPECT_NE(html.find("tuner tune transpose"), std::string::npos);
+}
+
+TEST_F(ReportTest, MissingDataIsExplainedNotDrawn) {
+  const std::string html = RenderHtml(Select());
+  // matmul: every candidate failed; no ceilings are stored in this database.
+  EXPECT_NE(html.find("No candidate of this run produced a correct result"), std::string::npos);
+  EXPECT_EQ(html.find(">matmul: throughput vs occupancy"), std::string::npos);
+  EXPECT_NE(html.find(">matmul: every candidate ("), std::string::npos);
+  EXPECT_NE(html.find("No ceiling for this run"), std::string::npos);
+  EXPECT_EQ(html.find("best as a share of the device ceiling"), std::string::npos);
+  for (const char* bad : {">nan", ">-nan", "\"nan", "\"-nan", ">inf", "\"inf", "NaN"}) EXPECT_EQ(html.find(bad), std::string::npos) << bad;
+  ReportRequest none;
+  none.device = "no such GPU";
+  const std::string empty = RenderHtml(Select(none));
+  EXPECT_NE(empty.find("No measurements match this report"), std::string::npos);
+}
+
+TEST(ReportCeiling, Fp32LanesAndUnknownCeilings) {
+  EXPECT_EQ(Fp32LanesPerSm(8, 0), 64);
+  EXPECT_EQ(Fp32LanesPerSm(7, 5), 64);
+  EXPECT_EQ(Fp32LanesPerSm(8, 6), 128);
+  EXPECT_EQ(Fp32LanesPerSm(9, 0), 128);
+  const Ceiling copy = CeilingFor("GB/s", db::testing::SampleGpu(), db::testing::SampleSweep());
+  EXPECT_FALSE(copy.known());
+  EXPECT_FALSE(copy.missing.empty());
+  EXPECT_FALSE(CeilingFor("items/s", db::testing::SampleGpu(), db::testing::SampleSweep()).known());
+}
+
+TEST(ReportCsv, FieldsAreQuotedOnlyWhenNeeded) {
+  EXPECT_EQ(CsvField("plain"), "plain");
+  EXPECT_EQ(CsvField("a,b"), "\"a,b\"");
+  EXPECT_EQ(CsvField("say \"hi\""), "\"say \"\"hi\"\"\"");
+  EXPECT_EQ(CsvField("two\nlines"), "\"two\nlines\"");
+  EXPECT_EQ(CsvField("{\"TILE\":32,\"ROWS\":4}"), "\"{\"\"TILE\"\":32,\"\"ROWS\"\":4}\"");
+}
+
+TEST_F(ReportTest, CsvHasOneRecordPerMeasurementAndRoundTrips) {
+  const std::string csv = RenderCsv(Select());
+  const auto records = ParseCsv(csv);
+  ASSERT_EQ(records.size(), 1u + 4 * 15 + 2 + 2);
+  const std::vector<std::string>& header = records[0];
+  for (const auto& record : records) ASSERT_EQ(record.size(), header.size());
+  const auto column = [&](const std::string& name) {
+    return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+  };
+  bool found_error_text = false;
+  for (const auto& record : records) {
+    found_error_text |= record[column("error_text")] == "line 1: error, \"quoted\"\nline 2: " + kEvil;
+    if (record[column("kernel")] == kEvil && record[column("status")] == "ok") {
+      EXPECT_EQ(record[column("params_json")], "{\"" + kEvil + "\":\"" + kEvil + "\"}");
+    }
+  }
+  EXPECT_TRUE(found_error_text);
+  EXPECT_EQ(records[1][column("kernel")], kEvil);  // sorted by kernel name like the store
+}
+
+TEST(ReportMarkdown, EscapeKeepsTextAsText) {
+  EXPECT_EQ(MarkdownEscape(kEvil), "&lt;script&gt;alert(1)&lt;/script&gt;");
+  EXPECT_EQ(MarkdownEscape("a|b *c* [d](e) `f`\nnext"), "a\\|b \\*c\\* \\[d\\](e) \\`f\\` next");
+}
+
+TEST_F(ReportTest, MarkdownHasTablesAndLinksEveryChartFile) {
+  const MarkdownReport report = RenderMarkdown(Select(), "report-charts");
+  EXPECT_EQ(report.markdown.find("<script"), std::string::npos);
+  EXPECT_NE(report.markdown.find("| Kernel | GPU | Size |"), std::string::npos);
+  EXPECT_GE(report.charts.size(), 4u * 4 + 1);
+  for (const ChartFile& chart : report.charts) {
+    EXPECT_EQ(chart.relative_path.rfind("report-charts/", 0), 0u);
+    EXPECT_EQ(chart.relative_path.find_first_of("<>\"' "), std::string::npos) << chart.relative_path;
+    EXPECT_NE(report.markdown.find("](" + chart.relative_path + ")"), std::string::npos);
+    EXPECT_EQ(chart.svg.find("<script"), std::string::npos);
+  }
+  EXPECT_TRUE(RenderMarkdown(Select(), "").charts.empty());
+}
+
+TEST_F(ReportTest, WriteReportWritesMarkdownWithItsChartsFolder) {
+  const std::string path = dir_.File("out.md");
+  std::ostringstream unused;
+  const std::vector<std::string> written = WriteReport(Select(), ReportFormat::kMarkdown, path, unused);
+  ASSERT_GT(written.size(), 1u);
+  EXPECT_EQ(written[0], path);
+  EXPECT_TRUE(fs::is_directory(dir_.File("out-charts")));
+  for (const std::string& file : written) EXPECT_TRUE(fs::is_regular_file(file)) << file;
+  EXPECT_FALSE(fs::exists(path + ".tmp"));
+  std::ostringstream out;
+  EXPECT_TRUE(WriteReport(Select(), ReportFormat::kCsv, "-", out).empty());
+  EXPECT_EQ(out.str().rfind("kernel,template_hash,", 0), 0u);
+  EXPECT_THROW(WriteReport(Select(), ReportFormat::kHtml, dir_.File("missing/x.html"), out), std::runtime_error);
+}
+
+TEST(ReportOutput, FormatsAndPaths) {
+  EXPECT_EQ(ParseFormat("md"), ReportFormat::kMarkdown);
+  EXPECT_THROW(ParseFormat("pdf"), UsageError);
+  EXPECT_EQ(FormatOfPath("x/r.csv"), ReportFormat::kCsv);
+  EXPECT_EQ(FormatOfPath("r.markdown"), ReportFormat::kMarkdown);
+  EXPECT_EQ(FormatOfPath("r.htm"), ReportFormat::kHtml);
+  EXPECT_EQ(DefaultOutputPath(ReportFormat::kCsv), "report.csv");
+  EXPECT_EQ(ChartsFolderOf("out/report.md"), "out/report-charts");
+}
+
+TEST_F(ReportTest, CommandLineWritesTheReportAndRefusesBadUsage) {
+  using tuner::testing::RunTuner;
+  const std::string html = dir_.File("r.html");
+  const auto ok = RunTuner("report transpose --device H100 --db " + db_path_ + " -o " + html);
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_TRUE(fs::is_regular_file(html));
+  EXPECT_NE(ok.err.find("wrote " + html), std::string::npos);
+
+  const auto csv = RunTuner("report --format csv -o - --db " + db_path_);
+  EXPECT_EQ(csv.exit_code, 0) << csv.err;
+  EXPECT_EQ(ParseCsv(csv.out).size(), 1u + 4 * 15 + 2 + 2);
+
+  const std::string never = dir_.File("never.html");
+  const auto bad_format = RunTuner("report --format pdf --db " + db_path_ + " -o " + never);
+  EXPECT_EQ(bad_format.exit_code, 2);
+  EXPECT_NE(bad_format.err.find("--format 'pdf'"), std::string::npos);
+  const auto unknown = RunTuner("report nonexistent --db " + db_path_ + " -o " + never);
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err.find("stored: "), std::string::npos);
+  const auto nothing = RunTuner("report --device B200 --db " + db_path_ + " -o " + never);
+  EXPECT_EQ(nothing.exit_code, 1);
+  EXPECT_NE(nothing.err.find("GPU matching 'B200'"), std::string::npos);
+  EXPECT_FALSE(fs::exists(never));
+  EXPECT_EQ(RunTuner("report --help").exit_code, 0);
+}
+
+}  // namespace
+}  // namespace tuner::report

@@ -1,0 +1,73 @@
+// A results database for the report tests, filled through the Store: a kernel on two GPUs and two
+// sizes with every kind of failure, a template whose name is an HTML script, and a kernel whose
+// candidates all failed.
+#pragma once
+
+#include <string>
+
+#include "db/store.h"
+#include "db_test_util.h"
+
+namespace tuner::report::testing {
+
+inline const std::string kEvil = "<script>alert(1)</script>";
+
+inline db::MeasurementRecord Candidate(int tile, int rows, double time_ms, const std::string& status = "ok") {
+  db::MeasurementRecord m = db::testing::SampleMeasurement(tile, time_ms, status);
+  m.params_json = "{\"TILE\":" + std::to_string(tile) + ",\"ROWS\":" + std::to_string(rows) + "}";
+  m.occupancy = tile * rows / 512.0;
+  m.limiter = tile >= 64 ? "registers" : "warps";
+  if (status != "ok") m.time_ms_median = m.perf_value = 0;
+  return m;
+}
+
+inline void AddTranspose(db::Store& store, std::int64_t gpu, std::int64_t templ, const std::string& size, double scale) {
+  const std::int64_t sweep = store.StartSweep(gpu, templ, db::testing::SampleSweep(size));
+  for (int tile : {16, 32, 64})
+    for (int rows : {1, 2, 4, 8}) store.AddMeasurement(sweep, Candidate(tile, rows, scale * (1 + 0.1 * rows + 32.0 / tile)));
+  db::MeasurementRecord bad = Candidate(128, 8, 0, "compile_error");
+  bad.reason = "NVRTC failed: " + kEvil;
+  bad.error_text = "line 1: error, \"quoted\"\nline 2: " + kEvil;
+  store.AddMeasurement(sweep, bad);
+  db::MeasurementRecord invalid = Candidate(128, 16, 0, "invalid");
+  invalid.reason = "2048 threads per block exceed the limit of 1024";
+  store.AddMeasurement(sweep, invalid);
+  store.AddMeasurement(sweep, Candidate(8, 1, 0, "wrong_result"));
+  store.FinishSweep(sweep, "done");
+}
+
+// Fills `path`: transpose (H100 and H200, 4096x4096 and 8192x8192), kEvil (one ok, one invalid),
+// matmul (H100, every candidate failed).
+inline void FillReportDatabase(const std::string& path) {
+  db::Store store = db::Store::Open(path, db::OpenMode::kReadWrite);
+  const std::int64_t h100 = store.EnsureGpu(db::testing::SampleGpu("GPU-1111-aaaa", "NVIDIA H100 80GB HBM3"));
+  db::GpuRecord h200_record = db::testing::SampleGpu("GPU-2222-bbbb", "NVIDIA H200");
+  h200_record.memory_bytes = 150'000'000'000;
+  const std::int64_t h200 = store.EnsureGpu(h200_record);
+  const std::int64_t transpose = store.EnsureTemplate({"transpose", "hash-transpose-1", ""});
+  for (const char* size : {"4096x4096", "8192x8192"}) {
+    AddTranspose(store, h100, transpose, size, size[0] == '4' ? 0.25 : 1.0);
+    AddTranspose(store, h200, transpose, size, size[0] == '4' ? 0.2 : 0.8);
+  }
+  const std::int64_t evil = store.EnsureTemplate({kEvil, "hash-evil", ""});
+  db::SweepRecord evil_sweep = db::testing::SampleSweep("1024");
+  evil_sweep.command = "tuner tune '" + kEvil + "'";
+  const std::int64_t sweep = store.StartSweep(h100, evil, evil_sweep);
+  db::MeasurementRecord ok = Candidate(32, 4, 0.5);
+  ok.params_json = "{\"" + kEvil + "\":\"" + kEvil + "\"}";
+  ok.limiter = kEvil;
+  store.AddMeasurement(sweep, ok);
+  db::MeasurementRecord invalid = Candidate(64, 4, 0, "invalid");
+  invalid.reason = kEvil;
+  store.AddMeasurement(sweep, invalid);
+  const std::int64_t matmul = store.EnsureTemplate({"matmul", "hash-matmul", ""});
+  const std::int64_t matmul_sweep = store.StartSweep(h100, matmul, db::testing::SampleSweep("1024x1024x1024"));
+  for (const char* status : {"fault", "timeout"}) {
+    db::MeasurementRecord m = Candidate(status[0] == 'f' ? 16 : 32, 2, 0, status);
+    m.perf_unit = "GFLOP/s";
+    m.reason = std::string("the worker reported ") + status;
+    store.AddMeasurement(matmul_sweep, m);
+  }
+}
+
+}  // namespace tuner::report::testing

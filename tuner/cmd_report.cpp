@@ -1,0 +1,100 @@
+// tuner report: the stored results of one or more kernels as a self-contained HTML page, Markdown
+// with SVG charts beside it, or CSV of the raw measurements (reports/).
+#include <iostream>
+#include <optional>
+
+#include "cli.h"
+#include "commands.h"
+#include "db/selection.h"
+#include "db/store.h"
+#include "default_paths.h"
+#include "errors.h"
+#include "problem_size.h"
+#include "reports/report_data.h"
+#include "reports/report_output.h"
+#include "template_library.h"
+
+namespace tuner {
+
+namespace {
+
+template <typename T>
+T Get(const po::variables_map& vm, const char* name, T fallback) {
+  return vm.count(name) ? vm[name].as<T>() : fallback;
+}
+
+// --size as a complete size key: with one kernel whose template is at hand, completed with its
+// defaults like `tuner tune`; otherwise as given.
+std::string ResolveSize(const std::string& text, const std::vector<std::string>& kernels,
+                        const std::vector<std::string>& template_dirs) {
+  if (kernels.size() == 1) {
+    const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs(template_dirs));
+    for (const TemplateSpec& spec : library.templates)
+      if (spec.name == kernels.front()) return ParseProblemSize(spec, text).Key();
+  }
+  if (db::ParseSizeKey(text).empty()) throw UsageError("--size '" + text + "': expected positive integers joined by 'x'");
+  return text;
+}
+
+report::ReportRequest Request(const po::variables_map& vm) {
+  report::ReportRequest request;
+  request.kernels = Get(vm, "kernel", std::vector<std::string>{});
+  request.device = Get(vm, "device", std::string());
+  request.include_stale = vm.count("include-stale") > 0;
+  const auto dirs = Get(vm, "templates", std::vector<std::string>{});
+  for (const std::string& size : Get(vm, "size", std::vector<std::string>{}))
+    request.size_keys.push_back(ResolveSize(size, request.kernels, dirs));
+  return request;
+}
+
+void RequireRows(const report::ReportData& data, const report::ReportRequest& request) {
+  if (data.CountRows() > 0) return;
+  if (data.kernels.empty())
+    throw std::runtime_error(data.database_path + " holds no results yet; run 'tuner tune KERNEL' on a GPU first");
+  std::string filters;
+  if (!request.device.empty()) filters += " GPU matching '" + request.device + "'";
+  for (const std::string& size : request.size_keys) filters += " size " + size;
+  throw std::runtime_error("no stored measurement matches the filters (" + filters.substr(filters.empty() ? 0 : 1) +
+                           "); 'tuner db info' lists what is stored");
+}
+
+}  // namespace
+
+int RunReport(int argc, char** argv) {
+  const CommandSpec spec{"report", "tuner report [KERNEL...] [--device NAME] [--size WxH] [--format html|md|csv] [-o PATH]",
+                         "Write a report of the stored results: a self-contained HTML page with charts (default), Markdown\n"
+                         "with the charts as SVG files in a folder beside it, or CSV of the raw measurements. Without\n"
+                         "KERNEL, every kernel in the database.",
+                         "tuner report transpose --device H100 -o transpose.html"};
+  po::options_description options("Options");
+  options.add_options()("kernel", po::value<std::vector<std::string>>()->composing(), "templates to report (default: all stored)")(
+      "device", po::value<std::string>(), "only GPUs whose name contains NAME, e.g. H100")(
+      "size", po::value<std::vector<std::string>>()->composing(), "only this problem size (repeatable), e.g. 8192x8192")(
+      "format", po::value<std::string>(), "html, md or csv (default: from -o's extension, else html)")(
+      "output,o", po::value<std::string>(), "output file, '-' for stdout (default report.html, report.md or report.csv)")(
+      "include-stale", "also results of older versions of the templates")(
+      "db", po::value<std::string>()->default_value(""), "database file (default $TUNER_DB, else under $XDG_DATA_HOME)")(
+      "templates", po::value<std::vector<std::string>>()->composing(), "also load templates from this folder (for --size defaults)");
+  po::positional_options_description positional;
+  positional.add("kernel", -1);
+  po::variables_map vm;
+  if (!ParseCommandLine(argc, argv, spec, options, positional, &vm)) return kExitOk;
+  const std::optional<std::string> output = vm.count("output") ? std::optional(vm["output"].as<std::string>()) : std::nullopt;
+  const report::ReportFormat format = vm.count("format") ? report::ParseFormat(vm["format"].as<std::string>())
+                                      : output ? report::FormatOfPath(*output)
+                                               : report::ReportFormat::kHtml;
+  const report::ReportRequest request = Request(vm);
+
+  db::Store store = db::Store::Open(ResolveDatabasePath(vm["db"].as<std::string>()), db::OpenMode::kReadOnly);
+  const report::ReportData data = report::SelectReportData(store, request);
+  RequireRows(data, request);
+  const std::string path = output.value_or(report::DefaultOutputPath(format));
+  const std::vector<std::string> written = report::WriteReport(data, format, path, std::cout);
+  if (!written.empty())
+    std::cerr << "tuner report: wrote " << written.front() << " (" << data.CountRows() << " measurements of "
+              << data.kernels.size() << " kernel(s)" << (written.size() > 1 ? ", " + std::to_string(written.size() - 1) + " charts in " + report::ChartsFolderOf(path) : std::string())
+              << ")\n";
+  return kExitOk;
+}
+
+}  // namespace tuner
