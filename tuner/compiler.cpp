@@ -1,8 +1,12 @@
 #include "compiler.h"
 
+#include "cubin_elf.h"
+
 #include <nvrtc.h>
 
 #include <chrono>
+#include <mutex>
+#include <shared_mutex>
 #include <regex>
 #include <vector>
 
@@ -67,10 +71,44 @@ std::vector<std::string> Options(const TemplateSpec& spec, const ParamValues& pa
   return options;
 }
 
+CompileResult CompileOnce(const TemplateSpec& spec, const ParamValues& params, const std::string& entry,
+                          const std::string& arch);
+
+// ptxas's report must describe the same kernel as the CUBIN: the register counts agree and the
+// shared-memory section is the static size (plus a 1 KiB system reserve from sm_90 on).
+bool ReportMatchesCubin(const CompileResult& r) {
+  const auto elf = ReadCubinResources(r.cubin, r.lowered_name);
+  if (!elf) return false;
+  const long long reserve = elf->shared_section_bytes - r.info.static_smem_bytes;
+  return elf->regs_per_thread == r.info.regs_per_thread && (reserve == 0 || reserve == 1024);
+}
+
 }  // namespace
 
+// NVRTC's -Xptxas -v report is occasionally missing from a program's log when several threads
+// compile at once (seen on 16-core hosts). A report that does not match the CUBIN is redone with
+// the other compiles held off.
 CompileResult CompileCandidate(const TemplateSpec& spec, const ParamValues& params, const std::string& entry,
                                const std::string& arch) {
+  static std::shared_mutex exclusive;
+  {
+    std::shared_lock<std::shared_mutex> shared(exclusive);
+    CompileResult result = CompileOnce(spec, params, entry, arch);
+    if (!result.ok || ReportMatchesCubin(result)) return result;
+  }
+  std::unique_lock<std::shared_mutex> alone(exclusive);
+  CompileResult result = CompileOnce(spec, params, entry, arch);
+  if (result.ok && !ReportMatchesCubin(result)) {
+    result.ok = false;
+    result.log += "\nptxas's resource report does not match the compiled kernel " + result.lowered_name;
+  }
+  return result;
+}
+
+namespace {
+
+CompileResult CompileOnce(const TemplateSpec& spec, const ParamValues& params, const std::string& entry,
+                          const std::string& arch) {
   const auto start = std::chrono::steady_clock::now();
   CompileResult result;
   Program program(spec.source_text, spec.source_path);
@@ -109,6 +147,8 @@ CompileResult CompileCandidate(const TemplateSpec& spec, const ParamValues& para
   if (!result.ok) result.log += "\nNVRTC produced no CUBIN for " + arch;
   return result;
 }
+
+}  // namespace
 
 KernelInfo ParsePtxasReport(const std::string& log, const std::string& lowered_name) {
   KernelInfo info;

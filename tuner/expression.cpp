@@ -9,6 +9,7 @@ namespace tuner {
 namespace {
 
 double CeilDiv(double a, double b) { return std::ceil(a / b); }
+double Modulo(double a, double b) { return std::fmod(a, b); }
 
 // muparser binds variables by address, so the values are copied into storage it can point at.
 double Run(const std::string& expression, const Variables& variables, bool evaluate) {
@@ -16,6 +17,7 @@ double Run(const std::string& expression, const Variables& variables, bool evalu
   std::map<std::string, double> storage(variables.begin(), variables.end());
   try {
     parser.DefineFun("cdiv", CeilDiv);
+    parser.DefineOprt("%", Modulo, mu::prMUL_DIV, mu::oaLEFT, true);
     for (auto& [name, value] : storage) parser.DefineVar(name, &value);
     parser.SetExpr(expression);
     if (evaluate) return parser.Eval();

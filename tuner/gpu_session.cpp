@@ -1,8 +1,10 @@
 #include "gpu_session.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "buffer_contents.h"
@@ -13,6 +15,11 @@ namespace tuner {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// Sampling policy: candidates far slower than the best so far cannot win, so they get few samples.
+constexpr double kFarSlower = 3.0;   // one sample
+constexpr double kSlower = 1.5;      // three samples
+constexpr int kFewSamples = 3;
 
 std::string ReadBinary(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -37,28 +44,47 @@ bool IsSticky(cudaError_t code) {
 
 std::string Describe(cudaError_t code) { return std::string(cudaGetErrorName(code)) + ": " + cudaGetErrorString(code); }
 
+template <typename T>
+void Store(std::uint64_t& slot, double value) {
+  const T typed = static_cast<T>(value);
+  std::memcpy(&slot, &typed, sizeof typed);
+}
+
 void StoreScalar(std::uint64_t& slot, ScalarType type, double value) {
   switch (type) {
-    case ScalarType::kFloat: { const float v = static_cast<float>(value); std::memcpy(&slot, &v, sizeof v); break; }
-    case ScalarType::kDouble: std::memcpy(&slot, &value, sizeof value); break;
-    case ScalarType::kInt: { const auto v = static_cast<std::int32_t>(value); std::memcpy(&slot, &v, sizeof v); break; }
-    case ScalarType::kUint: { const auto v = static_cast<std::uint32_t>(value); std::memcpy(&slot, &v, sizeof v); break; }
-    case ScalarType::kInt64: { const auto v = static_cast<std::int64_t>(value); std::memcpy(&slot, &v, sizeof v); break; }
-    case ScalarType::kUint64: { const auto v = static_cast<std::uint64_t>(value); std::memcpy(&slot, &v, sizeof v); break; }
+    case ScalarType::kFloat: Store<float>(slot, value); break;
+    case ScalarType::kDouble: Store<double>(slot, value); break;
+    case ScalarType::kInt: Store<std::int32_t>(slot, value); break;
+    case ScalarType::kUint: Store<std::uint32_t>(slot, value); break;
+    case ScalarType::kInt64: Store<std::int64_t>(slot, value); break;
+    case ScalarType::kUint64: Store<std::uint64_t>(slot, value); break;
   }
+}
+
+int SelectDevice(int gpu) {
+  TUNER_CUDA_CHECK(cudaSetDevice(gpu));
+  return gpu;
+}
+
+std::set<std::string> SymbolSources(const SetupRequest& setup) {
+  std::set<std::string> sources;
+  for (const SymbolSpec& s : setup.reference.symbols) sources.insert(s.from);
+  return sources;
 }
 
 }  // namespace
 
-GpuSession::GpuSession(const SetupRequest& setup) : atol_(setup.atol), rtol_(setup.rtol) {
-  TUNER_CUDA_CHECK(cudaSetDevice(setup.gpu));
+GpuSession::GpuSession(const SetupRequest& setup)
+    : utility_(SelectDevice(setup.gpu)), atol_(setup.atol), rtol_(setup.rtol), start_(MakeEvent()), stop_(MakeEvent()) {
+  const std::set<std::string> symbol_sources = SymbolSources(setup);
   unsigned long long seed = setup.seed;
   for (const BufferDecl& decl : setup.buffers) {
-    Buffer buffer{decl, DeviceAlloc(decl.count * SizeOf(decl.type)), {}, {}};
-    buffer.initial.resize(decl.count * SizeOf(decl.type));
-    FillBuffer(buffer.initial.data(), decl.type, decl.count, decl.init, seed++);
-    TUNER_CUDA_CHECK(cudaMemcpy(buffer.device.get(), buffer.initial.data(), buffer.initial.size(), cudaMemcpyHostToDevice));
-    if (decl.output) buffer.initial.clear();  // outputs are re-initialised on the device
+    Buffer buffer{decl, DeviceAlloc(decl.count * SizeOf(decl.type)), {}, {}, {}};
+    utility_.Fill(buffer.device.get(), decl.type, decl.count, decl.init, seed++);
+    if (symbol_sources.count(decl.name)) {
+      buffer.initial.resize(decl.count * SizeOf(decl.type));
+      TUNER_CUDA_CHECK(cudaMemcpy(buffer.initial.data(), buffer.device.get(), buffer.initial.size(), cudaMemcpyDeviceToHost));
+    }
     has_zeroed_outputs_ |= decl.output && decl.init == BufferInit::kZero;
     buffers_.emplace(decl.name, std::move(buffer));
   }
@@ -68,26 +94,38 @@ GpuSession::GpuSession(const SetupRequest& setup) : atol_(setup.atol), rtol_(set
   flush_buffer_ = DeviceAlloc(flush_bytes_);
   WarmUpClocks();
 
-  Library library = LoadLibrary(ReadBinary(setup.reference.cubin_path));
-  cudaKernel_t kernel = nullptr;
-  TUNER_CUDA_CHECK(cudaLibraryGetKernel(&kernel, library.get(), setup.reference.kernel.c_str()));
-  CopySymbols(setup.reference, library.get());
+  Loaded reference = Load(setup.reference);
   PrepareOutputs(true);
-  Launch(kernel, setup.reference);
+  TUNER_CUDA_CHECK(Launch(reference.kernel, setup.reference));
   TUNER_CUDA_CHECK(cudaDeviceSynchronize());
   for (auto& [name, buffer] : buffers_) {
     if (!buffer.decl.output) continue;
     buffer.reference.resize(buffer.decl.count * SizeOf(buffer.decl.type));
     TUNER_CUDA_CHECK(cudaMemcpy(buffer.reference.data(), buffer.device.get(), buffer.reference.size(), cudaMemcpyDeviceToHost));
+    buffer.reference_device = DeviceAlloc(buffer.reference.size());
+    TUNER_CUDA_CHECK(cudaMemcpy(buffer.reference_device.get(), buffer.device.get(), buffer.reference.size(), cudaMemcpyDeviceToDevice));
   }
 }
 
 void GpuSession::WarmUpClocks() {
-  // Idle GPUs start at low clocks; keep the memory system busy until they have risen.
-  const auto until = Clock::now() + std::chrono::milliseconds(300);
-  while (Clock::now() < until) {
-    for (int i = 0; i < 10; ++i) FlushL2();
-    TUNER_CUDA_CHECK(cudaDeviceSynchronize());
+  // Idle GPUs start at low clocks: keep the memory system busy until three memsets in a row take
+  // the same time (within 2%), for at least 50 ms and at most 400 ms.
+  const auto start = Clock::now();
+  std::vector<double> recent;
+  for (;;) {
+    for (int i = 0; i < 4; ++i) FlushL2();
+    TUNER_CUDA_CHECK(cudaEventRecord(start_.get()));
+    FlushL2();
+    TUNER_CUDA_CHECK(cudaEventRecord(stop_.get()));
+    TUNER_CUDA_CHECK(cudaEventSynchronize(stop_.get()));
+    float ms = 0;
+    TUNER_CUDA_CHECK(cudaEventElapsedTime(&ms, start_.get(), stop_.get()));
+    recent.push_back(ms);
+    const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    if (elapsed > 0.4) break;
+    if (elapsed < 0.05 || recent.size() < 3) continue;
+    const auto [lo, hi] = std::minmax_element(recent.end() - 3, recent.end());
+    if (*hi <= *lo * 1.02) break;
   }
 }
 
@@ -100,6 +138,16 @@ void GpuSession::PrepareOutputs(bool poison) {
     if (zero || poison)
       TUNER_CUDA_CHECK(cudaMemsetAsync(buffer.device.get(), zero ? 0 : 0xFF, buffer.decl.count * SizeOf(buffer.decl.type)));
   }
+}
+
+GpuSession::Loaded GpuSession::Load(const KernelLaunch& launch) {
+  Loaded loaded{LoadLibrary(ReadBinary(launch.cubin_path)), nullptr};
+  TUNER_CUDA_CHECK(cudaLibraryGetKernel(&loaded.kernel, loaded.library.get(), launch.kernel.c_str()));
+  if (launch.geometry.shared_bytes > 48 * 1024)
+    TUNER_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(loaded.kernel), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(launch.geometry.shared_bytes)));
+  CopySymbols(launch, loaded.library.get());
+  return loaded;
 }
 
 std::vector<void*> GpuSession::ArgPointers(const KernelLaunch& launch, std::vector<std::uint64_t>& storage) {
@@ -128,64 +176,74 @@ void GpuSession::CopySymbols(const KernelLaunch& launch, cudaLibrary_t library) 
   }
 }
 
-void GpuSession::Launch(cudaKernel_t kernel, const KernelLaunch& launch) {
+cudaError_t GpuSession::Launch(cudaKernel_t kernel, const KernelLaunch& launch) {
   std::vector<std::uint64_t> storage;
   std::vector<void*> args = ArgPointers(launch, storage);
   const auto& g = launch.geometry;
   const dim3 grid(g.grid[0], g.grid[1], g.grid[2]);
   const dim3 block(g.block[0], g.block[1], g.block[2]);
-  TUNER_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), grid, block, args.data(), g.shared_bytes, nullptr));
+  return cudaLaunchKernel(reinterpret_cast<const void*>(kernel), grid, block, args.data(), g.shared_bytes, nullptr);
+}
+
+// One sample: L2 flushed and accumulators cleared first, outside the timed region.
+double GpuSession::TimedLaunch(cudaKernel_t kernel, const KernelLaunch& launch) {
+  FlushL2();
+  if (has_zeroed_outputs_) PrepareOutputs(false);
+  TUNER_CUDA_CHECK(cudaEventRecord(start_.get()));
+  TUNER_CUDA_CHECK(Launch(kernel, launch));
+  TUNER_CUDA_CHECK(cudaEventRecord(stop_.get()));
+  TUNER_CUDA_CHECK(cudaEventSynchronize(stop_.get()));
+  float ms = 0;
+  TUNER_CUDA_CHECK(cudaEventElapsedTime(&ms, start_.get(), stop_.get()));
+  return ms;
 }
 
 std::string GpuSession::Verify() {
   std::string host;
   for (auto& [name, buffer] : buffers_) {
     if (!buffer.decl.output) continue;
-    host.resize(buffer.reference.size());
-    TUNER_CUDA_CHECK(cudaMemcpy(host.data(), buffer.device.get(), host.size(), cudaMemcpyDeviceToHost));
-    const Comparison result = CompareBuffers(host.data(), buffer.reference.data(), buffer.decl.type, buffer.decl.count, atol_, rtol_);
+    const Buffer& b = buffer;
+    const std::uint64_t mismatches = utility_.CountMismatches(b.device.get(), b.reference_device.get(), b.decl.type, b.decl.count, atol_, rtol_);
+    if (mismatches == 0) continue;
+    // Only a failing output comes to the host, for the message naming the first bad element.
+    host.resize(b.reference.size());
+    TUNER_CUDA_CHECK(cudaMemcpy(host.data(), b.device.get(), host.size(), cudaMemcpyDeviceToHost));
+    const Comparison result = CompareBuffers(host.data(), b.reference.data(), b.decl.type, b.decl.count, atol_, rtol_);
     if (!result.Passed()) return result.Describe(name);
+    return std::to_string(mismatches) + " element(s) of '" + name + "' differ from the reference (GPU check)";
   }
   return "";
 }
 
-std::vector<double> GpuSession::TimeSamples(cudaKernel_t kernel, const KernelLaunch& launch, const MeasureRequest& request) {
-  Event start = MakeEvent(), stop = MakeEvent();
-  std::vector<double> samples;
+std::vector<double> GpuSession::TimeSamples(cudaKernel_t kernel, const KernelLaunch& launch, const MeasureRequest& request,
+                                            std::string* note) {
   const auto deadline = Clock::now() + std::chrono::duration<double, std::milli>(request.time_cap_ms);
-  for (int warm = 0; warm < 2; ++warm) Launch(kernel, launch);
-  while (static_cast<int>(samples.size()) < request.max_samples) {
-    FlushL2();
-    if (has_zeroed_outputs_) PrepareOutputs(false);
-    TUNER_CUDA_CHECK(cudaEventRecord(start.get()));
-    Launch(kernel, launch);
-    TUNER_CUDA_CHECK(cudaEventRecord(stop.get()));
-    TUNER_CUDA_CHECK(cudaEventSynchronize(stop.get()));
-    float ms = 0;
-    TUNER_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
-    samples.push_back(ms);
-    const int n = static_cast<int>(samples.size());
-    if (n < request.min_samples) continue;
-    if (request.stop_if_slower_than_ms > 0 && Summarise(samples).median > request.stop_if_slower_than_ms) break;
-    if (Clock::now() > deadline) break;
-    if (n >= 10 && Summarise(samples).spread < request.target_spread) break;
+  std::vector<double> samples = {TimedLaunch(kernel, launch)};
+  const double ratio = request.best_ms > 0 ? samples[0] / request.best_ms : 0;
+  int wanted = request.max_samples;
+  if (ratio > kSlower) {
+    wanted = ratio > kFarSlower ? 1 : kFewSamples;
+    char text[96];
+    std::snprintf(text, sizeof text, "sampled briefly: %.1fx slower than the best so far", ratio);
+    *note = text;
+  }
+  while (static_cast<int>(samples.size()) < wanted) {
+    samples.push_back(TimedLaunch(kernel, launch));
+    if (!note->empty() || static_cast<int>(samples.size()) < request.min_samples) continue;
+    if (Clock::now() > deadline || Summarise(samples).spread < request.target_spread) break;
   }
   return samples;
 }
 
 nlohmann::json GpuSession::Measure(const MeasureRequest& request) {
   const KernelLaunch& launch = request.launch;
-  Library library = LoadLibrary(ReadBinary(launch.cubin_path));
-  cudaKernel_t kernel = nullptr;
-  TUNER_CUDA_CHECK(cudaLibraryGetKernel(&kernel, library.get(), launch.kernel.c_str()));
-  const void* func = reinterpret_cast<const void*>(kernel);
-  const long long threads = launch.geometry.ThreadsPerBlock();
-  if (launch.geometry.shared_bytes > 48 * 1024)
-    TUNER_CUDA_CHECK(cudaFuncSetAttribute(func, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(launch.geometry.shared_bytes)));
+  Loaded loaded = Load(launch);
+  const void* func = reinterpret_cast<const void*>(loaded.kernel);
   cudaFuncAttributes attributes{};
   TUNER_CUDA_CHECK(cudaFuncGetAttributes(&attributes, func));
   int blocks_per_sm = 0;
-  TUNER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, func, static_cast<int>(threads), launch.geometry.shared_bytes));
+  TUNER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, func, static_cast<int>(launch.geometry.ThreadsPerBlock()),
+                                                                 launch.geometry.shared_bytes));
   nlohmann::json reply = {{"regs_per_thread", attributes.numRegs},
                           {"static_smem_bytes", attributes.sharedSizeBytes},
                           {"runtime_blocks_per_sm", blocks_per_sm}};
@@ -194,13 +252,8 @@ nlohmann::json GpuSession::Measure(const MeasureRequest& request) {
     reply["reason"] = "the runtime reports 0 blocks per SM for this kernel and block";
     return reply;
   }
-  CopySymbols(launch, library.get());
   PrepareOutputs(true);
-  std::vector<std::uint64_t> storage;
-  std::vector<void*> args = ArgPointers(launch, storage);
-  const auto& g = launch.geometry;
-  cudaError_t status = cudaLaunchKernel(func, dim3(g.grid[0], g.grid[1], g.grid[2]), dim3(g.block[0], g.block[1], g.block[2]),
-                                        args.data(), g.shared_bytes, nullptr);
+  cudaError_t status = Launch(loaded.kernel, launch);  // checked, untimed, and warms the kernel up
   if (status == cudaSuccess) status = cudaDeviceSynchronize();
   if (status != cudaSuccess) {
     if (IsSticky(status)) throw CudaError(status, Describe(status));
@@ -215,28 +268,39 @@ nlohmann::json GpuSession::Measure(const MeasureRequest& request) {
     reply["reason"] = mismatch;
     return reply;
   }
-  const SampleStats stats = Summarise(TimeSamples(kernel, launch, request));
-  reply["status"] = "ok";
-  reply["time_ms_median"] = stats.median;
-  reply["time_ms_min"] = stats.min;
-  reply["time_ms_max"] = stats.max;
-  reply["time_ms_spread"] = stats.spread;
-  reply["samples"] = stats.count;
+  std::string note;
+  const SampleStats stats = Summarise(TimeSamples(loaded.kernel, launch, request, &note));
+  reply.update({{"status", "ok"}, {"reason", note}, {"time_ms_median", stats.median}, {"time_ms_min", stats.min},
+                {"time_ms_max", stats.max}, {"time_ms_spread", stats.spread}, {"samples", stats.count}});
   return reply;
+}
+
+nlohmann::json GpuSession::Interleave(const std::vector<KernelLaunch>& launches, int rounds) {
+  std::vector<Loaded> loaded;
+  for (const KernelLaunch& launch : launches) loaded.push_back(Load(launch));
+  std::vector<std::vector<double>> samples(launches.size());
+  for (int round = 0; round < rounds; ++round)
+    for (std::size_t i = 0; i < launches.size(); ++i) samples[i].push_back(TimedLaunch(loaded[i].kernel, launches[i]));
+  nlohmann::json medians = nlohmann::json::array(), spreads = nlohmann::json::array();
+  for (const auto& s : samples) {
+    const SampleStats stats = Summarise(s);
+    medians.push_back(stats.median);
+    spreads.push_back(stats.spread);
+  }
+  return {{"ok", true}, {"medians", medians}, {"spreads", spreads}, {"samples", rounds}};
 }
 
 double GpuSession::CopyBandwidthGbps(std::size_t bytes) {
   DevicePointer source = DeviceAlloc(bytes), target = DeviceAlloc(bytes);
   TUNER_CUDA_CHECK(cudaMemset(source.get(), 1, bytes));
-  Event start = MakeEvent(), stop = MakeEvent();
   std::vector<double> samples;
   for (int i = 0; i < 23; ++i) {
-    TUNER_CUDA_CHECK(cudaEventRecord(start.get()));
+    TUNER_CUDA_CHECK(cudaEventRecord(start_.get()));
     TUNER_CUDA_CHECK(cudaMemcpyAsync(target.get(), source.get(), bytes, cudaMemcpyDeviceToDevice));
-    TUNER_CUDA_CHECK(cudaEventRecord(stop.get()));
-    TUNER_CUDA_CHECK(cudaEventSynchronize(stop.get()));
+    TUNER_CUDA_CHECK(cudaEventRecord(stop_.get()));
+    TUNER_CUDA_CHECK(cudaEventSynchronize(stop_.get()));
     float ms = 0;
-    TUNER_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
+    TUNER_CUDA_CHECK(cudaEventElapsedTime(&ms, start_.get(), stop_.get()));
     if (i >= 3) samples.push_back(ms);  // the first copies warm up
   }
   return 2.0 * static_cast<double>(bytes) / (Summarise(samples).median * 1e6);

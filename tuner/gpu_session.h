@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gpu_handles.h"
+#include "gpu_utility_kernels.h"
 #include "worker_protocol.h"
 
 namespace tuner {
@@ -23,6 +24,10 @@ class GpuSession {
   // thrown as CudaError: the process is then unusable and the supervisor restarts it.
   nlohmann::json Measure(const MeasureRequest& request);
 
+  // Times several candidates again in turns (A B C A B C ...), so that a change of clocks or a
+  // neighbour on the GPU affects them alike: {"medians": [...], "samples": n}.
+  nlohmann::json Interleave(const std::vector<KernelLaunch>& launches, int rounds);
+
   // Device-to-device cudaMemcpy of `bytes`, reported as (read + written bytes) / time in GB/s.
   double CopyBandwidthGbps(std::size_t bytes);
 
@@ -30,25 +35,35 @@ class GpuSession {
   struct Buffer {
     BufferDecl decl;
     DevicePointer device;
-    std::string initial;    // host copy of the initial contents (inputs, symbol sources)
-    std::string reference;  // outputs: the reference result
+    std::string initial;             // host copy of the initial contents, for symbol sources only
+    std::string reference;           // outputs: the reference result, on the host (for messages)
+    DevicePointer reference_device;  // and on the device (for the check)
+  };
+  struct Loaded {
+    Library library;
+    cudaKernel_t kernel = nullptr;
   };
 
+  Loaded Load(const KernelLaunch& launch);
   void PrepareOutputs(bool poison);
   std::vector<void*> ArgPointers(const KernelLaunch& launch, std::vector<std::uint64_t>& storage);
   void CopySymbols(const KernelLaunch& launch, cudaLibrary_t library);
-  void Launch(cudaKernel_t kernel, const KernelLaunch& launch);
+  cudaError_t Launch(cudaKernel_t kernel, const KernelLaunch& launch);
+  double TimedLaunch(cudaKernel_t kernel, const KernelLaunch& launch);
   std::string Verify();
-  std::vector<double> TimeSamples(cudaKernel_t kernel, const KernelLaunch& launch, const MeasureRequest& request);
+  std::vector<double> TimeSamples(cudaKernel_t kernel, const KernelLaunch& launch, const MeasureRequest& request,
+                                  std::string* note);
   void FlushL2();
   void WarmUpClocks();
 
   std::map<std::string, Buffer> buffers_;
+  UtilityKernels utility_;
   double atol_ = 0;
   double rtol_ = 0;
   DevicePointer flush_buffer_;
   std::size_t flush_bytes_ = 0;
   bool has_zeroed_outputs_ = false;
+  Event start_, stop_;
 };
 
 }  // namespace tuner

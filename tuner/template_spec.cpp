@@ -198,23 +198,24 @@ void CheckExpressions(const Reader& r, const toml::table& root, const TemplateSp
   for (const SizeSpec& s : spec.sizes) vars[s.name] = 1;
   Variables sizes_only = vars;
   for (const ParamSpec& p : spec.params) vars[p.name] = 1;
-  auto check = [&](const std::string& expr, const Variables& scope, const std::string& field) {
+  auto check = [&](const std::string& expr, const Variables& scope, const std::string& field, const char* key) {
     try {
       CheckSyntax(expr, scope);
     } catch (const ExpressionError& e) {
-      r.Fail(&root, field, std::string(e.what()) + (&scope == &sizes_only ? " (only sizes may be used here)" : ""));
+      const toml::node* node = root.get(key);
+      r.Fail(node ? node : &root, field, std::string(e.what()) + (&scope == &sizes_only ? " (only sizes may be used here)" : ""));
     }
   };
-  for (const std::string& c : spec.constraints) check(c, vars, "constraints");
+  for (const std::string& c : spec.constraints) check(c, vars, "constraints", "constraints");
   for (const auto* launch : {&spec.launch, &spec.check.launch}) {
-    const std::string field = launch == &spec.launch ? "launch" : "check";
-    for (const auto& e : launch->grid) check(e, vars, field + ".grid");
-    for (const auto& e : launch->block) check(e, vars, field + ".block");
-    check(launch->shared_bytes, vars, field + ".shared_bytes");
+    const char* key = launch == &spec.launch ? "launch" : "check";
+    for (const auto& e : launch->grid) check(e, vars, std::string(key) + ".grid", key);
+    for (const auto& e : launch->block) check(e, vars, std::string(key) + ".block", key);
+    check(launch->shared_bytes, vars, std::string(key) + ".shared_bytes", key);
   }
-  for (const ArgSpec& a : spec.args) check(a.is_buffer ? a.length : a.value, sizes_only, "arg " + a.name);
-  if (!spec.work.bytes.empty()) check(spec.work.bytes, sizes_only, "work.bytes");
-  if (!spec.work.flops.empty()) check(spec.work.flops, sizes_only, "work.flops");
+  for (const ArgSpec& a : spec.args) check(a.is_buffer ? a.length : a.value, sizes_only, "arg " + a.name, "arg");
+  if (!spec.work.bytes.empty()) check(spec.work.bytes, sizes_only, "work.bytes", "work");
+  if (!spec.work.flops.empty()) check(spec.work.flops, sizes_only, "work.flops", "work");
 }
 
 void CheckReferences(const Reader& r, const toml::table& root, const TemplateSpec& spec) {

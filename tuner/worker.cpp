@@ -32,6 +32,11 @@ json Handle(const json& request, std::unique_ptr<GpuSession>& session) {
   }
   if (!session) return {{"ok", false}, {"error", "the worker has not been set up"}};
   if (op == "copy_bandwidth") return {{"ok", true}, {"gbps", session->CopyBandwidthGbps(request.at("bytes"))}};
+  if (op == "interleave") {
+    std::vector<KernelLaunch> launches;
+    for (const json& launch : request.at("launches")) launches.push_back(LaunchFromJson(launch));
+    return session->Interleave(launches, request.at("rounds"));
+  }
   if (op == "measure") {
     json reply = session->Measure(MeasureFromJson(request));
     reply["ok"] = true;

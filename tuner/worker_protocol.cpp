@@ -13,7 +13,9 @@ json ArgsToJson(const std::vector<LaunchArg>& args) {
   return out;
 }
 
-json LaunchToJson(const KernelLaunch& launch) {
+}  // namespace
+
+json ToJson(const KernelLaunch& launch) {
   json symbols = json::array();
   for (const SymbolSpec& s : launch.symbols) symbols.push_back({{"name", s.name}, {"from", s.from}});
   return {{"cubin_path", launch.cubin_path},
@@ -38,7 +40,6 @@ KernelLaunch LaunchFromJson(const json& j) {
   return launch;
 }
 
-}  // namespace
 
 json ToJson(const SetupRequest& r) {
   json buffers = json::array();
@@ -46,13 +47,13 @@ json ToJson(const SetupRequest& r) {
     buffers.push_back({{"name", b.name}, {"type", static_cast<int>(b.type)}, {"count", b.count},
                        {"init", static_cast<int>(b.init)}, {"output", b.output}});
   return {{"op", "setup"}, {"gpu", r.gpu}, {"seed", r.seed}, {"buffers", buffers},
-          {"reference", LaunchToJson(r.reference)}, {"atol", r.atol}, {"rtol", r.rtol}};
+          {"reference", ToJson(r.reference)}, {"atol", r.atol}, {"rtol", r.rtol}};
 }
 
 json ToJson(const MeasureRequest& r) {
-  return {{"op", "measure"}, {"launch", LaunchToJson(r.launch)}, {"time_cap_ms", r.time_cap_ms},
+  return {{"op", "measure"}, {"launch", ToJson(r.launch)}, {"time_cap_ms", r.time_cap_ms},
           {"min_samples", r.min_samples}, {"max_samples", r.max_samples}, {"target_spread", r.target_spread},
-          {"stop_if_slower_than_ms", r.stop_if_slower_than_ms}};
+          {"best_ms", r.best_ms}};
 }
 
 SetupRequest SetupFromJson(const json& j) {
@@ -75,7 +76,7 @@ MeasureRequest MeasureFromJson(const json& j) {
   r.min_samples = j.at("min_samples");
   r.max_samples = j.at("max_samples");
   r.target_spread = j.at("target_spread");
-  r.stop_if_slower_than_ms = j.at("stop_if_slower_than_ms");
+  r.best_ms = j.at("best_ms");
   return r;
 }
 

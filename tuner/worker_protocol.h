@@ -49,9 +49,11 @@ struct MeasureRequest {
   int min_samples = 5;
   int max_samples = 200;
   double target_spread = 0.01;  // stop sampling once (p75 - p25) / median is below this
-  double stop_if_slower_than_ms = 0;  // > 0: take only a few samples of a candidate this slow
+  double best_ms = 0;  // the best median so far: a candidate far slower gets only a few samples
 };
 
+nlohmann::json ToJson(const KernelLaunch& launch);
+KernelLaunch LaunchFromJson(const nlohmann::json& json);
 nlohmann::json ToJson(const SetupRequest& request);
 nlohmann::json ToJson(const MeasureRequest& request);
 SetupRequest SetupFromJson(const nlohmann::json& json);

@@ -1,0 +1,36 @@
+#include "cubin_elf.h"
+
+#include <gtest/gtest.h>
+
+#include "compiler.h"
+#include "template_library.h"
+
+namespace tuner {
+namespace {
+
+TEST(CubinElf, RegistersAndSharedMemoryAgreeWithPtxas) {
+  const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs({}));
+  const TemplateSpec& spec = library.Find("transpose");
+  for (const char* arch : {"sm_80", "sm_90"}) {
+    const CompileResult r = CompileCandidate(spec, {{"VARIANT", 1}, {"TILE", 32}, {"ROWS", 8}, {"PAD", 1}}, "transpose", arch);
+    ASSERT_TRUE(r.ok) << r.log;
+    const auto elf = ReadCubinResources(r.cubin, "transpose");
+    ASSERT_TRUE(elf.has_value());
+    EXPECT_EQ(elf->regs_per_thread, r.info.regs_per_thread) << arch;
+    const long long reserve = std::string(arch) == "sm_90" ? 1024 : 0;
+    EXPECT_EQ(elf->shared_section_bytes, 32 * 33 * 4 + reserve) << arch;
+  }
+}
+
+TEST(CubinElf, RejectsWhatIsNotACubinOrLacksTheKernel) {
+  EXPECT_FALSE(ReadCubinResources("not an elf file at all, not even close", "k").has_value());
+  EXPECT_FALSE(ReadCubinResources("", "k").has_value());
+  const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs({}));
+  const CompileResult r = CompileCandidate(library.Find("transpose"), {{"VARIANT", 0}, {"TILE", 32}, {"ROWS", 8}, {"PAD", 0}}, "transpose", "sm_90");
+  ASSERT_TRUE(r.ok);
+  EXPECT_FALSE(ReadCubinResources(r.cubin, "no_such_kernel").has_value());
+  EXPECT_FALSE(ReadCubinResources(r.cubin.substr(0, 100), "transpose").has_value());
+}
+
+}  // namespace
+}  // namespace tuner

@@ -1,0 +1,58 @@
+// On a real GPU (skipped without one): for every candidate of every shipped template, the
+// explorer's blocks per SM (cuda_occupancy.h fed with the live limits and ptxas's resources) must
+// equal cudaOccupancyMaxActiveBlocksPerMultiprocessor on the loaded kernel.
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "db_test_util.h"
+#include "device.h"
+#include "device_limits.h"
+#include "explore.h"
+#include "gpu_handles.h"
+#include "template_library.h"
+
+namespace tuner {
+namespace {
+
+std::string ReadFile(const std::string& path) { return db::testing::ReadBytes(path); }
+
+TEST(OccupancyGpu, ExplorerAgreesWithTheRuntimeForEveryShippedCandidate) {
+  const GpuDiscovery found = DiscoverGpus();
+  if (found.gpus.empty()) GTEST_SKIP() << "no usable GPU: " << found.problem;
+  const DeviceLimits limits = LimitsFromGpu(0);
+  const std::string arch = found.gpus[0].Arch();
+  db::testing::TempDir dir;
+  const CubinCache cache(dir.File("cubins"));
+  const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs({}));
+  const auto threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  int checked = 0;
+  for (const TemplateSpec& spec : library.templates) {
+    for (const ExploredCandidate& c : ExploreTemplate(spec, ParseProblemSize(spec, ""), limits, arch, cache, threads)) {
+      ASSERT_TRUE(c.compiled) << spec.name << " " << ParamsJson(c.params);
+      const CachedCompile compiled = cache.Compile(spec, c.params, spec.kernel, arch);
+      Library library_handle = LoadLibrary(ReadFile(compiled.cubin_path));
+      cudaKernel_t kernel = nullptr;
+      ASSERT_EQ(cudaLibraryGetKernel(&kernel, library_handle.get(), compiled.result.lowered_name.c_str()), cudaSuccess);
+      const void* func = reinterpret_cast<const void*>(kernel);
+      if (c.geometry.shared_bytes > 48 * 1024)
+        cudaFuncSetAttribute(func, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(c.geometry.shared_bytes));
+      cudaFuncAttributes attributes{};
+      ASSERT_EQ(cudaFuncGetAttributes(&attributes, func), cudaSuccess);
+      int blocks = -1;
+      ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, func, static_cast<int>(c.geometry.ThreadsPerBlock()),
+                                                              c.geometry.shared_bytes), cudaSuccess);
+      const std::string where = spec.name + " " + ParamsJson(c.params);
+      EXPECT_EQ(c.info.regs_per_thread, attributes.numRegs) << where;
+      EXPECT_EQ(c.info.static_smem_bytes, static_cast<long long>(attributes.sharedSizeBytes)) << where;
+      EXPECT_EQ(c.occupancy.blocks_per_sm, blocks) << where;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 100);
+  std::cout << "checked " << checked << " candidates on " << found.gpus[0].name << "\n";
+}
+
+}  // namespace
+}  // namespace tuner
