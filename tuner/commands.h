@@ -10,6 +10,7 @@ int RunOccupancy(int argc, char** argv);
 int RunExplore(int argc, char** argv);
 int RunTune(int argc, char** argv);
 int RunQuery(int argc, char** argv);
+int RunSimulate(int argc, char** argv);
 int RunReport(int argc, char** argv);
 int RunDb(int argc, char** argv);
 int RunWorker(int argc, char** argv);  // hidden: the GPU worker process the sweep starts

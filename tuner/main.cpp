@@ -23,6 +23,7 @@ const Command kCommands[] = {
     {"explore", tuner::RunExplore, "compile every candidate offline: registers, shared memory, occupancy"},
     {"tune", tuner::RunTune, "compile, verify and time every candidate of a kernel on a GPU"},
     {"query", tuner::RunQuery, "print the stored best configuration of a kernel"},
+    {"simulate", tuner::RunSimulate, "replay a stored sweep to compare search strategies, no GPU needed"},
     {"report", tuner::RunReport, "write an HTML, Markdown or CSV report of the stored results"},
     {"db", tuner::RunDb, "check, inspect, export, import and merge the results database"},
     {"__worker", tuner::RunWorker, nullptr},

@@ -1,0 +1,218 @@
+// Replaying stored sweeps: landscapes from records, the counts per strategy, and `tuner simulate`
+// through the built binary on a temporary database filled through Store.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.h"
+#include "db/store.h"
+#include "db_test_util.h"
+#include "problem_size.h"
+#include "search_space.h"
+#include "simulation.h"
+#include "template_library.h"
+
+namespace tuner {
+namespace {
+
+using db::testing::TempDir;
+using testing::RunTuner;
+
+const TemplateSpec& Transpose() {
+  static const TemplateSpec spec = LoadTemplateLibrary(TemplateSearchDirs({})).Find("transpose");
+  return spec;
+}
+
+std::vector<ParamValues> TransposeCandidates() {
+  return EnumerateCandidates(Transpose(), ParseProblemSize(Transpose(), "8192x8192"));
+}
+
+long long Value(const ParamValues& params, const std::string& name) {
+  for (const auto& [n, v] : params)
+    if (n == name) return v;
+  return -1;
+}
+
+// Fastest (1.0 ms) at VARIANT 1, TILE 64, ROWS 4, PAD 1, and no other candidate within 5%; the
+// naive variant with TILE 16 and ROWS 16 does not compile.
+db::MeasurementRecord Synthetic(const ParamValues& params) {
+  db::MeasurementRecord r = db::testing::SampleMeasurement(0, 1.0);
+  r.params_json = ParamsJson(params);
+  const long long variant = Value(params, "VARIANT"), tile = Value(params, "TILE"), rows = Value(params, "ROWS");
+  if (variant == 0 && tile == 16 && rows == 16) {
+    r.status = "compile_error";
+    return r;
+  }
+  r.time_ms_median = 1.0 + 0.5 * (variant == 0) + 0.1 * std::abs(std::log2(static_cast<double>(tile)) - 6) +
+                     0.08 * std::abs(std::log2(static_cast<double>(rows)) - 2) + 0.2 * (variant == 1 && Value(params, "PAD") == 0);
+  return r;
+}
+
+std::size_t OptimumPosition() {  // 1-based, in enumeration order
+  const std::vector<ParamValues> all = TransposeCandidates();
+  for (std::size_t i = 0; i < all.size(); ++i)
+    if (ParamsJson(all[i]) == R"({"VARIANT":1,"TILE":64,"ROWS":4,"PAD":1})") return i + 1;
+  return 0;
+}
+
+std::vector<db::MeasurementRecord> CompleteRecords() {
+  std::vector<db::MeasurementRecord> records;
+  for (const ParamValues& c : TransposeCandidates()) records.push_back(Synthetic(c));
+  return records;
+}
+
+// A complete sweep on GPU-1111 and, when asked, one missing a candidate on GPU-2222.
+std::string MakeDatabase(const TempDir& dir, bool complete = true, bool partial_second_gpu = false) {
+  const std::string path = dir.File("sim.db");
+  db::Store store = db::Store::Open(path, db::OpenMode::kReadWrite);
+  const auto templ = store.EnsureTemplate({"transpose", Transpose().hash, ""});
+  auto fill = [&](const db::GpuRecord& gpu, std::size_t leave_out) {
+    const auto sweep = store.StartSweep(store.EnsureGpu(gpu), templ, db::testing::SampleSweep("8192x8192"));
+    std::vector<db::MeasurementRecord> records = CompleteRecords();
+    records.resize(records.size() - leave_out);
+    for (const db::MeasurementRecord& r : records) store.AddMeasurement(sweep, r);
+  };
+  fill(db::testing::SampleGpu(), complete ? 0 : 1);
+  if (partial_second_gpu) fill(db::testing::SampleGpu("GPU-2222", "NVIDIA H200"), 3);
+  return path;
+}
+
+TEST(Landscape, FromCompleteRecordsKeepsEnumerationOrder) {
+  const Landscape l = LandscapeFromRecords(TransposeCandidates(), Transpose().params, CompleteRecords());
+  ASSERT_EQ(l.candidates.size(), TransposeCandidates().size());
+  EXPECT_EQ(l.OkCount(), l.candidates.size() - 1);
+  ASSERT_TRUE(l.Optimum());
+  EXPECT_EQ(*l.Optimum() + 1, OptimumPosition());
+  EXPECT_DOUBLE_EQ(*l.time_ms[*l.Optimum()], 1.0);
+}
+
+TEST(Landscape, MissingOrSkippedCandidatesMakeItIncomplete) {
+  std::vector<db::MeasurementRecord> records = CompleteRecords();
+  records[3].status = "skipped";
+  EXPECT_THROW(LandscapeFromRecords(TransposeCandidates(), Transpose().params, records), IncompleteSweepError);
+  records.erase(records.begin() + 3);
+  EXPECT_THROW(LandscapeFromRecords(TransposeCandidates(), Transpose().params, records), IncompleteSweepError);
+}
+
+TEST(Landscape, WithoutTheTemplateTheStoredCandidatesAreTheSpace) {
+  const Landscape l = LandscapeFromRecordsOnly(CompleteRecords());
+  EXPECT_EQ(l.candidates.size(), TransposeCandidates().size());
+  ASSERT_EQ(l.params.size(), 4u);
+  EXPECT_EQ(l.params[1].name, "TILE");
+  EXPECT_EQ(l.params[1].values, (std::vector<long long>{16, 32, 64}));
+  EXPECT_DOUBLE_EQ(*l.time_ms[*l.Optimum()], 1.0);
+}
+
+TEST(Simulation, BruteForceReachesTheOptimumAtItsPositionEveryRun) {
+  const Landscape l = LandscapeFromRecords(TransposeCandidates(), Transpose().params, CompleteRecords());
+  const StrategySummary s = SimulateStrategy(l, {"brute_force", 0, 0}, 5);
+  EXPECT_EQ(s.reached, 5u);
+  EXPECT_DOUBLE_EQ(*s.median_to_target, static_cast<double>(OptimumPosition()));
+  EXPECT_DOUBLE_EQ(s.mean_evaluations, static_cast<double>(l.candidates.size()));
+  EXPECT_DOUBLE_EQ(s.mean_best_ratio, 1.0);
+}
+
+TEST(Simulation, RandomNeedsAboutHalfTheSpaceForOneGoodCandidate) {
+  const Landscape l = LandscapeFromRecords(TransposeCandidates(), Transpose().params, CompleteRecords());
+  const StrategySummary s = SimulateStrategy(l, {"random", 0, 100}, 400);
+  const double expected = (static_cast<double>(l.candidates.size()) + 1) / 2;  // (n + 1) / (k + 1), k = 1
+  EXPECT_EQ(s.reached, 400u);
+  EXPECT_NEAR(*s.mean_to_target, expected, 1.5);
+}
+
+TEST(Simulation, BudgetLimitsHowOftenTheTargetIsReached) {
+  const Landscape l = LandscapeFromRecords(TransposeCandidates(), Transpose().params, CompleteRecords());
+  const StrategySummary s = SimulateStrategy(l, {"random", 3, 0}, 200);
+  EXPECT_DOUBLE_EQ(s.mean_evaluations, 3.0);
+  EXPECT_GT(s.reached, 0u);
+  EXPECT_LT(s.reached, 100u);
+  EXPECT_LE(*s.max_to_target, 3u);
+}
+
+TEST(SimulateCommand, JsonPerStrategy) {
+  TempDir dir;
+  const auto r = RunTuner("simulate transpose --size 8192x8192 --runs 10 --seed 3 --json --db " + MakeDatabase(dir, true, true));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("GPU-2222"), std::string::npos) << "the incomplete sweep is named";
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["kernel"], "transpose");
+  EXPECT_EQ(doc["runs"], 10);
+  EXPECT_EQ(doc["seed"], 3);
+  ASSERT_EQ(doc["sweeps"].size(), 1u);
+  const auto& sweep = doc["sweeps"][0];
+  EXPECT_EQ(sweep["gpu"]["uuid"], "GPU-1111");
+  EXPECT_EQ(sweep["candidates"], TransposeCandidates().size());
+  EXPECT_EQ(sweep["within_5pct"], 1);
+  EXPECT_DOUBLE_EQ(sweep["optimum"]["time_ms"].get<double>(), 1.0);
+  EXPECT_EQ(sweep["optimum"]["params"]["TILE"], 64);
+  ASSERT_EQ(sweep["strategies"].size(), 4u);
+  const auto& brute = sweep["strategies"][0];
+  EXPECT_EQ(brute["strategy"], "brute_force");
+  EXPECT_EQ(brute["reached"], 10);
+  EXPECT_DOUBLE_EQ(brute["evaluations_to_within_5pct"]["median"].get<double>(), static_cast<double>(OptimumPosition()));
+  for (const auto& s : sweep["strategies"]) {
+    EXPECT_EQ(s["runs"], 10);
+    EXPECT_TRUE(s.contains("reached_fraction") && s.contains("evaluations_mean") && s.contains("best_over_optimum_mean"));
+  }
+}
+
+TEST(SimulateCommand, TextTableAndOneStrategyWithBudget) {
+  TempDir dir;
+  const auto r = RunTuner("simulate transpose --strategy annealing,random --budget 5 --runs 4 --db " + MakeDatabase(dir));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("annealing"), std::string::npos);
+  EXPECT_NE(r.out.find("random"), std::string::npos);
+  EXPECT_EQ(r.out.find("brute_force"), std::string::npos);
+}
+
+TEST(SimulateCommand, WithoutTheTemplateTheStoredCandidatesAreReplayed) {
+  TempDir dir;
+  const std::string path = dir.File("foreign.db");
+  {
+    db::Store store = db::Store::Open(path, db::OpenMode::kReadWrite);
+    const auto sweep = store.StartSweep(store.EnsureGpu(db::testing::SampleGpu()), store.EnsureTemplate({"not_here", "h1", ""}),
+                                        db::testing::SampleSweep("8192x8192"));
+    for (const db::MeasurementRecord& r : CompleteRecords()) store.AddMeasurement(sweep, r);
+  }
+  EXPECT_EQ(RunTuner("simulate not_here --db " + path).exit_code, 2) << "no template, no --size";
+  const auto r = RunTuner("simulate not_here --size 8192x8192 --runs 3 --json --db " + path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("not at hand"), std::string::npos) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["sweeps"][0]["candidates"], TransposeCandidates().size());
+  EXPECT_EQ(doc["sweeps"][0]["template_hash"], "h1");
+}
+
+TEST(SimulateCommand, BadInputExitsTwo) {
+  TempDir dir;
+  const std::string db = MakeDatabase(dir);
+  for (const std::string args : {"--strategy hill_climbing", "--strategy random,", "--runs 0", "--budget -1",
+                                 "--size 8192y8192", "--frobnicate"}) {
+    const auto r = RunTuner("simulate transpose " + args + " --db " + db);
+    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
+    EXPECT_TRUE(r.out.empty()) << args;
+  }
+  EXPECT_EQ(RunTuner("simulate --db " + db).exit_code, 2);
+}
+
+TEST(SimulateCommand, NoCompleteSweepExitsOneAndSaysWhy) {
+  TempDir dir;
+  const auto incomplete = RunTuner("simulate transpose --db " + MakeDatabase(dir, false));
+  EXPECT_EQ(incomplete.exit_code, 1);
+  EXPECT_NE(incomplete.err.find("1 of " + std::to_string(TransposeCandidates().size()) + " candidates have no stored result"),
+            std::string::npos)
+      << incomplete.err;
+  TempDir other;
+  const std::string complete = MakeDatabase(other);
+  EXPECT_EQ(RunTuner("simulate transpose --device A100 --db " + complete).exit_code, 1);
+  EXPECT_EQ(RunTuner("simulate transpose --size 4096x4096 --db " + complete).exit_code, 1);
+  TempDir empty;
+  { db::Store::Open(empty.File("e.db"), db::OpenMode::kReadWrite); }
+  const auto none = RunTuner("simulate transpose --db " + empty.File("e.db"));
+  EXPECT_EQ(none.exit_code, 1);
+  EXPECT_NE(none.err.find("tuner tune transpose"), std::string::npos) << none.err;
+}
+
+}  // namespace
+}  // namespace tuner

@@ -1,0 +1,235 @@
+// Search strategies on synthetic spaces: no repeats, coverage, seeds, budgets, resumed histories,
+// the neighbourhood graph, and annealing against brute force on a landscape with one optimum.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <set>
+
+#include "candidate_graph.h"
+#include "errors.h"
+#include "search_strategy.h"
+
+namespace tuner {
+namespace {
+
+using TimeFunction = std::function<std::optional<double>(const std::vector<long long>&)>;
+
+// Every combination of the parameters' values (last fastest) that `allowed` keeps.
+struct Space {
+  std::vector<ParamSpec> params;
+  std::vector<ParamValues> candidates;
+};
+
+Space MakeSpace(const std::vector<std::vector<long long>>& values,
+                const std::function<bool(const std::vector<long long>&)>& allowed = nullptr) {
+  Space space;
+  for (std::size_t d = 0; d < values.size(); ++d) space.params.push_back({"P" + std::to_string(d), values[d], {}});
+  std::vector<std::size_t> index(values.size(), 0);
+  for (bool more = true; more;) {
+    std::vector<long long> point;
+    ParamValues params;
+    for (std::size_t d = 0; d < values.size(); ++d) {
+      point.push_back(values[d][index[d]]);
+      params.emplace_back(space.params[d].name, point.back());
+    }
+    if (!allowed || allowed(point)) space.candidates.push_back(params);
+    more = false;
+    for (std::size_t d = values.size(); d-- > 0;) {
+      if (++index[d] < values[d].size()) {
+        more = true;
+        break;
+      }
+      index[d] = 0;
+    }
+  }
+  return space;
+}
+
+std::vector<long long> Point(const ParamValues& params) {
+  std::vector<long long> point;
+  for (const auto& [name, value] : params) point.push_back(value);
+  return point;
+}
+
+// Runs a strategy to its end against `time`; returns the proposals in order.
+std::vector<std::size_t> Drive(SearchStrategy& strategy, const Space& space, const TimeFunction& time,
+                               std::vector<Evaluation> history = {}) {
+  std::vector<std::size_t> proposed;
+  while (const auto next = strategy.Next(history)) {
+    proposed.push_back(*next);
+    const std::optional<double> t = time(Point(space.candidates.at(*next)));
+    history.push_back({*next, t.has_value(), t.value_or(0)});
+  }
+  return proposed;
+}
+
+std::vector<std::size_t> RunStrategy(const std::string& name, const Space& space, const TimeFunction& time,
+                             unsigned long long seed = 0, std::size_t budget = 0) {
+  const auto strategy = MakeStrategy({name, budget, seed}, space.candidates, space.params);
+  return Drive(*strategy, space, time);
+}
+
+// A smooth bowl with its minimum (1 ms) far from the start of enumeration order.
+std::optional<double> Bowl(const std::vector<long long>& p) {
+  double t = 1;
+  const std::vector<double> centre = {6, 5, 2, 3};
+  for (std::size_t d = 0; d < p.size(); ++d) t *= 1 + 0.25 * std::pow(static_cast<double>(p[d]) - centre[d], 2);
+  return t;
+}
+
+const Space& BowlSpace() {  // 8 x 8 x 6 x 6 = 2304 points, 1 in 7 left out by a "constraint"
+  static const Space space = MakeSpace({{0, 1, 2, 3, 4, 5, 6, 7}, {0, 1, 2, 3, 4, 5, 6, 7}, {0, 1, 2, 3, 4, 5}, {0, 1, 2, 3, 4, 5}},
+                                       [](const std::vector<long long>& p) { return (p[0] + 2 * p[1] + 3 * p[2] + p[3]) % 7 != 3; });
+  return space;
+}
+
+const std::vector<std::string> kAll = {"brute_force", "random", "annealing", "genetic"};
+
+TEST(Strategy, NamesAreKnownAndUnknownIsUsageError) {
+  EXPECT_EQ(StrategyNames(), kAll);
+  const Space space = MakeSpace({{1, 2}});
+  EXPECT_THROW(MakeStrategy({"hill_climbing", 0, 0}, space.candidates, space.params), UsageError);
+}
+
+TEST(Strategy, BruteForceVisitsEveryCandidateInOrder) {
+  const Space space = MakeSpace({{1, 2, 3}, {4, 5}});
+  const std::vector<std::size_t> order = RunStrategy("brute_force", space, Bowl);
+  EXPECT_EQ(order, (std::vector<std::size_t>{0, 1, 2, 3, 4, 5}));
+}
+
+TEST(Strategy, NoneRepeatsAndExhaustiveOnesCoverEverything) {
+  const Space& space = BowlSpace();
+  for (const std::string& name : kAll) {
+    const std::vector<std::size_t> order = RunStrategy(name, space, Bowl, 7);
+    const std::set<std::size_t> distinct(order.begin(), order.end());
+    EXPECT_EQ(distinct.size(), order.size()) << name;
+    EXPECT_LT(*distinct.rbegin(), space.candidates.size()) << name;
+    if (name == "brute_force" || name == "random") {
+      EXPECT_EQ(order.size(), space.candidates.size()) << name;
+    }
+  }
+}
+
+TEST(Strategy, SameSeedSameProposalsOtherSeedOthers) {
+  const Space& space = BowlSpace();
+  for (const std::string name : {"random", "annealing", "genetic"}) {
+    EXPECT_EQ(RunStrategy(name, space, Bowl, 42), RunStrategy(name, space, Bowl, 42)) << name;
+    EXPECT_NE(RunStrategy(name, space, Bowl, 42), RunStrategy(name, space, Bowl, 43)) << name;
+  }
+}
+
+TEST(Strategy, BudgetIsRespected) {
+  const Space& space = BowlSpace();
+  for (const std::string& name : kAll) {
+    EXPECT_EQ(RunStrategy(name, space, Bowl, 1, 25).size(), 25u) << name;
+    EXPECT_EQ(RunStrategy(name, MakeSpace({{1, 2, 3}}), Bowl, 1, 25).size(), 3u) << name;
+  }
+}
+
+TEST(Strategy, ResumedHistoryCountsAsEvaluatedAndAgainstTheBudget) {
+  const Space& space = BowlSpace();
+  std::vector<Evaluation> stored;
+  for (std::size_t c = 0; c < 5; ++c) stored.push_back({c, true, *Bowl(Point(space.candidates[c]))});
+  for (const std::string& name : kAll) {
+    const auto strategy = MakeStrategy({name, 12, 3}, space.candidates, space.params);
+    const std::vector<std::size_t> order = Drive(*strategy, space, Bowl, stored);
+    EXPECT_EQ(order.size(), 7u) << name;
+    for (const std::size_t c : order) EXPECT_GE(c, 5u) << name;
+  }
+}
+
+TEST(Strategy, PipelinedCallsProposeDistinctCandidates) {
+  const Space& space = BowlSpace();
+  for (const std::string& name : kAll) {
+    const auto strategy = MakeStrategy({name, 0, 5}, space.candidates, space.params);
+    std::vector<Evaluation> history;
+    std::set<std::size_t> seen;
+    for (int round = 0; round < 30; ++round) {
+      const auto a = strategy->Next(history), b = strategy->Next(history);  // two in flight
+      ASSERT_TRUE(a && b) << name;
+      EXPECT_TRUE(seen.insert(*a).second && seen.insert(*b).second) << name;
+      history.push_back({*a, true, *Bowl(Point(space.candidates[*a]))});
+      history.push_back({*b, false, 0});  // the second one failed
+    }
+  }
+}
+
+TEST(Strategy, BadHistoryIsRejected) {
+  const Space space = MakeSpace({{1, 2, 3}});
+  const auto strategy = MakeStrategy({"annealing", 0, 0}, space.candidates, space.params);
+  EXPECT_THROW(strategy->Next({{7, true, 1.0}}), std::invalid_argument);
+  const auto other = MakeStrategy({"random", 0, 0}, space.candidates, space.params);
+  other->Next({{0, true, 1.0}, {1, true, 2.0}});
+  EXPECT_THROW(other->Next({{0, true, 1.0}}), std::invalid_argument);
+}
+
+TEST(Strategy, OptimisersEndWhenEveryCandidateFails) {
+  const Space space = MakeSpace({{1, 2, 3, 4}, {1, 2, 3}});
+  const TimeFunction fails = [](const std::vector<long long>&) { return std::nullopt; };
+  for (const std::string& name : kAll) EXPECT_EQ(RunStrategy(name, space, fails).size(), space.candidates.size()) << name;
+}
+
+TEST(Strategy, MismatchedParametersAreRejected) {
+  Space space = MakeSpace({{1, 2}, {3, 4}});
+  space.params[1].name = "Q";
+  EXPECT_THROW(MakeStrategy({"annealing", 0, 0}, space.candidates, space.params), std::invalid_argument);
+  space.params[1] = {"P1", {3}, {}};
+  EXPECT_THROW(MakeStrategy({"genetic", 0, 0}, space.candidates, space.params), std::invalid_argument);
+}
+
+TEST(CandidateGraph, NeighboursStepOneValueSkippingWhatConstraintsLeaveOut) {
+  // P0 in {1,2,4,8}, P1 in {1,2}; (4, 1) is left out.
+  const Space space = MakeSpace({{1, 2, 4, 8}, {1, 2}}, [](const std::vector<long long>& p) { return !(p[0] == 4 && p[1] == 1); });
+  const CandidateGraph graph(space.candidates, space.params);
+  ASSERT_EQ(graph.size(), 7u);  // (1,1) (1,2) (2,1) (2,2) (4,2) (8,1) (8,2)
+  const auto at = [&](std::size_t a, std::size_t b) { return *graph.Find({a, b}); };
+  auto neighbours = [&](std::size_t c) {
+    std::vector<std::size_t> n = graph.Neighbours(c);
+    std::sort(n.begin(), n.end());
+    return n;
+  };
+  EXPECT_EQ(neighbours(at(0, 0)), (std::vector<std::size_t>{at(0, 1), at(1, 0)}));
+  EXPECT_EQ(neighbours(at(1, 0)), (std::vector<std::size_t>{at(0, 0), at(1, 1), at(3, 0)}));  // over (4,1) to (8,1)
+  EXPECT_EQ(neighbours(at(2, 1)), (std::vector<std::size_t>{at(1, 1), at(3, 1)}));
+  EXPECT_FALSE(graph.Find({2, 0}));
+  EXPECT_EQ(graph.Coordinates(at(3, 1)), (std::vector<std::size_t>{3, 1}));
+}
+
+TEST(CandidateGraph, NeighboursFollowValueOrderNotListOrder) {
+  const Space space = MakeSpace({{256, 64, 128, 1024}});  // the reference value listed first
+  const CandidateGraph graph(space.candidates, space.params);
+  EXPECT_EQ(graph.Coordinates(0), (std::vector<std::size_t>{2}));  // 256 is third smallest
+  std::vector<std::size_t> around = graph.Neighbours(0);
+  std::sort(around.begin(), around.end());
+  EXPECT_EQ(around, (std::vector<std::size_t>{2, 3}));  // 128 and 1024
+}
+
+// How many evaluations until the optimum, over seeds; 0 where a run did not get there.
+std::vector<std::size_t> EvaluationsToOptimum(const std::string& name, const Space& space, int runs) {
+  std::size_t optimum = 0;
+  for (std::size_t c = 0; c < space.candidates.size(); ++c)
+    if (*Bowl(Point(space.candidates[c])) < *Bowl(Point(space.candidates[optimum]))) optimum = c;
+  std::vector<std::size_t> needed;
+  for (int seed = 0; seed < runs; ++seed) {
+    const std::vector<std::size_t> order = RunStrategy(name, space, Bowl, static_cast<unsigned long long>(seed));
+    const auto it = std::find(order.begin(), order.end(), optimum);
+    needed.push_back(it == order.end() ? 0 : static_cast<std::size_t>(it - order.begin()) + 1);
+  }
+  return needed;
+}
+
+TEST(Strategy, AnnealingFindsTheOptimumInFarFewerEvaluationsThanBruteForce) {
+  const Space& space = BowlSpace();
+  const std::size_t brute = EvaluationsToOptimum("brute_force", space, 1).front();
+  ASSERT_GT(brute, 1500u);
+  const std::vector<std::size_t> annealing = EvaluationsToOptimum("annealing", space, 20);
+  EXPECT_EQ(std::count(annealing.begin(), annealing.end(), 0u), 0) << "a run stopped before the optimum";
+  for (const std::size_t n : annealing) EXPECT_LT(n, brute / 10);
+  const std::vector<std::size_t> genetic = EvaluationsToOptimum("genetic", space, 20);
+  EXPECT_GE(std::count_if(genetic.begin(), genetic.end(), [&](std::size_t n) { return n > 0 && n < brute / 5; }), 15);
+}
+
+}  // namespace
+}  // namespace tuner

@@ -1,0 +1,53 @@
+#include "search_strategy.h"
+
+#include "annealing.h"
+#include "errors.h"
+#include "genetic.h"
+#include "strategy_base.h"
+
+namespace tuner {
+
+namespace {
+
+// Every candidate in enumeration order.
+class BruteForce : public StrategyBase {
+ public:
+  using StrategyBase::StrategyBase;
+
+ private:
+  std::optional<std::size_t> Propose() override {
+    while (cursor_ < CandidateCount() && Visited(cursor_)) ++cursor_;
+    if (cursor_ == CandidateCount()) return std::nullopt;
+    return cursor_;
+  }
+  std::size_t cursor_ = 0;
+};
+
+// Uniform sampling without replacement.
+class RandomSampling : public StrategyBase {
+ public:
+  using StrategyBase::StrategyBase;
+
+ private:
+  std::optional<std::size_t> Propose() override { return RandomUnvisited(); }
+};
+
+}  // namespace
+
+const std::vector<std::string>& StrategyNames() {
+  static const std::vector<std::string> names = {"brute_force", "random", "annealing", "genetic"};
+  return names;
+}
+
+std::unique_ptr<SearchStrategy> MakeStrategy(const StrategyOptions& options, const std::vector<ParamValues>& candidates,
+                                             const std::vector<ParamSpec>& params) {
+  if (options.name == "brute_force") return std::make_unique<BruteForce>(candidates.size(), options);
+  if (options.name == "random") return std::make_unique<RandomSampling>(candidates.size(), options);
+  if (options.name == "annealing") return MakeAnnealing(CandidateGraph(candidates, params), options);
+  if (options.name == "genetic") return MakeGenetic(CandidateGraph(candidates, params), options);
+  std::string known;
+  for (const std::string& name : StrategyNames()) known += (known.empty() ? "" : ", ") + name;
+  throw UsageError("unknown search strategy '" + options.name + "' (known: " + known + ")");
+}
+
+}  // namespace tuner
