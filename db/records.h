@@ -18,6 +18,7 @@ struct GpuRecord {
   std::int64_t memory_bytes = 0;
   std::string driver_version;  // "13.0" (cudaDriverGetVersion)
   std::string cuda_version;    // runtime the tool was built with
+  int sm_clock_mhz = 0;        // peak SM clock, for the FP32 ceiling of reports (0: unknown)
 };
 
 // A template version: `hash` covers the source and the description, so results of an edited
@@ -39,6 +40,7 @@ struct SweepRecord {
   std::string started_at;  // ISO 8601 UTC
   std::string ended_at;
   std::string uid;  // globally unique (set by the store when empty): merging databases keys on it
+  double copy_gbps = 0;  // device-to-device copy bandwidth measured in the same run (0: unknown)
 };
 
 // One candidate's result. Statuses: ok, wrong_result, compile_error, invalid, launch_error, fault,

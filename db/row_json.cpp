@@ -34,7 +34,8 @@ ordered_json ToJson(const GpuRecord& g) {
   return {{"uuid", g.uuid},           {"name", g.name},
           {"cc_major", g.cc_major},   {"cc_minor", g.cc_minor},
           {"sm_count", g.sm_count},   {"memory_bytes", g.memory_bytes},
-          {"driver_version", g.driver_version}, {"cuda_version", g.cuda_version}};
+          {"driver_version", g.driver_version}, {"cuda_version", g.cuda_version},
+          {"sm_clock_mhz", g.sm_clock_mhz}};
 }
 
 ordered_json ToJson(const MeasurementRecord& m) {
@@ -57,7 +58,8 @@ ordered_json ToJson(const MeasurementRow& row) {
           {"sweep",
            {{"uid", s.uid}, {"command", s.command}, {"strategy", s.strategy}, {"budget", s.budget},
             {"size_key", s.size_key}, {"status", s.status}, {"tool_version", s.tool_version},
-            {"nvrtc_version", s.nvrtc_version}, {"started_at", s.started_at}, {"ended_at", s.ended_at}}},
+            {"nvrtc_version", s.nvrtc_version}, {"started_at", s.started_at}, {"ended_at", s.ended_at},
+            {"copy_gbps", s.copy_gbps}}},
           {"size_key", row.size_key},
           {"measurement", ToJson(row.measurement)}};
 }
@@ -73,6 +75,7 @@ MeasurementRow RowFromJson(const json& line) {
   Get(g, "memory_bytes", &row.gpu.memory_bytes);
   Get(g, "driver_version", &row.gpu.driver_version);
   Get(g, "cuda_version", &row.gpu.cuda_version);
+  if (g.contains("sm_clock_mhz")) Get(g, "sm_clock_mhz", &row.gpu.sm_clock_mhz);  // absent before schema 3
   const json& t = Object(line, "template");
   Get(t, "name", &row.templ.name);
   Get(t, "hash", &row.templ.hash);
@@ -88,6 +91,7 @@ MeasurementRow RowFromJson(const json& line) {
   Get(s, "nvrtc_version", &row.sweep.nvrtc_version);
   Get(s, "started_at", &row.sweep.started_at);
   Get(s, "ended_at", &row.sweep.ended_at);
+  if (s.contains("copy_gbps")) Get(s, "copy_gbps", &row.sweep.copy_gbps);
   Get(line, "size_key", &row.size_key);
   const json& m = Object(line, "measurement");
   MeasurementRecord& r = row.measurement;

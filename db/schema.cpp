@@ -103,6 +103,13 @@ SELECT * FROM (
 WHERE rank_in_model = 1;
 )sql";
 
+// Version 3: the ceilings reports compare with: the copy bandwidth measured by each sweep and the
+// GPU's peak SM clock.
+const char* kSchemaV3 = R"sql(
+ALTER TABLE sweeps ADD COLUMN copy_gbps REAL NOT NULL DEFAULT 0;
+ALTER TABLE gpus ADD COLUMN sm_clock_mhz INTEGER NOT NULL DEFAULT 0;
+)sql";
+
 [[noreturn]] void Refuse(const std::string& path, const std::string& problem) {
   throw BadDatabaseError("'" + path + "' is not a usable tuner database: " + problem +
                          ". The file was not modified; pass another --db or move it aside.");
@@ -152,7 +159,7 @@ sql::Connection Connect(const std::string& path, sql::Connection::Mode mode) {
 }  // namespace
 
 const std::vector<std::string>& Migrations() {
-  static const std::vector<std::string> migrations = {kSchemaV1, kSchemaV2};
+  static const std::vector<std::string> migrations = {kSchemaV1, kSchemaV2, kSchemaV3};
   return migrations;
 }
 

@@ -36,14 +36,16 @@ struct Store::Impl {
   std::int64_t UpsertGpu(const GpuRecord& gpu) {
     sql::Statement upsert(connection,
                           "INSERT INTO gpus (uuid, name, cc_major, cc_minor, sm_count, memory_bytes, "
-                          "driver_version, cuda_version) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) "
+                          "driver_version, cuda_version, sm_clock_mhz) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) "
                           "ON CONFLICT (uuid) DO UPDATE SET name = excluded.name, "
                           "cc_major = excluded.cc_major, cc_minor = excluded.cc_minor, "
                           "sm_count = excluded.sm_count, memory_bytes = excluded.memory_bytes, "
-                          "driver_version = excluded.driver_version, cuda_version = excluded.cuda_version");
+                          "driver_version = excluded.driver_version, cuda_version = excluded.cuda_version, "
+                          "sm_clock_mhz = max(sm_clock_mhz, excluded.sm_clock_mhz)");
     if (gpu.uuid.empty()) throw std::invalid_argument("EnsureGpu: the GPU has no uuid");
     upsert.Bind(1, gpu.uuid).Bind(2, gpu.name).Bind(3, gpu.cc_major).Bind(4, gpu.cc_minor);
     upsert.Bind(5, gpu.sm_count).Bind(6, gpu.memory_bytes).Bind(7, gpu.driver_version).Bind(8, gpu.cuda_version);
+    upsert.Bind(9, gpu.sm_clock_mhz);
     upsert.Run();
     sql::Statement select(connection, "SELECT id FROM gpus WHERE uuid = ?1");
     select.Bind(1, gpu.uuid).Step();
@@ -68,13 +70,14 @@ struct Store::Impl {
     sql::Statement insert(connection,
                           std::string("INSERT INTO sweeps (gpu_id, template_id, command, strategy, budget, "
                                       "size_key, status, tool_version, nvrtc_version, started_at, ended_at, "
-                                      "uid) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)") +
+                                      "uid, copy_gbps) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)") +
                               (keep_existing ? " ON CONFLICT (uid) DO NOTHING" : ""));
     const std::string uid = sweep.uid.empty() ? NewUid() : sweep.uid;
     insert.Bind(1, gpu_id).Bind(2, template_id).Bind(3, sweep.command).Bind(4, sweep.strategy);
     insert.Bind(5, sweep.budget).Bind(6, sweep.size_key).Bind(7, sweep.status.empty() ? "running" : sweep.status);
     insert.Bind(8, sweep.tool_version).Bind(9, sweep.nvrtc_version);
     insert.Bind(10, sweep.started_at.empty() ? NowUtc() : sweep.started_at).Bind(11, sweep.ended_at).Bind(12, uid);
+    insert.Bind(13, sweep.copy_gbps);
     insert.Run();
     sql::Statement select(connection, "SELECT id FROM sweeps WHERE uid = ?1");
     select.Bind(1, uid).Step();
@@ -136,6 +139,14 @@ void Store::FinishSweep(std::int64_t sweep_id, const std::string& status) {
   update.Bind(1, status).Bind(2, NowUtc()).Bind(3, sweep_id).Run();
   if (impl_->connection.Changes() != 1)
     throw std::invalid_argument("FinishSweep: no sweep " + std::to_string(sweep_id) + " in " + path());
+  transaction.Commit();
+}
+
+void Store::SetCopyBandwidth(std::int64_t sweep_id, double copy_gbps) {
+  impl_->RequireWritable("SetCopyBandwidth");
+  sql::Transaction transaction(impl_->connection);
+  sql::Statement update(impl_->connection, "UPDATE sweeps SET copy_gbps = ?1 WHERE id = ?2");
+  update.Bind(1, copy_gbps).Bind(2, sweep_id).Run();
   transaction.Commit();
 }
 

@@ -63,6 +63,8 @@ class Store {
   // sweep.uid is generated when empty; sweep.size_key is the size every measurement belongs to.
   std::int64_t StartSweep(std::int64_t gpu_id, std::int64_t template_id, const SweepRecord& sweep);
   void FinishSweep(std::int64_t sweep_id, const std::string& status);
+  // The device-to-device copy bandwidth the sweep measured: the ceiling of memory-bound kernels.
+  void SetCopyBandwidth(std::int64_t sweep_id, double copy_gbps);
   // Committed at once. One row per (gpu, template version, size_key, params_json): a new measurement
   // of the same candidate replaces the old one.
   void AddMeasurement(std::int64_t sweep_id, const MeasurementRecord& measurement);

@@ -80,6 +80,7 @@ const char* const kRowSelect =
     "SELECT m.id, m.sweep_id, g.uuid, g.name, g.cc_major, g.cc_minor, g.sm_count, g.memory_bytes, "
     "g.driver_version, g.cuda_version, t.name, t.hash, t.first_seen, s.uid, s.command, s.strategy, "
     "s.budget, s.size_key, s.status, s.tool_version, s.nvrtc_version, s.started_at, s.ended_at, "
+    "g.sm_clock_mhz, s.copy_gbps, "
     "m.size_key, m.params_json, m.launch_json, m.status, m.reason, m.time_ms_median, m.time_ms_min, "
     "m.time_ms_max, m.time_ms_spread, m.samples, m.perf_value, m.perf_unit, m.regs_per_thread, "
     "m.smem_bytes, m.spill_bytes, m.blocks_per_sm, m.occupancy, m.limiter, m.compile_ms, m.error_text, "
@@ -111,8 +112,10 @@ MeasurementRow ReadRow(const sql::Statement& s) {
   w.nvrtc_version = s.Text(20);
   w.started_at = s.Text(21);
   w.ended_at = s.Text(22);
-  row.size_key = s.Text(23);
-  row.measurement = ReadMeasurement(s, 24);
+  row.gpu.sm_clock_mhz = s.Int(23);
+  w.copy_gbps = s.Double(24);
+  row.size_key = s.Text(25);
+  row.measurement = ReadMeasurement(s, 26);
   return row;
 }
 

@@ -31,7 +31,9 @@ TEST(Cli, BadUsageIsOneLineAndExitTwo) {
                            "tune nosuch", "kernels --templates /no/such/folder"}) {
     const auto r = RunTuner(args);
     EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
-    if (*args) EXPECT_EQ(CountLines(r.err), 1) << args << ": " << r.err;
+    if (*args) {
+      EXPECT_EQ(CountLines(r.err), 1) << args << ": " << r.err;
+    }
   }
 }
 
@@ -42,7 +44,9 @@ TEST(Cli, DevicesWorksWithOrWithoutAGpu) {
   ASSERT_EQ(json.exit_code, 0);
   const auto doc = nlohmann::json::parse(json.out);
   EXPECT_TRUE(doc.at("gpus").is_array());
-  if (doc["gpus"].empty()) EXPECT_FALSE(doc.at("problem").get<std::string>().empty());
+  if (doc["gpus"].empty()) {
+    EXPECT_FALSE(doc.at("problem").get<std::string>().empty());
+  }
 }
 
 TEST(Cli, KernelsListsTemplatesWithParametersAndSizes) {

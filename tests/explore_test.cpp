@@ -30,7 +30,9 @@ TEST_P(ShippedTemplate, EveryCandidateCompiles) {
   EXPECT_FALSE(explored.empty());
   for (const ExploredCandidate& c : explored) {
     EXPECT_TRUE(c.compiled) << ParamsJson(c.params) << "\n" << c.compile_log;
-    if (c.compiled) EXPECT_GT(c.info.regs_per_thread, 0) << ParamsJson(c.params);
+    if (c.compiled) {
+      EXPECT_GT(c.info.regs_per_thread, 0) << ParamsJson(c.params);
+    }
   }
 }
 

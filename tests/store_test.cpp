@@ -66,6 +66,23 @@ TEST(Store, RoundTripThroughAFile) {
   EXPECT_THROW(store.EnsureGpu(SampleGpu()), std::logic_error);  // read-only
 }
 
+TEST(Store, KeepsTheCeilingsReportsCompareWith) {
+  TempDir dir;
+  Store store = Store::Open(dir.File("t.db"), OpenMode::kReadWrite);
+  GpuRecord gpu = SampleGpu();
+  gpu.sm_clock_mhz = 1980;
+  const std::int64_t gpu_id = store.EnsureGpu(gpu);
+  gpu.sm_clock_mhz = 0;  // an unknown clock never overwrites a known one
+  store.EnsureGpu(gpu);
+  const std::int64_t sweep_id = store.StartSweep(gpu_id, store.EnsureTemplate({"transpose", "abc", ""}), SampleSweep());
+  store.SetCopyBandwidth(sweep_id, 2917.5);
+  store.AddMeasurement(sweep_id, SampleMeasurement(32, 1.0));
+  const auto rows = store.ListMeasurements({});
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].gpu.sm_clock_mhz, 1980);
+  EXPECT_DOUBLE_EQ(rows[0].sweep.copy_gbps, 2917.5);
+}
+
 TEST(Store, EnsureIsIdempotentAndUpdatesVersions) {
   TempDir dir;
   Store store = Store::Open(dir.File("t.db"), OpenMode::kReadWrite);

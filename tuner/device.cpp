@@ -43,6 +43,8 @@ GpuInfo Describe(int index) {
   gpu.sm_count = prop.multiProcessorCount;
   gpu.memory_bytes = static_cast<std::int64_t>(prop.totalGlobalMem);
   gpu.l2_bytes = prop.l2CacheSize;
+  int clock_khz = 0;
+  if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, index) == cudaSuccess) gpu.sm_clock_mhz = clock_khz / 1000;
   return gpu;
 }
 

@@ -16,6 +16,7 @@ struct GpuInfo {
   int sm_count = 0;
   std::int64_t memory_bytes = 0;
   std::int64_t l2_bytes = 0;
+  int sm_clock_mhz = 0;  // peak
   std::string Arch() const { return "sm_" + std::to_string(cc_major) + std::to_string(cc_minor); }
 };
 

@@ -80,7 +80,8 @@ void SweepRun::Prepare() {
   limits_ = LimitsFromGpu(options_.gpu);
   cache_ = std::make_unique<CubinCache>(options_.cache_dir.empty() ? DefaultCubinCacheDir() : options_.cache_dir);
   const GpuInfo& g = outcome_.gpu;
-  gpu_id_ = store_.EnsureGpu({g.uuid, g.name, g.cc_major, g.cc_minor, g.sm_count, g.memory_bytes, DriverVersion(), RuntimeVersion()});
+  gpu_id_ = store_.EnsureGpu({g.uuid, g.name, g.cc_major, g.cc_minor, g.sm_count, g.memory_bytes, DriverVersion(),
+                              RuntimeVersion(), g.sm_clock_mhz});
   template_id_ = store_.EnsureTemplate({spec_.name, spec_.hash, ""});
   db::SweepRecord sweep;
   sweep.command = options_.command_line;
@@ -246,6 +247,7 @@ SweepOutcome SweepRun::Run() {
   if (!candidates.empty() && !g_sweep_interrupted) {
     const auto copy = worker_->Call({{"op", "copy_bandwidth"}, {"bytes", kCopyBytes}}, kSetupTimeoutS, &g_sweep_interrupted);
     if (copy.outcome == WorkerProcess::Outcome::kReplied) outcome_.copy_gbps = copy.body.value("gbps", 0.0);
+    store_.SetCopyBandwidth(sweep_id_, outcome_.copy_gbps);
   }
   ProgressBar bar(candidates.size(), options_.progress);
   std::size_t failures = 0;
