@@ -18,7 +18,7 @@ h4 { font-size:1rem; margin:1em 0 .3em; }
 nav ul { display:flex; flex-wrap:wrap; gap:6px 14px; padding:0; list-style:none; margin:.4em 0; }
 a { color:var(--accent); }
 code, .mono { font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,monospace; font-size:.9em; }
-.cards { display:grid; grid-template-columns:repeat(auto-fit,minmax(min(100%,220px),1fr)); gap:10px; margin:10px 0; }
+.cards { display:grid; grid-template-columns:repeat(auto-fit,minmax(min(100%,150px),1fr)); gap:10px; margin:10px 0; }
 .card { background:var(--panel); border:1px solid var(--line); border-radius:6px; padding:8px 12px; }
 .card .k { color:var(--muted); font-size:.85em; } .card .v { font-size:1.15em; font-weight:600; overflow-wrap:anywhere; }
 .charts { display:grid; grid-template-columns:repeat(auto-fill,minmax(min(100%,520px),1fr)); gap:14px; margin:10px 0; }
@@ -35,7 +35,9 @@ tr:hover td { background:#fbfcfd; }
 .st { display:inline-block; width:.7em; height:.7em; border-radius:50%; margin-right:6px; vertical-align:baseline; }
 details { border:1px solid var(--line); border-radius:6px; padding:6px 12px; margin:12px 0; }
 summary { cursor:pointer; } summary h3 { display:inline; }
-@media (max-width:600px) { body { font-size:14px; } th, td { padding:3px 5px; } }
+/* On a phone a chart keeps a readable size and scrolls sideways inside its frame. */
+@media (max-width:600px) { body { font-size:14px; } th, td { padding:3px 5px; } figure { overflow-x:auto; }
+  figure svg { min-width:500px; } }
 @media print { details { break-inside:avoid; } }
 )css";
 

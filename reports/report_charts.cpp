@@ -91,6 +91,25 @@ std::vector<std::string> SortedValues(std::set<std::string> values) {
   return sorted;
 }
 
+// A parameter's value as a category: "n/a" where a candidate lacks it.
+std::string ValueOf(const db::MeasurementRecord& m, const std::string& name) {
+  const std::string value = ParamValue(m.params_json, name);
+  return value.empty() ? "n/a" : value;
+}
+
+// Long values ("constant_filter_shared_input") broken in two lines at the '_' nearest the middle.
+std::vector<std::string> TickLabels(const std::vector<std::string>& values) {
+  std::vector<std::string> labels;
+  for (std::string v : values) {
+    std::size_t best = std::string::npos;
+    for (std::size_t i = v.find('_'); v.size() > 14 && i != std::string::npos; i = v.find('_', i + 1))
+      if (best == std::string::npos || std::abs(double(i) - v.size() / 2.0) < std::abs(double(best) - v.size() / 2.0)) best = i;
+    if (best != std::string::npos) v[best] = '\n';
+    labels.push_back(v);
+  }
+  return labels;
+}
+
 // Spreads the dots of one value sideways so that equal throughputs stay visible (deterministic).
 double Jitter(std::size_t i) { return (std::fmod(static_cast<double>(i) * 0.618034, 1.0) - 0.5) * 0.5; }
 
@@ -182,28 +201,27 @@ std::vector<NamedChart> ParameterCharts(const KernelReport& kernel, const Run& r
   for (const std::string& name : kernel.parameter_names) {
     std::set<std::string> values;
     for (const db::MeasurementRow& row : run.rows)
-      if (row.measurement.status == "ok") values.insert(ParamValue(row.measurement.params_json, name));
+      if (row.measurement.status == "ok") values.insert(ValueOf(row.measurement, name));
     if (values.size() < 2) continue;
     Chart chart = NewChart(RunTitle(kernel, run, "effect of " + name), name, "", "Throughput", Unit(run));
-    chart.x_categories = SortedValues(values);
+    const std::vector<std::string> sorted = SortedValues(values);
+    chart.x_categories = TickLabels(sorted);
     std::map<std::string, double> best_of;
     ChartSeries* dots = &AddSeries(chart, "candidates", SeriesStyle::kScatter, "#6baed6");
     std::size_t i = 0;
     for (const db::MeasurementRow& row : run.rows) {
       const db::MeasurementRecord& m = row.measurement;
       if (m.status != "ok") continue;
-      const std::string value = ParamValue(m.params_json, name);
-      const auto at = std::find(chart.x_categories.begin(), chart.x_categories.end(), value) - chart.x_categories.begin();
+      const std::string value = ValueOf(m, name);
+      const auto at = std::find(sorted.begin(), sorted.end(), value) - sorted.begin();
       AddPoint(chart, *dots, {static_cast<double>(at) + Jitter(i++), m.perf_value}, OkTitle(m));
       best_of[value] = std::max(best_of[value], m.perf_value);
     }
     ChartSeries& line = AddSeries(chart, "best of each value", SeriesStyle::kLine, "#08519c");
-    for (std::size_t v = 0; v < chart.x_categories.size(); ++v)
-      AddPoint(chart, line, {static_cast<double>(v), best_of[chart.x_categories[v]]}, "");
+    for (std::size_t v = 0; v < sorted.size(); ++v) AddPoint(chart, line, {static_cast<double>(v), best_of[sorted[v]]}, "");
     if (const db::MeasurementRow* best = run.Best()) {
-      const std::string value = ParamValue(best->measurement.params_json, name);
-      MarkBest(chart, run, static_cast<double>(std::find(chart.x_categories.begin(), chart.x_categories.end(), value) -
-                                               chart.x_categories.begin()));
+      const std::string value = ValueOf(best->measurement, name);
+      MarkBest(chart, run, static_cast<double>(std::find(sorted.begin(), sorted.end(), value) - sorted.begin()));
     }
     Headroom(chart);
     charts.push_back({RunPrefix(run) + "param-" + Slug(name),
