@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "db_test_util.h"
+#include "expression.h"
 #include "template_library.h"
 
 namespace tuner {
@@ -79,6 +80,16 @@ TEST(TemplateSpec, LoadsAValidDescription) {
   EXPECT_EQ(spec.check.kernel, "copy");                 // the kernel checks itself by default
   EXPECT_EQ(spec.check.params.at("BLOCK"), 128);        // with the first value of each parameter
   EXPECT_EQ(spec.hash.size(), 16u);
+}
+
+TEST(TemplateSpec, TolerancesAreNumbersOrExpressionsOfSizes) {
+  TempDir dir;
+  const TemplateSpec plain = LoadTemplateFile(WriteTemplate(dir, "copy", std::string(kValid) + "[check]\natol = 0.5\n"));
+  EXPECT_DOUBLE_EQ(Evaluate(plain.check.atol, {{"N", 1024}}), 0.5);
+  EXPECT_DOUBLE_EQ(Evaluate(plain.check.rtol, {{"N", 1024}}), 1e-5);  // the default
+  const TemplateSpec scaled = LoadTemplateFile(WriteTemplate(dir, "copy", std::string(kValid) + "[check]\natol = \"1e-6 * N\"\n"));
+  EXPECT_DOUBLE_EQ(Evaluate(scaled.check.atol, {{"N", 1024}}), 1.024e-3);
+  EXPECT_NE(LoadError(std::string(kValid) + "[check]\natol = \"BLOCK\"\n").find("only sizes"), std::string::npos);
 }
 
 TEST(TemplateSpec, HashChangesWithTheSource) {

@@ -141,8 +141,8 @@ SetupRequest SweepRun::MakeSetup() const {
   for (const ArgSpec& arg : spec_.args)
     if (arg.is_buffer) setup.buffers.push_back({arg.name, arg.type, EvaluateInteger(arg.length, vars), arg.init, arg.output});
   setup.reference = MakeLaunch(vars, EvaluateLaunch(spec_.check.launch, vars), reference);
-  setup.atol = spec_.check.atol;
-  setup.rtol = spec_.check.rtol;
+  setup.atol = Evaluate(spec_.check.atol, vars);
+  setup.rtol = Evaluate(spec_.check.rtol, vars);
   return setup;
 }
 

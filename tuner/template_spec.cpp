@@ -58,11 +58,16 @@ class Reader {
     Fail(node, field, "must be an integer");
   }
 
-  double Number(const toml::table& table, const std::string& key, const std::string& field, double fallback) const {
-    const toml::node* node = table.get(key);
-    if (!node) return fallback;
-    if (auto value = node->value<double>()) return *value;
-    Fail(node, field, "must be a number");
+  // A number, or an expression over the sizes.
+  std::string Tolerance(const toml::node* node, const std::string& field) const {
+    if (auto text = node->value<std::string>()) return *text;
+    if (auto value = node->value<double>()) {
+      std::ostringstream exact;
+      exact.precision(17);
+      exact << *value;
+      return exact.str();
+    }
+    Fail(node, field, "must be a number or an expression");
   }
 
   const toml::array& Array(const toml::node* node, const std::string& field) const {
@@ -188,8 +193,8 @@ void ReadCheck(const Reader& r, const toml::table& root, TemplateSpec& spec) {
   if (spec.check.launch.grid.empty() != spec.check.launch.block.empty())
     r.Fail(&t, "check", "give both 'grid' and 'block', or neither");
   if (spec.check.launch.grid.empty()) spec.check.launch = spec.launch;
-  spec.check.atol = r.Number(t, "atol", "check.atol", 0.0);
-  spec.check.rtol = r.Number(t, "rtol", "check.rtol", 1e-5);
+  if (const toml::node* atol = t.get("atol")) spec.check.atol = r.Tolerance(atol, "check.atol");
+  if (const toml::node* rtol = t.get("rtol")) spec.check.rtol = r.Tolerance(rtol, "check.rtol");
 }
 
 // Every expression is parsed once at load time, so a typo is reported with its field and line.
@@ -214,6 +219,8 @@ void CheckExpressions(const Reader& r, const toml::table& root, const TemplateSp
     check(launch->shared_bytes, vars, std::string(key) + ".shared_bytes", key);
   }
   for (const ArgSpec& a : spec.args) check(a.is_buffer ? a.length : a.value, sizes_only, "arg " + a.name, "arg");
+  check(spec.check.atol, sizes_only, "check.atol", "check");
+  check(spec.check.rtol, sizes_only, "check.rtol", "check");
   if (!spec.work.bytes.empty()) check(spec.work.bytes, sizes_only, "work.bytes", "work");
   if (!spec.work.flops.empty()) check(spec.work.flops, sizes_only, "work.flops", "work");
 }

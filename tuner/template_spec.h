@@ -59,8 +59,8 @@ struct CheckSpec {
   std::string kernel;                       // reference entry point
   std::map<std::string, long long> params;  // complete: every parameter has a value
   LaunchSpec launch;
-  double atol = 0.0;
-  double rtol = 1e-5;
+  std::string atol = "0";     // expressions over sizes: the error of a sum grows with its length
+  std::string rtol = "1e-5";
 };
 
 struct WorkSpec {
