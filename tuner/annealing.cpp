@@ -13,6 +13,7 @@ namespace {
 // A 10% slower neighbour is first taken about half the time; at the end, almost never.
 constexpr double kStartTemperature = 0.15;
 constexpr double kEndTemperature = 0.005;
+constexpr std::size_t kInitialSamples = 4;
 constexpr std::size_t kMinHorizon = 20;  // evaluations over which T cools without a budget
 
 class Annealing : public GraphStrategy {
@@ -26,12 +27,16 @@ class Annealing : public GraphStrategy {
   void OnResult(const Evaluation& e) override {
     const bool jump = jumps_.erase(e.candidate) > 0;
     if (!e.ok) return;
+    if (EvaluatedCount() <= kInitialSamples) {
+      current_ = Best();
+      return;
+    }
     if (!current_ || jump || Accept(Cost(*current_), e.time_ms)) current_ = e.candidate;
   }
 
   std::optional<std::size_t> Propose() override {
     if (Converged()) return std::nullopt;
-    if (!current_) return RandomUnvisited();  // no candidate has worked yet
+    if (!current_ || VisitedCount() < kInitialSamples) return RandomUnvisited();
     const std::size_t steps = 8 * (graph().Neighbours(*current_).size() + 1);
     for (std::size_t step = 0; step < steps; ++step) {
       const std::vector<std::size_t>& around = graph().Neighbours(*current_);

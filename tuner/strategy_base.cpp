@@ -11,7 +11,7 @@ namespace {
 
 // A converged optimiser has gone this long without a better time: at least kMinPatience
 // evaluations, and a larger share of larger spaces.
-constexpr std::size_t kMinPatience = 16;
+constexpr std::size_t kMinPatience = 20;
 constexpr std::size_t kPatienceDivisor = 8;
 
 }  // namespace
