@@ -139,15 +139,25 @@ TEST_F(ReportTest, MissingDataIsExplainedNotDrawn) {
   const std::string html = RenderHtml(Select());
   // matmul: every candidate failed; no ceilings are stored in this database.
   EXPECT_NE(html.find("No candidate of this run produced a correct result"), std::string::npos);
-  EXPECT_EQ(html.find(">matmul: throughput vs occupancy"), std::string::npos);
+  EXPECT_EQ(html.find(">matmul: throughput vs occupancy (H100"), std::string::npos);
   EXPECT_NE(html.find(">matmul: every candidate ("), std::string::npos);
-  EXPECT_NE(html.find("No ceiling for this run"), std::string::npos);
-  EXPECT_EQ(html.find("best as a share of the device ceiling"), std::string::npos);
+  EXPECT_NE(html.find("No ceiling for this run: the sweep stored no copy bandwidth"), std::string::npos);  // 4096x4096
   for (const char* bad : {">nan", ">-nan", "\"nan", "\"-nan", ">inf", "\"inf", "NaN"}) EXPECT_EQ(html.find(bad), std::string::npos) << bad;
   ReportRequest none;
   none.device = "no such GPU";
   const std::string empty = RenderHtml(Select(none));
   EXPECT_NE(empty.find("No measurements match this report"), std::string::npos);
+}
+
+TEST_F(ReportTest, CeilingsAreChartedWhereKnown) {
+  const std::string html = RenderHtml(Select());
+  EXPECT_EQ(Count(html, ">transpose: best as a share of the device ceiling<"), 1u);
+  EXPECT_EQ(Count(html, ">matmul: best as a share of the device ceiling<"), 1u);
+  EXPECT_NE(html.find("25.0% of 2500 GB/s"), std::string::npos);  // 625 GB/s on the H100 at 8192x8192
+  EXPECT_NE(html.find("62.5% of 1250 GB/s"), std::string::npos);  // 781 GB/s on the H200
+  EXPECT_NE(html.find("49.3% of 66908 GFLOP/s"), std::string::npos);  // 33000 of 132 x 128 x 2 x 1.98 GHz
+  EXPECT_NE(html.find(">ceiling 2500 GB/s<"), std::string::npos);  // the line on the candidates chart
+  EXPECT_NE(html.find("132 SMs x 128 lanes x 2 (FMA) x 1980 MHz"), std::string::npos);
 }
 
 TEST(ReportCeiling, Fp32LanesAndUnknownCeilings) {
@@ -159,6 +169,15 @@ TEST(ReportCeiling, Fp32LanesAndUnknownCeilings) {
   EXPECT_FALSE(copy.known());
   EXPECT_FALSE(copy.missing.empty());
   EXPECT_FALSE(CeilingFor("items/s", db::testing::SampleGpu(), db::testing::SampleSweep()).known());
+  EXPECT_FALSE(CeilingFor("GFLOP/s", db::testing::SampleGpu(), db::testing::SampleSweep()).known());  // no clock
+  db::GpuRecord a100 = db::testing::SampleGpu();
+  a100.cc_major = 8;
+  a100.sm_count = 108;
+  a100.sm_clock_mhz = 1410;
+  EXPECT_NEAR(Fp32PeakGflops(a100), 19491.8, 0.1);  // the A100's 19.5 TFLOP/s
+  db::SweepRecord sweep = db::testing::SampleSweep();
+  sweep.copy_gbps = 3000;
+  EXPECT_EQ(CeilingFor("GB/s", a100, sweep).value, 3000);
 }
 
 TEST(ReportCsv, FieldsAreQuotedOnlyWhenNeeded) {
@@ -172,7 +191,7 @@ TEST(ReportCsv, FieldsAreQuotedOnlyWhenNeeded) {
 TEST_F(ReportTest, CsvHasOneRecordPerMeasurementAndRoundTrips) {
   const std::string csv = RenderCsv(Select());
   const auto records = ParseCsv(csv);
-  ASSERT_EQ(records.size(), 1u + 4 * 15 + 2 + 2);
+  ASSERT_EQ(records.size(), 1u + 4 * 15 + 2 + 2 + 1);
   const std::vector<std::string>& header = records[0];
   for (const auto& record : records) ASSERT_EQ(record.size(), header.size());
   const auto column = [&](const std::string& name) {
@@ -243,7 +262,7 @@ TEST_F(ReportTest, CommandLineWritesTheReportAndRefusesBadUsage) {
 
   const auto csv = RunTuner("report --format csv -o - --db " + db_path_);
   EXPECT_EQ(csv.exit_code, 0) << csv.err;
-  EXPECT_EQ(ParseCsv(csv.out).size(), 1u + 4 * 15 + 2 + 2);
+  EXPECT_EQ(ParseCsv(csv.out).size(), 1u + 4 * 15 + 2 + 2 + 1);
 
   const std::string never = dir_.File("never.html");
   const auto bad_format = RunTuner("report --format pdf --db " + db_path_ + " -o " + never);

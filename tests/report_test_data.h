@@ -21,8 +21,12 @@ inline db::MeasurementRecord Candidate(int tile, int rows, double time_ms, const
   return m;
 }
 
-inline void AddTranspose(db::Store& store, std::int64_t gpu, std::int64_t templ, const std::string& size, double scale) {
-  const std::int64_t sweep = store.StartSweep(gpu, templ, db::testing::SampleSweep(size));
+// copy_gbps: the ceiling the sweep measured (0: none, as in sweeps before schema 3).
+inline void AddTranspose(db::Store& store, std::int64_t gpu, std::int64_t templ, const std::string& size, double scale,
+                         double copy_gbps) {
+  db::SweepRecord record = db::testing::SampleSweep(size);
+  record.copy_gbps = copy_gbps;
+  const std::int64_t sweep = store.StartSweep(gpu, templ, record);
   for (int tile : {16, 32, 64})
     for (int rows : {1, 2, 4, 8}) store.AddMeasurement(sweep, Candidate(tile, rows, scale * (1 + 0.1 * rows + 32.0 / tile)));
   db::MeasurementRecord bad = Candidate(128, 8, 0, "compile_error");
@@ -36,18 +40,20 @@ inline void AddTranspose(db::Store& store, std::int64_t gpu, std::int64_t templ,
   store.FinishSweep(sweep, "done");
 }
 
-// Fills `path`: transpose (H100 and H200, 4096x4096 and 8192x8192), kEvil (one ok, one invalid),
-// matmul (H100, every candidate failed).
+// Fills `path`: transpose (H100 and H200, 4096x4096 and 8192x8192; copy bandwidth stored for
+// 8192x8192 only), kEvil (one ok, one invalid), matmul (H100, every candidate failed; H200 at
+// 1980 MHz, one candidate at 33 TFLOP/s).
 inline void FillReportDatabase(const std::string& path) {
   db::Store store = db::Store::Open(path, db::OpenMode::kReadWrite);
   const std::int64_t h100 = store.EnsureGpu(db::testing::SampleGpu("GPU-1111-aaaa", "NVIDIA H100 80GB HBM3"));
   db::GpuRecord h200_record = db::testing::SampleGpu("GPU-2222-bbbb", "NVIDIA H200");
   h200_record.memory_bytes = 150'000'000'000;
+  h200_record.sm_clock_mhz = 1980;
   const std::int64_t h200 = store.EnsureGpu(h200_record);
   const std::int64_t transpose = store.EnsureTemplate({"transpose", "hash-transpose-1", ""});
   for (const char* size : {"4096x4096", "8192x8192"}) {
-    AddTranspose(store, h100, transpose, size, size[0] == '4' ? 0.25 : 1.0);
-    AddTranspose(store, h200, transpose, size, size[0] == '4' ? 0.2 : 0.8);
+    AddTranspose(store, h100, transpose, size, size[0] == '4' ? 0.25 : 1.0, size[0] == '4' ? 0 : 2500);
+    AddTranspose(store, h200, transpose, size, size[0] == '4' ? 0.2 : 0.8, size[0] == '4' ? 0 : 1250);
   }
   const std::int64_t evil = store.EnsureTemplate({kEvil, "hash-evil", ""});
   db::SweepRecord evil_sweep = db::testing::SampleSweep("1024");
@@ -68,6 +74,11 @@ inline void FillReportDatabase(const std::string& path) {
     m.reason = std::string("the worker reported ") + status;
     store.AddMeasurement(matmul_sweep, m);
   }
+  const std::int64_t h200_matmul = store.StartSweep(h200, matmul, db::testing::SampleSweep("1024x1024x1024"));
+  db::MeasurementRecord fast = Candidate(32, 2, 0.065);
+  fast.perf_unit = "GFLOP/s";
+  fast.perf_value = 33000;
+  store.AddMeasurement(h200_matmul, fast);
 }
 
 }  // namespace tuner::report::testing
