@@ -5,12 +5,12 @@
 # the optimum: mean / median over the runs that got there, and how many runs got there.
 #
 #   scripts/compare_strategies.sh [--db PATH] [--runs N] [--budget N] [--seed S] [--device NAME]
-#                                 [--json-dir DIR]
+#                                 [--templates DIR] [--json-dir DIR]
 # The tuner binary is $TUNER, else build/bin/tuner. Needs jq.
 set -euo pipefail
 
 tuner="${TUNER:-$(cd "$(dirname "$0")/.." && pwd)/build/bin/tuner}"
-db_args=() runs=50 budget=0 seed=0 device="" json_dir=""
+db_args=() template_args=() runs=50 budget=0 seed=0 device="" json_dir=""
 while (($#)); do
   case "$1" in
     --db) db_args=(--db "$2"); shift 2 ;;
@@ -18,8 +18,9 @@ while (($#)); do
     --budget) budget="$2"; shift 2 ;;
     --seed) seed="$2"; shift 2 ;;
     --device) device="$2"; shift 2 ;;
+    --templates) template_args+=(--templates "$2"); shift 2 ;;
     --json-dir) json_dir="$2"; shift 2 ;;
-    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "compare_strategies: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -33,13 +34,13 @@ pairs=$("$tuner" db export "${export_args[@]}" 2>/dev/null | jq -r '[.template.n
 [ -n "$pairs" ] || { echo "compare_strategies: no stored results to replay" >&2; exit 1; }
 
 strategies=(brute_force random annealing genetic)
-echo "Evaluations to come within 5% of the optimum: mean / median over the runs that got there (runs that got there of $runs); budget ${budget/#0/none}, seeds $seed.."
+echo "Evaluations to come within 5% of the optimum: mean / median over the runs that got there (runs that got there of $runs); budget ${budget/#0/none}, seeds $seed..$((seed + runs - 1))."
 echo
 printf '| template | size | GPU | candidates | within 5%% |'; printf ' %s |' "${strategies[@]}"; echo
 printf '|---|---|---|---|---|'; printf -- '---|%.0s' "${strategies[@]}"; echo
 replayed=0
 while IFS=$'\t' read -r kernel size; do
-  args=(simulate "$kernel" --size "$size" --strategy all --runs "$runs" --budget "$budget" --seed "$seed" --json "${db_args[@]}")
+  args=(simulate "$kernel" --size "$size" --strategy all --runs "$runs" --budget "$budget" --seed "$seed" --json "${db_args[@]}" "${template_args[@]}")
   [ -z "$device" ] || args+=(--device "$device")
   if ! doc=$("$tuner" "${args[@]}" 2>/tmp/compare_strategies.$$.err); then
     echo "compare_strategies: $kernel $size skipped: $(tr '\n' ' ' </tmp/compare_strategies.$$.err)" >&2

@@ -102,6 +102,8 @@ TEST(Landscape, WithoutTheTemplateTheStoredCandidatesAreTheSpace) {
   EXPECT_EQ(l.params[1].name, "TILE");
   EXPECT_EQ(l.params[1].values, (std::vector<long long>{16, 32, 64}));
   EXPECT_DOUBLE_EQ(*l.time_ms[*l.Optimum()], 1.0);
+  EXPECT_EQ(ParamsJson(l.candidates.front()), R"({"VARIANT":0,"TILE":16,"ROWS":4,"PAD":0})");
+  EXPECT_EQ(ParamsJson(l.candidates.back()), R"({"VARIANT":1,"TILE":64,"ROWS":16,"PAD":1})");
 }
 
 TEST(Simulation, BruteForceReachesTheOptimumAtItsPositionEveryRun) {

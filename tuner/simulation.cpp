@@ -62,17 +62,24 @@ Landscape LandscapeFromRecords(std::vector<ParamValues> candidates, std::vector<
 }
 
 Landscape LandscapeFromRecordsOnly(const std::vector<db::MeasurementRecord>& records) {
+  std::vector<std::pair<ParamValues, std::optional<double>>> stored;
+  for (const auto& [json, record] : ByParams(records)) stored.emplace_back(ParamsFromJson(json), TimeOf(*record));
+  // Odometer order over ascending values, as a template that lists its values ascending enumerates.
+  const auto values_less = [](const auto& a, const auto& b) {
+    return std::lexicographical_compare(a.first.begin(), a.first.end(), b.first.begin(), b.first.end(),
+                                        [](const auto& x, const auto& y) { return x.second < y.second; });
+  };
+  std::sort(stored.begin(), stored.end(), values_less);
   Landscape landscape;
   std::vector<std::set<long long>> values;
-  for (const auto& [json, record] : ByParams(records)) {
-    ParamValues params = ParamsFromJson(json);
+  for (auto& [params, time] : stored) {
     if (landscape.params.empty()) {
       for (const auto& [name, value] : params) landscape.params.push_back({name, {}, {}});
       values.resize(params.size());
     }
     for (std::size_t d = 0; d < params.size() && d < values.size(); ++d) values[d].insert(params[d].second);
     landscape.candidates.push_back(std::move(params));
-    landscape.time_ms.push_back(TimeOf(*record));
+    landscape.time_ms.push_back(time);
   }
   for (std::size_t d = 0; d < values.size(); ++d) landscape.params[d].values.assign(values[d].begin(), values[d].end());
   return landscape;

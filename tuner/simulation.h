@@ -35,7 +35,8 @@ struct Landscape {
 // than `skipped`. Throws IncompleteSweepError otherwise.
 Landscape LandscapeFromRecords(std::vector<ParamValues> candidates, std::vector<ParamSpec> params,
                                const std::vector<db::MeasurementRecord>& records);
-// Without the template: the stored candidates are the space, each parameter's values ascending.
+// Without the template: the stored candidates are the space, each parameter's values ascending,
+// the candidates in odometer order over those values (brute force's order).
 Landscape LandscapeFromRecordsOnly(const std::vector<db::MeasurementRecord>& records);
 
 // One seeded run of a strategy until it stops.
