@@ -2,6 +2,11 @@
 // transpose on a small size, resume, and candidates that fault, hang, do not compile or are wrong.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -51,6 +56,18 @@ TEST(SweepGpu, TransposeEndToEndStoresAVerifiedBest) {
   };
   visit(nlohmann::json::parse(query.out));
   EXPECT_TRUE(found) << query.out;
+}
+
+TEST(SweepGpu, AnOptimiserStaysWithinItsBudget) {
+  SKIP_WITHOUT_GPU();
+  TempDir dir;
+  const auto r = RunTuner("tune transpose --size 1024x1024 --strategy annealing --budget 8 --seed 3 --json --db " + dir.File("t.db"),
+                          "XDG_CACHE_HOME=" + dir.File("cache"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_LE(doc.at("measured_now").get<int>(), 8);
+  EXPECT_GE(doc.at("measured_now").get<int>(), 1);
+  EXPECT_EQ(doc.at("best").at("status"), "ok");
 }
 
 const char* kFaultySource = R"toml(
@@ -122,6 +139,36 @@ TEST(SweepGpu, FailingCandidatesAreRecordedAndTheSweepGoesOn) {
   EXPECT_EQ(status[3], "compile_error");
   EXPECT_EQ(status[4], "wrong_result");
   EXPECT_EQ(doc["best"]["params"]["VARIANT"], 0);
+}
+
+// Ctrl-C while a candidate spins: the sweep stops at once, keeps what it stored, exits 130.
+TEST(SweepGpu, InterruptStopsCleanlyAndResumes) {
+  SKIP_WITHOUT_GPU();
+  TempDir dir;
+  std::ofstream(dir.File("faulty.toml")) << kFaultyDescription;
+  std::ofstream(dir.File("faulty.cu")) << kFaultySource;
+  const std::string db = dir.File("t.db");
+  const pid_t pid = fork();
+  if (pid == 0) {
+    setenv("XDG_CACHE_HOME", dir.File("cache").c_str(), 1);
+    execl(TUNER_EXECUTABLE, TUNER_EXECUTABLE, "tune", "faulty", "--json", "--timeout-floor", "60", "--templates",
+          dir.File("").c_str(), "--db", db.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  sleep(8);  // candidates 0 and 1 are done by then; 2 spins until its 60 s deadline
+  kill(pid, SIGINT);
+  int status = 0;
+  const auto start = std::chrono::steady_clock::now();
+  waitpid(pid, &status, 0);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  db::Store store = db::Store::Open(db, db::OpenMode::kReadOnly);
+  const auto rows = store.ListMeasurements({});
+  EXPECT_GE(rows.size(), 2u);  // the correct and the faulting candidate were stored
+  for (const auto& row : rows) EXPECT_NE(row.measurement.params_json, R"({"VARIANT":2})");
+  ASSERT_FALSE(rows.empty());
+  EXPECT_EQ(rows[0].sweep.status, "interrupted");
 }
 
 }  // namespace

@@ -106,6 +106,10 @@ int RunTune(int argc, char** argv) {
       "db", po::value<std::string>()->default_value(""), "database file (default $TUNER_DB, else under $XDG_DATA_HOME)")(
       "templates", po::value<std::vector<std::string>>()->composing(), "also load templates from this folder")(
       "force", "measure candidates that are already stored again")(
+      "strategy", po::value<std::string>()->default_value("brute_force"), "brute_force, random, annealing or genetic")(
+      "budget", po::value<std::size_t>()->default_value(0), "at most this many candidates evaluated (0: no limit)")(
+      "budget-seconds", po::value<double>()->default_value(0), "stop measuring after this many seconds (0: no limit)")(
+      "seed", po::value<unsigned long long>()->default_value(1), "seed of the random and optimising strategies")(
       "timeout-floor", po::value<double>()->default_value(10.0), "seconds a candidate may always take before it is killed")(
       "json", "print one JSON document (no progress bar)");
   po::positional_options_description positional;
@@ -116,6 +120,7 @@ int RunTune(int argc, char** argv) {
   const TemplateLibrary library = LoadTemplateLibrary(dirs);
   const TemplateSpec& templ = library.Find(vm["kernel"].as<std::string>());
   ParseProblemSize(templ, vm["size"].as<std::string>());  // bad sizes are usage errors before any work
+  MakeStrategy({vm["strategy"].as<std::string>()}, {}, templ.params);  // unknown strategy: exit 2
   RequireGpu(vm["gpu"].as<int>());                        // no GPU: exit 3 before the database is touched
   SweepOptions sweep;
   sweep.gpu = vm["gpu"].as<int>();
@@ -123,6 +128,8 @@ int RunTune(int argc, char** argv) {
   sweep.force = vm.count("force") > 0;
   sweep.timeout_floor_s = vm["timeout-floor"].as<double>();
   sweep.command_line = JoinArgs(argc, argv);
+  sweep.strategy = {vm["strategy"].as<std::string>(), vm["budget"].as<std::size_t>(), vm["seed"].as<unsigned long long>()};
+  sweep.budget_seconds = vm["budget-seconds"].as<double>();
   sweep.progress = !vm.count("json") && StderrIsTerminal();
   db::Store store = db::Store::Open(ResolveDatabasePath(vm["db"].as<std::string>()), db::OpenMode::kReadWrite);
   std::signal(SIGINT, OnInterrupt);

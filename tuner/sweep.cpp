@@ -1,6 +1,8 @@
 #include "sweep.h"
 
 #include <algorithm>
+#include <chrono>
+#include <map>
 #include <ctime>
 #include <filesystem>
 #include <memory>
@@ -12,6 +14,7 @@
 #include "expression.h"
 #include "occupancy.h"
 #include "progress_bar.h"
+#include "text_table.h"
 #include "search_space.h"
 #include "version.h"
 #include "worker_process.h"
@@ -51,7 +54,13 @@ class SweepRun {
 
  private:
   void Prepare();
-  std::vector<ParamValues> CandidatesToMeasure();
+  std::vector<Evaluation> StoredHistory() const;
+  std::vector<std::size_t> PlannedOrder(SearchStrategy& strategy) const;
+  void MeasureInOrder(const std::vector<std::size_t>& order);
+  void MeasureGuided(SearchStrategy& strategy);
+  bool MeasureAndStore(std::size_t index, const Compiled& compiled);
+  void StartMeasuring();
+  bool OutOfTime() const;
   Compiled CompileOne(const ParamValues& params) const;
   KernelLaunch MakeLaunch(const Variables& vars, const LaunchGeometry& geometry, const CachedCompile& compile) const;
   SetupRequest MakeSetup() const;
@@ -61,7 +70,7 @@ class SweepRun {
   void FillPerformance(db::MeasurementRecord& record) const;
   OccupancyResult FillResources(db::MeasurementRecord& record, const Compiled& compiled, int regs, long long static_smem) const;
   double CandidateTimeoutS() const;
-  void ConfirmLeaders(const std::vector<Compiled>& compiled, const std::vector<std::size_t>& origin);
+  void ConfirmLeaders();
 
   const TemplateSpec& spec_;
   const SweepOptions& options_;
@@ -72,6 +81,12 @@ class SweepRun {
   std::unique_ptr<WorkerProcess> worker_;
   std::int64_t gpu_id_ = 0, template_id_ = 0, sweep_id_ = 0;
   double best_ms_ = 0;
+  std::vector<ParamValues> all_;           // every candidate, in enumeration order
+  std::vector<Evaluation> history_;        // stored before this run, then measured now
+  std::vector<Compiled> measured_compiled_;  // parallel to outcome_.measured
+  std::unique_ptr<ProgressBar> bar_;
+  std::size_t failures_ = 0;
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 };
 
 void SweepRun::Prepare() {
@@ -85,7 +100,8 @@ void SweepRun::Prepare() {
   template_id_ = store_.EnsureTemplate({spec_.name, spec_.hash, ""});
   db::SweepRecord sweep;
   sweep.command = options_.command_line;
-  sweep.strategy = "brute_force";
+  sweep.strategy = options_.strategy.name;
+  sweep.budget = static_cast<std::int64_t>(options_.strategy.max_evaluations);
   sweep.size_key = outcome_.size.Key();
   sweep.status = "running";
   sweep.tool_version = kVersion;
@@ -94,17 +110,28 @@ void SweepRun::Prepare() {
   sweep_id_ = store_.StartSweep(gpu_id_, template_id_, sweep);
 }
 
-std::vector<ParamValues> SweepRun::CandidatesToMeasure() {
-  const std::vector<ParamValues> all = EnumerateCandidates(spec_, outcome_.size);
-  outcome_.candidates = all.size();
-  if (options_.force) return all;
-  std::vector<std::string> stored;
-  for (const auto& record : store_.Measurements(gpu_id_, template_id_, outcome_.size.Key())) stored.push_back(record.params_json);
-  std::vector<ParamValues> missing;
-  for (const ParamValues& params : all)
-    if (std::find(stored.begin(), stored.end(), ParamsJson(params)) == stored.end()) missing.push_back(params);
-  outcome_.already_stored = all.size() - missing.size();
-  return missing;
+std::vector<Evaluation> SweepRun::StoredHistory() const {
+  std::vector<Evaluation> history;
+  if (options_.force) return history;
+  std::map<std::string, std::size_t> index;
+  for (std::size_t i = 0; i < all_.size(); ++i) index[ParamsJson(all_[i])] = i;
+  for (const auto& record : store_.Measurements(gpu_id_, template_id_, outcome_.size.Key())) {
+    const auto it = index.find(record.params_json);
+    if (it != index.end()) history.push_back({it->second, record.status == "ok", record.time_ms_median});
+  }
+  return history;
+}
+
+// Brute force and random sampling do not look at results, so their whole order is known at once
+// and every candidate can be compiled ahead of the GPU.
+std::vector<std::size_t> SweepRun::PlannedOrder(SearchStrategy& strategy) const {
+  std::vector<Evaluation> planned = history_;
+  std::vector<std::size_t> order;
+  while (const auto next = strategy.Next(planned)) {
+    order.push_back(*next);
+    planned.push_back({*next, false, 0});
+  }
+  return order;
 }
 
 Compiled SweepRun::CompileOne(const ParamValues& params) const {
@@ -207,6 +234,10 @@ void SweepRun::FillPerformance(db::MeasurementRecord& record) const {
 db::MeasurementRecord SweepRun::Measure(const Compiled& compiled) {
   db::MeasurementRecord record = BaseRecord(compiled);
   if (!record.status.empty()) return record;
+  if (g_sweep_interrupted) {
+    record.status = "interrupted";
+    return record;
+  }
   if (!worker_ || !worker_->Alive()) StartWorker();
   MeasureRequest request;
   request.launch = MakeLaunch(MakeVariables(outcome_.size, compiled.params), compiled.geometry, compiled.compile);
@@ -236,34 +267,67 @@ db::MeasurementRecord SweepRun::Measure(const Compiled& compiled) {
   return record;
 }
 
-SweepOutcome SweepRun::Run() {
-  Prepare();
-  const std::vector<ParamValues> candidates = CandidatesToMeasure();
-  std::vector<Compiled> compiled(candidates.size());
+bool SweepRun::OutOfTime() const {
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  return options_.budget_seconds > 0 && elapsed > options_.budget_seconds;
+}
+
+void SweepRun::StartMeasuring() {
+  StartWorker();
+  if (g_sweep_interrupted) return;
+  const auto copy = worker_->Call({{"op", "copy_bandwidth"}, {"bytes", kCopyBytes}}, kSetupTimeoutS, &g_sweep_interrupted);
+  if (copy.outcome == WorkerProcess::Outcome::kReplied) outcome_.copy_gbps = copy.body.value("gbps", 0.0);
+  store_.SetCopyBandwidth(sweep_id_, outcome_.copy_gbps);
+}
+
+// Returns false when the sweep was interrupted and nothing was stored.
+bool SweepRun::MeasureAndStore(std::size_t index, const Compiled& compiled) {
+  if (!worker_) StartMeasuring();
+  db::MeasurementRecord record = Measure(compiled);
+  if (record.status == "interrupted" || g_sweep_interrupted) return false;
+  store_.AddMeasurement(sweep_id_, record);
+  failures_ += record.status != "ok";
+  history_.push_back({index, record.status == "ok", record.time_ms_median});
+  outcome_.measured.push_back(std::move(record));
+  measured_compiled_.push_back(compiled);
+  bar_->Update(outcome_.measured.size(), failures_, best_ms_ > 0 ? Fixed(best_ms_, 4) + " ms" : "");
+  return true;
+}
+
+void SweepRun::MeasureInOrder(const std::vector<std::size_t>& order) {
+  std::vector<Compiled> compiled(order.size());
   const int threads = options_.compile_threads > 0 ? options_.compile_threads
                                                    : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  CompilePool pool(candidates.size(), threads, [&](std::size_t i) { compiled[i] = CompileOne(candidates[i]); });
-  if (!candidates.empty()) StartWorker();  // all stored already: no GPU work at all
-  if (!candidates.empty() && !g_sweep_interrupted) {
-    const auto copy = worker_->Call({{"op", "copy_bandwidth"}, {"bytes", kCopyBytes}}, kSetupTimeoutS, &g_sweep_interrupted);
-    if (copy.outcome == WorkerProcess::Outcome::kReplied) outcome_.copy_gbps = copy.body.value("gbps", 0.0);
-    store_.SetCopyBandwidth(sweep_id_, outcome_.copy_gbps);
-  }
-  ProgressBar bar(candidates.size(), options_.progress);
-  std::size_t failures = 0;
-  std::vector<std::size_t> origin;  // measured[k] came from candidates[origin[k]]
-  for (std::size_t i = 0; i < candidates.size() && !g_sweep_interrupted; ++i) {
+  CompilePool pool(order.size(), threads, [&](std::size_t i) { compiled[i] = CompileOne(all_[order[i]]); });
+  for (std::size_t i = 0; i < order.size() && !g_sweep_interrupted && !OutOfTime(); ++i) {
     pool.WaitFor(i);
-    db::MeasurementRecord record = Measure(compiled[i]);
-    if (record.status == "interrupted") break;
-    store_.AddMeasurement(sweep_id_, record);
-    failures += record.status != "ok";
-    outcome_.measured.push_back(std::move(record));
-    origin.push_back(i);
-    bar.Update(i + 1, failures, best_ms_ > 0 ? std::to_string(best_ms_).substr(0, 6) + " ms" : "");
+    if (!MeasureAndStore(order[i], compiled[i])) break;
   }
-  bar.Finish();
-  if (!g_sweep_interrupted) ConfirmLeaders(compiled, origin);
+}
+
+// Optimisers choose from the results so far: one candidate at a time, compiled when chosen.
+void SweepRun::MeasureGuided(SearchStrategy& strategy) {
+  while (!g_sweep_interrupted && !OutOfTime()) {
+    const auto next = strategy.Next(history_);
+    if (!next || !MeasureAndStore(*next, CompileOne(all_[*next]))) break;
+  }
+}
+
+SweepOutcome SweepRun::Run() {
+  Prepare();
+  all_ = EnumerateCandidates(spec_, outcome_.size);
+  outcome_.candidates = all_.size();
+  history_ = StoredHistory();
+  outcome_.already_stored = history_.size();
+  const auto strategy = MakeStrategy(options_.strategy, all_, spec_.params);
+  const bool planned = options_.strategy.name == "brute_force" || options_.strategy.name == "random";
+  const std::size_t budget = options_.strategy.max_evaluations;
+  const std::size_t missing = all_.size() - history_.size();
+  bar_ = std::make_unique<ProgressBar>(budget ? std::min(budget, missing) : missing, options_.progress);
+  if (planned) MeasureInOrder(PlannedOrder(*strategy));
+  else MeasureGuided(*strategy);
+  bar_->Finish();
+  if (!g_sweep_interrupted) ConfirmLeaders();
   outcome_.interrupted = g_sweep_interrupted;
   store_.FinishSweep(sweep_id_, outcome_.interrupted ? "interrupted" : "done");
   outcome_.stored = store_.Measurements(gpu_id_, template_id_, outcome_.size.Key());
@@ -272,7 +336,7 @@ SweepOutcome SweepRun::Run() {
 
 // The few fastest of this run are timed again in turns (A B C A B C ...), so that a drift of clocks
 // or a neighbour on the GPU during the sweep cannot decide the winner.
-void SweepRun::ConfirmLeaders(const std::vector<Compiled>& compiled, const std::vector<std::size_t>& origin) {
+void SweepRun::ConfirmLeaders() {
   constexpr std::size_t kLeaders = 3;
   constexpr int kRounds = 10;
   std::vector<std::size_t> leaders;
@@ -286,7 +350,7 @@ void SweepRun::ConfirmLeaders(const std::vector<Compiled>& compiled, const std::
   if (!worker_ || !worker_->Alive()) StartWorker();
   nlohmann::json launches = nlohmann::json::array();
   for (std::size_t k : leaders) {
-    const Compiled& c = compiled[origin[k]];
+    const Compiled& c = measured_compiled_[k];
     launches.push_back(ToJson(MakeLaunch(MakeVariables(outcome_.size, c.params), c.geometry, c.compile)));
   }
   const auto reply = worker_->Call({{"op", "interleave"}, {"launches", launches}, {"rounds", kRounds}},

@@ -10,6 +10,7 @@
 #include "db/store.h"
 #include "device.h"
 #include "problem_size.h"
+#include "search_strategy.h"
 #include "template_spec.h"
 
 namespace tuner {
@@ -24,6 +25,8 @@ struct SweepOptions {
   double timeout_floor_s = 10;    // a candidate's deadline is never shorter
   int compile_threads = 0;        // 0: one per core
   bool progress = false;          // draw a progress bar on stderr
+  StrategyOptions strategy;       // which candidates, in which order; max_evaluations is the budget
+  double budget_seconds = 0;      // stop measuring after this long (0: no limit)
 };
 
 struct SweepOutcome {
