@@ -3,6 +3,7 @@
 #include <set>
 
 #include "reports/html_style.h"
+#include "reports/overview_charts.h"
 #include "reports/report_charts.h"
 #include "reports/report_format.h"
 #include "reports/report_tables.h"

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "reports/overview_charts.h"
 #include "reports/report_charts.h"
 #include "reports/report_format.h"
 #include "reports/report_tables.h"
