@@ -140,6 +140,28 @@ TEST(Strategy, ResumedHistoryCountsAsEvaluatedAndAgainstTheBudget) {
   }
 }
 
+TEST(Strategy, StoredResultsBecomeAHistoryToResumeFrom) {
+  const Space space = MakeSpace({{1, 2}, {3, 4}});  // (1,3) (1,4) (2,3) (2,4)
+  auto record = [&](std::optional<std::size_t> c, const std::string& status, double time_ms) {
+    db::MeasurementRecord r;
+    r.params_json = c ? ParamsJson(space.candidates[*c]) : R"({"P0":9,"P1":9})";  // nullopt: not a candidate now
+    r.status = status;
+    r.time_ms_median = time_ms;
+    return r;
+  };
+  const std::vector<Evaluation> stored =
+      StoredEvaluations(space.candidates, {record(2, "ok", 1.5), record(0, "compile_error", 0), record(3, "skipped", 0),
+                                           record(std::nullopt, "ok", 1.0)});
+  ASSERT_EQ(stored.size(), 2u);
+  EXPECT_EQ(stored[0].candidate, 0u);
+  EXPECT_FALSE(stored[0].ok);
+  EXPECT_EQ(stored[1].candidate, 2u);
+  EXPECT_TRUE(stored[1].ok);
+  EXPECT_DOUBLE_EQ(stored[1].time_ms, 1.5);
+  const auto strategy = MakeStrategy({"brute_force", 0, 0}, space.candidates, space.params);
+  EXPECT_EQ(Drive(*strategy, space, Bowl, stored), (std::vector<std::size_t>{1, 3}));
+}
+
 TEST(Strategy, PipelinedCallsProposeDistinctCandidates) {
   const Space& space = BowlSpace();
   for (const std::string& name : kAll) {

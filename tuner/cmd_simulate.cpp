@@ -98,15 +98,13 @@ std::map<std::string, std::vector<db::MeasurementRow>> RowsPerGpu(db::Store& sto
     if (row.templ.hash == hash) groups[row.gpu.uuid].push_back(std::move(row));
     else ++other_versions;
   }
-  if (groups.empty())
-    throw std::runtime_error("no sweep of '" + o.kernel + "' at size " + o.size_key +
-                             (device.empty() ? "" : " on a GPU matching '" + device + "'") + " is stored in " +
-                             store.path() +
-                             (other_versions ? " for the current template version (" + std::to_string(other_versions) +
-                                                   " results of other versions)"
-                                             : "") +
-                             "; run 'tuner tune " + o.kernel + "' on a GPU first");
-  return groups;
+  if (!groups.empty()) return groups;
+  std::string what = "no sweep of '" + o.kernel + "' at size " + o.size_key;
+  if (!device.empty()) what += " on a GPU matching '" + device + "'";
+  what += " is stored in " + store.path();
+  if (other_versions > 0)
+    what += " for the current version of the template (" + std::to_string(other_versions) + " results of other versions)";
+  throw std::runtime_error(what + "; run 'tuner tune " + o.kernel + "' on a GPU first");
 }
 
 // The complete sweeps; incomplete ones are named on stderr, and none at all is an error.

@@ -1,5 +1,7 @@
 #include "search_strategy.h"
 
+#include <map>
+
 #include "annealing.h"
 #include "errors.h"
 #include "genetic.h"
@@ -48,6 +50,21 @@ std::unique_ptr<SearchStrategy> MakeStrategy(const StrategyOptions& options, con
   std::string known;
   for (const std::string& name : StrategyNames()) known += (known.empty() ? "" : ", ") + name;
   throw UsageError("unknown search strategy '" + options.name + "' (known: " + known + ")");
+}
+
+std::vector<Evaluation> StoredEvaluations(const std::vector<ParamValues>& candidates,
+                                          const std::vector<db::MeasurementRecord>& records) {
+  std::map<std::string, const db::MeasurementRecord*> by_params;  // keyed the way the sweep writes params
+  for (const db::MeasurementRecord& r : records)
+    if (r.status != "skipped") by_params[ParamsJson(ParamsFromJson(r.params_json))] = &r;
+  std::vector<Evaluation> history;
+  for (std::size_t c = 0; c < candidates.size(); ++c) {
+    const auto it = by_params.find(ParamsJson(candidates[c]));
+    if (it == by_params.end()) continue;
+    const bool ok = it->second->status == "ok";
+    history.push_back({c, ok, ok ? it->second->time_ms_median : 0});
+  }
+  return history;
 }
 
 }  // namespace tuner

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "db/records.h"
 #include "search_space.h"
 #include "template_spec.h"
 
@@ -48,5 +49,11 @@ const std::vector<std::string>& StrategyNames();
 // parameters of `params` in order.
 std::unique_ptr<SearchStrategy> MakeStrategy(const StrategyOptions& options, const std::vector<ParamValues>& candidates,
                                              const std::vector<ParamSpec>& params);
+
+// What a sweep has stored already, as a history (to resume a sweep with a strategy, or to replay
+// one): one evaluation per candidate with a stored record other than `skipped`, in candidate order;
+// ok when the record's status is ok, with its median time.
+std::vector<Evaluation> StoredEvaluations(const std::vector<ParamValues>& candidates,
+                                          const std::vector<db::MeasurementRecord>& records);
 
 }  // namespace tuner

@@ -42,22 +42,16 @@ std::size_t Landscape::OkCount() const {
 
 Landscape LandscapeFromRecords(std::vector<ParamValues> candidates, std::vector<ParamSpec> params,
                                const std::vector<db::MeasurementRecord>& records) {
-  const auto by_params = ByParams(records);
   Landscape landscape{std::move(candidates), std::move(params), {}};
-  std::size_t missing = 0;
-  std::string example;
-  for (const ParamValues& c : landscape.candidates) {
-    const auto it = by_params.find(ParamsJson(c));
-    if (it == by_params.end()) {
-      if (missing++ == 0) example = ParamsJson(c);
-      landscape.time_ms.push_back(std::nullopt);
-    } else {
-      landscape.time_ms.push_back(TimeOf(*it->second));
-    }
+  const std::vector<Evaluation> stored = StoredEvaluations(landscape.candidates, records);
+  if (stored.size() < landscape.candidates.size()) {
+    std::size_t first_missing = 0;
+    while (first_missing < stored.size() && stored[first_missing].candidate == first_missing) ++first_missing;
+    throw IncompleteSweepError(std::to_string(landscape.candidates.size() - stored.size()) + " of " +
+                               std::to_string(landscape.candidates.size()) + " candidates have no stored result (e.g. " +
+                               ParamsJson(landscape.candidates[first_missing]) + ")");
   }
-  if (missing > 0)
-    throw IncompleteSweepError(std::to_string(missing) + " of " + std::to_string(landscape.candidates.size()) +
-                               " candidates have no stored result (e.g. " + example + ")");
+  for (const Evaluation& e : stored) landscape.time_ms.push_back(e.ok ? std::optional<double>(e.time_ms) : std::nullopt);
   return landscape;
 }
 
