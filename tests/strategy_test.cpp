@@ -140,6 +140,16 @@ TEST(Strategy, ResumedHistoryCountsAsEvaluatedAndAgainstTheBudget) {
   }
 }
 
+TEST(Strategy, OptimisersResumingAfterManyStoredResultsStillSearch) {
+  const Space& space = BowlSpace();
+  std::vector<Evaluation> stored;  // an interrupted brute-force sweep: its best early, 300 slower after
+  for (std::size_t c = 0; c < 300; ++c) stored.push_back({c, true, 100.0 + static_cast<double>(c)});
+  for (const std::string name : {"annealing", "genetic"}) {
+    const auto strategy = MakeStrategy({name, 0, 1}, space.candidates, space.params);
+    EXPECT_GE(Drive(*strategy, space, Bowl, stored).size(), 20u) << name;
+  }
+}
+
 TEST(Strategy, StoredResultsBecomeAHistoryToResumeFrom) {
   const Space space = MakeSpace({{1, 2}, {3, 4}});  // (1,3) (1,4) (2,3) (2,4)
   auto record = [&](std::optional<std::size_t> c, const std::string& status, double time_ms) {

@@ -61,6 +61,7 @@ void StrategyBase::Record(const Evaluation& e) {
   if (e.candidate >= CandidateCount())
     throw std::invalid_argument("search history names candidate " + std::to_string(e.candidate) + " of " +
                                 std::to_string(CandidateCount()));
+  const bool proposed = state_[e.candidate] == State::kPending;  // by this strategy, not stored before it
   MarkVisited(e.candidate);
   if (state_[e.candidate] != State::kKnown) ++evaluated_;
   state_[e.candidate] = State::kKnown;
@@ -68,8 +69,8 @@ void StrategyBase::Record(const Evaluation& e) {
   if (e.ok && (!best_ || e.time_ms < cost_[*best_])) {
     best_ = e.candidate;
     since_improvement_ = 0;
-  } else {
-    ++since_improvement_;
+  } else if (proposed) {
+    ++since_improvement_;  // results found stored (a resumed sweep) never count as a stall
   }
 }
 

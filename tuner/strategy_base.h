@@ -47,7 +47,8 @@ class StrategyBase : public SearchStrategy {
   // time_ms of a known ok candidate; infinity when it failed or is not known yet.
   double Cost(std::size_t c) const { return cost_[c]; }
   std::optional<std::size_t> Best() const { return best_; }
-  // Evaluations since the best time last improved (all of them while none succeeded).
+  // Evaluations this strategy proposed since the best time last improved (all of them while none
+  // succeeded); results that were in the history without being proposed do not count.
   std::size_t SinceImprovement() const { return since_improvement_; }
   std::optional<std::size_t> RandomUnvisited();
   StrategyRng& rng() { return rng_; }
