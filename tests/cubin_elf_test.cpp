@@ -14,22 +14,26 @@ TEST(CubinElf, RegistersAndSharedMemoryAgreeWithPtxas) {
   for (const char* arch : {"sm_80", "sm_90"}) {
     const CompileResult r = CompileCandidate(spec, {{"VARIANT", 1}, {"TILE", 32}, {"ROWS", 8}, {"PAD", 1}}, "transpose", arch);
     ASSERT_TRUE(r.ok) << r.log;
-    const auto elf = ReadCubinResources(r.cubin, "transpose");
+    const auto elf = ReadCubinResources(r.cubin, "transpose", arch);
     ASSERT_TRUE(elf.has_value());
-    EXPECT_EQ(elf->regs_per_thread, r.info.regs_per_thread) << arch;
-    const long long reserve = std::string(arch) == "sm_90" ? 1024 : 0;
-    EXPECT_EQ(elf->shared_section_bytes, 32 * 33 * 4 + reserve) << arch;
+    EXPECT_EQ(elf->regs_per_thread, ParsePtxasReport(r.log, "transpose").regs_per_thread) << arch;
+    EXPECT_EQ(elf->static_smem_bytes, 32 * 33 * 4) << arch;
+    EXPECT_EQ(elf->barriers, 1) << arch;
   }
 }
 
 TEST(CubinElf, RejectsWhatIsNotACubinOrLacksTheKernel) {
-  EXPECT_FALSE(ReadCubinResources("not an elf file at all, not even close", "k").has_value());
-  EXPECT_FALSE(ReadCubinResources("", "k").has_value());
+  EXPECT_FALSE(ReadCubinResources("not an elf file at all, not even close", "k", "sm_90").has_value());
+  EXPECT_FALSE(ReadCubinResources("", "k", "sm_90").has_value());
   const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs({}));
   const CompileResult r = CompileCandidate(library.Find("transpose"), {{"VARIANT", 0}, {"TILE", 32}, {"ROWS", 8}, {"PAD", 0}}, "transpose", "sm_90");
   ASSERT_TRUE(r.ok);
-  EXPECT_FALSE(ReadCubinResources(r.cubin, "no_such_kernel").has_value());
-  EXPECT_FALSE(ReadCubinResources(r.cubin.substr(0, 100), "transpose").has_value());
+  EXPECT_FALSE(ReadCubinResources(r.cubin, "no_such_kernel", "sm_90").has_value());
+  EXPECT_FALSE(ReadCubinResources(r.cubin.substr(0, 100), "transpose", "sm_90").has_value());
+  const auto naive = ReadCubinResources(r.cubin, "transpose", "sm_90");
+  ASSERT_TRUE(naive.has_value());
+  EXPECT_EQ(naive->static_smem_bytes, 0);
+  EXPECT_EQ(naive->barriers, 0);
 }
 
 }  // namespace

@@ -74,34 +74,39 @@ std::vector<std::string> Options(const TemplateSpec& spec, const ParamValues& pa
 CompileResult CompileOnce(const TemplateSpec& spec, const ParamValues& params, const std::string& entry,
                           const std::string& arch);
 
-// ptxas's report must describe the same kernel as the CUBIN: the register counts agree and the
-// shared-memory section is the static size (plus a 1 KiB system reserve from sm_90 on).
-bool ReportMatchesCubin(const CompileResult& r) {
-  const auto elf = ReadCubinResources(r.cubin, r.lowered_name);
-  if (!elf) return false;
-  const long long reserve = elf->shared_section_bytes - r.info.static_smem_bytes;
-  return elf->regs_per_thread == r.info.regs_per_thread && (reserve == 0 || reserve == 1024);
+// Registers, static shared memory and barriers come from the CUBIN itself; ptxas's report adds
+// spills and stack when the log has it. A report that disagrees with the CUBIN (NVRTC's log of a
+// program compiled while others compile can carry the wrong report) is redone with the other
+// compiles held off, and the CUBIN wins if they still disagree.
+bool TakeResourcesFromCubin(CompileResult& r, const std::string& arch) {
+  const auto elf = ReadCubinResources(r.cubin, r.lowered_name, arch);
+  if (!elf) {
+    r.ok = false;
+    r.log += "\ncannot read the resources of " + r.lowered_name + " from its CUBIN";
+    return true;
+  }
+  const bool has_report = r.info.regs_per_thread > 0;
+  const bool agrees = !has_report || (r.info.regs_per_thread == elf->regs_per_thread &&
+                                      r.info.static_smem_bytes == elf->static_smem_bytes);
+  r.info.regs_per_thread = elf->regs_per_thread;
+  r.info.static_smem_bytes = elf->static_smem_bytes;
+  r.info.barriers = elf->barriers;
+  return agrees;
 }
 
 }  // namespace
 
-// NVRTC's -Xptxas -v report is occasionally missing from a program's log when several threads
-// compile at once (seen on 16-core hosts). A report that does not match the CUBIN is redone with
-// the other compiles held off.
 CompileResult CompileCandidate(const TemplateSpec& spec, const ParamValues& params, const std::string& entry,
                                const std::string& arch) {
   static std::shared_mutex exclusive;
   {
     std::shared_lock<std::shared_mutex> shared(exclusive);
     CompileResult result = CompileOnce(spec, params, entry, arch);
-    if (!result.ok || ReportMatchesCubin(result)) return result;
+    if (!result.ok || TakeResourcesFromCubin(result, arch)) return result;
   }
   std::unique_lock<std::shared_mutex> alone(exclusive);
   CompileResult result = CompileOnce(spec, params, entry, arch);
-  if (result.ok && !ReportMatchesCubin(result)) {
-    result.ok = false;
-    result.log += "\nptxas's resource report does not match the compiled kernel " + result.lowered_name;
-  }
+  if (result.ok && !TakeResourcesFromCubin(result, arch)) result.info.spill_bytes = result.info.stack_bytes = 0;
   return result;
 }
 

@@ -2,6 +2,9 @@
 
 #include <elf.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -11,8 +14,17 @@ namespace {
 
 constexpr unsigned char kFormatSval = 0x04;  // attribute with a 16-bit size and a value
 constexpr unsigned char kFormatHval = 0x03;  // attribute with a 16-bit value
-constexpr unsigned char kFormatBval = 0x02;  // attribute with an 8-bit value
-constexpr unsigned char kAttrRegCount = 0x2f;  // EIATTR_REGCOUNT: (symbol index, registers)
+constexpr unsigned char kFormatBval = 0x02;  // attribute with an 8-bit value, padded to 16 bits
+constexpr unsigned char kAttrRegCount = 0x2f;     // EIATTR_REGCOUNT: (symbol index, registers)
+constexpr unsigned char kAttrNumBarriers = 0x4c;  // EIATTR_NUM_BARRIERS: barriers the kernel uses
+
+// From sm_90 on, NVRTC 13 sizes a kernel's .nv.shared section with the 1 KiB the system reserves
+// per block (checked against ptxas's report and cudaFuncGetAttributes: tests/cubin_elf_test.cpp,
+// tests/occupancy_gpu_test.cpp).
+long long ReservedInSection(const std::string& arch) {
+  const int sm = std::atoi(arch.c_str() + (arch.rfind("sm_", 0) == 0 ? 3 : 0));
+  return sm >= 90 ? 1024 : 0;
+}
 
 class Elf {
  public:
@@ -50,8 +62,9 @@ class Elf {
   const std::string& bytes_;
 };
 
-// Walks the attribute list of .nv.info for the register count of one symbol.
-int RegisterCount(const std::string& info, unsigned symbol) {
+// Walks an attribute list (.nv.info or .nv.info.<kernel>) for one attribute. For SVAL attributes
+// of the global list, `symbol` selects the (symbol, value) pair; HVAL attributes give their value.
+int FindAttribute(const std::string& info, unsigned char wanted, unsigned symbol) {
   for (std::size_t i = 0; i + 2 <= info.size();) {
     const unsigned char format = info[i], attribute = info[i + 1];
     i += 2;
@@ -60,16 +73,19 @@ int RegisterCount(const std::string& info, unsigned symbol) {
       std::uint16_t size;
       std::memcpy(&size, info.data() + i, 2);
       i += 2;
-      if (attribute == kAttrRegCount && size == 8 && i + 8 <= info.size()) {
+      if (attribute == wanted && size == 8 && i + 8 <= info.size()) {
         std::uint32_t pair[2];
         std::memcpy(pair, info.data() + i, 8);
         if (pair[0] == symbol) return static_cast<int>(pair[1]);
       }
       i += size;
-    } else if (format == kFormatHval) {
+    } else if (format == kFormatHval || format == kFormatBval) {
+      if (attribute == wanted && i + 2 <= info.size()) {
+        std::uint16_t value;
+        std::memcpy(&value, info.data() + i, 2);
+        return value;
+      }
       i += 2;
-    } else if (format == kFormatBval) {
-      i += 1;
     }
   }
   return 0;
@@ -77,15 +93,20 @@ int RegisterCount(const std::string& info, unsigned symbol) {
 
 }  // namespace
 
-std::optional<CubinResources> ReadCubinResources(const std::string& cubin, const std::string& lowered_name) {
+std::optional<CubinResources> ReadCubinResources(const std::string& cubin, const std::string& lowered_name,
+                                                 const std::string& arch) {
   const Elf elf(cubin);
   if (!elf.Valid()) return std::nullopt;
   const Elf64_Shdr* text = elf.Find(".text." + lowered_name);
   const Elf64_Shdr* info = elf.Find(".nv.info");
   if (!text || !info) return std::nullopt;
   CubinResources resources;
-  resources.regs_per_thread = RegisterCount(elf.Contents(*info), text->sh_info & 0xffffff);
-  if (const Elf64_Shdr* shared = elf.Find(".nv.shared." + lowered_name)) resources.shared_section_bytes = static_cast<long long>(shared->sh_size);
+  resources.regs_per_thread = FindAttribute(elf.Contents(*info), kAttrRegCount, text->sh_info & 0xffffff);
+  if (resources.regs_per_thread <= 0) return std::nullopt;
+  if (const Elf64_Shdr* shared = elf.Find(".nv.shared." + lowered_name))
+    resources.static_smem_bytes = std::max(0LL, static_cast<long long>(shared->sh_size) - ReservedInSection(arch));
+  if (const Elf64_Shdr* own = elf.Find(".nv.info." + lowered_name))
+    resources.barriers = FindAttribute(elf.Contents(*own), kAttrNumBarriers, 0);
   return resources;
 }
 
