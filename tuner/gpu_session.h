@@ -52,7 +52,7 @@ class GpuSession {
   double TimedLaunch(cudaKernel_t kernel, const KernelLaunch& launch);
   std::string Verify();
   std::vector<double> TimeSamples(cudaKernel_t kernel, const KernelLaunch& launch, const MeasureRequest& request,
-                                  std::string* note);
+                                  double checked_ms, std::string* note);
   void FlushL2();
   void WarmUpClocks();
 

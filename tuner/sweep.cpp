@@ -299,6 +299,7 @@ void SweepRun::MeasureInOrder(const std::vector<std::size_t>& order) {
   const int threads = options_.compile_threads > 0 ? options_.compile_threads
                                                    : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   CompilePool pool(order.size(), threads, [&](std::size_t i) { compiled[i] = CompileOne(all_[order[i]]); });
+  if (!order.empty()) StartMeasuring();  // the worker starts while the first candidates compile
   for (std::size_t i = 0; i < order.size() && !g_sweep_interrupted && !OutOfTime(); ++i) {
     pool.WaitFor(i);
     if (!MeasureAndStore(order[i], compiled[i])) break;
