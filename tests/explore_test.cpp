@@ -24,9 +24,8 @@ TEST_P(ShippedTemplate, EveryCandidateCompiles) {
   const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs({}));
   const TemplateSpec& spec = library.Find(GetParam().kernel);
   db::testing::TempDir dir;
-  const CubinCache cache(dir.File("cubins"));
   const auto threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const auto explored = ExploreTemplate(spec, ParseProblemSize(spec, ""), ArchLimits(GetParam().arch), GetParam().arch, cache, threads);
+  const auto explored = ExploreTemplate(spec, ParseProblemSize(spec, ""), ArchLimits(GetParam().arch), GetParam().arch, dir.File("cubins"), threads, TUNER_EXECUTABLE);
   EXPECT_FALSE(explored.empty());
   for (const ExploredCandidate& c : explored) {
     EXPECT_TRUE(c.compiled) << ParamsJson(c.params) << "\n" << c.compile_log;

@@ -82,9 +82,9 @@ int RunExplore(int argc, char** argv) {
   const ProblemSize size = ParseProblemSize(templ, vm["size"].as<std::string>());
   const DeviceLimits device = vm.count("gpu") ? LimitsFromGpu(vm["gpu"].as<int>()) : ArchLimits(vm["arch"].as<std::string>());
   const std::string arch = ArchOf(device);
-  const CubinCache cache(DefaultCubinCacheDir());
+
   const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const std::vector<ExploredCandidate> explored = ExploreTemplate(templ, size, device, arch, cache, threads);
+  const std::vector<ExploredCandidate> explored = ExploreTemplate(templ, size, device, arch, DefaultCubinCacheDir(), threads);
   std::size_t errors = 0;
   for (const ExploredCandidate& c : explored) errors += !c.compiled;
   if (vm.count("json")) {

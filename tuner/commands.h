@@ -13,6 +13,7 @@ int RunQuery(int argc, char** argv);
 int RunSimulate(int argc, char** argv);
 int RunReport(int argc, char** argv);
 int RunDb(int argc, char** argv);
-int RunWorker(int argc, char** argv);  // hidden: the GPU worker process the sweep starts
+int RunWorker(int argc, char** argv);         // hidden: the GPU worker process the sweep starts
+int RunCompileServer(int argc, char** argv);  // hidden: an NVRTC process of the compile pool
 
 }  // namespace tuner

@@ -2,9 +2,9 @@
 
 namespace tuner {
 
-CompilePool::CompilePool(std::size_t count, int threads, std::function<void(std::size_t)> work)
+CompilePool::CompilePool(std::size_t count, int threads, std::function<void(std::size_t, int)> work)
     : work_(std::move(work)), done_(count, 0), count_(count) {
-  for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { Loop(); });
+  for (int t = 0; t < threads; ++t) threads_.emplace_back([this, t] { Loop(t); });
 }
 
 CompilePool::~CompilePool() {
@@ -12,9 +12,9 @@ CompilePool::~CompilePool() {
   for (std::thread& t : threads_) t.join();
 }
 
-void CompilePool::Loop() {
+void CompilePool::Loop(int thread) {
   for (std::size_t i = next_++; i < count_ && !stop_; i = next_++) {
-    work_(i);
+    work_(i, thread);
     std::lock_guard<std::mutex> lock(mutex_);
     done_[i] = 1;
     finished_.notify_all();

@@ -13,8 +13,9 @@ namespace tuner {
 
 class CompilePool {
  public:
-  // Runs work(i) for i in [0, count) on `threads` threads, in increasing order of i.
-  CompilePool(std::size_t count, int threads, std::function<void(std::size_t)> work);
+  // Runs work(i, thread) for i in [0, count) on `threads` threads (thread in [0, threads)), in
+  // increasing order of i.
+  CompilePool(std::size_t count, int threads, std::function<void(std::size_t, int)> work);
   ~CompilePool();  // stops taking new jobs and joins
   CompilePool(const CompilePool&) = delete;
   CompilePool& operator=(const CompilePool&) = delete;
@@ -22,9 +23,9 @@ class CompilePool {
   void WaitFor(std::size_t index);  // until work(index) has returned
 
  private:
-  void Loop();
+  void Loop(int thread);
 
-  std::function<void(std::size_t)> work_;
+  std::function<void(std::size_t, int)> work_;
   std::vector<char> done_;
   std::size_t count_;
   std::atomic<std::size_t> next_{0};

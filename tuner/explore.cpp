@@ -8,7 +8,7 @@ namespace tuner {
 namespace {
 
 ExploredCandidate ExploreOne(const TemplateSpec& spec, const ProblemSize& size, const DeviceLimits& device,
-                             const std::string& arch, const CubinCache& cache, const ParamValues& params) {
+                             const std::string& arch, ParallelCompiler& compiler, int slot, const ParamValues& params) {
   ExploredCandidate c;
   c.params = params;
   try {
@@ -20,7 +20,7 @@ ExploredCandidate ExploreOne(const TemplateSpec& spec, const ProblemSize& size, 
   const int threads = static_cast<int>(c.geometry.ThreadsPerBlock());
   const auto dynamic_smem = static_cast<std::size_t>(c.geometry.shared_bytes);
   c.invalid_reason = ComputeOccupancy(device, {threads, 0, dynamic_smem}).invalid_reason;
-  const CachedCompile compiled = cache.Compile(spec, params, spec.kernel, arch);
+  const CachedCompile compiled = compiler.Compile(slot, spec, params, spec.kernel, arch);
   c.compiled = compiled.result.ok;
   if (!c.compiled) {
     c.compile_log = compiled.result.log;
@@ -37,12 +37,13 @@ ExploredCandidate ExploreOne(const TemplateSpec& spec, const ProblemSize& size, 
 
 std::vector<ExploredCandidate> ExploreTemplate(const TemplateSpec& spec, const ProblemSize& size,
                                                const DeviceLimits& device, const std::string& arch,
-                                               const CubinCache& cache, int threads) {
+                                               const std::string& cache_dir, int threads, const std::string& executable) {
   const std::vector<ParamValues> candidates = EnumerateCandidates(spec, size);
   std::vector<ExploredCandidate> explored(candidates.size());
+  ParallelCompiler compiler(threads, cache_dir, executable);
   {
-    CompilePool pool(candidates.size(), threads, [&](std::size_t i) {
-      explored[i] = ExploreOne(spec, size, device, arch, cache, candidates[i]);
+    CompilePool pool(candidates.size(), threads, [&](std::size_t i, int slot) {
+      explored[i] = ExploreOne(spec, size, device, arch, compiler, slot, candidates[i]);
     });
     for (std::size_t i = 0; i < candidates.size(); ++i) pool.WaitFor(i);
   }

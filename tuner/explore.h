@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "compiler.h"
-#include "cubin_cache.h"
+#include "parallel_compiler.h"
 #include "occupancy.h"
 #include "problem_size.h"
 #include "search_space.h"
@@ -24,9 +24,11 @@ struct ExploredCandidate {
   OccupancyResult occupancy;
 };
 
-// Compiles on `threads` threads through `cache`.
+// Compiles on `threads` threads (and as many NVRTC processes of `executable`, the tuner binary; ""
+// for this process's own) into the cubin cache `cache_dir`.
 std::vector<ExploredCandidate> ExploreTemplate(const TemplateSpec& spec, const ProblemSize& size,
                                                const DeviceLimits& device, const std::string& arch,
-                                               const CubinCache& cache, int threads);
+                                               const std::string& cache_dir, int threads,
+                                               const std::string& executable = "");
 
 }  // namespace tuner

@@ -27,6 +27,7 @@ const Command kCommands[] = {
     {"report", tuner::RunReport, "write an HTML, Markdown or CSV report of the stored results"},
     {"db", tuner::RunDb, "check, inspect, export, import and merge the results database"},
     {"__worker", tuner::RunWorker, nullptr},
+    {"__compile", tuner::RunCompileServer, nullptr},
 };
 
 void PrintUsage(std::ostream& out) {

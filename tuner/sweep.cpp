@@ -10,6 +10,7 @@
 
 #include "compile_pool.h"
 #include "cubin_cache.h"
+#include "parallel_compiler.h"
 #include "device_limits.h"
 #include "expression.h"
 #include "occupancy.h"
@@ -54,14 +55,14 @@ class SweepRun {
 
  private:
   void Prepare();
-  std::vector<Evaluation> StoredHistory() const;
   std::vector<std::size_t> PlannedOrder(SearchStrategy& strategy) const;
   void MeasureInOrder(const std::vector<std::size_t>& order);
   void MeasureGuided(SearchStrategy& strategy);
   bool MeasureAndStore(std::size_t index, const Compiled& compiled);
   void StartMeasuring();
   bool OutOfTime() const;
-  Compiled CompileOne(const ParamValues& params) const;
+  Compiled CompileOne(const ParamValues& params, int slot) const;
+  int CompileThreads() const;
   KernelLaunch MakeLaunch(const Variables& vars, const LaunchGeometry& geometry, const CachedCompile& compile) const;
   SetupRequest MakeSetup() const;
   void StartWorker();
@@ -77,7 +78,8 @@ class SweepRun {
   db::Store& store_;
   SweepOutcome outcome_;
   DeviceLimits limits_;
-  std::unique_ptr<CubinCache> cache_;
+  std::unique_ptr<CubinCache> cache_;         // the reference, on the main thread
+  std::unique_ptr<ParallelCompiler> compiler_;  // the candidates, one slot per compile thread
   std::unique_ptr<WorkerProcess> worker_;
   std::int64_t gpu_id_ = 0, template_id_ = 0, sweep_id_ = 0;
   double best_ms_ = 0;
@@ -93,7 +95,9 @@ void SweepRun::Prepare() {
   outcome_.gpu = RequireGpu(options_.gpu);
   outcome_.size = ParseProblemSize(spec_, options_.size_text);
   limits_ = LimitsFromGpu(options_.gpu);
-  cache_ = std::make_unique<CubinCache>(options_.cache_dir.empty() ? DefaultCubinCacheDir() : options_.cache_dir);
+  const std::string cache_dir = options_.cache_dir.empty() ? DefaultCubinCacheDir() : options_.cache_dir;
+  cache_ = std::make_unique<CubinCache>(cache_dir);
+  compiler_ = std::make_unique<ParallelCompiler>(CompileThreads(), cache_dir, options_.worker_executable);
   const GpuInfo& g = outcome_.gpu;
   gpu_id_ = store_.EnsureGpu({g.uuid, g.name, g.cc_major, g.cc_minor, g.sm_count, g.memory_bytes, DriverVersion(),
                               RuntimeVersion(), g.sm_clock_mhz});
@@ -110,18 +114,6 @@ void SweepRun::Prepare() {
   sweep_id_ = store_.StartSweep(gpu_id_, template_id_, sweep);
 }
 
-std::vector<Evaluation> SweepRun::StoredHistory() const {
-  std::vector<Evaluation> history;
-  if (options_.force) return history;
-  std::map<std::string, std::size_t> index;
-  for (std::size_t i = 0; i < all_.size(); ++i) index[ParamsJson(all_[i])] = i;
-  for (const auto& record : store_.Measurements(gpu_id_, template_id_, outcome_.size.Key())) {
-    const auto it = index.find(record.params_json);
-    if (it != index.end()) history.push_back({it->second, record.status == "ok", record.time_ms_median});
-  }
-  return history;
-}
-
 // Brute force and random sampling do not look at results, so their whole order is known at once
 // and every candidate can be compiled ahead of the GPU.
 std::vector<std::size_t> SweepRun::PlannedOrder(SearchStrategy& strategy) const {
@@ -134,7 +126,11 @@ std::vector<std::size_t> SweepRun::PlannedOrder(SearchStrategy& strategy) const 
   return order;
 }
 
-Compiled SweepRun::CompileOne(const ParamValues& params) const {
+int SweepRun::CompileThreads() const {
+  return options_.compile_threads > 0 ? options_.compile_threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+Compiled SweepRun::CompileOne(const ParamValues& params, int slot) const {
   Compiled compiled{params, {}, {}, {}};
   try {
     compiled.geometry = EvaluateLaunch(spec_.launch, MakeVariables(outcome_.size, params));
@@ -145,7 +141,7 @@ Compiled SweepRun::CompileOne(const ParamValues& params) const {
   const KernelResources resources{static_cast<int>(compiled.geometry.ThreadsPerBlock()), 0,
                                   static_cast<std::size_t>(compiled.geometry.shared_bytes)};
   compiled.invalid_reason = ComputeOccupancy(limits_, resources).invalid_reason;
-  if (compiled.invalid_reason.empty()) compiled.compile = cache_->Compile(spec_, params, spec_.kernel, outcome_.gpu.Arch());
+  if (compiled.invalid_reason.empty()) compiled.compile = compiler_->Compile(slot, spec_, params, spec_.kernel, outcome_.gpu.Arch());
   return compiled;
 }
 
@@ -296,9 +292,7 @@ bool SweepRun::MeasureAndStore(std::size_t index, const Compiled& compiled) {
 
 void SweepRun::MeasureInOrder(const std::vector<std::size_t>& order) {
   std::vector<Compiled> compiled(order.size());
-  const int threads = options_.compile_threads > 0 ? options_.compile_threads
-                                                   : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  CompilePool pool(order.size(), threads, [&](std::size_t i) { compiled[i] = CompileOne(all_[order[i]]); });
+  CompilePool pool(order.size(), CompileThreads(), [&](std::size_t i, int slot) { compiled[i] = CompileOne(all_[order[i]], slot); });
   if (!order.empty()) StartMeasuring();  // the worker starts while the first candidates compile
   for (std::size_t i = 0; i < order.size() && !g_sweep_interrupted && !OutOfTime(); ++i) {
     pool.WaitFor(i);
@@ -310,7 +304,7 @@ void SweepRun::MeasureInOrder(const std::vector<std::size_t>& order) {
 void SweepRun::MeasureGuided(SearchStrategy& strategy) {
   while (!g_sweep_interrupted && !OutOfTime()) {
     const auto next = strategy.Next(history_);
-    if (!next || !MeasureAndStore(*next, CompileOne(all_[*next]))) break;
+    if (!next || !MeasureAndStore(*next, CompileOne(all_[*next], 0))) break;
   }
 }
 
@@ -318,9 +312,11 @@ SweepOutcome SweepRun::Run() {
   Prepare();
   all_ = EnumerateCandidates(spec_, outcome_.size);
   outcome_.candidates = all_.size();
-  history_ = StoredHistory();
+  if (!options_.force) history_ = StoredEvaluations(all_, store_.Measurements(gpu_id_, template_id_, outcome_.size.Key()));
   outcome_.already_stored = history_.size();
-  const auto strategy = MakeStrategy(options_.strategy, all_, spec_.params);
+  StrategyOptions strategy_options = options_.strategy;  // --budget counts new evaluations only
+  if (strategy_options.max_evaluations) strategy_options.max_evaluations += history_.size();
+  const auto strategy = MakeStrategy(strategy_options, all_, spec_.params);
   const bool planned = options_.strategy.name == "brute_force" || options_.strategy.name == "random";
   const std::size_t budget = options_.strategy.max_evaluations;
   const std::size_t missing = all_.size() - history_.size();
