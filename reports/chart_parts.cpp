@@ -59,14 +59,14 @@ void Headroom(Chart& chart) {
   if (top > 0) chart.y_axis.max = NiceTicks(0, top * 1.12, 6).back();
 }
 
-std::string OkTitle(const db::MeasurementRecord& m) {
-  return ParamsText(m.params_json) + "\n" + FormatNumber(m.perf_value) + " " + m.perf_unit + ", " +
+std::string OkTitle(const Run& run, const db::MeasurementRecord& m) {
+  return run.Params(m) + "\n" + FormatNumber(m.perf_value) + " " + m.perf_unit + ", " +
          FormatMs(m.time_ms_median) + ", occupancy " + FormatPercent(m.occupancy) + " (" + m.limiter + "), " +
          std::to_string(m.regs_per_thread) + " regs, " + std::to_string(m.smem_bytes) + " B smem";
 }
 
-std::string FailTitle(const db::MeasurementRecord& m) {
-  return ParamsText(m.params_json) + "\n" + m.status + (m.reason.empty() ? "" : ": " + m.reason);
+std::string FailTitle(const Run& run, const db::MeasurementRecord& m) {
+  return run.Params(m) + "\n" + m.status + (m.reason.empty() ? "" : ": " + m.reason);
 }
 
 void MarkBest(Chart& chart, const Run& run, double x) {

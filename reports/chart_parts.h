@@ -24,8 +24,8 @@ std::string RunUnit(const Run& run);
 // Room above the highest point for the best's label.
 void Headroom(Chart& chart);
 // A correct candidate's hover text: parameters, throughput, time, occupancy and resources.
-std::string OkTitle(const db::MeasurementRecord& m);
-std::string FailTitle(const db::MeasurementRecord& m);
+std::string OkTitle(const Run& run, const db::MeasurementRecord& m);
+std::string FailTitle(const Run& run, const db::MeasurementRecord& m);
 // The best candidate of the run, ringed and labelled at x.
 void MarkBest(Chart& chart, const Run& run, double x);
 

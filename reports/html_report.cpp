@@ -54,7 +54,7 @@ std::string BestCards(const Run& run) {
   if (!best) return Tag("p", "No candidate of this run produced a correct result; the failures are listed below.", "note");
   const db::MeasurementRecord& m = best->measurement;
   std::string out = "<div class=\"cards\">\n" + Card("Best throughput", FormatNumber(m.perf_value) + " " + m.perf_unit) +
-                    Card("Median time", FormatMs(m.time_ms_median)) + Card("Best parameters", ParamsText(m.params_json));
+                    Card("Median time", FormatMs(m.time_ms_median)) + Card("Best parameters", run.Params(m));
   out += run.ceiling.known()
              ? Card("Of the device ceiling", FormatPercent(m.perf_value / run.ceiling.value) + " of " +
                                                  FormatNumber(run.ceiling.value) + " " + run.ceiling.unit)

@@ -32,7 +32,7 @@ std::optional<NamedChart> AcrossChart(const KernelReport& kernel) {
     const double x = static_cast<double>(std::find(sizes.begin(), sizes.end(), run->size_key) - sizes.begin());
     const db::MeasurementRecord& m = run->Best()->measurement;
     AddPoint(chart, chart.series[found->second], {x, m.perf_value}, "");
-    AddPoint(chart, chart.series[found->second + 1], {x, m.perf_value}, run->Label() + "\n" + OkTitle(m));
+    AddPoint(chart, chart.series[found->second + 1], {x, m.perf_value}, run->Label() + "\n" + OkTitle(*run, m));
   }
   Headroom(chart);
   return NamedChart{"across", "The best candidate's throughput of each GPU and problem size.", chart};

@@ -34,8 +34,8 @@ std::vector<std::string> SortedValues(std::set<std::string> values) {
 }
 
 // A parameter's value as a category: "n/a" where a candidate lacks it.
-std::string ValueOf(const db::MeasurementRecord& m, const std::string& name) {
-  const std::string value = ParamValue(m.params_json, name);
+std::string ValueOf(const Run& run, const db::MeasurementRecord& m, const std::string& name) {
+  const std::string value = run.Value(m, name);
   return value.empty() ? "n/a" : value;
 }
 
@@ -68,7 +68,7 @@ std::string RunPrefix(const Run& run) {
 std::vector<std::string> OkValues(const Run& run, const std::string& name) {
   std::set<std::string> values;
   for (const db::MeasurementRow& row : run.rows)
-    if (row.measurement.status == "ok") values.insert(ValueOf(row.measurement, name));
+    if (row.measurement.status == "ok") values.insert(ValueOf(run, row.measurement, name));
   return SortedValues(values);
 }
 
@@ -97,13 +97,13 @@ NamedChart ParameterChart(const KernelReport& kernel, const Run& run, const std:
   for (const db::MeasurementRow& row : run.rows) {
     const db::MeasurementRecord& m = row.measurement;
     if (m.status != "ok") continue;
-    const std::string key = group.empty() ? "candidates" : group + "=" + ValueOf(m, group);
+    const std::string key = group.empty() ? "candidates" : group + "=" + ValueOf(run, m, group);
     auto found = series_of.find(key);
     if (found == series_of.end()) {
       found = series_of.emplace(key, chart.series.size()).first;
       AddSeries(chart, key, SeriesStyle::kScatter, group.empty() ? "#6baed6" : PaletteColor(series_of.size() - 1));
     }
-    const std::string value = ValueOf(m, name);
+    const std::string value = ValueOf(run, m, name);
     const auto at = std::find(sorted.begin(), sorted.end(), value) - sorted.begin();
     AddPoint(chart, chart.series[found->second], {static_cast<double>(at) + Jitter(i++), m.perf_value}, "");
     best_of[value] = std::max(best_of[value], m.perf_value);
@@ -111,7 +111,7 @@ NamedChart ParameterChart(const KernelReport& kernel, const Run& run, const std:
   ChartSeries& line = AddSeries(chart, "best of each value", SeriesStyle::kLine, "#222222");
   for (std::size_t v = 0; v < sorted.size(); ++v) AddPoint(chart, line, {static_cast<double>(v), best_of[sorted[v]]}, "");
   if (const db::MeasurementRow* best = run.Best())
-    MarkBest(chart, run, static_cast<double>(std::find(sorted.begin(), sorted.end(), ValueOf(best->measurement, name)) -
+    MarkBest(chart, run, static_cast<double>(std::find(sorted.begin(), sorted.end(), ValueOf(run, best->measurement, name)) -
                                              sorted.begin()));
   Headroom(chart);
   return {RunPrefix(run) + "param-" + Slug(name),
@@ -152,7 +152,7 @@ NamedChart CandidatesChart(const KernelReport& kernel, const Run& run) {
     }
     ChartSeries& series = chart.series[found->second];
     const bool ok = m.status == "ok";
-    AddPoint(chart, series, {static_cast<double>(++rank), ok ? m.perf_value : 0.0}, ok ? OkTitle(m) : FailTitle(m));
+    AddPoint(chart, series, {static_cast<double>(++rank), ok ? m.perf_value : 0.0}, ok ? OkTitle(run, m) : FailTitle(run, m));
   }
   if (run.ceiling.known() && run.Best()) {
     ChartSeries& line = AddSeries(chart, "ceiling " + FormatNumber(run.ceiling.value) + " " + run.ceiling.unit,
@@ -184,7 +184,7 @@ NamedChart OccupancyChart(const KernelReport& kernel, const Run& run) {
       found = series_of.emplace(limiter, chart.series.size()).first;
       AddSeries(chart, "limited by " + limiter, SeriesStyle::kScatter, LimiterColor(limiter));
     }
-    AddPoint(chart, chart.series[found->second], {100 * m.occupancy, m.perf_value}, OkTitle(m));
+    AddPoint(chart, chart.series[found->second], {100 * m.occupancy, m.perf_value}, OkTitle(run, m));
   }
   if (const db::MeasurementRow* best = run.Best()) MarkBest(chart, run, 100 * best->measurement.occupancy);
   Headroom(chart);

@@ -97,16 +97,18 @@ bool SizeKeyLess(const std::string& a, const std::string& b) {
   return a < b;
 }
 
-KernelReport GroupKernel(const std::string& kernel, const std::vector<db::MeasurementRow>& rows) {
+KernelReport GroupKernel(const std::string& kernel, const std::vector<db::MeasurementRow>& rows,
+                         const ValueLabels& labels) {
   KernelReport report;
   report.kernel = kernel;
+  if (!labels.empty()) report.labels = std::make_shared<const ValueLabels>(labels);
   std::map<std::tuple<std::string, std::string, std::string>, std::size_t> index;
   for (const db::MeasurementRow& row : rows) {
     const auto key = std::make_tuple(row.gpu.uuid, row.size_key, row.templ.hash);
     auto found = index.find(key);
     if (found == index.end()) {
       found = index.emplace(key, report.runs.size()).first;
-      report.runs.push_back({row.gpu, row.size_key, row.templ.hash, row.stale, {}, std::nullopt, {}});
+      report.runs.push_back({row.gpu, row.size_key, row.templ.hash, row.stale, {}, std::nullopt, {}, report.labels});
     }
     report.runs[found->second].rows.push_back(row);
     for (const std::string& name : ParamNames(row.measurement.params_json))
@@ -149,7 +151,8 @@ ReportData SelectReportData(db::Store& store, const ReportRequest& request) {
       if (row.stale && !request.include_stale) ++stale;
       else rows.push_back(std::move(row));
     }
-    data.kernels.push_back(GroupKernel(kernel, rows));
+    const auto labels = request.labels.find(kernel);
+    data.kernels.push_back(GroupKernel(kernel, rows, labels == request.labels.end() ? ValueLabels{} : labels->second));
     data.kernels.back().stale_rows_left_out = stale;
   }
   return data;

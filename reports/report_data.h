@@ -3,12 +3,15 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "db/store.h"
 #include "reports/ceiling.h"
+#include "reports/report_format.h"
 
 namespace tuner::report {
 
@@ -17,6 +20,7 @@ struct ReportRequest {
   std::string device;                  // part of the GPU name, case-insensitive; empty: every GPU
   std::vector<std::string> size_keys;  // complete size keys ("8192x8192"); empty: every size
   bool include_stale = false;          // also results of older versions of the templates
+  std::map<std::string, ValueLabels> labels;  // by kernel: value names from the templates at hand
 };
 
 // One GPU card, one problem size, one template version: what the per-candidate charts show.
@@ -28,10 +32,16 @@ struct Run {
   std::vector<db::MeasurementRow> rows;  // every candidate: ok ones fastest first, then the others
   std::optional<std::size_t> best;       // index in rows of the fastest ok candidate
   Ceiling ceiling;                       // for the best candidate's unit
+  std::shared_ptr<const ValueLabels> labels;  // the kernel's, may be null
 
   std::size_t CountOk() const;
   const db::MeasurementRow* Best() const { return best ? &rows[*best] : nullptr; }
   std::string Label() const;  // "H100 · 8192x8192"
+  // A candidate's parameters and one parameter's value, with the template's value names.
+  std::string Params(const db::MeasurementRecord& m) const { return ParamsText(m.params_json, labels.get()); }
+  std::string Value(const db::MeasurementRecord& m, const std::string& name) const {
+    return ParamValue(m.params_json, name, labels.get());
+  }
 };
 
 // A sweep that contributed rows: for the provenance table.
@@ -46,6 +56,7 @@ struct KernelReport {
   std::string kernel;
   std::vector<Run> runs;                     // by GPU name, card, then size (smallest first)
   std::vector<std::string> parameter_names;  // in the template's order
+  std::shared_ptr<const ValueLabels> labels;  // value names from the template, may be null
   std::vector<SweepInfo> sweeps;             // by start time
   std::size_t stale_rows_left_out = 0;
 
@@ -67,7 +78,8 @@ struct ReportData {
 ReportData SelectReportData(db::Store& store, const ReportRequest& request);
 
 // Groups one kernel's rows (as ListMeasurements returns them) into runs and sweeps.
-KernelReport GroupKernel(const std::string& kernel, const std::vector<db::MeasurementRow>& rows);
+KernelReport GroupKernel(const std::string& kernel, const std::vector<db::MeasurementRow>& rows,
+                         const ValueLabels& labels = {});
 
 // Numeric order of size keys ("1024x1024" before "8192x8192"); malformed keys last, by text.
 bool SizeKeyLess(const std::string& a, const std::string& b);

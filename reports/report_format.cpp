@@ -26,12 +26,25 @@ std::string FormatPercent(double fraction) {
 
 std::string FormatMs(double ms) { return FormatNumber(ms) + " ms"; }
 
-std::string ParamsText(const std::string& params_json) {
+namespace {
+
+std::string ValueText(const std::string& name, const nlohmann::ordered_json& value, const ValueLabels* labels) {
+  const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+  if (!labels) return text;
+  const auto param = labels->find(name);
+  if (param == labels->end()) return text;
+  const auto label = param->second.find(text);
+  return label == param->second.end() ? text : label->second;
+}
+
+}  // namespace
+
+std::string ParamsText(const std::string& params_json, const ValueLabels* labels) {
   const nlohmann::ordered_json params = db::ParseStoredJson(params_json);
   if (!params.is_object()) return params_json;
   std::string text;
   for (const auto& [name, value] : params.items())
-    text += (text.empty() ? "" : " ") + name + "=" + (value.is_string() ? value.get<std::string>() : value.dump());
+    text += (text.empty() ? "" : " ") + name + "=" + ValueText(name, value, labels);
   return text;
 }
 
@@ -43,11 +56,10 @@ std::vector<std::string> ParamNames(const std::string& params_json) {
   return names;
 }
 
-std::string ParamValue(const std::string& params_json, const std::string& name) {
+std::string ParamValue(const std::string& params_json, const std::string& name, const ValueLabels* labels) {
   const nlohmann::ordered_json params = db::ParseStoredJson(params_json);
   if (!params.is_object() || !params.contains(name)) return "";
-  const auto& value = params[name];
-  return value.is_string() ? value.get<std::string>() : value.dump();
+  return ValueText(name, params[name], labels);
 }
 
 std::string ShortGpuName(const std::string& name) {

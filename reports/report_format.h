@@ -2,6 +2,7 @@
 // text only; each writer escapes for its own format.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -14,12 +15,17 @@ std::string FormatNumber(double value);
 std::string FormatPercent(double fraction);  // 0.834 -> "83.4%"
 std::string FormatMs(double ms);             // "0.0123 ms", "1.23 ms", "123 ms"
 
-// {"TILE":32,"ROWS":4} -> "TILE=32 ROWS=4"; the text as stored when it is not a JSON object.
-std::string ParamsText(const std::string& params_json);
+// Names of parameter values from the templates: {"VARIANT": {"0": "naive", "1": "tiled"}}.
+using ValueLabels = std::map<std::string, std::map<std::string, std::string>>;
+
+// {"TILE":32,"ROWS":4} -> "TILE=32 ROWS=4" (values named by `labels` where given); the text as stored
+// when it is not a JSON object.
+std::string ParamsText(const std::string& params_json, const ValueLabels* labels = nullptr);
 // The parameter names of a params_json, in stored order.
 std::vector<std::string> ParamNames(const std::string& params_json);
-// The value of one parameter as text ("32"; strings without quotes); "" when absent.
-std::string ParamValue(const std::string& params_json, const std::string& name);
+// The value of one parameter as text ("32"; strings without quotes; its label where `labels` has
+// one); "" when absent.
+std::string ParamValue(const std::string& params_json, const std::string& name, const ValueLabels* labels = nullptr);
 
 // "NVIDIA H100 80GB HBM3" -> "H100": the vendor and the memory configuration dropped.
 std::string ShortGpuName(const std::string& name);

@@ -56,7 +56,7 @@ Table SummaryTable(const ReportData& data) {
       if (run.stale) continue;
       const db::MeasurementRow* best = run.Best();
       t.rows.push_back({kernel.kernel, ShortGpuName(run.gpu.name), run.size_key,
-                        best ? ParamsText(best->measurement.params_json) : "no correct candidate",
+                        best ? run.Params(best->measurement) : "no correct candidate",
                         best ? FormatMs(best->measurement.time_ms_median) : "-", best ? Throughput(best->measurement) : "-",
                         CeilingText(run), StatusSummary(run)});
       t.row_status.push_back(best ? "ok" : "fault");
@@ -77,7 +77,7 @@ Table BestTable(const KernelReport& kernel) {
       continue;
     }
     const db::MeasurementRecord& m = best->measurement;
-    t.rows.push_back({ShortGpuName(run.gpu.name), run.gpu.uuid, size, ParamsText(m.params_json), Spread(m), Throughput(m), CeilingText(run),
+    t.rows.push_back({ShortGpuName(run.gpu.name), run.gpu.uuid, size, run.Params(m), Spread(m), Throughput(m), CeilingText(run),
                       Occupancy(m), std::to_string(m.regs_per_thread), std::to_string(m.smem_bytes)});
     t.row_status.push_back("ok");
   }
@@ -91,7 +91,7 @@ Table TopTable(const Run& run, std::size_t count) {
   for (std::size_t i = 0; i < run.rows.size() && t.rows.size() < count; ++i) {
     const db::MeasurementRecord& m = run.rows[i].measurement;
     if (m.status != "ok") break;
-    t.rows.push_back({std::to_string(i + 1), ParamsText(m.params_json), Spread(m), Throughput(m),
+    t.rows.push_back({std::to_string(i + 1), run.Params(m), Spread(m), Throughput(m),
                       FormatPercent(m.perf_value / best->measurement.perf_value), Occupancy(m),
                       std::to_string(m.regs_per_thread), std::to_string(m.smem_bytes), std::to_string(m.spill_bytes)});
     t.row_status.push_back("ok");
@@ -109,7 +109,7 @@ Table FailuresTable(const Run& run) {
     const db::MeasurementRecord& m = row.measurement;
     if (m.status == "ok") continue;
     Group& g = groups[{m.status, m.reason}];
-    if (++g.count <= 3) g.examples += (g.examples.empty() ? "" : "; ") + ParamsText(m.params_json);
+    if (++g.count <= 3) g.examples += (g.examples.empty() ? "" : "; ") + run.Params(m);
     if (g.detail.empty()) g.detail = Excerpt(m.error_text, 400);
   }
   Table t{{"Status", "Count", "Reason", "Examples", "First error text"}, {}, {false, true, false, false, false}, {}};

@@ -93,6 +93,17 @@ TEST_F(ReportTest, FiltersByDeviceAndSize) {
   EXPECT_THROW(Select(request), UsageError);
 }
 
+TEST_F(ReportTest, TemplateValueNamesLabelParametersAndColourTheOtherCharts) {
+  ReportRequest request;
+  request.kernels = {"transpose"};
+  request.labels["transpose"]["TILE"] = {{"16", "small"}, {"64", "large"}};
+  const std::string html = RenderHtml(Select(request));
+  EXPECT_NE(html.find("TILE=large ROWS=1"), std::string::npos);
+  EXPECT_NE(html.find(">TILE=small<"), std::string::npos);  // a legend entry of the ROWS chart
+  EXPECT_NE(html.find(">large</text>"), std::string::npos);  // a category of the TILE chart
+  EXPECT_EQ(RenderCsv(Select(request)).find("large"), std::string::npos);  // CSV keeps the stored values
+}
+
 TEST_F(ReportTest, HtmlEscapesEveryStringFromTheDatabase) {
   const std::string html = RenderHtml(Select());
   EXPECT_EQ(Lower(html).find("<script"), std::string::npos);

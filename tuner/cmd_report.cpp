@@ -1,6 +1,7 @@
 // tuner report: the stored results of one or more kernels as a self-contained HTML page, Markdown
 // with SVG charts beside it, or CSV of the raw measurements (reports/).
 #include <iostream>
+#include <map>
 #include <optional>
 
 #include "cli.h"
@@ -25,15 +26,22 @@ T Get(const po::variables_map& vm, const char* name, T fallback) {
 
 // --size as a complete size key: with one kernel whose template is at hand, completed with its
 // defaults like `tuner tune`; otherwise as given.
-std::string ResolveSize(const std::string& text, const std::vector<std::string>& kernels,
-                        const std::vector<std::string>& template_dirs) {
-  if (kernels.size() == 1) {
-    const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs(template_dirs));
+std::string ResolveSize(const std::string& text, const std::vector<std::string>& kernels, const TemplateLibrary& library) {
+  if (kernels.size() == 1)
     for (const TemplateSpec& spec : library.templates)
       if (spec.name == kernels.front()) return ParseProblemSize(spec, text).Key();
-  }
   if (db::ParseSizeKey(text).empty()) throw UsageError("--size '" + text + "': expected positive integers joined by 'x'");
   return text;
+}
+
+// The names the templates at hand give their parameters' values (VARIANT 1 = "tiled").
+std::map<std::string, report::ValueLabels> Labels(const TemplateLibrary& library) {
+  std::map<std::string, report::ValueLabels> labels;
+  for (const TemplateSpec& spec : library.templates)
+    for (const ParamSpec& param : spec.params)
+      for (std::size_t i = 0; i < param.labels.size() && i < param.values.size(); ++i)
+        labels[spec.name][param.name][std::to_string(param.values[i])] = param.labels[i];
+  return labels;
 }
 
 report::ReportRequest Request(const po::variables_map& vm) {
@@ -41,9 +49,10 @@ report::ReportRequest Request(const po::variables_map& vm) {
   request.kernels = Get(vm, "kernel", std::vector<std::string>{});
   request.device = Get(vm, "device", std::string());
   request.include_stale = vm.count("include-stale") > 0;
-  const auto dirs = Get(vm, "templates", std::vector<std::string>{});
+  const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs(Get(vm, "templates", std::vector<std::string>{})));
+  request.labels = Labels(library);
   for (const std::string& size : Get(vm, "size", std::vector<std::string>{}))
-    request.size_keys.push_back(ResolveSize(size, request.kernels, dirs));
+    request.size_keys.push_back(ResolveSize(size, request.kernels, library));
   return request;
 }
 
@@ -74,7 +83,7 @@ int RunReport(int argc, char** argv) {
       "output,o", po::value<std::string>(), "output file, '-' for stdout (default report.html, report.md or report.csv)")(
       "include-stale", "also results of older versions of the templates")(
       "db", po::value<std::string>()->default_value(""), "database file (default $TUNER_DB, else under $XDG_DATA_HOME)")(
-      "templates", po::value<std::vector<std::string>>()->composing(), "also load templates from this folder (for --size defaults)");
+      "templates", po::value<std::vector<std::string>>()->composing(), "also load templates from this folder (size defaults, value names)");
   po::positional_options_description positional;
   positional.add("kernel", -1);
   po::variables_map vm;
