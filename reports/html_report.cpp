@@ -45,8 +45,9 @@ std::string Figure(const NamedChart& chart) {
   return "<figure>\n" + RenderSvg(chart.chart) + "<figcaption>" + E(chart.caption) + "</figcaption>\n</figure>\n";
 }
 
-std::string Card(const std::string& key, const std::string& value) {
-  return "<div class=\"card\"><div class=\"k\">" + E(key) + "</div><div class=\"v\">" + E(value) + "</div></div>\n";
+std::string Card(const std::string& key, const std::string& value, bool params = false) {
+  return std::string("<div class=\"card") + (params ? " wide" : "") + "\"><div class=\"k\">" + E(key) + "</div><div class=\"v" +
+         (params ? " params" : "") + "\">" + E(value) + "</div></div>\n";
 }
 
 std::string BestCards(const Run& run) {
@@ -54,7 +55,7 @@ std::string BestCards(const Run& run) {
   if (!best) return Tag("p", "No candidate of this run produced a correct result; the failures are listed below.", "note");
   const db::MeasurementRecord& m = best->measurement;
   std::string out = "<div class=\"cards\">\n" + Card("Best throughput", FormatNumber(m.perf_value) + " " + m.perf_unit) +
-                    Card("Median time", FormatMs(m.time_ms_median)) + Card("Best parameters", run.Params(m));
+                    Card("Median time", FormatMs(m.time_ms_median)) + Card("Best parameters", run.Params(m), true);
   out += run.ceiling.known()
              ? Card("Of the device ceiling", FormatPercent(m.perf_value / run.ceiling.value) + " of " +
                                                  FormatNumber(run.ceiling.value) + " " + run.ceiling.unit)

@@ -20,7 +20,9 @@ a { color:var(--accent); }
 code, .mono { font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,monospace; font-size:.9em; }
 .cards { display:grid; grid-template-columns:repeat(auto-fit,minmax(min(100%,150px),1fr)); gap:10px; margin:10px 0; }
 .card { background:var(--panel); border:1px solid var(--line); border-radius:6px; padding:8px 12px; }
-.card .k { color:var(--muted); font-size:.85em; } .card .v { font-size:1.15em; font-weight:600; overflow-wrap:anywhere; }
+.card .k { color:var(--muted); font-size:.85em; } .card .v { font-size:1.15em; font-weight:600; overflow-wrap:break-word; }
+.card .v.params { font-size:.95em; font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,monospace; }
+@media (min-width:700px) { .card.wide { grid-column:span 2; } }
 .charts { display:grid; grid-template-columns:repeat(auto-fill,minmax(min(100%,520px),1fr)); gap:14px; margin:10px 0; }
 figure { margin:0; background:#fff; border:1px solid var(--line); border-radius:6px; padding:6px; }
 figure svg { display:block; width:100%; height:auto; }
@@ -30,7 +32,7 @@ table { border-collapse:collapse; width:100%; font-size:.88em; }
 th, td { padding:4px 8px; border-bottom:1px solid var(--line); text-align:left; vertical-align:top; white-space:nowrap; }
 th { background:var(--panel); position:sticky; top:0; white-space:nowrap; }
 td.n { text-align:right; font-variant-numeric:tabular-nums; white-space:nowrap; }
-td.wrap { white-space:normal; overflow-wrap:anywhere; min-width:14em; }
+td.wrap { white-space:normal; overflow-wrap:break-word; min-width:16em; }
 tr:hover td { background:#fbfcfd; }
 .st { display:inline-block; width:.7em; height:.7em; border-radius:50%; margin-right:6px; vertical-align:baseline; }
 details { border:1px solid var(--line); border-radius:6px; padding:6px 12px; margin:12px 0; }

@@ -86,6 +86,19 @@ TEST(SvgChart, CategoriesBarsAndHoverTexts) {
   EXPECT_EQ(svg.find(">0.5</text>"), std::string::npos);  // category ticks only, no numeric ones
 }
 
+TEST(SvgChart, BarSeriesStandSideBySide) {
+  Chart chart;
+  chart.x_categories = {"a"};
+  chart.series.push_back({"first", {{0, 1}}, SeriesStyle::kBar, "green"});
+  chart.series.push_back({"second", {{0, 2}}, SeriesStyle::kBar, "blue"});
+  const std::string svg = RenderSvg(chart);
+  const auto x_of = [&](const std::string& color) {
+    const std::size_t at = svg.find("fill=\"" + color + "\"");
+    return std::stod(svg.substr(svg.rfind("<rect x=\"", at) + 9));
+  };
+  EXPECT_LT(x_of("green") + 60, x_of("blue"));  // two 64 px bars, not one over the other
+}
+
 TEST(SvgChart, LegendAvoidsTheCornerWithPoints) {
   Chart chart;
   chart.x_axis.min = 0;

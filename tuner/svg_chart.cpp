@@ -140,9 +140,16 @@ std::string Close(const std::string& tag, const std::vector<std::string>* titles
   return "><title>" + XmlEscape((*titles)[i]) + "</title></" + tag + ">\n";
 }
 
-// Bar width in pixels: 60% of a category, else 80% of the smallest gap between x values.
-double BarWidth(const ChartSeries& s, const Frame& f, std::size_t categories) {
-  if (categories > 0) return 0.6 * f.width / static_cast<double>(categories);
+// Several bar series stand side by side: this one is `index` of `count`.
+struct BarSlot {
+  std::size_t index = 0, count = 1;
+};
+
+// Width of a group of bars in pixels: 60% of a category (80% for several series; at most 64 px a
+// bar), else 80% of the smallest gap between x values.
+double BarWidth(const ChartSeries& s, const Frame& f, std::size_t categories, std::size_t series) {
+  if (categories > 0)
+    return std::min((series > 1 ? 0.8 : 0.6) * f.width / static_cast<double>(categories), 64.0 * static_cast<double>(series));
   std::vector<double> xs;
   for (const ChartPoint& p : s.points)
     if (std::isfinite(p.x)) xs.push_back(f.Px(p.x));
@@ -154,23 +161,24 @@ double BarWidth(const ChartSeries& s, const Frame& f, std::size_t categories) {
 }
 
 std::string Bars(const ChartSeries& s, const Frame& f, const std::string& color, std::size_t categories,
-                 const std::vector<std::string>* titles) {
-  const double width = BarWidth(s, f, categories);
+                 BarSlot slot, const std::vector<std::string>* titles) {
+  const double group = BarWidth(s, f, categories, slot.count), width = group / static_cast<double>(slot.count);
+  const double offset = (static_cast<double>(slot.index) + 0.5) * width - group / 2;
   const double base = f.Py(std::clamp(0.0, f.y.lo, f.y.hi));
   std::string out;
   for (std::size_t i = 0; i < s.points.size(); ++i) {
     const ChartPoint& p = s.points[i];
     if (!std::isfinite(p.x) || !std::isfinite(p.y)) continue;
     const double top = std::min(base, f.Py(p.y)), height = std::fabs(base - f.Py(p.y));
-    out += "<rect x=\"" + Num(f.Px(p.x) - width / 2) + "\" y=\"" + Num(top) + "\" width=\"" + Num(width) +
+    out += "<rect x=\"" + Num(f.Px(p.x) + offset - width / 2) + "\" y=\"" + Num(top) + "\" width=\"" + Num(width) +
            "\" height=\"" + Num(height) + "\" fill=\"" + color + "\"" + Close("rect", titles, i);
   }
   return out;
 }
 
 std::string SeriesPath(const ChartSeries& s, const Frame& f, const std::string& color, std::size_t categories,
-                       const std::vector<std::string>* titles) {
-  if (s.style == SeriesStyle::kBar) return Bars(s, f, color, categories, titles);
+                       BarSlot slot, const std::vector<std::string>* titles) {
+  if (s.style == SeriesStyle::kBar) return Bars(s, f, color, categories, slot, titles);
   std::string out;
   if (s.style == SeriesStyle::kScatter) {
     for (std::size_t i = 0; i < s.points.size(); ++i) {
@@ -193,19 +201,21 @@ std::string SeriesPath(const ChartSeries& s, const Frame& f, const std::string& 
   return "<polyline fill=\"none\" stroke=\"" + color + "\" stroke-width=\"2\" points=\"" + coordinates + "\"/>\n";
 }
 
-// The corner of the plot (top right, top left, bottom right, bottom left) that hides the fewest points.
+// The corner of the plot (top right, top left, bottom right, bottom left) that hides the fewest
+// points; a marker and its label count as many points.
 std::pair<double, double> LegendCorner(const Chart& chart, const Frame& f, double width, double height) {
   const double right = f.left + f.width - width - 6, bottom = f.top + f.height - height - 6;
   const std::pair<double, double> corners[] = {{right, f.top + 6}, {f.left + 6, f.top + 6}, {right, bottom}, {f.left + 6, bottom}};
   std::size_t best = 0, best_hidden = SIZE_MAX;
   for (std::size_t c = 0; c < std::size(corners); ++c) {
+    const auto [x, y] = corners[c];
+    auto inside = [&](double px, double py, double margin) {
+      return px >= x - margin && px <= x + width + margin && py >= y - margin && py <= y + height + margin;
+    };
     std::size_t hidden = 0;
     for (const ChartSeries& s : chart.series)
-      for (const ChartPoint& p : s.points) {
-        const double px = f.Px(p.x), py = f.Py(p.y);
-        hidden += px >= corners[c].first && px <= corners[c].first + width && py >= corners[c].second &&
-                  py <= corners[c].second + height;
-      }
+      for (const ChartPoint& p : s.points) hidden += inside(f.Px(p.x), f.Py(p.y), 0);
+    for (const ChartMarker& m : chart.markers) hidden += 20 * inside(f.Px(m.at.x), f.Py(m.at.y) - 10, 60);
     if (hidden < best_hidden) best = c, best_hidden = hidden;
   }
   return corners[best];
@@ -301,9 +311,13 @@ std::string RenderSvg(const Chart& chart) {
   out += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   out += Text(chart.width_px / 2.0, 24, chart.title, "text-anchor=\"middle\" font-size=\"15\" font-weight=\"bold\"");
   out += Axes(chart, f);
-  for (std::size_t i = 0; i < chart.series.size(); ++i)
-    out += SeriesPath(chart.series[i], f, colors[i], chart.x_categories.size(),
+  BarSlot slot{0, 0};
+  for (const ChartSeries& s : chart.series) slot.count += s.style == SeriesStyle::kBar;
+  for (std::size_t i = 0; i < chart.series.size(); ++i) {
+    out += SeriesPath(chart.series[i], f, colors[i], chart.x_categories.size(), slot,
                       i < chart.point_titles.size() ? &chart.point_titles[i] : nullptr);
+    slot.index += chart.series[i].style == SeriesStyle::kBar;
+  }
   out += Markers(chart, f);
   out += Legend(chart, f, colors);
   out += "</svg>\n";

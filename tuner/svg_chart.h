@@ -18,7 +18,7 @@ enum class SeriesStyle {
   kLine,     // straight segments between points, in x order
   kStep,     // each value holds until the next point's x (occupancy against an integer input)
   kScatter,  // one dot per point
-  kBar,      // a bar from the x axis up to each point (a column chart; best with x_categories)
+  kBar,      // a bar from the x axis up to each point (best with x_categories); bar series stand side by side
 };
 
 struct ChartSeries {
