@@ -58,7 +58,7 @@ class SweepRun {
   std::vector<std::size_t> PlannedOrder(SearchStrategy& strategy) const;
   void MeasureInOrder(const std::vector<std::size_t>& order);
   void MeasureGuided(SearchStrategy& strategy);
-  bool MeasureAndStore(std::size_t index, const Compiled& compiled);
+  bool MeasureAndStore(std::size_t index, const Compiled& compiled, bool estimate_only);
   void StartMeasuring();
   bool OutOfTime() const;
   Compiled CompileOne(const ParamValues& params, int slot) const;
@@ -66,7 +66,8 @@ class SweepRun {
   KernelLaunch MakeLaunch(const Variables& vars, const LaunchGeometry& geometry, const CachedCompile& compile) const;
   SetupRequest MakeSetup() const;
   void StartWorker();
-  db::MeasurementRecord Measure(const Compiled& compiled);
+  db::MeasurementRecord Measure(const Compiled& compiled, bool estimate_only);
+  void TimeCloseCandidates(std::size_t first);
   db::MeasurementRecord BaseRecord(const Compiled& compiled) const;
   void FillPerformance(db::MeasurementRecord& record) const;
   OccupancyResult FillResources(db::MeasurementRecord& record, const Compiled& compiled, int regs, long long static_smem) const;
@@ -227,7 +228,7 @@ void SweepRun::FillPerformance(db::MeasurementRecord& record) const {
   record.perf_value = work / (record.time_ms_median * 1e6);
 }
 
-db::MeasurementRecord SweepRun::Measure(const Compiled& compiled) {
+db::MeasurementRecord SweepRun::Measure(const Compiled& compiled, bool estimate_only) {
   db::MeasurementRecord record = BaseRecord(compiled);
   if (!record.status.empty()) return record;
   if (g_sweep_interrupted) {
@@ -238,6 +239,7 @@ db::MeasurementRecord SweepRun::Measure(const Compiled& compiled) {
   MeasureRequest request;
   request.launch = MakeLaunch(MakeVariables(outcome_.size, compiled.params), compiled.geometry, compiled.compile);
   request.best_ms = best_ms_;
+  request.estimate_only = estimate_only;
   const WorkerProcess::Reply reply = worker_->Call(ToJson(request), CandidateTimeoutS(), &g_sweep_interrupted);
   switch (reply.outcome) {
     case WorkerProcess::Outcome::kInterrupted: record.status = "interrupted"; return record;
@@ -277,9 +279,9 @@ void SweepRun::StartMeasuring() {
 }
 
 // Returns false when the sweep was interrupted and nothing was stored.
-bool SweepRun::MeasureAndStore(std::size_t index, const Compiled& compiled) {
+bool SweepRun::MeasureAndStore(std::size_t index, const Compiled& compiled, bool estimate_only) {
   if (!worker_) StartMeasuring();
-  db::MeasurementRecord record = Measure(compiled);
+  db::MeasurementRecord record = Measure(compiled, estimate_only);
   if (record.status == "interrupted" || g_sweep_interrupted) return false;
   store_.AddMeasurement(sweep_id_, record);
   failures_ += record.status != "ok";
@@ -296,7 +298,27 @@ void SweepRun::MeasureInOrder(const std::vector<std::size_t>& order) {
   if (!order.empty()) StartMeasuring();  // the worker starts while the first candidates compile
   for (std::size_t i = 0; i < order.size() && !g_sweep_interrupted && !OutOfTime(); ++i) {
     pool.WaitFor(i);
-    if (!MeasureAndStore(order[i], compiled[i])) break;
+    if (!MeasureAndStore(order[i], compiled[i], true)) break;
+  }
+}
+
+// The second pass of a planned sweep: every candidate has a one-launch estimate; only those close
+// to the best (or so short that timing them costs nothing) are timed properly. The others cannot
+// win, and a far slower kernel would spend most of the sweep's GPU time.
+void SweepRun::TimeCloseCandidates(std::size_t first) {
+  constexpr double kClose = 1.5;
+  constexpr double kCheapMs = 1.0;
+  double best = 0;
+  for (std::size_t k = first; k < outcome_.measured.size(); ++k)
+    if (outcome_.measured[k].status == "ok" && (best == 0 || outcome_.measured[k].time_ms_median < best))
+      best = outcome_.measured[k].time_ms_median;
+  for (std::size_t k = first; k < outcome_.measured.size() && !g_sweep_interrupted && !OutOfTime(); ++k) {
+    const db::MeasurementRecord& estimate = outcome_.measured[k];
+    if (estimate.status != "ok" || (estimate.time_ms_median > kClose * best && estimate.time_ms_median > kCheapMs)) continue;
+    db::MeasurementRecord record = Measure(measured_compiled_[k], false);
+    if (record.status == "interrupted") break;
+    store_.AddMeasurement(sweep_id_, record);
+    outcome_.measured[k] = std::move(record);
   }
 }
 
@@ -304,7 +326,7 @@ void SweepRun::MeasureInOrder(const std::vector<std::size_t>& order) {
 void SweepRun::MeasureGuided(SearchStrategy& strategy) {
   while (!g_sweep_interrupted && !OutOfTime()) {
     const auto next = strategy.Next(history_);
-    if (!next || !MeasureAndStore(*next, CompileOne(all_[*next], 0))) break;
+    if (!next || !MeasureAndStore(*next, CompileOne(all_[*next], 0), false)) break;
   }
 }
 
@@ -321,8 +343,13 @@ SweepOutcome SweepRun::Run() {
   const std::size_t budget = options_.strategy.max_evaluations;
   const std::size_t missing = all_.size() - history_.size();
   bar_ = std::make_unique<ProgressBar>(budget ? std::min(budget, missing) : missing, options_.progress);
-  if (planned) MeasureInOrder(PlannedOrder(*strategy));
-  else MeasureGuided(*strategy);
+  if (planned) {
+    MeasureInOrder(PlannedOrder(*strategy));
+    bar_->Finish();
+    TimeCloseCandidates(0);
+  } else {
+    MeasureGuided(*strategy);
+  }
   bar_->Finish();
   if (!g_sweep_interrupted) ConfirmLeaders();
   outcome_.interrupted = g_sweep_interrupted;

@@ -53,7 +53,7 @@ json ToJson(const SetupRequest& r) {
 json ToJson(const MeasureRequest& r) {
   return {{"op", "measure"}, {"launch", ToJson(r.launch)}, {"time_cap_ms", r.time_cap_ms},
           {"min_samples", r.min_samples}, {"max_samples", r.max_samples}, {"target_spread", r.target_spread},
-          {"best_ms", r.best_ms}};
+          {"best_ms", r.best_ms}, {"estimate_only", r.estimate_only}};
 }
 
 SetupRequest SetupFromJson(const json& j) {
@@ -77,6 +77,7 @@ MeasureRequest MeasureFromJson(const json& j) {
   r.max_samples = j.at("max_samples");
   r.target_spread = j.at("target_spread");
   r.best_ms = j.at("best_ms");
+  r.estimate_only = j.value("estimate_only", false);
   return r;
 }
 

@@ -50,6 +50,7 @@ struct MeasureRequest {
   int max_samples = 200;
   double target_spread = 0.01;  // stop sampling once (p75 - p25) / median is below this
   double best_ms = 0;  // the best median so far: a candidate far slower gets only a few samples
+  bool estimate_only = false;  // one timed launch: the first pass of a two-pass sweep
 };
 
 nlohmann::json ToJson(const KernelLaunch& launch);
