@@ -36,7 +36,8 @@ struct BrowserRun {
 BrowserRun Screenshot(const std::string& chromium, const std::string& html_path, const std::string& png_path,
                       int width_px, int height_px) {
   const std::string log_path = png_path + ".log";
-  const std::string command = "timeout 120 " + chromium +
+  // A profile of its own, so that tests run in parallel do not join one browser.
+  const std::string command = "timeout 120 " + chromium + " --user-data-dir=" + png_path + ".profile" +
                               " --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run"
                               " --enable-logging=stderr --v=0 --window-size=" +
                               std::to_string(width_px) + "," + std::to_string(height_px) + " --screenshot=" + png_path +
