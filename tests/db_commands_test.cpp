@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "cli_runner.h"
 #include "db/store.h"
 #include "db_test_util.h"
 
@@ -15,20 +16,7 @@ namespace {
 using db::testing::ReadBytes;
 using db::testing::TempDir;
 
-struct Result {
-  int exit_code = -1;
-  std::string out;
-};
-
-Result RunTuner(const std::string& args) {
-  Result result;
-  FILE* pipe = popen((std::string(TUNER_EXECUTABLE) + " " + args + " 2>/dev/null").c_str(), "r");
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) result.out.append(buffer, n);
-  const int status = pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
+using testing::RunTuner;
 
 // A database with one sweep of `count` candidates on the GPU `uuid`.
 std::string MakeDatabase(const TempDir& dir, const std::string& name, const std::string& uuid, int count) {
@@ -46,14 +34,14 @@ std::string Export(const std::string& db) { return RunTuner("db export --db " + 
 TEST(DbCommands, InfoAndCheck) {
   TempDir dir;
   const std::string db = MakeDatabase(dir, "a.db", "GPU-A", 6);
-  const Result info = RunTuner("db info --json --db " + db);
+  const testing::CliResult info = RunTuner("db info --json --db " + db);
   ASSERT_EQ(info.exit_code, 0);
   const auto doc = nlohmann::json::parse(info.out);
   ASSERT_EQ(doc["counts"].size(), 2u);
   EXPECT_EQ(doc["counts"][0]["status"], "invalid");
   EXPECT_EQ(doc["counts"][0]["count"], 2);
   EXPECT_EQ(doc["counts"][1]["count"], 4);
-  const Result check = RunTuner("db check --db " + db);
+  const testing::CliResult check = RunTuner("db check --db " + db);
   EXPECT_EQ(check.exit_code, 0);
   EXPECT_NE(check.out.find("ok"), std::string::npos);
 }
@@ -101,7 +89,7 @@ TEST(DbCommands, MergeTwiceChangesNothing) {
   ASSERT_EQ(RunTuner("db merge " + b + " --db " + a).exit_code, 0);
   const std::string once = Export(a);
   EXPECT_EQ(std::count(once.begin(), once.end(), '\n'), 7);
-  const Result again = RunTuner("db merge " + b + " --db " + a);
+  const testing::CliResult again = RunTuner("db merge " + b + " --db " + a);
   EXPECT_EQ(again.exit_code, 0);
   EXPECT_NE(again.out.find("0 added or updated"), std::string::npos) << again.out;
   EXPECT_EQ(Export(a), once);

@@ -5,6 +5,8 @@
 #include <cuda_occupancy.h>
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
+
+#include "cli_runner.h"
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -239,23 +241,7 @@ TEST(DeviceLimits, WithoutAGpuLimitsFromGpuThrowsNoGpuError) {
 }
 
 // The command line, through the built binary.
-struct CliRun {
-  int exit_code = -1;
-  std::string out;
-};
-
-CliRun RunTuner(const std::string& arguments) {
-  const std::string command = std::string(TUNER_EXECUTABLE) + " occupancy " + arguments + " 2>/dev/null";
-  CliRun run;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return run;
-  char buffer[4096];
-  std::size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) run.out.append(buffer, n);
-  const int status = pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
-}
+testing::CliResult RunTuner(const std::string& arguments) { return testing::RunTuner("occupancy " + arguments); }
 
 TEST(OccupancyCli, JsonHasTheContractKeys) {
   const CliRun run = RunTuner("--arch sm_90 --threads 256 --regs 32 --smem 4096 --json");

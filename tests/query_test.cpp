@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "cli_runner.h"
 #include "db/store.h"
 #include "db_test_util.h"
 #include "template_library.h"
@@ -14,21 +15,7 @@ namespace {
 
 using db::testing::TempDir;
 
-struct Result {
-  int exit_code = -1;
-  std::string out;
-};
-
-// Runs the tuner binary with `args`; stderr is dropped, stdout returned.
-Result RunTuner(const std::string& args) {
-  Result result;
-  FILE* pipe = popen((std::string(TUNER_EXECUTABLE) + " " + args + " 2>/dev/null").c_str(), "r");
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) result.out.append(buffer, n);
-  const int status = pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
+using testing::RunTuner;
 
 std::string ShippedHash(const std::string& name) {
   return LoadTemplateLibrary(TemplateSearchDirs({})).Find(name).hash;
@@ -69,7 +56,7 @@ TEST(QueryCommand, BadUsageExitsTwo) {
 
 TEST(QueryCommand, ExactSizeAsJson) {
   TempDir dir;
-  const Result r = RunTuner("query transpose --device h100 --size 4096x4096 --json --db " + MakeDatabase(dir));
+  const testing::CliResult r = RunTuner("query transpose --device h100 --size 4096x4096 --json --db " + MakeDatabase(dir));
   ASSERT_EQ(r.exit_code, 0) << r.out;
   const auto doc = nlohmann::json::parse(r.out);
   ASSERT_EQ(doc["results"].size(), 1u);
@@ -87,13 +74,13 @@ TEST(QueryCommand, NearestSizeAndDefaultsAreReported) {
   const std::string db = MakeDatabase(dir);
   // --size 5000 is completed with H's default 8192; 5000x8192 is nearer 4096x4096 (log distance
   // 0.72) than 16384x16384 (1.37).
-  const Result r = RunTuner("query transpose --device H100 --size 5000 --json --db " + db);
+  const testing::CliResult r = RunTuner("query transpose --device H100 --size 5000 --json --db " + db);
   ASSERT_EQ(r.exit_code, 0);
   const auto best = nlohmann::json::parse(r.out)["results"][0];
   EXPECT_EQ(best["fallback"], "nearest_size");
   EXPECT_EQ(best["from"]["size"], "4096x4096");
   EXPECT_EQ(nlohmann::json::parse(r.out)["size"], "5000x8192");
-  const Result text = RunTuner("query transpose --device H100 --size 12000x12000 --db " + db);
+  const testing::CliResult text = RunTuner("query transpose --device H100 --size 12000x12000 --db " + db);
   EXPECT_EQ(text.exit_code, 0);
   EXPECT_NE(text.out.find("nearest tuned size 16384x16384 (asked 12000x12000)"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("TILE=64"), std::string::npos) << text.out;

@@ -34,6 +34,20 @@ bool ParseCommandLine(int argc, char** argv, const CommandSpec& spec, po::option
   return true;
 }
 
+void AddTemplatesOption(po::options_description& options) {
+  options.add_options()("templates", po::value<std::vector<std::string>>()->composing(),
+                        "also load templates from this folder (repeatable; see also $TUNER_TEMPLATES)");
+}
+
+void AddDatabaseOption(po::options_description& options) {
+  options.add_options()("db", po::value<std::string>()->default_value(""),
+                        "database file (default $TUNER_DB, else under $XDG_DATA_HOME)");
+}
+
+std::vector<std::string> TemplateFolders(const po::variables_map& vm) {
+  return vm.count("templates") ? vm["templates"].as<std::vector<std::string>>() : std::vector<std::string>{};
+}
+
 bool StdoutIsTerminal() { return isatty(STDOUT_FILENO) != 0; }
 bool StderrIsTerminal() { return isatty(STDERR_FILENO) != 0; }
 

@@ -4,6 +4,7 @@
 
 #include <boost/program_options.hpp>
 #include <string>
+#include <vector>
 
 namespace tuner {
 
@@ -21,6 +22,11 @@ struct CommandSpec {
 // on unknown options, missing values or surplus positional arguments.
 bool ParseCommandLine(int argc, char** argv, const CommandSpec& spec, po::options_description options,
                       const po::positional_options_description& positional, po::variables_map* vm);
+
+// Options several commands share, worded once.
+void AddTemplatesOption(po::options_description& options);  // --templates DIR (repeatable)
+void AddDatabaseOption(po::options_description& options);   // --db PATH
+std::vector<std::string> TemplateFolders(const po::variables_map& vm);  // the --templates values
 
 // Whether stdout / stderr is a terminal (progress bars and colours only then).
 bool StdoutIsTerminal();

@@ -70,13 +70,13 @@ int RunExplore(int argc, char** argv) {
       "arch", po::value<std::string>()->default_value("sm_90"), "architecture from the built-in table")(
       "gpu", po::value<int>(), "take the architecture and limits from this GPU instead")(
       "size", po::value<std::string>()->default_value(""), "problem size, e.g. 8192x8192")(
-      "templates", po::value<std::vector<std::string>>()->composing(), "also load templates from this folder")(
       "json", "print one JSON document");
+  AddTemplatesOption(options);
   po::positional_options_description positional;
   positional.add("kernel", 1);
   po::variables_map vm;
   if (!ParseCommandLine(argc, argv, spec, options, positional, &vm)) return kExitOk;
-  const auto dirs = TemplateSearchDirs(vm.count("templates") ? vm["templates"].as<std::vector<std::string>>() : std::vector<std::string>{});
+  const auto dirs = TemplateSearchDirs(TemplateFolders(vm));
   const TemplateLibrary library = LoadTemplateLibrary(dirs);
   const TemplateSpec& templ = library.Find(vm["kernel"].as<std::string>());
   const ProblemSize size = ParseProblemSize(templ, vm["size"].as<std::string>());

@@ -42,13 +42,13 @@ int RunKernels(int argc, char** argv) {
                          "tuner kernels transpose"};
   po::options_description options("Options");
   options.add_options()("name", po::value<std::string>(), "show only this template")(
-      "templates", po::value<std::vector<std::string>>()->composing(), "also load templates from this folder")(
       "json", "print one JSON document");
+  AddTemplatesOption(options);
   po::positional_options_description positional;
   positional.add("name", 1);
   po::variables_map vm;
   if (!ParseCommandLine(argc, argv, spec, options, positional, &vm)) return kExitOk;
-  const auto dirs = TemplateSearchDirs(vm.count("templates") ? vm["templates"].as<std::vector<std::string>>() : std::vector<std::string>{});
+  const auto dirs = TemplateSearchDirs(TemplateFolders(vm));
   const TemplateLibrary library = LoadTemplateLibrary(dirs);
   std::vector<const TemplateSpec*> shown;
   if (vm.count("name")) shown.push_back(&library.Find(vm["name"].as<std::string>()));

@@ -140,16 +140,16 @@ int RunQuery(int argc, char** argv) {
       "size", po::value<std::string>()->default_value(""), "problem size, e.g. 8192x8192; omitted sizes take the template's defaults")(
       "gpu", po::value<int>(), "this machine's GPU N (see 'tuner devices'); default 0 when there is one")(
       "device", po::value<std::string>(), "stored GPU models whose name contains NAME, e.g. H100 (no GPU needed)")(
-      "db", po::value<std::string>()->default_value(""), "database file (default $TUNER_DB, else under $XDG_DATA_HOME)")(
-      "templates", po::value<std::vector<std::string>>()->composing(), "also load templates from this folder")(
       "json", "print one JSON document");
+  AddTemplatesOption(options);
+  AddDatabaseOption(options);
   po::positional_options_description positional;
   positional.add("kernel", 1);
   po::variables_map vm;
   if (!ParseCommandLine(argc, argv, spec, options, positional, &vm)) return kExitOk;
   if (vm.count("gpu") && vm.count("device")) throw UsageError("give --gpu or --device, not both");
   const std::string kernel = vm["kernel"].as<std::string>();
-  const auto dirs = vm.count("templates") ? vm["templates"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  const auto dirs = TemplateFolders(vm);
   const std::optional<TemplateSpec> templ = FindTemplate(dirs, kernel);
   const std::string size_text = vm["size"].as<std::string>();
   // Bad sizes are usage errors before the database is read; a missing template with no --size

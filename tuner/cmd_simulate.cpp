@@ -203,16 +203,16 @@ int RunSimulate(int argc, char** argv) {
       "budget", po::value<long long>()->default_value(0), "at most N evaluations per run (0: until the strategy stops)")(
       "runs", po::value<long long>()->default_value(50), "runs per strategy, seeded S, S+1, ...")(
       "seed", po::value<unsigned long long>()->default_value(0), "seed of the first run")(
-      "db", po::value<std::string>()->default_value(""), "database file (default $TUNER_DB, else under $XDG_DATA_HOME)")(
-      "templates", po::value<std::vector<std::string>>()->composing(), "also load templates from this folder")(
       "json", "print one JSON document");
+  AddTemplatesOption(options);
+  AddDatabaseOption(options);
   po::positional_options_description positional;
   positional.add("kernel", 1);
   po::variables_map vm;
   if (!ParseCommandLine(argc, argv, spec, options, positional, &vm)) return kExitOk;
 
   SimulateOptions o = ReadOptions(vm);
-  const auto dirs = vm.count("templates") ? vm["templates"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  const auto dirs = TemplateFolders(vm);
   const std::optional<TemplateSpec> templ = FindTemplate(dirs, o.kernel);
   o.size_key = ResolveSizeKey(templ, o.kernel, vm["size"].as<std::string>());
 

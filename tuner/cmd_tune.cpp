@@ -103,8 +103,6 @@ int RunTune(int argc, char** argv) {
   options.add_options()("kernel", po::value<std::string>()->required(), "the template to tune (see 'tuner kernels')")(
       "size", po::value<std::string>()->default_value(""), "problem size, e.g. 8192x8192 (template's size variables in order)")(
       "gpu", po::value<int>()->default_value(0), "GPU index (see 'tuner devices')")(
-      "db", po::value<std::string>()->default_value(""), "database file (default $TUNER_DB, else under $XDG_DATA_HOME)")(
-      "templates", po::value<std::vector<std::string>>()->composing(), "also load templates from this folder")(
       "force", "measure candidates that are already stored again")(
       "strategy", po::value<std::string>()->default_value("brute_force"), "brute_force, random, annealing or genetic")(
       "budget", po::value<std::size_t>()->default_value(0), "at most this many candidates evaluated (0: no limit)")(
@@ -112,11 +110,13 @@ int RunTune(int argc, char** argv) {
       "seed", po::value<unsigned long long>()->default_value(1), "seed of the random and optimising strategies")(
       "timeout-floor", po::value<double>()->default_value(10.0), "seconds a candidate may always take before it is killed")(
       "json", "print one JSON document (no progress bar)");
+  AddTemplatesOption(options);
+  AddDatabaseOption(options);
   po::positional_options_description positional;
   positional.add("kernel", 1);
   po::variables_map vm;
   if (!ParseCommandLine(argc, argv, spec, options, positional, &vm)) return kExitOk;
-  const auto dirs = TemplateSearchDirs(vm.count("templates") ? vm["templates"].as<std::vector<std::string>>() : std::vector<std::string>{});
+  const auto dirs = TemplateSearchDirs(TemplateFolders(vm));
   const TemplateLibrary library = LoadTemplateLibrary(dirs);
   const TemplateSpec& templ = library.Find(vm["kernel"].as<std::string>());
   ParseProblemSize(templ, vm["size"].as<std::string>());  // bad sizes are usage errors before any work
