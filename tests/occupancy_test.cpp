@@ -244,7 +244,7 @@ TEST(DeviceLimits, WithoutAGpuLimitsFromGpuThrowsNoGpuError) {
 testing::CliResult RunTuner(const std::string& arguments) { return testing::RunTuner("occupancy " + arguments); }
 
 TEST(OccupancyCli, JsonHasTheContractKeys) {
-  const CliRun run = RunTuner("--arch sm_90 --threads 256 --regs 32 --smem 4096 --json");
+  const testing::CliResult run = RunTuner("--arch sm_90 --threads 256 --regs 32 --smem 4096 --json");
   ASSERT_EQ(run.exit_code, 0);
   const nlohmann::json doc = nlohmann::json::parse(run.out);
   EXPECT_EQ(doc["blocks_per_sm"], 8);
@@ -256,7 +256,7 @@ TEST(OccupancyCli, JsonHasTheContractKeys) {
 }
 
 TEST(OccupancyCli, SeedsExampleFromTheHelp) {
-  const CliRun help = RunTuner("--help");
+  const testing::CliResult help = RunTuner("--help");
   ASSERT_EQ(help.exit_code, 0);
   const std::string example = "--arch sm_86 --threads-per-sm 1536 --smem-per-sm 16K --reserved-smem 0 "
                               "--threads 1024 --regs 32 --smem 8K";
@@ -272,7 +272,7 @@ TEST(OccupancyCli, SeedsExampleFromTheHelp) {
 }
 
 TEST(OccupancyCli, SuggestsFewerRegisters) {
-  const CliRun run = RunTuner("--arch sm_90 --threads 256 --regs 48 --smem 4096");
+  const testing::CliResult run = RunTuner("--arch sm_90 --threads 256 --regs 48 --smem 4096");
   ASSERT_EQ(run.exit_code, 0);
   EXPECT_NE(run.out.find("≤ 40 registers per thread gives 6 blocks per SM"), std::string::npos) << run.out;
 }
@@ -294,7 +294,7 @@ TEST(OccupancyCli, BadInputExitsWithTwoAndWritesNothing) {
 
 TEST(OccupancyCli, VaryWritesTheCurveAndAnSvg) {
   const std::string svg = ::testing::TempDir() + "occupancy_cli_regs.svg";
-  const CliRun run = RunTuner("--arch sm_90 --threads 256 --regs 48 --vary regs --svg " + svg + " --json");
+  const testing::CliResult run = RunTuner("--arch sm_90 --threads 256 --regs 48 --vary regs --svg " + svg + " --json");
   ASSERT_EQ(run.exit_code, 0);
   const nlohmann::json doc = nlohmann::json::parse(run.out);
   EXPECT_EQ(doc["curve"]["input"], "regs_per_thread");
@@ -308,7 +308,7 @@ TEST(OccupancyCli, VaryWritesTheCurveAndAnSvg) {
 // --kernel compiles the template with NVRTC (no GPU needed): the seeds' tiled matmul for real.
 TEST(OccupancyCli, KernelTakesRegistersAndSharedMemoryFromTheCubin) {
   const std::string seeds = " --arch sm_86 --threads-per-sm 1536 --smem-per-sm 16K --reserved-smem 0 --json";
-  const CliRun tile32 = RunTuner("--kernel matmul --param VARIANT=1 --param TILE_WIDTH=32" + seeds);
+  const testing::CliResult tile32 = RunTuner("--kernel matmul --param VARIANT=1 --param TILE_WIDTH=32" + seeds);
   ASSERT_EQ(tile32.exit_code, 0) << tile32.out;
   const nlohmann::json doc = nlohmann::json::parse(tile32.out);
   EXPECT_EQ(doc["kernel"]["threads_per_block"], 1024);
