@@ -18,6 +18,9 @@ struct Case {
   const char* arch;
 };
 
+// Readable names in CTest's listing.
+void PrintTo(const Case& c, std::ostream* out) { *out << c.kernel << " for " << c.arch; }
+
 class ShippedTemplate : public ::testing::TestWithParam<Case> {};
 
 TEST_P(ShippedTemplate, EveryCandidateCompiles) {
