@@ -36,19 +36,11 @@ void Set(const TemplateSpec& spec, const std::string& setting, ParamValues* para
                    ParamNames(spec));
 }
 
-bool HasPtxasReport(const CompileResult& compiled) {
-  return compiled.log.find("Compiling entry function '" + compiled.lowered_name + "'") != std::string::npos;
-}
-
-// Registers and static shared memory come from ptxas's report in NVRTC's log; a log without the
-// kernel's report would read as 0 registers, so it is compiled once more and then refused.
-CompileResult CompileWithReport(const TemplateSpec& spec, const ParamValues& params, const std::string& arch) {
+// Registers and static shared memory come from the CUBIN itself (CompileCandidate reads them from
+// its ELF sections), so they are known even when NVRTC's log lacks ptxas's report.
+CompileResult CompileOrThrow(const TemplateSpec& spec, const ParamValues& params, const std::string& arch) {
   CompileResult compiled = CompileCandidate(spec, params, spec.kernel, arch);
-  if (compiled.ok && !HasPtxasReport(compiled)) compiled = CompileCandidate(spec, params, spec.kernel, arch);
   if (!compiled.ok) throw std::runtime_error("NVRTC could not compile " + spec.name + " for " + arch + ":\n" + compiled.log);
-  if (!HasPtxasReport(compiled))
-    throw std::runtime_error("NVRTC's log for " + spec.name + " (" + arch + ") has no ptxas report of " +
-                             compiled.lowered_name + ", so its registers and shared memory are unknown:\n" + compiled.log);
   return compiled;
 }
 
@@ -76,7 +68,7 @@ TemplateResources ResourcesFromTemplate(const TemplateSpec& spec, const ParamVal
   } catch (const ExpressionError& e) {
     throw UsageError("--param: " + spec.name + "'s launch geometry for these values: " + e.what());
   }
-  const CompileResult compiled = CompileWithReport(spec, params, arch);
+  const CompileResult compiled = CompileOrThrow(spec, params, arch);
   r.info = compiled.info;
   r.kernel.threads_per_block = static_cast<int>(r.geometry.ThreadsPerBlock());
   r.kernel.regs_per_thread = compiled.info.regs_per_thread;
