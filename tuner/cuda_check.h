@@ -16,6 +16,12 @@ struct CudaError : std::runtime_error {
 
 [[noreturn]] void ThrowCudaError(cudaError_t code, const char* call, const char* file, int line);
 
+// Errors after which the CUDA context is lost (a fault in a kernel): only a new process recovers.
+bool IsStickyError(cudaError_t code);
+
+// "cudaErrorIllegalAddress: an illegal memory access was encountered"
+std::string DescribeCudaError(cudaError_t code);
+
 }  // namespace tuner
 
 #define TUNER_CUDA_CHECK(call)                                                      \

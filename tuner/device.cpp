@@ -9,11 +9,6 @@
 
 namespace tuner {
 
-void ThrowCudaError(cudaError_t code, const char* call, const char* file, int line) {
-  throw CudaError(code, std::string(call) + " failed at " + file + ":" + std::to_string(line) + ": " +
-                            cudaGetErrorName(code) + " (" + cudaGetErrorString(code) + ")");
-}
-
 namespace {
 
 std::string FormatUuid(const cudaUUID_t& uuid) {

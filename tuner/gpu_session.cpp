@@ -33,20 +33,6 @@ std::string ReadBinary(const std::string& path) {
   return bytes.str();
 }
 
-// Errors after which the CUDA context is lost: the process must be replaced.
-bool IsSticky(cudaError_t code) {
-  switch (code) {
-    case cudaErrorIllegalAddress: case cudaErrorLaunchFailure: case cudaErrorIllegalInstruction:
-    case cudaErrorMisalignedAddress: case cudaErrorInvalidAddressSpace: case cudaErrorInvalidPc:
-    case cudaErrorHardwareStackError: case cudaErrorAssert: case cudaErrorLaunchTimeout:
-    case cudaErrorECCUncorrectable: case cudaErrorUnknown:
-      return true;
-    default:
-      return false;
-  }
-}
-
-std::string Describe(cudaError_t code) { return std::string(cudaGetErrorName(code)) + ": " + cudaGetErrorString(code); }
 
 template <typename T>
 void Store(std::uint64_t& slot, double value) {
@@ -273,10 +259,10 @@ nlohmann::json GpuSession::Measure(const MeasureRequest& request) {
   if (status == cudaSuccess) status = cudaEventRecord(stop_.get());
   if (status == cudaSuccess) status = cudaDeviceSynchronize();
   if (status != cudaSuccess) {
-    if (IsSticky(status)) throw CudaError(status, Describe(status));
+    if (IsStickyError(status)) throw CudaError(status, DescribeCudaError(status));
     cudaGetLastError();  // clear a non-sticky launch error
     reply["status"] = "launch_error";
-    reply["reason"] = Describe(status);
+    reply["reason"] = DescribeCudaError(status);
     return reply;
   }
   const std::string mismatch = Verify();

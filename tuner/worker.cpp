@@ -17,10 +17,12 @@ namespace {
 
 using nlohmann::json;
 
-bool IsStickyError(cudaError_t code) {
-  // A sticky error is still reported after clearing the last error.
+// Whether the context is lost: a sticky error, or one that is still reported once the last error
+// has been cleared.
+bool ContextLost(cudaError_t code) {
+  if (IsStickyError(code)) return true;
   cudaGetLastError();
-  return cudaDeviceSynchronize() != cudaSuccess || code == cudaErrorIllegalAddress || code == cudaErrorLaunchFailure;
+  return cudaDeviceSynchronize() != cudaSuccess;
 }
 
 json Handle(const json& request, std::unique_ptr<GpuSession>& session) {
@@ -58,7 +60,7 @@ int RunWorker(int, char**) {
       if (request.value("op", "") == "quit") break;
       reply = Handle(request, session);
     } catch (const CudaError& e) {
-      fatal = IsStickyError(e.code);
+      fatal = ContextLost(e.code);
       const bool measuring = request.value("op", "") == "measure";
       reply = {{"ok", measuring}, {"status", fatal ? "fault" : "launch_error"}, {"reason", e.what()}, {"error", e.what()}};
     } catch (const std::exception& e) {
