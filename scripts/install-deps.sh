@@ -28,6 +28,6 @@ if ((${#missing[@]})); then
 fi
 
 if [ ! -x /usr/local/cuda/bin/nvcc ] && ! command -v nvcc >/dev/null; then
-  echo "install-deps: the CUDA toolkit was not found at /usr/local/cuda; install CUDA 12.8 or newer" >&2
+  echo "install-deps: the CUDA toolkit was not found at /usr/local/cuda; install it (tested with CUDA 13.0)" >&2
   exit 1
 fi
