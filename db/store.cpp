@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <map>
+#include <mutex>
 #include <random>
 #include <stdexcept>
 #include <tuple>
@@ -25,8 +26,14 @@ std::string NewUid() {
 }  // namespace
 
 struct Store::Impl {
+  Impl(sql::Connection c, bool r) : connection(std::move(c)), read_only(r) {}
   sql::Connection connection;
   bool read_only;
+  // Serialises the calls of threads sharing this Store (one sweep per GPU): one connection is one
+  // writer, which SQLite 3.40 needs (see DESIGN.md on the WAL-reset race). Recursive: some calls
+  // make others.
+  std::recursive_mutex mutex;
+  std::unique_lock<std::recursive_mutex> Lock() { return std::unique_lock<std::recursive_mutex>(mutex); }
 
   void RequireWritable(const char* what) const {
     if (read_only)
@@ -103,12 +110,13 @@ Store& Store::operator=(Store&&) noexcept = default;
 Store Store::Open(const std::string& path, OpenMode mode) {
   const bool read_only = mode == OpenMode::kReadOnly;
   sql::Connection connection = read_only ? OpenExisting(path, true) : OpenOrCreate(path);
-  return Store(std::make_unique<Impl>(Impl{std::move(connection), read_only}));
+  return Store(std::make_unique<Impl>(std::move(connection), read_only));
 }
 
 const std::string& Store::path() const { return impl_->connection.path(); }
 
 std::int64_t Store::EnsureGpu(const GpuRecord& gpu) {
+  const auto lock = impl_->Lock();
   impl_->RequireWritable("EnsureGpu");
   sql::Transaction transaction(impl_->connection);
   const std::int64_t id = impl_->UpsertGpu(gpu);
@@ -117,6 +125,7 @@ std::int64_t Store::EnsureGpu(const GpuRecord& gpu) {
 }
 
 std::int64_t Store::EnsureTemplate(const TemplateRecord& templ) {
+  const auto lock = impl_->Lock();
   impl_->RequireWritable("EnsureTemplate");
   sql::Transaction transaction(impl_->connection);
   const std::int64_t id = impl_->UpsertTemplate(templ);
@@ -125,6 +134,7 @@ std::int64_t Store::EnsureTemplate(const TemplateRecord& templ) {
 }
 
 std::int64_t Store::StartSweep(std::int64_t gpu_id, std::int64_t template_id, const SweepRecord& sweep) {
+  const auto lock = impl_->Lock();
   impl_->RequireWritable("StartSweep");
   sql::Transaction transaction(impl_->connection);
   const std::int64_t id = impl_->InsertSweep(gpu_id, template_id, sweep, false);
@@ -133,6 +143,7 @@ std::int64_t Store::StartSweep(std::int64_t gpu_id, std::int64_t template_id, co
 }
 
 void Store::FinishSweep(std::int64_t sweep_id, const std::string& status) {
+  const auto lock = impl_->Lock();
   impl_->RequireWritable("FinishSweep");
   sql::Transaction transaction(impl_->connection);
   sql::Statement update(impl_->connection, "UPDATE sweeps SET status = ?1, ended_at = ?2 WHERE id = ?3");
@@ -143,6 +154,7 @@ void Store::FinishSweep(std::int64_t sweep_id, const std::string& status) {
 }
 
 void Store::SetCopyBandwidth(std::int64_t sweep_id, double copy_gbps) {
+  const auto lock = impl_->Lock();
   impl_->RequireWritable("SetCopyBandwidth");
   sql::Transaction transaction(impl_->connection);
   sql::Statement update(impl_->connection, "UPDATE sweeps SET copy_gbps = ?1 WHERE id = ?2");
@@ -151,6 +163,7 @@ void Store::SetCopyBandwidth(std::int64_t sweep_id, double copy_gbps) {
 }
 
 void Store::AddMeasurement(std::int64_t sweep_id, const MeasurementRecord& measurement) {
+  const auto lock = impl_->Lock();
   impl_->RequireWritable("AddMeasurement");
   sql::Transaction transaction(impl_->connection);
   sql::Statement sweep(impl_->connection, "SELECT gpu_id, template_id, size_key FROM sweeps WHERE id = ?1");
@@ -162,6 +175,7 @@ void Store::AddMeasurement(std::int64_t sweep_id, const MeasurementRecord& measu
 
 std::vector<MeasurementRecord> Store::Measurements(std::int64_t gpu_id, std::int64_t template_id,
                                                    const std::string& size_key) {
+  const auto lock = impl_->Lock();
   sql::Statement select(impl_->connection, std::string("SELECT ") + kMeasurementColumns +
                                                " FROM measurements WHERE gpu_id = ?1 AND template_id = ?2 "
                                                "AND size_key = ?3 ORDER BY id");
@@ -172,12 +186,14 @@ std::vector<MeasurementRecord> Store::Measurements(std::int64_t gpu_id, std::int
 }
 
 std::string Store::LatestTemplateHash(const std::string& template_name) {
+  const auto lock = impl_->Lock();
   sql::Statement select(impl_->connection,
                         "SELECT hash FROM templates WHERE name = ?1 ORDER BY first_seen DESC, id DESC LIMIT 1");
   return select.Bind(1, template_name).Step() ? select.Text(0) : std::string();
 }
 
 std::vector<std::string> Store::TemplateNames() {
+  const auto lock = impl_->Lock();
   sql::Statement select(impl_->connection, "SELECT DISTINCT name FROM templates ORDER BY name");
   std::vector<std::string> names;
   while (select.Step()) names.push_back(select.Text(0));
@@ -185,6 +201,7 @@ std::vector<std::string> Store::TemplateNames() {
 }
 
 std::vector<MeasurementRow> Store::ListMeasurements(const MeasurementFilter& filter) {
+  const auto lock = impl_->Lock();
   std::string sql = RowSelect("measurements") +
                     "WHERE (?1 = '' OR t.name = ?1) AND (?2 = '' OR instr(lower(g.name), lower(?2)) > 0) "
                     "AND (?3 = '' OR m.size_key = ?3) AND (?4 = '' OR m.status = ?4) ";
@@ -206,6 +223,7 @@ std::vector<MeasurementRow> Store::ListMeasurements(const MeasurementFilter& fil
 }
 
 std::vector<MeasurementRow> Store::BestPerGpu(const std::string& template_name, const std::string& current_hash) {
+  const auto lock = impl_->Lock();
   const std::string hash = current_hash.empty() ? LatestTemplateHash(template_name) : current_hash;
   sql::Statement select(
       impl_->connection,
@@ -223,6 +241,7 @@ std::vector<MeasurementRow> Store::BestPerGpu(const std::string& template_name, 
 }
 
 std::vector<MeasurementRow> Store::BestPerModel(const std::string& template_name, const std::string& current_hash) {
+  const auto lock = impl_->Lock();
   std::map<std::tuple<std::string, int, int, int, std::int64_t, std::string, std::string>, MeasurementRow> best;
   for (MeasurementRow& row : BestPerGpu(template_name, current_hash)) {
     const GpuRecord& g = row.gpu;
@@ -237,6 +256,7 @@ std::vector<MeasurementRow> Store::BestPerModel(const std::string& template_name
 }
 
 std::int64_t Store::Import(const std::vector<MeasurementRow>& rows) {
+  const auto lock = impl_->Lock();
   impl_->RequireWritable("Import");
   sql::Transaction transaction(impl_->connection);
   std::map<std::string, std::int64_t> gpus, templates, sweeps;
@@ -261,6 +281,7 @@ std::int64_t Store::Import(const std::vector<MeasurementRow>& rows) {
 }
 
 std::vector<CountRow> Store::Counts() {
+  const auto lock = impl_->Lock();
   sql::Statement select(impl_->connection,
                         "SELECT g.name, g.uuid, t.name, m.status, COUNT(*) FROM measurements m "
                         "JOIN gpus g ON g.id = m.gpu_id JOIN templates t ON t.id = m.template_id "
@@ -271,8 +292,14 @@ std::vector<CountRow> Store::Counts() {
   return rows;
 }
 
-std::vector<std::string> Store::FullCheck() { return db::FullCheck(impl_->connection); }
+std::vector<std::string> Store::FullCheck() {
+  const auto lock = impl_->Lock();
+  return db::FullCheck(impl_->connection);
+}
 
-int Store::SchemaVersion() { return static_cast<int>(impl_->connection.QueryInt("PRAGMA user_version")); }
+int Store::SchemaVersion() {
+  const auto lock = impl_->Lock();
+  return static_cast<int>(impl_->connection.QueryInt("PRAGMA user_version"));
+}
 
 }  // namespace tuner::db

@@ -1,6 +1,6 @@
 // The results store: GPUs, template versions, sweeps and one row per measured candidate in an SQLite
 // file. Writes are committed at once, each in its own BEGIN IMMEDIATE transaction, so a killed sweep
-// loses nothing it reported. One Store per process and thread; never carry one across fork().
+// loses nothing it reported. Threads may share one Store (its calls are serialised); never carry one across fork().
 #pragma once
 
 #include <cstdint>

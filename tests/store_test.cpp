@@ -66,6 +66,23 @@ TEST(Store, RoundTripThroughAFile) {
   EXPECT_THROW(store.EnsureGpu(SampleGpu()), std::logic_error);  // read-only
 }
 
+// One sweep per GPU, each in its own thread, all writing through one Store (one SQLite writer).
+TEST(Store, ThreadsSharingOneStoreLoseNothing) {
+  TempDir dir;
+  Store store = Store::Open(dir.File("t.db"), OpenMode::kReadWrite);
+  const std::int64_t template_id = store.EnsureTemplate({"transpose", "abc", ""});
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 2; ++t)
+    threads.emplace_back([&store, template_id, t] {
+      const std::int64_t gpu_id = store.EnsureGpu(SampleGpu("GPU-" + std::to_string(t)));
+      const std::int64_t sweep_id = store.StartSweep(gpu_id, template_id, SampleSweep());
+      for (int i = 0; i < 300; ++i) store.AddMeasurement(sweep_id, SampleMeasurement(i, 1.0 + i));
+      store.FinishSweep(sweep_id, "done");
+    });
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(store.ListMeasurements({}).size(), 600u);
+}
+
 TEST(Store, KeepsTheCeilingsReportsCompareWith) {
   TempDir dir;
   Store store = Store::Open(dir.File("t.db"), OpenMode::kReadWrite);
