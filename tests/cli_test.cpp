@@ -29,6 +29,8 @@ TEST(Cli, HelpForTheToolAndEveryCommand) {
 TEST(Cli, BadUsageIsOneLineAndExitTwo) {
   for (const char* args : {"", "bogus", "tune --bogus", "kernels --json extra", "tune transpose --size 8x",
                            "tune nosuch", "kernels --templates /no/such/folder", "tune transpose --strategy bogus",
+                           "tune transpose --gpus 0,x", "tune transpose --gpus 0 --gpu 1",
+                           "tune transpose --gpus all --strategy annealing",
                            "explore transpose --size 0"}) {
     const auto r = RunTuner(args);
     EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;

@@ -9,6 +9,8 @@
 #include <chrono>
 #include <fstream>
 #include <functional>
+#include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
@@ -68,6 +70,33 @@ TEST(SweepGpu, AnOptimiserStaysWithinItsBudget) {
   EXPECT_LE(doc.at("measured_now").get<int>(), 8);
   EXPECT_GE(doc.at("measured_now").get<int>(), 1);
   EXPECT_EQ(doc.at("best").at("status"), "ok");
+}
+
+// Several GPUs (skipped with fewer than two): one sweep each; GPUs of one model share the
+// candidates without overlap, and every model gets a best.
+TEST(SweepGpu, SeveralGpusShareTheCandidatesOfOneModel) {
+  const GpuDiscovery found = DiscoverGpus();
+  if (found.gpus.size() < 2) GTEST_SKIP() << "needs two GPUs; this machine has " << found.gpus.size();
+  TempDir dir;
+  const auto r = RunTuner("tune transpose --size 1024x1024 --gpus all --json --db " + dir.File("t.db"),
+                          "XDG_CACHE_HOME=" + dir.File("cache"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  ASSERT_EQ(doc.at("sweeps").size(), found.gpus.size());
+  std::map<std::string, std::set<std::string>> measured_per_model;
+  std::map<std::string, int> count_per_model;
+  for (const auto& sweep : doc["sweeps"]) {
+    const std::string model = sweep["gpu"]["name"];
+    for (const auto& c : sweep["candidates"]) {
+      measured_per_model[model].insert(c["params"].dump());
+      ++count_per_model[model];
+    }
+  }
+  for (const auto& [model, distinct] : measured_per_model) {
+    EXPECT_EQ(distinct.size(), 30u) << model;                        // every candidate once per model
+    EXPECT_EQ(count_per_model[model], 30) << model;                  // and no candidate twice
+  }
+  for (const auto& [model, best] : doc.at("best_per_model").items()) EXPECT_EQ(best.at("status"), "ok") << model;
 }
 
 const char* kFaultySource = R"toml(

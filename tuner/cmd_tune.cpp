@@ -1,6 +1,7 @@
 // `tuner tune KERNEL`: sweep every candidate of a template on one GPU and store the results.
 #include <csignal>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "cli.h"
@@ -8,6 +9,7 @@
 #include "db/store.h"
 #include "default_paths.h"
 #include "errors.h"
+#include "multi_gpu_sweep.h"
 #include "search_space.h"
 #include "sweep.h"
 #include "template_library.h"
@@ -86,6 +88,37 @@ nlohmann::json OutcomeJson(const TemplateSpec& spec, const SweepOutcome& out) {
   return doc;
 }
 
+// Several GPUs: each GPU's sweep, then the best of each model over its GPUs' shares.
+int ReportSweeps(const TemplateSpec& spec, const std::vector<SweepOutcome>& outcomes, bool json) {
+  std::map<std::string, std::vector<db::MeasurementRecord>> per_model;
+  bool interrupted = false;
+  for (const SweepOutcome& out : outcomes) {
+    auto& records = per_model[ModelKey(out.gpu)];
+    records.insert(records.end(), out.stored.begin(), out.stored.end());
+    interrupted |= out.interrupted;
+  }
+  nlohmann::json doc = {{"sweeps", nlohmann::json::array()}, {"best_per_model", nlohmann::json::object()}};
+  for (const SweepOutcome& out : outcomes) {
+    if (json) {
+      doc["sweeps"].push_back(OutcomeJson(spec, out));
+    } else {
+      PrintSummary(spec, out);
+      std::cout << "\n";
+    }
+  }
+  bool all_have_best = true;
+  for (const auto& [model, records] : per_model) {
+    const auto best = FastestOk(records);
+    all_have_best &= best.has_value();
+    if (json) doc["best_per_model"][model] = best ? RecordJson(*best) : nlohmann::json();
+    else if (best) std::cout << "best on " << model << ": " << ParamsText(best->params_json) << "  " << Fixed(best->time_ms_median, 4)
+                             << " ms  " << Fixed(best->perf_value, 1) << " " << best->perf_unit << "\n";
+  }
+  if (json) std::cout << doc.dump(2) << "\n";
+  if (interrupted) return kExitInterrupted;
+  return all_have_best ? kExitOk : kExitFailed;
+}
+
 std::string JoinArgs(int argc, char** argv) {
   std::string line = "tuner";
   for (int i = 0; i < argc; ++i) line += std::string(" ") + argv[i];
@@ -103,6 +136,7 @@ int RunTune(int argc, char** argv) {
   options.add_options()("kernel", po::value<std::string>()->required(), "the template to tune (see 'tuner kernels')")(
       "size", po::value<std::string>()->default_value(""), "problem size, e.g. 8192x8192 (template's size variables in order)")(
       "gpu", po::value<int>()->default_value(0), "GPU index (see 'tuner devices')")(
+      "gpus", po::value<std::string>(), "several GPUs at once: 'all' or 0,1 (one worker each; GPUs of one model share the candidates)")(
       "force", "measure candidates that are already stored again")(
       "strategy", po::value<std::string>()->default_value("brute_force"), "brute_force, random, annealing or genetic")(
       "budget", po::value<std::size_t>()->default_value(0), "at most this many candidates evaluated (0: no limit)")(
@@ -121,7 +155,14 @@ int RunTune(int argc, char** argv) {
   const TemplateSpec& templ = library.Find(vm["kernel"].as<std::string>());
   ParseProblemSize(templ, vm["size"].as<std::string>());  // bad sizes are usage errors before any work
   MakeStrategy({vm["strategy"].as<std::string>()}, {}, templ.params);  // unknown strategy: exit 2
-  RequireGpu(vm["gpu"].as<int>());                        // no GPU: exit 3 before the database is touched
+  const bool several = vm.count("gpus") > 0;
+  if (several && !vm["gpu"].defaulted()) throw UsageError("give --gpu or --gpus, not both");
+  const std::string strategy = vm["strategy"].as<std::string>();
+  if (several && strategy != "brute_force" && strategy != "random")
+    throw UsageError("--gpus shares the candidates of brute_force and random sweeps; tune with --strategy " + strategy +
+                     " one GPU at a time (--gpu N)");
+  const std::vector<GpuInfo> gpus = several ? SelectGpus(vm["gpus"].as<std::string>())  // no GPU: exit 3
+                                            : std::vector<GpuInfo>{RequireGpu(vm["gpu"].as<int>())};
   SweepOptions sweep;
   sweep.gpu = vm["gpu"].as<int>();
   sweep.size_text = vm["size"].as<std::string>();
@@ -133,6 +174,7 @@ int RunTune(int argc, char** argv) {
   sweep.progress = !vm.count("json") && StderrIsTerminal();
   db::Store store = db::Store::Open(ResolveDatabasePath(vm["db"].as<std::string>()), db::OpenMode::kReadWrite);
   std::signal(SIGINT, OnInterrupt);
+  if (several) return ReportSweeps(templ, RunSweeps(templ, ShareByModel(sweep, gpus), store), vm.count("json") > 0);
   const SweepOutcome outcome = RunSweep(templ, sweep, store);
   if (vm.count("json")) std::cout << OutcomeJson(templ, outcome).dump(2) << "\n";
   else PrintSummary(templ, outcome);

@@ -23,7 +23,7 @@
 
 namespace tuner {
 
-volatile bool g_sweep_interrupted = false;
+std::atomic<bool> g_sweep_interrupted{false};
 
 namespace {
 
@@ -121,7 +121,7 @@ std::vector<std::size_t> SweepRun::PlannedOrder(SearchStrategy& strategy) const 
   std::vector<Evaluation> planned = history_;
   std::vector<std::size_t> order;
   while (const auto next = strategy.Next(planned)) {
-    order.push_back(*next);
+    if (*next % options_.shards == options_.shard) order.push_back(*next);
     planned.push_back({*next, false, 0});
   }
   return order;

@@ -2,6 +2,7 @@
 // a worker process, and commit each result to the store as it arrives.
 #pragma once
 
+#include <atomic>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,8 @@ struct SweepOptions {
   bool progress = false;          // draw a progress bar on stderr
   StrategyOptions strategy;       // which candidates, in which order; max_evaluations is the budget
   double budget_seconds = 0;      // stop measuring after this long (0: no limit)
+  std::size_t shard = 0;          // of several GPUs of one model, this one measures the candidates
+  std::size_t shards = 1;         // whose index % shards == shard (planned strategies only)
 };
 
 struct SweepOutcome {
@@ -42,7 +45,7 @@ struct SweepOutcome {
 
 // Set from a SIGINT handler: the sweep stops after killing the worker, without storing the
 // candidate in flight.
-extern volatile bool g_sweep_interrupted;
+extern std::atomic<bool> g_sweep_interrupted;  // lock-free, so a signal handler may set it
 
 SweepOutcome RunSweep(const TemplateSpec& spec, const SweepOptions& options, db::Store& store);
 

@@ -88,7 +88,7 @@ std::string WorkerProcess::WaitStatus() {
   return "the worker exited with status " + std::to_string(WEXITSTATUS(status));
 }
 
-WorkerProcess::Reply WorkerProcess::Call(const nlohmann::json& request, double timeout_s, const volatile bool* interrupted) {
+WorkerProcess::Reply WorkerProcess::Call(const nlohmann::json& request, double timeout_s, const std::atomic<bool>* interrupted) {
   Reply reply;
   if (pid_ <= 0) return {Outcome::kDied, {}, "the worker is not running"};
   const std::string line = request.dump() + "\n";
@@ -104,7 +104,7 @@ WorkerProcess::Reply WorkerProcess::Call(const nlohmann::json& request, double t
       if (reply.body.is_discarded()) reply.detail = "the worker sent a malformed reply";
       return reply;
     }
-    if (interrupted && *interrupted) {
+    if (interrupted && interrupted->load()) {
       Kill();
       return {Outcome::kInterrupted, {}, "interrupted"};
     }

@@ -5,6 +5,7 @@
 
 #include <sys/types.h>
 
+#include <atomic>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -27,7 +28,7 @@ class WorkerProcess {
 
   // Sends one request and waits up to `timeout_s` for its one-line reply. On a timeout the
   // worker is killed. kInterrupted when `interrupted` became true while waiting.
-  Reply Call(const nlohmann::json& request, double timeout_s, const volatile bool* interrupted = nullptr);
+  Reply Call(const nlohmann::json& request, double timeout_s, const std::atomic<bool>* interrupted = nullptr);
 
   void Kill();
   bool Alive() const { return pid_ > 0; }

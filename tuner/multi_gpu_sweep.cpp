@@ -1,0 +1,96 @@
+#include "multi_gpu_sweep.h"
+
+#include <exception>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+#include "errors.h"
+
+namespace tuner {
+
+namespace {
+
+// "all" gives an empty list; otherwise the indices, checked for form before any GPU is looked for.
+std::vector<int> ParseGpuList(const std::string& text) {
+  std::vector<int> indices;
+  if (text == "all") return indices;
+  if (!std::regex_match(text, std::regex("[0-9]+(,[0-9]+)*")))
+    throw UsageError("--gpus '" + text + "': expected 'all' or GPU indices joined by commas, e.g. 0,1");
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) {
+    std::size_t used = 0;
+    int index = -1;
+    try {
+      index = std::stoi(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != item.size() || index < 0)
+      throw UsageError("--gpus '" + text + "': expected 'all' or GPU indices joined by commas, e.g. 0,1");
+    for (int seen : indices)
+      if (seen == index) throw UsageError("--gpus '" + text + "': GPU " + item + " is listed twice");
+    indices.push_back(index);
+  }
+  if (indices.empty()) throw UsageError("--gpus '" + text + "': no GPU given");
+  return indices;
+}
+
+}  // namespace
+
+std::vector<GpuInfo> SelectGpus(const std::string& text) {
+  const std::vector<int> indices = ParseGpuList(text);
+  const GpuDiscovery found = DiscoverGpus();
+  if (found.gpus.empty()) throw NoGpuError("this command needs a CUDA GPU, but " + found.problem + ".");
+  if (indices.empty()) return found.gpus;
+  std::vector<GpuInfo> selected;
+  for (int index : indices) {
+    if (index >= static_cast<int>(found.gpus.size()))
+      throw UsageError("--gpus " + std::to_string(index) + ": this machine has GPUs 0.." + std::to_string(found.gpus.size() - 1));
+    selected.push_back(found.gpus[index]);
+  }
+  return selected;
+}
+
+std::string ModelKey(const GpuInfo& gpu) {
+  return gpu.name + " " + gpu.Arch() + " " + std::to_string(gpu.sm_count) + " SMs " +
+         std::to_string(gpu.memory_bytes >> 30) + " GiB";
+}
+
+std::vector<SweepOptions> ShareByModel(const SweepOptions& base, const std::vector<GpuInfo>& gpus) {
+  std::map<std::string, std::size_t> per_model;
+  for (const GpuInfo& g : gpus) ++per_model[ModelKey(g)];
+  std::map<std::string, std::size_t> next_shard;
+  std::vector<SweepOptions> sweeps;
+  for (const GpuInfo& g : gpus) {
+    SweepOptions options = base;
+    options.gpu = g.index;
+    options.shards = per_model[ModelKey(g)];
+    options.shard = next_shard[ModelKey(g)]++;
+    options.progress = false;  // several bars cannot share one terminal line
+    sweeps.push_back(options);
+  }
+  return sweeps;
+}
+
+std::vector<SweepOutcome> RunSweeps(const TemplateSpec& spec, const std::vector<SweepOptions>& sweeps, db::Store& store) {
+  std::vector<SweepOutcome> outcomes(sweeps.size());
+  std::vector<std::exception_ptr> errors(sweeps.size());
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < sweeps.size(); ++i)
+    threads.emplace_back([&, i] {
+      try {
+        outcomes[i] = RunSweep(spec, sweeps[i], store);
+      } catch (...) {
+        errors[i] = std::current_exception();
+        g_sweep_interrupted = true;  // stop the others: the command fails as a whole
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  for (const std::exception_ptr& error : errors)
+    if (error) std::rethrow_exception(error);
+  return outcomes;
+}
+
+}  // namespace tuner
