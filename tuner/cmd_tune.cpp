@@ -125,6 +125,31 @@ std::string JoinArgs(int argc, char** argv) {
   return line;
 }
 
+// --gpu N, or --gpus for several (brute force and random sweeps only, which can share candidates).
+std::vector<GpuInfo> SelectedGpus(const po::variables_map& vm) {
+  if (!vm.count("gpus")) return {RequireGpu(vm["gpu"].as<int>())};
+  if (!vm["gpu"].defaulted()) throw UsageError("give --gpu or --gpus, not both");
+  const std::string strategy = vm["strategy"].as<std::string>();
+  if (strategy != "brute_force" && strategy != "random")
+    throw UsageError("--gpus shares the candidates of brute_force and random sweeps; tune with --strategy " + strategy +
+                     " one GPU at a time (--gpu N)");
+  return SelectGpus(vm["gpus"].as<std::string>());
+}
+
+SweepOptions SweepOptionsFrom(const po::variables_map& vm, int argc, char** argv) {
+  SweepOptions sweep;
+  sweep.gpu = vm["gpu"].as<int>();
+  sweep.size_text = vm["size"].as<std::string>();
+  sweep.force = vm.count("force") > 0;
+  sweep.timeout_floor_s = vm["timeout-floor"].as<double>();
+  sweep.command_line = JoinArgs(argc, argv);
+  sweep.strategy = {vm["strategy"].as<std::string>(), vm["budget"].as<std::size_t>(), vm["seed"].as<unsigned long long>()};
+  sweep.budget_seconds = vm["budget-seconds"].as<double>();
+  sweep.progress = !vm.count("json") && StderrIsTerminal();
+  return sweep;
+}
+
+
 }  // namespace
 
 int RunTune(int argc, char** argv) {
@@ -156,22 +181,8 @@ int RunTune(int argc, char** argv) {
   ParseProblemSize(templ, vm["size"].as<std::string>());  // bad sizes are usage errors before any work
   MakeStrategy({vm["strategy"].as<std::string>()}, {}, templ.params);  // unknown strategy: exit 2
   const bool several = vm.count("gpus") > 0;
-  if (several && !vm["gpu"].defaulted()) throw UsageError("give --gpu or --gpus, not both");
-  const std::string strategy = vm["strategy"].as<std::string>();
-  if (several && strategy != "brute_force" && strategy != "random")
-    throw UsageError("--gpus shares the candidates of brute_force and random sweeps; tune with --strategy " + strategy +
-                     " one GPU at a time (--gpu N)");
-  const std::vector<GpuInfo> gpus = several ? SelectGpus(vm["gpus"].as<std::string>())  // no GPU: exit 3
-                                            : std::vector<GpuInfo>{RequireGpu(vm["gpu"].as<int>())};
-  SweepOptions sweep;
-  sweep.gpu = vm["gpu"].as<int>();
-  sweep.size_text = vm["size"].as<std::string>();
-  sweep.force = vm.count("force") > 0;
-  sweep.timeout_floor_s = vm["timeout-floor"].as<double>();
-  sweep.command_line = JoinArgs(argc, argv);
-  sweep.strategy = {vm["strategy"].as<std::string>(), vm["budget"].as<std::size_t>(), vm["seed"].as<unsigned long long>()};
-  sweep.budget_seconds = vm["budget-seconds"].as<double>();
-  sweep.progress = !vm.count("json") && StderrIsTerminal();
+  const std::vector<GpuInfo> gpus = SelectedGpus(vm);  // no GPU: exit 3 before the database is touched
+  const SweepOptions sweep = SweepOptionsFrom(vm, argc, argv);
   db::Store store = db::Store::Open(ResolveDatabasePath(vm["db"].as<std::string>()), db::OpenMode::kReadWrite);
   std::signal(SIGINT, OnInterrupt);
   if (several) return ReportSweeps(templ, RunSweeps(templ, ShareByModel(sweep, gpus), store), vm.count("json") > 0);
