@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <stdexcept>
 
 namespace tuner {
@@ -36,6 +37,11 @@ std::string ResolveDatabasePath(const std::string& command_line) {
   const std::string from_environment = Environment("TUNER_DB");
   if (!from_environment.empty()) return from_environment;
   return XdgDir("XDG_DATA_HOME", ".local/share") + "/tuner/tuner.db";
+}
+
+std::string SelfExecutable() {
+  std::error_code error;
+  return std::filesystem::read_symlink("/proc/self/exe", error).string();
 }
 
 std::string CacheDir() { return XdgDir("XDG_CACHE_HOME", ".cache") + "/tuner"; }

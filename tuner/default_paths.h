@@ -14,4 +14,7 @@ std::string ResolveDatabasePath(const std::string& command_line = "");
 // $XDG_CACHE_HOME/tuner (default ~/.cache/tuner).
 std::string CacheDir();
 
+// This process's executable (/proc/self/exe): the tuner binary starts its workers from it.
+std::string SelfExecutable();
+
 }  // namespace tuner

@@ -1,12 +1,12 @@
 #include "parallel_compiler.h"
 
 #include <cstdlib>
-#include <filesystem>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "default_paths.h"
 
 namespace tuner {
 
@@ -29,7 +29,7 @@ bool CompileInProcesses() {
 
 ParallelCompiler::ParallelCompiler(int slots, std::string cache_dir, std::string executable)
     : use_processes_(CompileInProcesses()),
-      executable_(executable.empty() ? std::filesystem::read_symlink("/proc/self/exe").string() : std::move(executable)),
+      executable_(executable.empty() ? SelfExecutable() : std::move(executable)),
       cache_dir_(std::move(cache_dir)),
       cache_(cache_dir_),
       processes_(slots) {}

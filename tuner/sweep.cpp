@@ -4,13 +4,13 @@
 #include <chrono>
 #include <map>
 #include <ctime>
-#include <filesystem>
 #include <memory>
 #include <thread>
 
 #include "compile_pool.h"
 #include "cubin_cache.h"
 #include "parallel_compiler.h"
+#include "default_paths.h"
 #include "device_limits.h"
 #include "expression.h"
 #include "occupancy.h"
@@ -36,8 +36,6 @@ std::string NowIso8601() {
   std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   return text;
 }
-
-std::string SelfExecutable() { return std::filesystem::read_symlink("/proc/self/exe").string(); }
 
 struct Compiled {
   ParamValues params;

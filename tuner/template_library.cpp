@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "default_paths.h"
 #include "errors.h"
 
 namespace tuner {
@@ -17,8 +18,7 @@ namespace fs = std::filesystem;
 std::string ShippedDir() {
   // Built from the source tree: the compile-time path; installed: <prefix>/share/tuner/kernel_templates.
   if (fs::is_directory(TUNER_SHIPPED_TEMPLATES_DIR)) return TUNER_SHIPPED_TEMPLATES_DIR;
-  std::error_code error;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", error);
+  const fs::path exe = SelfExecutable();
   return (exe.parent_path().parent_path() / "share" / "tuner" / "kernel_templates").string();
 }
 

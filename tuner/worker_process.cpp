@@ -26,6 +26,7 @@ void ClosePipe(int& fd) {
 }  // namespace
 
 WorkerProcess::WorkerProcess(const std::string& executable, const std::vector<std::string>& args) {
+  signal(SIGPIPE, SIG_IGN);  // a worker that died mid-request is seen in Call, not as a signal
   int in_pipe[2], out_pipe[2];
   if (pipe2(in_pipe, O_CLOEXEC) != 0 || pipe2(out_pipe, O_CLOEXEC) != 0)
     throw std::runtime_error(std::string("cannot create pipes for the GPU worker: ") + std::strerror(errno));
@@ -92,7 +93,6 @@ WorkerProcess::Reply WorkerProcess::Call(const nlohmann::json& request, double t
   Reply reply;
   if (pid_ <= 0) return {Outcome::kDied, {}, "the worker is not running"};
   const std::string line = request.dump() + "\n";
-  signal(SIGPIPE, SIG_IGN);
   if (write(to_worker_, line.data(), line.size()) != static_cast<ssize_t>(line.size())) return {Outcome::kDied, {}, WaitStatus()};
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   for (;;) {
