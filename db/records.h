@@ -66,6 +66,15 @@ struct MeasurementRecord {
   double compile_ms = 0;
   std::string error_text;  // compile log, CUDA error text, first mismatch
   std::string measured_at;  // ISO 8601 UTC
+  int worker_kills = 0;  // times measuring it killed the GPU worker (fault, timeout); at 2 it is final
 };
+
+// A fault or a timeout kills the GPU worker. Such a candidate is measured again until it has
+// killed its worker twice; then its record is final (only --force measures it again).
+inline constexpr int kMaxWorkerKills = 2;
+inline bool KillsWorker(const std::string& status) { return status == "fault" || status == "timeout"; }
+inline bool NeedsAnotherTry(const MeasurementRecord& m) {
+  return KillsWorker(m.status) && m.worker_kills < kMaxWorkerKills;
+}
 
 }  // namespace tuner::db

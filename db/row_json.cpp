@@ -48,7 +48,8 @@ ordered_json ToJson(const MeasurementRecord& m) {
           {"smem_bytes", m.smem_bytes},     {"spill_bytes", m.spill_bytes},
           {"blocks_per_sm", m.blocks_per_sm}, {"occupancy", m.occupancy},
           {"limiter", m.limiter},           {"compile_ms", m.compile_ms},
-          {"error_text", m.error_text},     {"measured_at", m.measured_at}};
+          {"error_text", m.error_text},     {"measured_at", m.measured_at},
+          {"worker_kills", m.worker_kills}};
 }
 
 ordered_json ToJson(const MeasurementRow& row) {
@@ -115,6 +116,7 @@ MeasurementRow RowFromJson(const json& line) {
   Get(m, "compile_ms", &r.compile_ms);
   Get(m, "error_text", &r.error_text);
   Get(m, "measured_at", &r.measured_at);
+  if (m.contains("worker_kills")) Get(m, "worker_kills", &r.worker_kills);  // absent in v3 exports
   if (row.gpu.uuid.empty() || row.templ.name.empty() || r.params_json.empty() || r.status.empty())
     throw std::invalid_argument("gpu.uuid, template.name, measurement.params_json and status must not be empty");
   return row;

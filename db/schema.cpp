@@ -110,6 +110,13 @@ ALTER TABLE sweeps ADD COLUMN copy_gbps REAL NOT NULL DEFAULT 0;
 ALTER TABLE gpus ADD COLUMN sm_clock_mhz INTEGER NOT NULL DEFAULT 0;
 )sql";
 
+// Version 4: how often a candidate killed its GPU worker, so a sweep retries it once and a resume
+// never tries it a third time. A v3 fault or timeout killed its worker once.
+const char* kSchemaV4 = R"sql(
+ALTER TABLE measurements ADD COLUMN worker_kills INTEGER NOT NULL DEFAULT 0;
+UPDATE measurements SET worker_kills = 1 WHERE status IN ('fault', 'timeout');
+)sql";
+
 [[noreturn]] void Refuse(const std::string& path, const std::string& problem) {
   throw BadDatabaseError("'" + path + "' is not a usable tuner database: " + problem +
                          ". The file was not modified; pass another --db or move it aside.");
@@ -159,7 +166,7 @@ sql::Connection Connect(const std::string& path, sql::Connection::Mode mode) {
 }  // namespace
 
 const std::vector<std::string>& Migrations() {
-  static const std::vector<std::string> migrations = {kSchemaV1, kSchemaV2, kSchemaV3};
+  static const std::vector<std::string> migrations = {kSchemaV1, kSchemaV2, kSchemaV3, kSchemaV4};
   return migrations;
 }
 

@@ -13,11 +13,11 @@ std::string NowUtc() {
   return text;
 }
 
-// The 20 measurement columns in MeasurementRecord's order, for INSERT and SELECT alike.
+// The 21 measurement columns in MeasurementRecord's order, for INSERT and SELECT alike.
 const char* const kMeasurementColumns =
     "params_json, launch_json, status, reason, time_ms_median, time_ms_min, time_ms_max, "
     "time_ms_spread, samples, perf_value, perf_unit, regs_per_thread, smem_bytes, spill_bytes, "
-    "blocks_per_sm, occupancy, limiter, compile_ms, error_text, measured_at";
+    "blocks_per_sm, occupancy, limiter, compile_ms, error_text, measured_at, worker_kills";
 
 void BindMeasurement(sql::Statement& s, int first, const MeasurementRecord& m) {
   s.Bind(first, m.params_json).Bind(first + 1, m.launch_json).Bind(first + 2, m.status);
@@ -27,6 +27,7 @@ void BindMeasurement(sql::Statement& s, int first, const MeasurementRecord& m) {
   s.Bind(first + 12, m.smem_bytes).Bind(first + 13, m.spill_bytes).Bind(first + 14, m.blocks_per_sm);
   s.Bind(first + 15, m.occupancy).Bind(first + 16, m.limiter).Bind(first + 17, m.compile_ms);
   s.Bind(first + 18, m.error_text).Bind(first + 19, m.measured_at.empty() ? NowUtc() : m.measured_at);
+  s.Bind(first + 20, m.worker_kills);
 }
 
 MeasurementRecord ReadMeasurement(const sql::Statement& s, int first) {
@@ -51,6 +52,7 @@ MeasurementRecord ReadMeasurement(const sql::Statement& s, int first) {
   m.compile_ms = s.Double(first + 17);
   m.error_text = s.Text(first + 18);
   m.measured_at = s.Text(first + 19);
+  m.worker_kills = s.Int(first + 20);
   return m;
 }
 
@@ -58,7 +60,7 @@ MeasurementRecord ReadMeasurement(const sql::Statement& s, int first) {
 std::string UpsertMeasurementSql(bool only_if_newer) {
   std::string sql = std::string("INSERT INTO measurements (sweep_id, gpu_id, template_id, size_key, ") +
                     kMeasurementColumns + ") VALUES (?1, ?2, ?3, ?4";
-  for (int i = 0; i < 20; ++i) sql += ", ?" + std::to_string(5 + i);  // the 20 columns
+  for (int i = 0; i < kMeasurementColumnCount; ++i) sql += ", ?" + std::to_string(5 + i);
   sql += ") ON CONFLICT (gpu_id, template_id, size_key, params_json) DO UPDATE SET sweep_id = excluded.sweep_id";
   const std::string columns = kMeasurementColumns;
   std::size_t start = columns.find(',') + 2;  // every column but params_json, the key
@@ -84,7 +86,7 @@ const char* const kRowSelect =
     "m.size_key, m.params_json, m.launch_json, m.status, m.reason, m.time_ms_median, m.time_ms_min, "
     "m.time_ms_max, m.time_ms_spread, m.samples, m.perf_value, m.perf_unit, m.regs_per_thread, "
     "m.smem_bytes, m.spill_bytes, m.blocks_per_sm, m.occupancy, m.limiter, m.compile_ms, m.error_text, "
-    "m.measured_at FROM %SOURCE% m JOIN gpus g ON g.id = m.gpu_id "
+    "m.measured_at, m.worker_kills FROM %SOURCE% m JOIN gpus g ON g.id = m.gpu_id "
     "JOIN templates t ON t.id = m.template_id JOIN sweeps s ON s.id = m.sweep_id ";
 
 }  // namespace

@@ -264,6 +264,38 @@ TEST(Store, UpgradesTheVersionOneFixture) {
   }
 }
 
+// Before schema 4 a fault or timeout was recorded at its first kill of the worker.
+TEST(Store, UpgradeCountsOldFaultsAsOneWorkerKill) {
+  TempDir dir;
+  const std::string path = dir.File("v1.db");
+  std::filesystem::copy_file(TUNER_FIXTURES_DIR "/schema_v1.db", path);
+  {
+    sql::Connection connection(path, sql::Connection::Mode::kReadWrite);
+    connection.Execute("UPDATE measurements SET status = 'fault' WHERE id = (SELECT MIN(id) FROM measurements)");
+  }
+  Store store = Store::Open(path, OpenMode::kReadWrite);
+  int faults = 0;
+  for (const MeasurementRow& row : store.ListMeasurements({})) {
+    const bool fault = row.measurement.status == "fault";
+    faults += fault;
+    EXPECT_EQ(row.measurement.worker_kills, fault ? 1 : 0);
+  }
+  EXPECT_EQ(faults, 1);
+}
+
+TEST(Store, KeepsHowOftenACandidateKilledItsWorker) {
+  TempDir dir;
+  Store store = Store::Open(dir.File("t.db"), OpenMode::kReadWrite);
+  const Filled f = Fill(store);
+  MeasurementRecord fault = SampleMeasurement(128, 0, "fault");
+  fault.worker_kills = 2;
+  store.AddMeasurement(f.sweep_id, fault);
+  const auto stored = store.Measurements(f.gpu_id, f.template_id, "8192x8192");
+  ASSERT_EQ(stored.size(), 4u);
+  EXPECT_EQ(stored[3].worker_kills, 2);
+  EXPECT_EQ(stored[0].worker_kills, 0);
+}
+
 // Writers in separate processes, each with its own connection opened after fork.
 TEST(Store, TwoProcessesWriteOneDatabase) {
   TempDir dir;

@@ -152,16 +152,18 @@ TEST(Strategy, OptimisersResumingAfterManyStoredResultsStillSearch) {
 
 TEST(Strategy, StoredResultsBecomeAHistoryToResumeFrom) {
   const Space space = MakeSpace({{1, 2}, {3, 4}});  // (1,3) (1,4) (2,3) (2,4)
-  auto record = [&](std::optional<std::size_t> c, const std::string& status, double time_ms) {
+  auto record = [&](std::optional<std::size_t> c, const std::string& status, double time_ms, int kills = 0) {
     db::MeasurementRecord r;
     r.params_json = c ? ParamsJson(space.candidates[*c]) : R"({"P0":9,"P1":9})";  // nullopt: not a candidate now
     r.status = status;
     r.time_ms_median = time_ms;
+    r.worker_kills = kills;
     return r;
   };
+  // Candidate 1 killed its worker once: it is measured again.
   const std::vector<Evaluation> stored =
       StoredEvaluations(space.candidates, {record(2, "ok", 1.5), record(0, "compile_error", 0), record(3, "skipped", 0),
-                                           record(std::nullopt, "ok", 1.0)});
+                                           record(std::nullopt, "ok", 1.0), record(1, "fault", 0, 1)});
   ASSERT_EQ(stored.size(), 2u);
   EXPECT_EQ(stored[0].candidate, 0u);
   EXPECT_FALSE(stored[0].ok);
@@ -170,6 +172,25 @@ TEST(Strategy, StoredResultsBecomeAHistoryToResumeFrom) {
   EXPECT_DOUBLE_EQ(stored[1].time_ms, 1.5);
   const auto strategy = MakeStrategy({"brute_force", 0, 0}, space.candidates, space.params);
   EXPECT_EQ(Drive(*strategy, space, Bowl, stored), (std::vector<std::size_t>{1, 3}));
+}
+
+TEST(Strategy, ACandidateThatKilledItsWorkerTwiceIsNotTriedAgain) {
+  const Space space = MakeSpace({{1, 2}});
+  auto killed = [&](std::size_t c, const std::string& status, int kills) {
+    db::MeasurementRecord r;
+    r.params_json = ParamsJson(space.candidates[c]);
+    r.status = status;
+    r.worker_kills = kills;
+    return r;
+  };
+  for (const std::string status : {"fault", "timeout"}) {
+    EXPECT_TRUE(StoredEvaluations(space.candidates, {killed(0, status, 1)}).empty()) << status;
+    const auto twice = StoredEvaluations(space.candidates, {killed(0, status, 2)});
+    ASSERT_EQ(twice.size(), 1u) << status;
+    EXPECT_FALSE(twice[0].ok);
+  }
+  // A wrong result never killed anything: it is final at once.
+  EXPECT_EQ(StoredEvaluations(space.candidates, {killed(1, "wrong_result", 0)}).size(), 1u);
 }
 
 TEST(Strategy, PipelinedCallsProposeDistinctCandidates) {

@@ -156,18 +156,30 @@ TEST(SweepGpu, FailingCandidatesAreRecordedAndTheSweepGoesOn) {
   TempDir dir;
   std::ofstream(dir.File("faulty.toml")) << kFaultyDescription;
   std::ofstream(dir.File("faulty.cu")) << kFaultySource;
-  const auto r = RunTuner("tune faulty --json --timeout-floor 3 --templates " + dir.File("") + " --db " + dir.File("t.db"),
-                          "XDG_CACHE_HOME=" + dir.File("cache"));
+  const std::string command = "tune faulty --json --timeout-floor 3 --templates " + dir.File("") + " --db " + dir.File("t.db");
+  const auto r = RunTuner(command, "XDG_CACHE_HOME=" + dir.File("cache"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
   std::map<int, std::string> status;
-  for (const auto& c : doc.at("candidates")) status[c["params"]["VARIANT"]] = c["status"];
+  std::map<int, int> kills;
+  for (const auto& c : doc.at("candidates")) {
+    status[c["params"]["VARIANT"]] = c["status"];
+    kills[c["params"]["VARIANT"]] = c["worker_kills"];
+  }
   EXPECT_EQ(status[0], "ok");
   EXPECT_EQ(status[1], "fault");
   EXPECT_EQ(status[2], "timeout");
   EXPECT_EQ(status[3], "compile_error");
   EXPECT_EQ(status[4], "wrong_result");
   EXPECT_EQ(doc["best"]["params"]["VARIANT"], 0);
+  EXPECT_EQ(kills[0], 0);
+  EXPECT_EQ(kills[1], 2);  // tried once more with a fresh worker, then given up
+  EXPECT_EQ(kills[2], 2);
+
+  // Resuming measures nothing: the two that killed their worker twice are not tried a third time.
+  const auto again = RunTuner(command, "XDG_CACHE_HOME=" + dir.File("cache"));
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(nlohmann::json::parse(again.out)["measured_now"], 0);
 }
 
 // Ctrl-C while a candidate spins: the sweep stops at once, keeps what it stored, exits 130.
@@ -184,7 +196,7 @@ TEST(SweepGpu, InterruptStopsCleanlyAndResumes) {
           dir.File("").c_str(), "--db", db.c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
-  sleep(8);  // candidates 0 and 1 are done by then; 2 spins until its 60 s deadline
+  sleep(10);  // candidates 0 and 1 (faulting twice) are done by then; 2 spins until its 60 s deadline
   kill(pid, SIGINT);
   int status = 0;
   const auto start = std::chrono::steady_clock::now();

@@ -32,7 +32,8 @@ nlohmann::json RecordJson(const db::MeasurementRecord& r) {
           {"status", r.status}, {"reason", r.reason}, {"time_ms", r.time_ms_median}, {"time_ms_min", r.time_ms_min},
           {"spread", r.time_ms_spread}, {"samples", r.samples}, {"perf", r.perf_value}, {"perf_unit", r.perf_unit},
           {"regs_per_thread", r.regs_per_thread}, {"smem_bytes", r.smem_bytes}, {"spill_bytes", r.spill_bytes},
-          {"blocks_per_sm", r.blocks_per_sm}, {"occupancy", r.occupancy}, {"limiter", r.limiter}};
+          {"blocks_per_sm", r.blocks_per_sm}, {"occupancy", r.occupancy}, {"limiter", r.limiter},
+          {"worker_kills", r.worker_kills}};
 }
 
 std::vector<db::MeasurementRecord> SortedByTime(std::vector<db::MeasurementRecord> records) {

@@ -86,7 +86,7 @@ GpuSession::GpuSession(const SetupRequest& setup)
 
   Loaded reference = Load(setup.reference);
   PrepareOutputs(true);
-  TUNER_CUDA_CHECK(Launch(reference.kernel, setup.reference));
+  TUNER_CUDA_CHECK(Launch(MakeReady(reference.kernel, setup.reference)));
   TUNER_CUDA_CHECK(cudaDeviceSynchronize());
   for (auto& [name, buffer] : buffers_) {
     if (!buffer.decl.output) continue;
@@ -166,21 +166,28 @@ void GpuSession::CopySymbols(const KernelLaunch& launch, cudaLibrary_t library) 
   }
 }
 
-cudaError_t GpuSession::Launch(cudaKernel_t kernel, const KernelLaunch& launch) {
-  std::vector<std::uint64_t> storage;
-  std::vector<void*> args = ArgPointers(launch, storage);
+GpuSession::ReadyLaunch GpuSession::MakeReady(cudaKernel_t kernel, const KernelLaunch& launch) {
+  ReadyLaunch ready;
+  ready.kernel = kernel;
   const auto& g = launch.geometry;
-  const dim3 grid(g.grid[0], g.grid[1], g.grid[2]);
-  const dim3 block(g.block[0], g.block[1], g.block[2]);
-  return cudaLaunchKernel(reinterpret_cast<const void*>(kernel), grid, block, args.data(), g.shared_bytes, nullptr);
+  ready.grid = dim3(g.grid[0], g.grid[1], g.grid[2]);
+  ready.block = dim3(g.block[0], g.block[1], g.block[2]);
+  ready.shared_bytes = g.shared_bytes;
+  ready.args = ArgPointers(launch, ready.storage);
+  return ready;
+}
+
+cudaError_t GpuSession::Launch(const ReadyLaunch& ready) {
+  return cudaLaunchKernel(reinterpret_cast<const void*>(ready.kernel), ready.grid, ready.block,
+                          const_cast<void**>(ready.args.data()), ready.shared_bytes, nullptr);
 }
 
 // One sample: L2 flushed and accumulators cleared first, outside the timed region.
-double GpuSession::TimedLaunch(cudaKernel_t kernel, const KernelLaunch& launch) {
+double GpuSession::TimedLaunch(const ReadyLaunch& ready) {
   FlushL2();
   if (has_zeroed_outputs_) PrepareOutputs(false);
   TUNER_CUDA_CHECK(cudaEventRecord(start_.get()));
-  TUNER_CUDA_CHECK(Launch(kernel, launch));
+  TUNER_CUDA_CHECK(Launch(ready));
   TUNER_CUDA_CHECK(cudaEventRecord(stop_.get()));
   TUNER_CUDA_CHECK(cudaEventSynchronize(stop_.get()));
   float ms = 0;
@@ -205,12 +212,12 @@ std::string GpuSession::Verify() {
   return "";
 }
 
-std::vector<double> GpuSession::TimeSamples(cudaKernel_t kernel, const KernelLaunch& launch, const MeasureRequest& request,
+std::vector<double> GpuSession::TimeSamples(const ReadyLaunch& ready, const MeasureRequest& request,
                                             double checked_ms, std::string* note) {
   if (request.estimate_only) {
     // A long checked launch is its own estimate; a short one may be mostly loading the module.
     *note = "estimated from one launch (first pass); timed further only if close to the best";
-    return {checked_ms > kHopelessMinMs ? checked_ms : TimedLaunch(kernel, launch)};
+    return {checked_ms > kHopelessMinMs ? checked_ms : TimedLaunch(ready)};
   }
   if (request.best_ms > 0 && checked_ms > kHopeless * request.best_ms && checked_ms > kHopelessMinMs) {
     char text[112];
@@ -219,7 +226,7 @@ std::vector<double> GpuSession::TimeSamples(cudaKernel_t kernel, const KernelLau
     return {checked_ms};
   }
   const auto deadline = Clock::now() + std::chrono::duration<double, std::milli>(request.time_cap_ms);
-  std::vector<double> samples = {TimedLaunch(kernel, launch)};
+  std::vector<double> samples = {TimedLaunch(ready)};
   const double ratio = request.best_ms > 0 ? samples[0] / request.best_ms : 0;
   int wanted = request.max_samples;
   if (ratio > kSlower) {
@@ -229,7 +236,7 @@ std::vector<double> GpuSession::TimeSamples(cudaKernel_t kernel, const KernelLau
     *note = text;
   }
   while (static_cast<int>(samples.size()) < wanted) {
-    samples.push_back(TimedLaunch(kernel, launch));
+    samples.push_back(TimedLaunch(ready));
     if (!note->empty() || static_cast<int>(samples.size()) < request.min_samples) continue;
     if (Clock::now() > deadline || Summarise(samples).spread < request.target_spread) break;
   }
@@ -254,8 +261,9 @@ nlohmann::json GpuSession::Measure(const MeasureRequest& request) {
     return reply;
   }
   PrepareOutputs(true);
+  const ReadyLaunch ready = MakeReady(loaded.kernel, launch);
   TUNER_CUDA_CHECK(cudaEventRecord(start_.get()));
-  cudaError_t status = Launch(loaded.kernel, launch);  // checked, and warms the kernel up
+  cudaError_t status = Launch(ready);  // checked, and warms the kernel up
   if (status == cudaSuccess) status = cudaEventRecord(stop_.get());
   if (status == cudaSuccess) status = cudaDeviceSynchronize();
   if (status != cudaSuccess) {
@@ -274,7 +282,7 @@ nlohmann::json GpuSession::Measure(const MeasureRequest& request) {
   float checked_ms = 0;
   TUNER_CUDA_CHECK(cudaEventElapsedTime(&checked_ms, start_.get(), stop_.get()));
   std::string note;
-  const SampleStats stats = Summarise(TimeSamples(loaded.kernel, launch, request, checked_ms, &note));
+  const SampleStats stats = Summarise(TimeSamples(ready, request, checked_ms, &note));
   reply.update({{"status", "ok"}, {"reason", note}, {"time_ms_median", stats.median}, {"time_ms_min", stats.min},
                 {"time_ms_max", stats.max}, {"time_ms_spread", stats.spread}, {"samples", stats.count}});
   return reply;
@@ -282,10 +290,14 @@ nlohmann::json GpuSession::Measure(const MeasureRequest& request) {
 
 nlohmann::json GpuSession::Interleave(const std::vector<KernelLaunch>& launches, int rounds) {
   std::vector<Loaded> loaded;
-  for (const KernelLaunch& launch : launches) loaded.push_back(Load(launch));
+  std::vector<ReadyLaunch> ready;
+  for (const KernelLaunch& launch : launches) {
+    loaded.push_back(Load(launch));
+    ready.push_back(MakeReady(loaded.back().kernel, launch));
+  }
   std::vector<std::vector<double>> samples(launches.size());
   for (int round = 0; round < rounds; ++round)
-    for (std::size_t i = 0; i < launches.size(); ++i) samples[i].push_back(TimedLaunch(loaded[i].kernel, launches[i]));
+    for (std::size_t i = 0; i < launches.size(); ++i) samples[i].push_back(TimedLaunch(ready[i]));
   nlohmann::json medians = nlohmann::json::array(), spreads = nlohmann::json::array();
   for (const auto& s : samples) {
     const SampleStats stats = Summarise(s);

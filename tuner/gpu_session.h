@@ -43,15 +43,29 @@ class GpuSession {
     Library library;
     cudaKernel_t kernel = nullptr;
   };
+  // A launch with its argument array built: timing it does no host work between the events.
+  // Move-only, since `args` points into `storage`.
+  struct ReadyLaunch {
+    cudaKernel_t kernel = nullptr;
+    dim3 grid, block;
+    std::size_t shared_bytes = 0;
+    std::vector<std::uint64_t> storage;
+    std::vector<void*> args;
+    ReadyLaunch() = default;
+    ReadyLaunch(ReadyLaunch&&) = default;
+    ReadyLaunch& operator=(ReadyLaunch&&) = default;
+    ReadyLaunch(const ReadyLaunch&) = delete;
+  };
 
   Loaded Load(const KernelLaunch& launch);
   void PrepareOutputs(bool poison);
   std::vector<void*> ArgPointers(const KernelLaunch& launch, std::vector<std::uint64_t>& storage);
   void CopySymbols(const KernelLaunch& launch, cudaLibrary_t library);
-  cudaError_t Launch(cudaKernel_t kernel, const KernelLaunch& launch);
-  double TimedLaunch(cudaKernel_t kernel, const KernelLaunch& launch);
+  ReadyLaunch MakeReady(cudaKernel_t kernel, const KernelLaunch& launch);
+  static cudaError_t Launch(const ReadyLaunch& ready);
+  double TimedLaunch(const ReadyLaunch& ready);
   std::string Verify();
-  std::vector<double> TimeSamples(cudaKernel_t kernel, const KernelLaunch& launch, const MeasureRequest& request,
+  std::vector<double> TimeSamples(const ReadyLaunch& ready, const MeasureRequest& request,
                                   double checked_ms, std::string* note);
   void FlushL2();
   void WarmUpClocks();

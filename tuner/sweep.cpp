@@ -53,6 +53,7 @@ class SweepRun {
 
  private:
   void Prepare();
+  void ResumeFromStore();
   std::vector<std::size_t> PlannedOrder(SearchStrategy& strategy) const;
   void MeasureInOrder(const std::vector<std::size_t>& order);
   void MeasureGuided(SearchStrategy& strategy);
@@ -65,6 +66,7 @@ class SweepRun {
   SetupRequest MakeSetup() const;
   void StartWorker();
   db::MeasurementRecord Measure(const Compiled& compiled, bool estimate_only);
+  db::MeasurementRecord MeasureWithRetry(const Compiled& compiled, bool estimate_only, int kills);
   void TimeCloseCandidates(std::size_t first);
   db::MeasurementRecord BaseRecord(const Compiled& compiled) const;
   void FillPerformance(db::MeasurementRecord& record) const;
@@ -84,6 +86,7 @@ class SweepRun {
   double best_ms_ = 0;
   std::vector<ParamValues> all_;           // every candidate, in enumeration order
   std::vector<Evaluation> history_;        // stored before this run, then measured now
+  std::map<std::string, int> stored_kills_;  // params_json -> worker kills of stored candidates to retry
   std::vector<Compiled> measured_compiled_;  // parallel to outcome_.measured
   std::unique_ptr<ProgressBar> bar_;
   std::size_t failures_ = 0;
@@ -263,6 +266,22 @@ db::MeasurementRecord SweepRun::Measure(const Compiled& compiled, bool estimate_
   return record;
 }
 
+// A candidate that kills its worker is tried once more with a fresh one (the fault may have been
+// the GPU's, not the kernel's). Each kill is committed before the retry, so that a crash of the
+// tuner itself during the retry still counts it.
+db::MeasurementRecord SweepRun::MeasureWithRetry(const Compiled& compiled, bool estimate_only, int kills) {
+  for (;;) {
+    db::MeasurementRecord record = Measure(compiled, estimate_only);
+    if (!db::KillsWorker(record.status)) return record;
+    record.worker_kills = ++kills;
+    if (kills >= db::kMaxWorkerKills) {
+      record.reason += " (killed its worker " + std::to_string(kills) + " times; not tried again)";
+      return record;
+    }
+    store_.AddMeasurement(sweep_id_, record);
+  }
+}
+
 bool SweepRun::OutOfTime() const {
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   return options_.budget_seconds > 0 && elapsed > options_.budget_seconds;
@@ -279,7 +298,8 @@ void SweepRun::StartMeasuring() {
 // Returns false when the sweep was interrupted and nothing was stored.
 bool SweepRun::MeasureAndStore(std::size_t index, const Compiled& compiled, bool estimate_only) {
   if (!worker_) StartMeasuring();
-  db::MeasurementRecord record = Measure(compiled, estimate_only);
+  const auto kills = stored_kills_.find(ParamsJson(all_[index]));
+  db::MeasurementRecord record = MeasureWithRetry(compiled, estimate_only, kills == stored_kills_.end() ? 0 : kills->second);
   if (record.status == "interrupted" || g_sweep_interrupted) return false;
   store_.AddMeasurement(sweep_id_, record);
   failures_ += record.status != "ok";
@@ -313,7 +333,7 @@ void SweepRun::TimeCloseCandidates(std::size_t first) {
   for (std::size_t k = first; k < outcome_.measured.size() && !g_sweep_interrupted && !OutOfTime(); ++k) {
     const db::MeasurementRecord& estimate = outcome_.measured[k];
     if (estimate.status != "ok" || (estimate.time_ms_median > kClose * best && estimate.time_ms_median > kCheapMs)) continue;
-    db::MeasurementRecord record = Measure(measured_compiled_[k], false);
+    db::MeasurementRecord record = MeasureWithRetry(measured_compiled_[k], false, 0);
     if (record.status == "interrupted") break;
     store_.AddMeasurement(sweep_id_, record);
     outcome_.measured[k] = std::move(record);
@@ -328,11 +348,19 @@ void SweepRun::MeasureGuided(SearchStrategy& strategy) {
   }
 }
 
+// What is stored is not measured again, except candidates that killed their worker only once.
+void SweepRun::ResumeFromStore() {
+  const std::vector<db::MeasurementRecord> stored = store_.Measurements(gpu_id_, template_id_, outcome_.size.Key());
+  history_ = StoredEvaluations(all_, stored);
+  for (const db::MeasurementRecord& r : stored)
+    if (db::NeedsAnotherTry(r)) stored_kills_[ParamsJson(ParamsFromJson(r.params_json))] = r.worker_kills;
+}
+
 SweepOutcome SweepRun::Run() {
   Prepare();
   all_ = EnumerateCandidates(spec_, outcome_.size);
   outcome_.candidates = all_.size();
-  if (!options_.force) history_ = StoredEvaluations(all_, store_.Measurements(gpu_id_, template_id_, outcome_.size.Key()));
+  if (!options_.force) ResumeFromStore();
   outcome_.already_stored = history_.size();
   StrategyOptions strategy_options = options_.strategy;  // --budget counts new evaluations only
   if (strategy_options.max_evaluations) strategy_options.max_evaluations += history_.size();
