@@ -69,6 +69,8 @@ struct MeasurementRecord {
   int worker_kills = 0;  // times measuring it killed the GPU worker (fault, timeout); at 2 it is final
 };
 
+std::string NowUtc();  // "2026-11-22T01:49:28Z": the form of every *_at field
+
 // A fault or a timeout kills the GPU worker. Such a candidate is measured again until it has
 // killed its worker twice; then its record is final (only --force measures it again).
 inline constexpr int kMaxWorkerKills = 2;

@@ -11,7 +11,6 @@
 
 namespace tuner::db {
 
-std::string NowUtc();  // "2026-11-22T01:49:28Z"
 
 // The 21 measurement columns, "params_json, launch_json, ..., measured_at", for INSERT and SELECT.
 extern const char* const kMeasurementColumns;

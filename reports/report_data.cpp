@@ -1,7 +1,6 @@
 #include "reports/report_data.h"
 
 #include <algorithm>
-#include <ctime>
 #include <map>
 #include <tuple>
 
@@ -13,15 +12,6 @@
 namespace tuner::report {
 
 namespace {
-
-std::string NowIso8601() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return buffer;
-}
 
 // ok rows fastest first, then the failures by status and parameters.
 bool CandidateLess(const db::MeasurementRow& a, const db::MeasurementRow& b) {
@@ -129,7 +119,7 @@ KernelReport GroupKernel(const std::string& kernel, const std::vector<db::Measur
 ReportData SelectReportData(db::Store& store, const ReportRequest& request) {
   ReportData data;
   data.database_path = store.path();
-  data.generated_at = NowIso8601();
+  data.generated_at = db::NowUtc();
   data.tool_version = kVersion;
   data.request = request;
   const std::vector<std::string> stored = store.TemplateNames();

@@ -42,7 +42,12 @@ TEST(SweepGpu, TransposeEndToEndStoresAVerifiedBest) {
   EXPECT_GT(doc.at("copy_gbps").get<double>(), 100.0);
   ASSERT_FALSE(doc.at("best").is_null());
   EXPECT_EQ(doc["best"].at("status"), "ok");
-  for (const auto& c : doc.at("candidates")) EXPECT_EQ(c.at("status"), "ok") << c.dump();
+  for (const auto& c : doc.at("candidates")) {
+    EXPECT_EQ(c.at("status"), "ok") << c.dump();
+    // The statistics of one set of samples, also for the leaders timed again in turns.
+    EXPECT_LE(c.at("time_ms_min").get<double>(), c.at("time_ms").get<double>()) << c.dump();
+    EXPECT_LE(c.at("time_ms").get<double>(), c.at("time_ms_max").get<double>()) << c.dump();
+  }
 
   const auto again = RunTuner("tune transpose --size 1024x2048 --json" + db, "XDG_CACHE_HOME=" + dir.File("cache"));
   ASSERT_EQ(again.exit_code, 0) << again.err;

@@ -30,6 +30,7 @@ std::string ParamsText(const std::string& params_json) {
 nlohmann::json RecordJson(const db::MeasurementRecord& r) {
   return {{"params", nlohmann::ordered_json::parse(r.params_json)}, {"launch", nlohmann::json::parse(r.launch_json)},
           {"status", r.status}, {"reason", r.reason}, {"time_ms", r.time_ms_median}, {"time_ms_min", r.time_ms_min},
+          {"time_ms_max", r.time_ms_max},
           {"spread", r.time_ms_spread}, {"samples", r.samples}, {"perf", r.perf_value}, {"perf_unit", r.perf_unit},
           {"regs_per_thread", r.regs_per_thread}, {"smem_bytes", r.smem_bytes}, {"spill_bytes", r.spill_bytes},
           {"blocks_per_sm", r.blocks_per_sm}, {"occupancy", r.occupancy}, {"limiter", r.limiter},

@@ -299,12 +299,15 @@ nlohmann::json GpuSession::Interleave(const std::vector<KernelLaunch>& launches,
   for (int round = 0; round < rounds; ++round)
     for (std::size_t i = 0; i < launches.size(); ++i) samples[i].push_back(TimedLaunch(ready[i]));
   nlohmann::json medians = nlohmann::json::array(), spreads = nlohmann::json::array();
+  nlohmann::json mins = nlohmann::json::array(), maxs = nlohmann::json::array();
   for (const auto& s : samples) {
     const SampleStats stats = Summarise(s);
     medians.push_back(stats.median);
     spreads.push_back(stats.spread);
+    mins.push_back(stats.min);
+    maxs.push_back(stats.max);
   }
-  return {{"ok", true}, {"medians", medians}, {"spreads", spreads}, {"samples", rounds}};
+  return {{"ok", true}, {"medians", medians}, {"spreads", spreads}, {"mins", mins}, {"maxs", maxs}, {"samples", rounds}};
 }
 
 double GpuSession::CopyBandwidthGbps(std::size_t bytes) {

@@ -25,7 +25,7 @@ class GpuSession {
   nlohmann::json Measure(const MeasureRequest& request);
 
   // Times several candidates again in turns (A B C A B C ...), so that a change of clocks or a
-  // neighbour on the GPU affects them alike: {"medians": [...], "samples": n}.
+  // neighbour on the GPU affects them alike: {"medians": [...], "spreads", "mins", "maxs", "samples": n}.
   nlohmann::json Interleave(const std::vector<KernelLaunch>& launches, int rounds);
 
   // Device-to-device cudaMemcpy of `bytes`, reported as (read + written bytes) / time in GB/s.

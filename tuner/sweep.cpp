@@ -3,20 +3,20 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
-#include <ctime>
 #include <memory>
 #include <thread>
 
+#include "candidate_record.h"
 #include "compile_pool.h"
 #include "cubin_cache.h"
-#include "parallel_compiler.h"
 #include "default_paths.h"
 #include "device_limits.h"
 #include "expression.h"
 #include "occupancy.h"
+#include "parallel_compiler.h"
 #include "progress_bar.h"
-#include "text_table.h"
 #include "search_space.h"
+#include "text_table.h"
 #include "version.h"
 #include "worker_process.h"
 #include "worker_protocol.h"
@@ -29,20 +29,6 @@ namespace {
 
 constexpr std::size_t kCopyBytes = 256u << 20;  // the reference copy, as in shared/MEASURED.md
 constexpr double kSetupTimeoutS = 300;
-
-std::string NowIso8601() {
-  const std::time_t now = std::time(nullptr);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  return text;
-}
-
-struct Compiled {
-  ParamValues params;
-  LaunchGeometry geometry;
-  std::string invalid_reason;  // set before compiling when the launch cannot work
-  CachedCompile compile;
-};
 
 class SweepRun {
  public:
@@ -68,9 +54,6 @@ class SweepRun {
   db::MeasurementRecord Measure(const Compiled& compiled, bool estimate_only);
   db::MeasurementRecord MeasureWithRetry(const Compiled& compiled, bool estimate_only, int kills);
   void TimeCloseCandidates(std::size_t first);
-  db::MeasurementRecord BaseRecord(const Compiled& compiled) const;
-  void FillPerformance(db::MeasurementRecord& record) const;
-  OccupancyResult FillResources(db::MeasurementRecord& record, const Compiled& compiled, int regs, long long static_smem) const;
   double CandidateTimeoutS() const;
   void ConfirmLeaders();
 
@@ -79,6 +62,7 @@ class SweepRun {
   db::Store& store_;
   SweepOutcome outcome_;
   DeviceLimits limits_;
+  std::unique_ptr<CandidateRecords> records_;
   std::unique_ptr<CubinCache> cache_;         // the reference, on the main thread
   std::unique_ptr<ParallelCompiler> compiler_;  // the candidates, one slot per compile thread
   std::unique_ptr<WorkerProcess> worker_;
@@ -97,6 +81,7 @@ void SweepRun::Prepare() {
   outcome_.gpu = RequireGpu(options_.gpu);
   outcome_.size = ParseProblemSize(spec_, options_.size_text);
   limits_ = LimitsFromGpu(options_.gpu);
+  records_ = std::make_unique<CandidateRecords>(spec_, limits_, outcome_.size);
   const std::string cache_dir = options_.cache_dir.empty() ? DefaultCubinCacheDir() : options_.cache_dir;
   cache_ = std::make_unique<CubinCache>(cache_dir);
   compiler_ = std::make_unique<ParallelCompiler>(CompileThreads(), cache_dir, options_.worker_executable);
@@ -112,7 +97,7 @@ void SweepRun::Prepare() {
   sweep.status = "running";
   sweep.tool_version = kVersion;
   sweep.nvrtc_version = NvrtcVersion();
-  sweep.started_at = NowIso8601();
+  sweep.started_at = db::NowUtc();
   sweep_id_ = store_.StartSweep(gpu_id_, template_id_, sweep);
 }
 
@@ -186,51 +171,8 @@ double SweepRun::CandidateTimeoutS() const {
   return std::max(options_.timeout_floor_s, 1.0 + best_ms_ * 1e-3 * 20 * 200);
 }
 
-db::MeasurementRecord SweepRun::BaseRecord(const Compiled& compiled) const {
-  db::MeasurementRecord record;
-  record.params_json = ParamsJson(compiled.params);
-  record.launch_json = compiled.geometry.Json();
-  record.measured_at = NowIso8601();
-  const CompileResult& c = compiled.compile.result;
-  record.compile_ms = compiled.compile.cache_hit ? 0 : c.compile_ms;
-  record.spill_bytes = c.info.spill_bytes;
-  const OccupancyResult occupancy = FillResources(record, compiled, c.info.regs_per_thread, c.info.static_smem_bytes);
-  if (!compiled.invalid_reason.empty()) {
-    record.status = "invalid";
-    record.reason = compiled.invalid_reason;
-  } else if (!c.ok) {
-    record.status = "compile_error";
-    record.reason = "NVRTC failed to compile this candidate";
-    record.error_text = c.log;
-  } else if (!occupancy.invalid_reason.empty()) {
-    record.status = "invalid";
-    record.reason = occupancy.invalid_reason;
-  }
-  return record;
-}
-
-OccupancyResult SweepRun::FillResources(db::MeasurementRecord& record, const Compiled& compiled, int regs,
-                                        long long static_smem) const {
-  record.regs_per_thread = regs;
-  record.smem_bytes = static_smem + compiled.geometry.shared_bytes;
-  const OccupancyResult occupancy = ComputeOccupancy(
-      limits_, {static_cast<int>(compiled.geometry.ThreadsPerBlock()), regs, static_cast<std::size_t>(record.smem_bytes)});
-  record.blocks_per_sm = occupancy.blocks_per_sm;
-  record.occupancy = occupancy.occupancy;
-  record.limiter = ToString(occupancy.limiter);
-  return occupancy;
-}
-
-void SweepRun::FillPerformance(db::MeasurementRecord& record) const {
-  const Variables vars = MakeVariables(outcome_.size, {});
-  const bool flops = !spec_.work.flops.empty();
-  const double work = Evaluate(flops ? spec_.work.flops : spec_.work.bytes, vars);
-  record.perf_unit = flops ? "GFLOP/s" : "GB/s";
-  record.perf_value = work / (record.time_ms_median * 1e6);
-}
-
 db::MeasurementRecord SweepRun::Measure(const Compiled& compiled, bool estimate_only) {
-  db::MeasurementRecord record = BaseRecord(compiled);
+  db::MeasurementRecord record = records_->Base(compiled);
   if (!record.status.empty()) return record;
   if (g_sweep_interrupted) {
     record.status = "interrupted";
@@ -251,7 +193,7 @@ db::MeasurementRecord SweepRun::Measure(const Compiled& compiled, bool estimate_
   const nlohmann::json& body = reply.body;
   // The loaded kernel's own attributes are the authority on its resources.
   if (body.value("regs_per_thread", 0) > 0)
-    FillResources(record, compiled, body["regs_per_thread"], body.value("static_smem_bytes", 0LL));
+    records_->FillResources(record, compiled, body["regs_per_thread"], body.value("static_smem_bytes", 0LL));
   record.status = body.value("status", "launch_error");
   record.reason = body.value("reason", body.value("error", ""));
   if (record.status == "fault") worker_->Kill();  // it exits by itself; make sure before restarting
@@ -261,7 +203,7 @@ db::MeasurementRecord SweepRun::Measure(const Compiled& compiled, bool estimate_
   record.time_ms_max = body.at("time_ms_max");
   record.time_ms_spread = body.at("time_ms_spread");
   record.samples = body.at("samples");
-  FillPerformance(record);
+  records_->FillPerformance(record);
   if (best_ms_ == 0 || record.time_ms_median < best_ms_) best_ms_ = record.time_ms_median;
   return record;
 }
@@ -410,9 +352,11 @@ void SweepRun::ConfirmLeaders() {
     db::MeasurementRecord& record = outcome_.measured[leaders[j]];
     record.time_ms_median = reply.body["medians"][j];
     record.time_ms_spread = reply.body["spreads"][j];
+    record.time_ms_min = reply.body["mins"][j];
+    record.time_ms_max = reply.body["maxs"][j];
     record.samples = kRounds;
     record.reason = "confirmed: timed again in turns with the other leaders";
-    FillPerformance(record);
+    records_->FillPerformance(record);
     store_.AddMeasurement(sweep_id_, record);
   }
 }
