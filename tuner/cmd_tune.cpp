@@ -147,7 +147,6 @@ SweepOptions SweepOptionsFrom(const po::variables_map& vm, int argc, char** argv
   sweep.command_line = JoinArgs(argc, argv);
   sweep.strategy = {vm["strategy"].as<std::string>(), vm["budget"].as<std::size_t>(), vm["seed"].as<unsigned long long>()};
   sweep.budget_seconds = vm["budget-seconds"].as<double>();
-  sweep.progress = !vm.count("json") && StderrIsTerminal();
   return sweep;
 }
 
@@ -184,11 +183,18 @@ int RunTune(int argc, char** argv) {
   MakeStrategy({vm["strategy"].as<std::string>()}, {}, templ.params);  // unknown strategy: exit 2
   const bool several = vm.count("gpus") > 0;
   const std::vector<GpuInfo> gpus = SelectedGpus(vm);  // no GPU: exit 3 before the database is touched
-  const SweepOptions sweep = SweepOptionsFrom(vm, argc, argv);
+  SweepOptions sweep = SweepOptionsFrom(vm, argc, argv);
+  ProgressBar bar(!vm.count("json") && StderrIsTerminal());  // one bar for all GPUs' sweeps
+  sweep.progress = &bar;
   db::Store store = db::Store::Open(ResolveDatabasePath(vm["db"].as<std::string>()), db::OpenMode::kReadWrite);
   std::signal(SIGINT, OnInterrupt);
-  if (several) return ReportSweeps(templ, RunSweeps(templ, ShareByModel(sweep, gpus), store), vm.count("json") > 0);
+  if (several) {
+    const std::vector<SweepOutcome> outcomes = RunSweeps(templ, ShareByModel(sweep, gpus), store);
+    bar.Finish();
+    return ReportSweeps(templ, outcomes, vm.count("json") > 0);
+  }
   const SweepOutcome outcome = RunSweep(templ, sweep, store);
+  bar.Finish();
   if (vm.count("json")) std::cout << OutcomeJson(templ, outcome).dump(2) << "\n";
   else PrintSummary(templ, outcome);
   if (outcome.interrupted) {

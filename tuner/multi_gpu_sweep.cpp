@@ -68,7 +68,6 @@ std::vector<SweepOptions> ShareByModel(const SweepOptions& base, const std::vect
     options.gpu = g.index;
     options.shards = per_model[ModelKey(g)];
     options.shard = next_shard[ModelKey(g)]++;
-    options.progress = false;  // several bars cannot share one terminal line
     sweeps.push_back(options);
   }
   return sweeps;

@@ -14,9 +14,7 @@
 #include "expression.h"
 #include "occupancy.h"
 #include "parallel_compiler.h"
-#include "progress_bar.h"
 #include "search_space.h"
-#include "text_table.h"
 #include "version.h"
 #include "worker_process.h"
 #include "worker_protocol.h"
@@ -46,6 +44,7 @@ class SweepRun {
   bool MeasureAndStore(std::size_t index, const Compiled& compiled, bool estimate_only);
   void StartMeasuring();
   bool OutOfTime() const;
+  void ReportProgress() const;
   Compiled CompileOne(const ParamValues& params, int slot) const;
   int CompileThreads() const;
   KernelLaunch MakeLaunch(const Variables& vars, const LaunchGeometry& geometry, const CachedCompile& compile) const;
@@ -72,7 +71,7 @@ class SweepRun {
   std::vector<Evaluation> history_;        // stored before this run, then measured now
   std::map<std::string, int> stored_kills_;  // params_json -> worker kills of stored candidates to retry
   std::vector<Compiled> measured_compiled_;  // parallel to outcome_.measured
-  std::unique_ptr<ProgressBar> bar_;
+  std::size_t to_measure_ = 0;  // by this run, for the progress bar
   std::size_t failures_ = 0;
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 };
@@ -248,8 +247,12 @@ bool SweepRun::MeasureAndStore(std::size_t index, const Compiled& compiled, bool
   history_.push_back({index, record.status == "ok", record.time_ms_median});
   outcome_.measured.push_back(std::move(record));
   measured_compiled_.push_back(compiled);
-  bar_->Update(outcome_.measured.size(), failures_, best_ms_ > 0 ? Fixed(best_ms_, 4) + " ms" : "");
+  ReportProgress();
   return true;
+}
+
+void SweepRun::ReportProgress() const {
+  if (options_.progress) options_.progress->Update(options_.gpu, to_measure_, outcome_.measured.size(), failures_, best_ms_);
 }
 
 void SweepRun::MeasureInOrder(const std::vector<std::size_t>& order) {
@@ -308,17 +311,18 @@ SweepOutcome SweepRun::Run() {
   if (strategy_options.max_evaluations) strategy_options.max_evaluations += history_.size();
   const auto strategy = MakeStrategy(strategy_options, all_, spec_.params);
   const bool planned = options_.strategy.name == "brute_force" || options_.strategy.name == "random";
-  const std::size_t budget = options_.strategy.max_evaluations;
-  const std::size_t missing = all_.size() - history_.size();
-  bar_ = std::make_unique<ProgressBar>(budget ? std::min(budget, missing) : missing, options_.progress);
   if (planned) {
-    MeasureInOrder(PlannedOrder(*strategy));
-    bar_->Finish();
+    const std::vector<std::size_t> order = PlannedOrder(*strategy);
+    to_measure_ = order.size();
+    ReportProgress();
+    MeasureInOrder(order);
     TimeCloseCandidates(0);
   } else {
+    const std::size_t budget = options_.strategy.max_evaluations, missing = all_.size() - history_.size();
+    to_measure_ = budget ? std::min(budget, missing) : missing;
+    ReportProgress();
     MeasureGuided(*strategy);
   }
-  bar_->Finish();
   if (!g_sweep_interrupted) ConfirmLeaders();
   outcome_.interrupted = g_sweep_interrupted;
   store_.FinishSweep(sweep_id_, outcome_.interrupted ? "interrupted" : "done");

@@ -11,6 +11,7 @@
 #include "db/store.h"
 #include "device.h"
 #include "problem_size.h"
+#include "progress_bar.h"
 #include "search_strategy.h"
 #include "template_spec.h"
 
@@ -25,7 +26,7 @@ struct SweepOptions {
   std::string command_line;       // stored with the sweep
   double timeout_floor_s = 10;    // a candidate's deadline is never shorter
   int compile_threads = 0;        // 0: one per core
-  bool progress = false;          // draw a progress bar on stderr
+  ProgressBar* progress = nullptr;  // shared by the sweeps of one command; null: no bar
   StrategyOptions strategy;       // which candidates, in which order; max_evaluations is the budget
   double budget_seconds = 0;      // stop measuring after this long (0: no limit)
   std::size_t shard = 0;          // of several GPUs of one model, this one measures the candidates
