@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include "errors.h"
 
 namespace tuner {
@@ -30,6 +33,37 @@ TEST(MultiGpuSweep, GpusOfOneModelShareTheCandidatesOthersTuneFully) {
   EXPECT_EQ(sweeps[2].gpu, 2);
   EXPECT_EQ(sweeps[2].shard, 1u);
   EXPECT_EQ(sweeps[2].shards, 2u);
+}
+
+// The cards of one model hand in their leaders and each gets all of them, fastest first.
+TEST(MultiGpuSweep, CardsOfOneModelExchangeTheirLeaders) {
+  const auto sweeps = ShareByModel({}, {Gpu(0, "NVIDIA H100"), Gpu(1, "NVIDIA H200"), Gpu(2, "NVIDIA H100")});
+  ASSERT_TRUE(sweeps[0].leader_exchange && sweeps[2].leader_exchange);
+  EXPECT_FALSE(sweeps[1].leader_exchange);  // alone of its model: its own leaders decide
+  std::vector<Leader> seen_by_0, seen_by_2;
+  std::thread card0([&] { seen_by_0 = sweeps[0].leader_exchange({{"a", 2.0}, {"b", 3.0}}); });
+  std::thread card2([&] { seen_by_2 = sweeps[2].leader_exchange({{"c", 1.0}}); });
+  card0.join();
+  card2.join();
+  ASSERT_EQ(seen_by_0.size(), 3u);
+  EXPECT_EQ(seen_by_0[0].params_json, "c");
+  EXPECT_EQ(seen_by_0[1].params_json, "a");
+  EXPECT_EQ(seen_by_0[2].params_json, "b");
+  ASSERT_EQ(seen_by_2.size(), 3u);
+  EXPECT_EQ(seen_by_2[0].params_json, "c");
+}
+
+// A card whose sweep failed never hands in its leaders; the interrupt flag releases the others.
+TEST(MultiGpuSweep, AnInterruptReleasesCardsWaitingForTheOthers) {
+  const auto sweeps = ShareByModel({}, {Gpu(0, "NVIDIA H100"), Gpu(1, "NVIDIA H100")});
+  std::vector<Leader> seen;
+  std::thread card0([&] { seen = sweeps[0].leader_exchange({{"a", 2.0}}); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  g_sweep_interrupted = true;
+  card0.join();
+  g_sweep_interrupted = false;
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0].params_json, "a");
 }
 
 TEST(MultiGpuSweep, MalformedListsAreUsageErrorsBeforeAnyGpuIsLookedFor) {

@@ -1,7 +1,12 @@
 #include "multi_gpu_sweep.h"
 
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
 #include <exception>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <regex>
 #include <sstream>
 #include <thread>
@@ -37,6 +42,31 @@ std::vector<int> ParseGpuList(const std::string& text) {
   return indices;
 }
 
+// Where the sweeps of one model's cards meet once their shares are measured.
+class LeaderPool {
+ public:
+  explicit LeaderPool(std::size_t sweeps) : expected_(sweeps) {}
+
+  std::vector<Leader> Exchange(const std::vector<Leader>& own) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    leaders_.insert(leaders_.end(), own.begin(), own.end());
+    ++arrived_;
+    all_arrived_.notify_all();
+    // A sweep that failed or was interrupted never arrives; the flag is set then.
+    while (arrived_ < expected_ && !g_sweep_interrupted) all_arrived_.wait_for(lock, std::chrono::milliseconds(100));
+    std::vector<Leader> sorted = leaders_;
+    std::stable_sort(sorted.begin(), sorted.end(), [](const Leader& a, const Leader& b) { return a.time_ms < b.time_ms; });
+    return sorted;
+  }
+
+ private:
+  std::size_t expected_;
+  std::size_t arrived_ = 0;
+  std::vector<Leader> leaders_;
+  std::mutex mutex_;
+  std::condition_variable all_arrived_;
+};
+
 }  // namespace
 
 std::vector<GpuInfo> SelectGpus(const std::string& text) {
@@ -62,12 +92,19 @@ std::vector<SweepOptions> ShareByModel(const SweepOptions& base, const std::vect
   std::map<std::string, std::size_t> per_model;
   for (const GpuInfo& g : gpus) ++per_model[ModelKey(g)];
   std::map<std::string, std::size_t> next_shard;
+  std::map<std::string, std::shared_ptr<LeaderPool>> pools;
   std::vector<SweepOptions> sweeps;
   for (const GpuInfo& g : gpus) {
+    const std::string model = ModelKey(g);
     SweepOptions options = base;
     options.gpu = g.index;
-    options.shards = per_model[ModelKey(g)];
-    options.shard = next_shard[ModelKey(g)]++;
+    options.shards = per_model[model];
+    options.shard = next_shard[model]++;
+    if (options.shards > 1) {
+      auto& pool = pools[model];
+      if (!pool) pool = std::make_shared<LeaderPool>(options.shards);
+      options.leader_exchange = [pool](const std::vector<Leader>& own) { return pool->Exchange(own); };
+    }
     sweeps.push_back(options);
   }
   return sweeps;

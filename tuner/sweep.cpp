@@ -55,6 +55,8 @@ class SweepRun {
   void TimeCloseCandidates(std::size_t first);
   double CandidateTimeoutS() const;
   void ConfirmLeaders();
+  std::vector<std::size_t> OwnLeaders() const;
+  std::vector<std::size_t> ModelLeaders(const std::vector<std::size_t>& own);
 
   const TemplateSpec& spec_;
   const SweepOptions& options_;
@@ -330,11 +332,10 @@ SweepOutcome SweepRun::Run() {
   return outcome_;
 }
 
-// The few fastest of this run are timed again in turns (A B C A B C ...), so that a drift of clocks
-// or a neighbour on the GPU during the sweep cannot decide the winner.
-void SweepRun::ConfirmLeaders() {
-  constexpr std::size_t kLeaders = 3;
-  constexpr int kRounds = 10;
+constexpr std::size_t kLeaders = 3;
+
+// Indices into outcome_.measured of this run's fastest `ok` candidates, fastest first.
+std::vector<std::size_t> SweepRun::OwnLeaders() const {
   std::vector<std::size_t> leaders;
   for (std::size_t k = 0; k < outcome_.measured.size(); ++k)
     if (outcome_.measured[k].status == "ok") leaders.push_back(k);
@@ -342,7 +343,40 @@ void SweepRun::ConfirmLeaders() {
     return outcome_.measured[a].time_ms_median < outcome_.measured[b].time_ms_median;
   });
   if (leaders.size() > kLeaders) leaders.resize(kLeaders);
-  if (leaders.size() < 2) return;
+  return leaders;
+}
+
+// Cards of one model differ by a few percent, so the model's leaders are compared on one card: each
+// card checks and times here the leaders that another card measured.
+std::vector<std::size_t> SweepRun::ModelLeaders(const std::vector<std::size_t>& own) {
+  std::vector<Leader> mine;
+  for (std::size_t k : own) mine.push_back({outcome_.measured[k].params_json, outcome_.measured[k].time_ms_median});
+  std::vector<Leader> model = options_.leader_exchange(mine);
+  if (model.size() > kLeaders) model.resize(kLeaders);
+  std::vector<std::size_t> leaders;
+  for (const Leader& leader : model) {
+    const auto measured = std::find_if(outcome_.measured.begin(), outcome_.measured.end(),
+                                       [&](const db::MeasurementRecord& r) { return r.params_json == leader.params_json; });
+    if (measured != outcome_.measured.end()) {
+      if (measured->status == "ok") leaders.push_back(static_cast<std::size_t>(measured - outcome_.measured.begin()));
+      continue;
+    }
+    const auto candidate = std::find_if(all_.begin(), all_.end(), [&](const ParamValues& p) { return ParamsJson(p) == leader.params_json; });
+    if (candidate == all_.end()) continue;
+    const std::size_t index = static_cast<std::size_t>(candidate - all_.begin());
+    if (!MeasureAndStore(index, CompileOne(*candidate, 0), false)) break;
+    if (outcome_.measured.back().status == "ok") leaders.push_back(outcome_.measured.size() - 1);
+  }
+  return leaders;
+}
+
+// The few fastest are timed again in turns (A B C A B C ...), so that a drift of clocks or a
+// neighbour on the GPU during the sweep cannot decide the winner.
+void SweepRun::ConfirmLeaders() {
+  constexpr int kRounds = 10;
+  std::vector<std::size_t> leaders = OwnLeaders();
+  if (options_.leader_exchange) leaders = ModelLeaders(leaders);
+  if (leaders.size() < 2 || g_sweep_interrupted) return;
   if (!worker_ || !worker_->Alive()) StartWorker();
   nlohmann::json launches = nlohmann::json::array();
   for (std::size_t k : leaders) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,17 @@
 #include "template_spec.h"
 
 namespace tuner {
+
+// A candidate among the fastest of a sweep.
+struct Leader {
+  std::string params_json;
+  double time_ms = 0;
+};
+
+// For sweeps on several GPUs of one model: takes this sweep's leaders, waits until every sweep of
+// the model has handed in its own (or the command is interrupted) and returns all of them, fastest
+// first, so that each card times the model's leaders in turns, not only its own.
+using LeaderExchange = std::function<std::vector<Leader>(const std::vector<Leader>& own)>;
 
 struct SweepOptions {
   int gpu = 0;
@@ -31,6 +43,7 @@ struct SweepOptions {
   double budget_seconds = 0;      // stop measuring after this long (0: no limit)
   std::size_t shard = 0;          // of several GPUs of one model, this one measures the candidates
   std::size_t shards = 1;         // whose index % shards == shard (planned strategies only)
+  LeaderExchange leader_exchange;  // set when shards > 1
 };
 
 struct SweepOutcome {
