@@ -364,6 +364,7 @@ std::vector<std::size_t> SweepRun::ModelLeaders(const std::vector<std::size_t>& 
     const auto candidate = std::find_if(all_.begin(), all_.end(), [&](const ParamValues& p) { return ParamsJson(p) == leader.params_json; });
     if (candidate == all_.end()) continue;
     const std::size_t index = static_cast<std::size_t>(candidate - all_.begin());
+    ++to_measure_;
     if (!MeasureAndStore(index, CompileOne(*candidate, 0), false)) break;
     if (outcome_.measured.back().status == "ok") leaders.push_back(outcome_.measured.size() - 1);
   }
