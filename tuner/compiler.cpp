@@ -17,8 +17,15 @@ namespace {
 // Owns an nvrtcProgram.
 class Program {
  public:
-  Program(const std::string& source, const std::string& name) {
-    if (nvrtcCreateProgram(&program_, source.c_str(), name.c_str(), 0, nullptr, nullptr) != NVRTC_SUCCESS)
+  // The headers are given by name, so NVRTC compiles exactly the text that was hashed.
+  Program(const std::string& source, const std::string& name, const std::vector<SourceHeader>& headers) {
+    std::vector<const char*> texts, names;
+    for (const SourceHeader& h : headers) {
+      texts.push_back(h.text.c_str());
+      names.push_back(h.include_name.c_str());
+    }
+    if (nvrtcCreateProgram(&program_, source.c_str(), name.c_str(), static_cast<int>(headers.size()), texts.data(),
+                           names.data()) != NVRTC_SUCCESS)
       program_ = nullptr;
   }
   ~Program() {
@@ -116,7 +123,7 @@ CompileResult CompileOnce(const TemplateSpec& spec, const ParamValues& params, c
                           const std::string& arch) {
   const auto start = std::chrono::steady_clock::now();
   CompileResult result;
-  Program program(spec.source_text, spec.source_path);
+  Program program(spec.source_text, spec.source_path, spec.headers);
   if (!program.get()) {
     result.log = "nvrtcCreateProgram failed";
     return result;

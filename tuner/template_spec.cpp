@@ -276,7 +276,11 @@ TemplateSpec LoadTemplateFile(const std::string& description_path) {
   } catch (const TemplateError& e) {
     r.Fail(root.get("source") ? root.get("source") : &root, "source", e.what());
   }
-  spec.hash = ContentHash().Add(description).Add(spec.source_text).Hex();
+  spec.headers = FindSourceHeaders(spec.source_path, spec.source_text);
+  ContentHash hash;
+  hash.Add(description).Add(spec.source_text);
+  for (const SourceHeader& header : spec.headers) hash.Add(header.include_name).Add(header.text);
+  spec.hash = hash.Hex();
   return spec;
 }
 

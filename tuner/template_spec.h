@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "source_headers.h"
+
 namespace tuner {
 
 // A malformed description or source; the message names the file, the line and the field.
@@ -75,7 +77,8 @@ struct TemplateSpec {
   std::string description_path;
   std::string source_path;
   std::string source_text;
-  std::string hash;  // of the description and the source: a new hash is a new template version
+  std::vector<SourceHeader> headers;  // included from beside the source
+  std::string hash;  // of the description, the source and its headers: a new hash is a new version
   std::vector<std::string> constraints;
   std::vector<std::string> options;
   std::vector<SizeSpec> sizes;

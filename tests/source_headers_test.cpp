@@ -1,0 +1,94 @@
+#include "source_headers.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "compiler.h"
+#include "cubin_cache.h"
+#include "db_test_util.h"
+#include "template_library.h"
+#include "template_spec.h"
+
+namespace tuner {
+namespace {
+
+using db::testing::TempDir;
+
+TEST(SourceHeaders, FollowsQuotedIncludesBesideTheirIncluder) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.File("lib"));
+  std::ofstream(dir.File("lib/a.cuh")) << "#pragma once\r\n  #  include \"b.cuh\"  // nested, beside a.cuh\r\n";
+  std::ofstream(dir.File("lib/b.cuh")) << "#define B 1\n";
+  const std::string source = "#include <cuda_fp16.h>\n#include \"lib/a.cuh\"\n#include \"not_here.cuh\"\n";
+  const auto headers = FindSourceHeaders(dir.File("k.cu"), source);
+  ASSERT_EQ(headers.size(), 2u);
+  EXPECT_EQ(headers[0].include_name, "lib/a.cuh");
+  EXPECT_EQ(headers[1].include_name, "b.cuh");
+  EXPECT_EQ(headers[1].text, "#define B 1\n");
+}
+
+TEST(SourceHeaders, OneNameForTwoFilesIsAnError) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.File("x"));
+  std::ofstream(dir.File("common.cuh")) << "#include \"x/inner.cuh\"\n";
+  std::ofstream(dir.File("x/inner.cuh")) << "#include \"common.cuh\"\n";  // x/common.cuh, not ./common.cuh
+  std::ofstream(dir.File("x/common.cuh")) << "\n";
+  try {
+    FindSourceHeaders(dir.File("k.cu"), "#include \"common.cuh\"\n");
+    FAIL() << "expected a TemplateError";
+  } catch (const TemplateError& e) {
+    EXPECT_NE(std::string(e.what()).find("\"common.cuh\" means both"), std::string::npos) << e.what();
+  }
+}
+
+TEST(SourceHeaders, AnEditedHeaderIsANewTemplateVersion) {
+  TempDir dir;
+  std::ofstream(dir.File("copy.toml")) << R"toml(
+name = "copy"
+kernel = "copy"
+[[size]]
+name = "N"
+default = 1024
+[launch]
+grid = ["cdiv(N, 128)"]
+block = [128]
+[[arg]]
+name = "out"
+type = "float"
+length = "N"
+output = true
+[work]
+bytes = "4 * N"
+)toml";
+  std::ofstream(dir.File("copy.cu")) << "#include \"value.cuh\"\nextern \"C\" __global__ void copy(float* o) { o[0] = VALUE; }\n";
+  std::ofstream(dir.File("value.cuh")) << "#define VALUE 1.0f\n";
+  const TemplateSpec before = LoadTemplateFile(dir.File("copy.toml"));
+  ASSERT_EQ(before.headers.size(), 1u);
+  std::ofstream(dir.File("value.cuh")) << "#define VALUE 2.0f\n";
+  EXPECT_NE(LoadTemplateFile(dir.File("copy.toml")).hash, before.hash);
+}
+
+// NVRTC gets the headers by name: the compile needs no file system, and the cache key changes with them.
+TEST(SourceHeaders, NvrtcCompilesWithThemAndTheCacheKeysOnThem) {
+  static const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs({}));
+  TemplateSpec spec = library.Find("transpose");
+  spec.source_text = "#include \"tile_scale.cuh\"\nstatic_assert(TILE_SCALE == 1, \"\");\n" + spec.source_text;
+  const ParamValues params = {{"VARIANT", 1}, {"TILE", 32}, {"ROWS", 8}, {"PAD", 1}};
+  EXPECT_FALSE(CompileCandidate(spec, params, "transpose", "sm_90").ok);  // the header is nowhere on disk
+  spec.headers = {{"tile_scale.cuh", "", "#define TILE_SCALE 1\n"}};
+  const CompileResult compiled = CompileCandidate(spec, params, "transpose", "sm_90");
+  ASSERT_TRUE(compiled.ok) << compiled.log;
+
+  TempDir dir;
+  const CubinCache cache(dir.File("cubins"));
+  const std::string first = cache.Compile(spec, params, "transpose", "sm_90").cubin_path;
+  spec.headers[0].text = "#define TILE_SCALE 1 // edited\n";
+  const CachedCompile edited = cache.Compile(spec, params, "transpose", "sm_90");
+  EXPECT_FALSE(edited.cache_hit);
+  EXPECT_NE(edited.cubin_path, first);
+}
+
+}  // namespace
+}  // namespace tuner
