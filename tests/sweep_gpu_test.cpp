@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
+#include <thread>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -199,34 +201,79 @@ TEST(SweepGpu, FailingCandidatesAreRecordedAndTheSweepGoesOn) {
   EXPECT_EQ(nlohmann::json::parse(again.out)["measured_now"], 0);
 }
 
-// Ctrl-C while a candidate spins: the sweep stops at once, keeps what it stored, exits 130.
-TEST(SweepGpu, InterruptStopsCleanlyAndResumes) {
-  SKIP_WITHOUT_GPU();
-  TempDir dir;
+// Starts `tune faulty` with a 60 s deadline in the background and sends it `signal` once candidates
+// 0 and 1 (faulting twice) are done and 2 spins; returns its wait status and how long it took to go.
+int SignalWhileACandidateSpins(const TempDir& dir, int signal, std::chrono::steady_clock::duration* took) {
   std::ofstream(dir.File("faulty.toml")) << kFaultyDescription;
   std::ofstream(dir.File("faulty.cu")) << kFaultySource;
-  const std::string db = dir.File("t.db");
   const pid_t pid = fork();
   if (pid == 0) {
     setenv("XDG_CACHE_HOME", dir.File("cache").c_str(), 1);
     execl(TUNER_EXECUTABLE, TUNER_EXECUTABLE, "tune", "faulty", "--json", "--timeout-floor", "60", "--templates",
-          dir.File("").c_str(), "--db", db.c_str(), static_cast<char*>(nullptr));
+          dir.File("").c_str(), "--db", dir.File("t.db").c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
-  sleep(10);  // candidates 0 and 1 (faulting twice) are done by then; 2 spins until its 60 s deadline
-  kill(pid, SIGINT);
+  sleep(10);
+  kill(pid, signal);
   int status = 0;
   const auto start = std::chrono::steady_clock::now();
   waitpid(pid, &status, 0);
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  *took = std::chrono::steady_clock::now() - start;
+  return status;
+}
+
+// Whether a process other than this one runs with this test's cache folder in its environment.
+bool SomeProcessUses(const std::string& cache_dir) {
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string pid = entry.path().filename();
+    if (pid.find_first_not_of("0123456789") != std::string::npos || pid == std::to_string(getpid())) continue;
+    std::ifstream environ(entry.path() / "environ", std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(environ)), std::istreambuf_iterator<char>());
+    if (text.find("XDG_CACHE_HOME=" + cache_dir) != std::string::npos) return true;
+  }
+  return false;
+}
+
+// Ctrl-C while a candidate spins: the sweep stops at once, keeps what it stored, exits 130.
+TEST(SweepGpu, InterruptStopsCleanly) {
+  SKIP_WITHOUT_GPU();
+  TempDir dir;
+  std::chrono::steady_clock::duration took{};
+  const int status = SignalWhileACandidateSpins(dir, SIGINT, &took);
+  EXPECT_LT(took, std::chrono::seconds(5));
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 130);
-  db::Store store = db::Store::Open(db, db::OpenMode::kReadOnly);
+  db::Store store = db::Store::Open(dir.File("t.db"), db::OpenMode::kReadOnly);
   const auto rows = store.ListMeasurements({});
   EXPECT_GE(rows.size(), 2u);  // the correct and the faulting candidate were stored
   for (const auto& row : rows) EXPECT_NE(row.measurement.params_json, R"({"VARIANT":2})");
   ASSERT_FALSE(rows.empty());
   EXPECT_EQ(rows[0].sweep.status, "interrupted");
+}
+
+// SIGKILL loses at most the candidate in flight: its worker dies with it, and running the same
+// command again measures exactly what is missing.
+TEST(SweepGpu, AfterSigkillTheSameCommandMeasuresOnlyWhatIsMissing) {
+  SKIP_WITHOUT_GPU();
+  TempDir dir;
+  std::chrono::steady_clock::duration took{};
+  const int status = SignalWhileACandidateSpins(dir, SIGKILL, &took);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_FALSE(SomeProcessUses(dir.File("cache"))) << "a worker outlived the killed tuner";
+  std::size_t stored = 0;
+  {
+    db::Store store = db::Store::Open(dir.File("t.db"), db::OpenMode::kReadOnly);
+    stored = store.ListMeasurements({}).size();
+  }
+  EXPECT_GE(stored, 2u);
+  const auto again = RunTuner("tune faulty --json --timeout-floor 3 --templates " + dir.File("") + " --db " + dir.File("t.db"),
+                              "XDG_CACHE_HOME=" + dir.File("cache"));
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  const auto doc = nlohmann::json::parse(again.out);
+  EXPECT_EQ(doc["already_stored"].get<std::size_t>(), stored);
+  EXPECT_EQ(doc["measured_now"].get<std::size_t>(), 5 - stored);
+  EXPECT_EQ(doc["candidates"].size(), 5u);
 }
 
 }  // namespace

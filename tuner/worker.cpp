@@ -51,6 +51,7 @@ json Handle(const json& request, std::unique_ptr<GpuSession>& session) {
 
 int RunWorker(int, char**) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive the supervisor
+  if (getppid() == 1) return 0;      // it died before the line above
   std::unique_ptr<GpuSession> session;
   for (std::string line; std::getline(std::cin, line);) {
     json request, reply;
