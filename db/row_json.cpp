@@ -116,7 +116,9 @@ MeasurementRow RowFromJson(const json& line) {
   Get(m, "compile_ms", &r.compile_ms);
   Get(m, "error_text", &r.error_text);
   Get(m, "measured_at", &r.measured_at);
-  if (m.contains("worker_kills")) Get(m, "worker_kills", &r.worker_kills);  // absent in v3 exports
+  // Absent in exports of schema 3, where a fault or timeout had killed its worker once.
+  if (m.contains("worker_kills")) Get(m, "worker_kills", &r.worker_kills);
+  else r.worker_kills = KillsWorker(r.status) ? 1 : 0;
   if (row.gpu.uuid.empty() || row.templ.name.empty() || r.params_json.empty() || r.status.empty())
     throw std::invalid_argument("gpu.uuid, template.name, measurement.params_json and status must not be empty");
   return row;

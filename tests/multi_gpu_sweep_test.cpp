@@ -42,12 +42,13 @@ TEST(MultiGpuSweep, CardsOfOneModelExchangeTheirLeaders) {
   EXPECT_FALSE(sweeps[1].leader_exchange);  // alone of its model: its own leaders decide
   std::vector<Leader> seen_by_0, seen_by_2;
   std::thread card0([&] { seen_by_0 = sweeps[0].leader_exchange({{"a", 2.0}, {"b", 3.0}}); });
-  std::thread card2([&] { seen_by_2 = sweeps[2].leader_exchange({{"c", 1.0}}); });
+  std::thread card2([&] { seen_by_2 = sweeps[2].leader_exchange({{"c", 1.0}, {"a", 1.5}}); });  // "a" twice
   card0.join();
   card2.join();
-  ASSERT_EQ(seen_by_0.size(), 3u);
+  ASSERT_EQ(seen_by_0.size(), 3u);  // one entry per candidate, at its fastest
   EXPECT_EQ(seen_by_0[0].params_json, "c");
   EXPECT_EQ(seen_by_0[1].params_json, "a");
+  EXPECT_DOUBLE_EQ(seen_by_0[1].time_ms, 1.5);
   EXPECT_EQ(seen_by_0[2].params_json, "b");
   ASSERT_EQ(seen_by_2.size(), 3u);
   EXPECT_EQ(seen_by_2[0].params_json, "c");

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "db/row_json.h"
 #include "db/schema.h"
 #include "db/sqlite.h"
 #include "db_test_util.h"
@@ -368,6 +369,22 @@ TEST(Store, ImportTwiceChangesNothing) {
     EXPECT_EQ(after_second[i].sweep.uid, after_first[i].sweep.uid);
   }
   EXPECT_EQ(a.Counts().size(), 3u);  // H100 ok, H100 wrong_result, H200 ok
+}
+
+// An export line of schema 3 has no worker_kills: its fault killed the worker once, as the
+// migration assumes, and it round-trips once it has one.
+TEST(Store, ExportLinesWithoutWorkerKillsCountAFaultAsOne) {
+  MeasurementRow row;
+  row.gpu = SampleGpu();
+  row.templ = {"transpose", "hash-a", ""};
+  row.measurement = SampleMeasurement(16, 1.0, "fault");
+  row.measurement.worker_kills = 2;
+  auto line = nlohmann::json::parse(ToJson(row).dump());
+  EXPECT_EQ(RowFromJson(line).measurement.worker_kills, 2);
+  line["measurement"].erase("worker_kills");
+  EXPECT_EQ(RowFromJson(line).measurement.worker_kills, 1);
+  line["measurement"]["status"] = "ok";
+  EXPECT_EQ(RowFromJson(line).measurement.worker_kills, 0);
 }
 
 }  // namespace

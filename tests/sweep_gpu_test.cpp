@@ -201,6 +201,22 @@ TEST(SweepGpu, FailingCandidatesAreRecordedAndTheSweepGoesOn) {
   EXPECT_EQ(nlohmann::json::parse(again.out)["measured_now"], 0);
 }
 
+// Whether candidate 1 of `tune faulty` has killed its worker twice (then candidate 2 spins), waiting
+// at most 60 s.
+bool WaitForTheSecondFault(const std::string& db) {
+  for (int tries = 0; tries < 600; ++tries) {
+    try {
+      db::Store store = db::Store::Open(db, db::OpenMode::kReadOnly);
+      for (const auto& row : store.ListMeasurements({}))
+        if (row.measurement.params_json == R"({"VARIANT":1})" && row.measurement.worker_kills == 2) return true;
+    } catch (const std::exception&) {
+      // not created yet
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return false;
+}
+
 // Starts `tune faulty` with a 60 s deadline in the background and sends it `signal` once candidates
 // 0 and 1 (faulting twice) are done and 2 spins; returns its wait status and how long it took to go.
 int SignalWhileACandidateSpins(const TempDir& dir, int signal, std::chrono::steady_clock::duration* took) {
@@ -213,7 +229,8 @@ int SignalWhileACandidateSpins(const TempDir& dir, int signal, std::chrono::stea
           dir.File("").c_str(), "--db", dir.File("t.db").c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
-  sleep(10);
+  EXPECT_TRUE(WaitForTheSecondFault(dir.File("t.db")));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // candidate 2 is spinning by then
   kill(pid, signal);
   int status = 0;
   const auto start = std::chrono::steady_clock::now();

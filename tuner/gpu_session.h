@@ -28,6 +28,10 @@ class GpuSession {
   // neighbour on the GPU affects them alike: {"medians": [...], "spreads", "mins", "maxs", "samples": n}.
   nlohmann::json Interleave(const std::vector<KernelLaunch>& launches, int rounds);
 
+  // Keeps the memory system busy until the clocks settle (50 to 400 ms): after setup, and before
+  // timing again after the GPU sat idle.
+  void WarmUpClocks();
+
   // Device-to-device cudaMemcpy of `bytes`, reported as (read + written bytes) / time in GB/s.
   double CopyBandwidthGbps(std::size_t bytes);
 
@@ -68,7 +72,6 @@ class GpuSession {
   std::vector<double> TimeSamples(const ReadyLaunch& ready, const MeasureRequest& request,
                                   double checked_ms, std::string* note);
   void FlushL2();
-  void WarmUpClocks();
 
   std::map<std::string, Buffer> buffers_;
   UtilityKernels utility_;

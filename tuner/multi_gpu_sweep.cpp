@@ -54,7 +54,12 @@ class LeaderPool {
     all_arrived_.notify_all();
     // A sweep that failed or was interrupted never arrives; the flag is set then.
     while (arrived_ < expected_ && !g_sweep_interrupted) all_arrived_.wait_for(lock, std::chrono::milliseconds(100));
-    std::vector<Leader> sorted = leaders_;
+    std::vector<Leader> sorted;
+    for (const Leader& leader : leaders_) {  // one entry per candidate, its fastest
+      auto same = std::find_if(sorted.begin(), sorted.end(), [&](const Leader& l) { return l.params_json == leader.params_json; });
+      if (same == sorted.end()) sorted.push_back(leader);
+      else same->time_ms = std::min(same->time_ms, leader.time_ms);
+    }
     std::stable_sort(sorted.begin(), sorted.end(), [](const Leader& a, const Leader& b) { return a.time_ms < b.time_ms; });
     return sorted;
   }

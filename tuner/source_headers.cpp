@@ -25,7 +25,8 @@ std::vector<std::string> QuotedIncludes(const std::string& text) {
   return names;
 }
 
-void Follow(const fs::path& includer, const std::string& text, std::vector<SourceHeader>& found) {
+// `text` is a copy: `found` grows while it is read.
+void Follow(const fs::path& includer, std::string text, std::vector<SourceHeader>& found) {
   for (const std::string& name : QuotedIncludes(text)) {
     const fs::path candidate = includer.parent_path() / name;
     std::error_code error;

@@ -55,8 +55,8 @@ class SweepRun {
   void TimeCloseCandidates(std::size_t first);
   double CandidateTimeoutS() const;
   void ConfirmLeaders();
-  std::vector<std::size_t> OwnLeaders() const;
-  std::vector<std::size_t> ModelLeaders(const std::vector<std::size_t>& own);
+  std::vector<Leader> Fastest() const;
+  std::vector<std::size_t> MeasuredHere(const std::vector<Leader>& leaders);
 
   const TemplateSpec& spec_;
   const SweepOptions& options_;
@@ -72,6 +72,7 @@ class SweepRun {
   std::vector<ParamValues> all_;           // every candidate, in enumeration order
   std::vector<Evaluation> history_;        // stored before this run, then measured now
   std::map<std::string, int> stored_kills_;  // params_json -> worker kills of stored candidates to retry
+  std::vector<Leader> stored_ok_;           // stored `ok` candidates, for the leaders of a resumed run
   std::vector<Compiled> measured_compiled_;  // parallel to outcome_.measured
   std::size_t to_measure_ = 0;  // by this run, for the progress bar
   std::size_t failures_ = 0;
@@ -215,7 +216,11 @@ db::MeasurementRecord SweepRun::Measure(const Compiled& compiled, bool estimate_
 db::MeasurementRecord SweepRun::MeasureWithRetry(const Compiled& compiled, bool estimate_only, int kills) {
   for (;;) {
     db::MeasurementRecord record = Measure(compiled, estimate_only);
-    if (!db::KillsWorker(record.status)) return record;
+    record.worker_kills = kills;  // kept when the retry passes: the earlier kill stays on record
+    if (!db::KillsWorker(record.status)) {
+      if (kills > 0 && record.status == "ok") record.reason = "passed after killing its worker once; " + record.reason;
+      return record;
+    }
     record.worker_kills = ++kills;
     if (kills >= db::kMaxWorkerKills) {
       record.reason += " (killed its worker " + std::to_string(kills) + " times; not tried again)";
@@ -280,7 +285,7 @@ void SweepRun::TimeCloseCandidates(std::size_t first) {
   for (std::size_t k = first; k < outcome_.measured.size() && !g_sweep_interrupted && !OutOfTime(); ++k) {
     const db::MeasurementRecord& estimate = outcome_.measured[k];
     if (estimate.status != "ok" || (estimate.time_ms_median > kClose * best && estimate.time_ms_median > kCheapMs)) continue;
-    db::MeasurementRecord record = MeasureWithRetry(measured_compiled_[k], false, 0);
+    db::MeasurementRecord record = MeasureWithRetry(measured_compiled_[k], false, estimate.worker_kills);
     if (record.status == "interrupted") break;
     store_.AddMeasurement(sweep_id_, record);
     outcome_.measured[k] = std::move(record);
@@ -301,6 +306,7 @@ void SweepRun::ResumeFromStore() {
   history_ = StoredEvaluations(all_, stored);
   for (const db::MeasurementRecord& r : stored)
     if (db::NeedsAnotherTry(r)) stored_kills_[ParamsJson(ParamsFromJson(r.params_json))] = r.worker_kills;
+    else if (r.status == "ok") stored_ok_.push_back({ParamsJson(ParamsFromJson(r.params_json)), r.time_ms_median});
 }
 
 SweepOutcome SweepRun::Run() {
@@ -334,31 +340,29 @@ SweepOutcome SweepRun::Run() {
 
 constexpr std::size_t kLeaders = 3;
 
-// Indices into outcome_.measured of this run's fastest `ok` candidates, fastest first.
-std::vector<std::size_t> SweepRun::OwnLeaders() const {
-  std::vector<std::size_t> leaders;
-  for (std::size_t k = 0; k < outcome_.measured.size(); ++k)
-    if (outcome_.measured[k].status == "ok") leaders.push_back(k);
-  std::sort(leaders.begin(), leaders.end(), [&](std::size_t a, std::size_t b) {
-    return outcome_.measured[a].time_ms_median < outcome_.measured[b].time_ms_median;
-  });
+// The fastest `ok` candidates of this run and of the store (a resumed run's leaders may have been
+// measured by the interrupted one), at most kLeaders.
+std::vector<Leader> SweepRun::Fastest() const {
+  std::vector<Leader> leaders;
+  for (const db::MeasurementRecord& r : outcome_.measured)
+    if (r.status == "ok") leaders.push_back({r.params_json, r.time_ms_median});
+  for (const Leader& stored : stored_ok_)
+    if (std::none_of(leaders.begin(), leaders.end(), [&](const Leader& l) { return l.params_json == stored.params_json; }))
+      leaders.push_back(stored);
+  std::stable_sort(leaders.begin(), leaders.end(), [](const Leader& a, const Leader& b) { return a.time_ms < b.time_ms; });
   if (leaders.size() > kLeaders) leaders.resize(kLeaders);
   return leaders;
 }
 
-// Cards of one model differ by a few percent, so the model's leaders are compared on one card: each
-// card checks and times here the leaders that another card measured.
-std::vector<std::size_t> SweepRun::ModelLeaders(const std::vector<std::size_t>& own) {
-  std::vector<Leader> mine;
-  for (std::size_t k : own) mine.push_back({outcome_.measured[k].params_json, outcome_.measured[k].time_ms_median});
-  std::vector<Leader> model = options_.leader_exchange(mine);
-  if (model.size() > kLeaders) model.resize(kLeaders);
-  std::vector<std::size_t> leaders;
-  for (const Leader& leader : model) {
+// Indices into outcome_.measured of these leaders; one not measured by this run (stored, or
+// measured on another card of the model) is checked and timed here first.
+std::vector<std::size_t> SweepRun::MeasuredHere(const std::vector<Leader>& leaders) {
+  std::vector<std::size_t> indices;
+  for (const Leader& leader : leaders) {
     const auto measured = std::find_if(outcome_.measured.begin(), outcome_.measured.end(),
                                        [&](const db::MeasurementRecord& r) { return r.params_json == leader.params_json; });
     if (measured != outcome_.measured.end()) {
-      if (measured->status == "ok") leaders.push_back(static_cast<std::size_t>(measured - outcome_.measured.begin()));
+      if (measured->status == "ok") indices.push_back(static_cast<std::size_t>(measured - outcome_.measured.begin()));
       continue;
     }
     const auto candidate = std::find_if(all_.begin(), all_.end(), [&](const ParamValues& p) { return ParamsJson(p) == leader.params_json; });
@@ -366,29 +370,36 @@ std::vector<std::size_t> SweepRun::ModelLeaders(const std::vector<std::size_t>& 
     const std::size_t index = static_cast<std::size_t>(candidate - all_.begin());
     ++to_measure_;
     if (!MeasureAndStore(index, CompileOne(*candidate, 0), false)) break;
-    if (outcome_.measured.back().status == "ok") leaders.push_back(outcome_.measured.size() - 1);
+    if (outcome_.measured.back().status == "ok") indices.push_back(outcome_.measured.size() - 1);
   }
-  return leaders;
+  return indices;
 }
 
 // The few fastest are timed again in turns (A B C A B C ...), so that a drift of clocks or a
-// neighbour on the GPU during the sweep cannot decide the winner.
+// neighbour on the GPU during the sweep cannot decide the winner. Cards of one model differ by a
+// few percent, so each of them times the model's leaders, not only its own. Nothing is timed
+// again when this run measured nothing new.
 void SweepRun::ConfirmLeaders() {
   constexpr int kRounds = 10;
-  std::vector<std::size_t> leaders = OwnLeaders();
-  if (options_.leader_exchange) leaders = ModelLeaders(leaders);
-  if (leaders.size() < 2 || g_sweep_interrupted) return;
+  std::vector<Leader> leaders = outcome_.measured.empty() ? std::vector<Leader>{} : Fastest();
+  if (options_.leader_exchange) leaders = options_.leader_exchange(leaders);  // every card hands in, even none
+  if (leaders.size() > kLeaders) leaders.resize(kLeaders);
+  if (leaders.size() < 2) return;  // nothing to compare: a lone leader is not measured again
+  const std::vector<std::size_t> indices = MeasuredHere(leaders);
+  if (indices.size() < 2 || g_sweep_interrupted) return;
   if (!worker_ || !worker_->Alive()) StartWorker();
+  // A card may have sat idle while the others finished their shares.
+  if (options_.leader_exchange) worker_->Call({{"op", "warm_up"}}, kSetupTimeoutS, &g_sweep_interrupted);
   nlohmann::json launches = nlohmann::json::array();
-  for (std::size_t k : leaders) {
+  for (std::size_t k : indices) {
     const Compiled& c = measured_compiled_[k];
     launches.push_back(ToJson(MakeLaunch(MakeVariables(outcome_.size, c.params), c.geometry, c.compile)));
   }
   const auto reply = worker_->Call({{"op", "interleave"}, {"launches", launches}, {"rounds", kRounds}},
                                    CandidateTimeoutS() * kLeaders, &g_sweep_interrupted);
   if (reply.outcome != WorkerProcess::Outcome::kReplied || !reply.body.value("ok", false)) return;
-  for (std::size_t j = 0; j < leaders.size(); ++j) {
-    db::MeasurementRecord& record = outcome_.measured[leaders[j]];
+  for (std::size_t j = 0; j < indices.size(); ++j) {
+    db::MeasurementRecord& record = outcome_.measured[indices[j]];
     record.time_ms_median = reply.body["medians"][j];
     record.time_ms_spread = reply.body["spreads"][j];
     record.time_ms_min = reply.body["mins"][j];
