@@ -185,6 +185,21 @@ std::vector<MeasurementRecord> Store::Measurements(std::int64_t gpu_id, std::int
   return result;
 }
 
+std::vector<MeasurementRecord> Store::ModelMeasurements(std::int64_t gpu_id, std::int64_t template_id,
+                                                        const std::string& size_key) {
+  const auto lock = impl_->Lock();
+  sql::Statement select(impl_->connection,
+                        std::string("SELECT ") + kMeasurementColumns +
+                            " FROM measurements WHERE template_id = ?2 AND size_key = ?3 AND gpu_id IN ("
+                            "SELECT o.id FROM gpus o JOIN gpus g ON g.id = ?1 WHERE o.name = g.name AND "
+                            "o.cc_major = g.cc_major AND o.cc_minor = g.cc_minor AND o.sm_count = g.sm_count AND "
+                            "o.memory_bytes = g.memory_bytes) ORDER BY id");
+  select.Bind(1, gpu_id).Bind(2, template_id).Bind(3, size_key);
+  std::vector<MeasurementRecord> result;
+  while (select.Step()) result.push_back(ReadMeasurement(select, 0));
+  return result;
+}
+
 std::string Store::LatestTemplateHash(const std::string& template_name) {
   const auto lock = impl_->Lock();
   sql::Statement select(impl_->connection,

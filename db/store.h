@@ -71,6 +71,10 @@ class Store {
   // Every candidate already stored for this GPU, template version and size (to resume a sweep).
   std::vector<MeasurementRecord> Measurements(std::int64_t gpu_id, std::int64_t template_id,
                                               const std::string& size_key);
+  // The same over every GPU of this GPU's model (name, compute capability, SMs, memory): what the
+  // cards of one model, sharing its candidates, have measured between them.
+  std::vector<MeasurementRecord> ModelMeasurements(std::int64_t gpu_id, std::int64_t template_id,
+                                                   const std::string& size_key);
 
   // The hash of the newest stored version of a template ("" if none): the current one when the
   // template file itself is not at hand.

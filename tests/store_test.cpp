@@ -155,6 +155,24 @@ TEST(Store, BestPerModelTakesTheFastestCard) {
   EXPECT_EQ(best[0].gpu.uuid, "GPU-B");
 }
 
+TEST(Store, ModelMeasurementsAreThoseOfEveryCardOfTheModel) {
+  TempDir dir;
+  Store store = Store::Open(dir.File("t.db"), OpenMode::kReadWrite);
+  const auto templ = store.EnsureTemplate({"transpose", "h", ""});
+  std::int64_t first = 0;
+  int tile = 16;
+  for (const auto& gpu : {SampleGpu("GPU-A"), SampleGpu("GPU-B"), SampleGpu("GPU-C", "NVIDIA H200")}) {
+    const auto id = store.EnsureGpu(gpu);
+    if (!first) first = id;
+    store.AddMeasurement(store.StartSweep(id, templ, SampleSweep()), SampleMeasurement(tile *= 2, 1.0));
+  }
+  const auto rows = store.ModelMeasurements(first, templ, "8192x8192");
+  ASSERT_EQ(rows.size(), 2u);  // GPU-A's and GPU-B's, not the H200's
+  EXPECT_EQ(rows[0].params_json, SampleMeasurement(32, 1).params_json);
+  EXPECT_EQ(rows[1].params_json, SampleMeasurement(64, 1).params_json);
+  EXPECT_EQ(store.Measurements(first, templ, "8192x8192").size(), 1u);
+}
+
 TEST(Store, ReadOnlyOfAMissingFileFailsAndCreatesNothing) {
   TempDir dir;
   const std::string path = dir.File("missing.db");

@@ -116,6 +116,15 @@ TEST(SweepGpu, SeveralGpusShareTheCandidatesOfOneModel) {
     leaders_per_model[sweep["gpu"]["name"]].insert(confirmed);
   }
   for (const auto& [model, sets] : leaders_per_model) EXPECT_EQ(sets.size(), 1u) << model;
+
+  // Again: every card resumes from what the cards of its model measured between them.
+  const auto again = RunTuner("tune transpose --size 1024x1024 --gpus all --json --db " + dir.File("t.db"),
+                              "XDG_CACHE_HOME=" + dir.File("cache"));
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  for (const auto& sweep : nlohmann::json::parse(again.out)["sweeps"]) {
+    EXPECT_EQ(sweep["measured_now"], 0) << sweep["gpu"].dump();
+    EXPECT_EQ(sweep["already_stored"], 30) << sweep["gpu"].dump();
+  }
 }
 
 const char* kFaultySource = R"toml(

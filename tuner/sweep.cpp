@@ -302,7 +302,10 @@ void SweepRun::MeasureGuided(SearchStrategy& strategy) {
 
 // What is stored is not measured again, except candidates that killed their worker only once.
 void SweepRun::ResumeFromStore() {
-  const std::vector<db::MeasurementRecord> stored = store_.Measurements(gpu_id_, template_id_, outcome_.size.Key());
+  // Cards sharing a model's candidates resume from what any of them measured.
+  const std::vector<db::MeasurementRecord> stored =
+      options_.shards > 1 ? store_.ModelMeasurements(gpu_id_, template_id_, outcome_.size.Key())
+                          : store_.Measurements(gpu_id_, template_id_, outcome_.size.Key());
   history_ = StoredEvaluations(all_, stored);
   for (const db::MeasurementRecord& r : stored)
     if (db::NeedsAnotherTry(r)) stored_kills_[ParamsJson(ParamsFromJson(r.params_json))] = r.worker_kills;
@@ -346,7 +349,7 @@ std::vector<Leader> SweepRun::Fastest() const {
   std::vector<Leader> leaders;
   for (const db::MeasurementRecord& r : outcome_.measured)
     if (r.status == "ok") leaders.push_back({r.params_json, r.time_ms_median});
-  for (const Leader& stored : stored_ok_)
+  for (const Leader& stored : stored_ok_)  // after this run's: a candidate's newest time counts
     if (std::none_of(leaders.begin(), leaders.end(), [&](const Leader& l) { return l.params_json == stored.params_json; }))
       leaders.push_back(stored);
   std::stable_sort(leaders.begin(), leaders.end(), [](const Leader& a, const Leader& b) { return a.time_ms < b.time_ms; });
