@@ -181,6 +181,10 @@ db::MeasurementRecord SweepRun::Measure(const Compiled& compiled, bool estimate_
     return record;
   }
   if (!worker_ || !worker_->Alive()) StartWorker();
+  if (g_sweep_interrupted) {  // during the worker's start-up, which the interrupt ended
+    record.status = "interrupted";
+    return record;
+  }
   MeasureRequest request;
   request.launch = MakeLaunch(MakeVariables(outcome_.size, compiled.params), compiled.geometry, compiled.compile);
   request.best_ms = best_ms_;
@@ -216,6 +220,8 @@ db::MeasurementRecord SweepRun::Measure(const Compiled& compiled, bool estimate_
 db::MeasurementRecord SweepRun::MeasureWithRetry(const Compiled& compiled, bool estimate_only, int kills) {
   for (;;) {
     db::MeasurementRecord record = Measure(compiled, estimate_only);
+    // A worker killed by the interrupt is not the candidate's fault: nothing is counted or stored.
+    if (g_sweep_interrupted) record.status = "interrupted";
     record.worker_kills = kills;  // kept when the retry passes: the earlier kill stays on record
     if (!db::KillsWorker(record.status)) {
       if (kills > 0 && record.status == "ok") record.reason = "passed after killing its worker once; " + record.reason;
