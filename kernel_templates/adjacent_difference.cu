@@ -5,6 +5,12 @@
 //   memory with coalesced loads, then reads neighbours from there: each value is loaded once.
 // Each thread handles ITEMS elements BLOCK apart (coalesced at every step).
 
+// The reference: element i at thread i, the difference in double, rounded once to float.
+extern "C" __global__ void adjacent_difference_reference(float* __restrict__ out, const float* __restrict__ in, long long n) {
+  const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = (float)(i == 0 ? (double)in[0] : (double)in[i] - (double)in[i - 1]);
+}
+
 extern "C" __global__ void __launch_bounds__(BLOCK)
 adjacent_difference(float* __restrict__ out, const float* __restrict__ in, long long n) {
   const long long first = (long long)blockIdx.x * BLOCK * ITEMS;

@@ -1,6 +1,7 @@
 // Effective bandwidth against misaligned (offset) and strided access. Thread t of the grid copies
 // element e = perm(t) with out[e] = 2 * in[e] + 1; perm is a bijection of [0, n) for every OFFSET
-// and STRIDE, so every candidate writes the same output and one reference checks them all.
+// and STRIDE, so every candidate writes the same output and one reference checks them all;
+// coalescing_reference below, the check's reference, shares nothing with the tuned kernel.
 // MODE 0 (offset): e = (t + OFFSET) mod n: a warp's 32 accesses start OFFSET elements past a segment
 //   boundary and straddle one more sector when OFFSET is not a multiple of the sector size.
 // MODE 1 (stride): the array is viewed as a matrix of STRIDE columns read down its columns: block
@@ -13,6 +14,12 @@
 #ifndef REAL
 #define REAL float
 #endif
+
+// The reference: element i at thread i, 2x + 1 in double, rounded once to REAL.
+extern "C" __global__ void coalescing_reference(REAL* __restrict__ out, const REAL* __restrict__ in, long long n) {
+  const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = (REAL)(2.0 * (double)in[i] + 1.0);
+}
 
 extern "C" __global__ void __launch_bounds__(BLOCK)
 coalescing(REAL* __restrict__ out, const REAL* __restrict__ in, long long n) {

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace tuner {
@@ -26,6 +28,72 @@ TEST(BufferContents, PoisonIsNaNAndIndexCounts) {
   std::vector<int> i(4);
   FillBuffer(i.data(), ScalarType::kInt, i.size(), BufferInit::kIndex, 0);
   EXPECT_EQ(i, (std::vector<int>{0, 1, 2, 3}));
+}
+
+TEST(BufferContents, RandomIntGivesSmallIntegersOneModuloThreeWithMeanZero) {
+  std::vector<double> v(1 << 20);
+  FillBuffer(v.data(), ScalarType::kDouble, v.size(), BufferInit::kRandomInt, 11);
+  double sum = 0, squares = 0;
+  for (double x : v) {
+    ASSERT_EQ(x, std::floor(x));
+    ASSERT_GE(x, -98.0);
+    ASSERT_LE(x, 97.0);
+    ASSERT_EQ(((static_cast<long long>(x) % 3) + 3) % 3, 1) << x;
+    sum += x;
+    squares += x * x;
+  }
+  const double mean = sum / v.size(), deviation = std::sqrt(squares / v.size() - mean * mean);
+  EXPECT_LT(std::fabs(mean), 0.3);  // 5 standard errors of the mean (56.3 / 1024)
+  EXPECT_NEAR(deviation, 56.3, 0.5);
+  // The same values in every type; negative ones wrap in unsigned types.
+  std::vector<float> f(16);
+  std::vector<std::int64_t> i64(16);
+  std::vector<std::uint32_t> u32(16);
+  FillBuffer(f.data(), ScalarType::kFloat, f.size(), BufferInit::kRandomInt, 11);
+  FillBuffer(i64.data(), ScalarType::kInt64, i64.size(), BufferInit::kRandomInt, 11);
+  FillBuffer(u32.data(), ScalarType::kUint, u32.size(), BufferInit::kRandomInt, 11);
+  for (std::size_t k = 0; k < f.size(); ++k) {
+    EXPECT_EQ(f[k], v[k]);
+    EXPECT_EQ(i64[k], static_cast<std::int64_t>(v[k]));
+    EXPECT_EQ(u32[k], static_cast<std::uint32_t>(static_cast<std::int64_t>(v[k])));
+  }
+}
+
+// What the reduction's check relies on: fp32 sums of these values are exact, and leaving out any
+// 32 of them (a warp's worth) changes the sum.
+TEST(BufferContents, RandomIntSumsAreExactInFloatAndMissAnyWarp) {
+  std::vector<float> v(1 << 22);
+  FillBuffer(v.data(), ScalarType::kFloat, v.size(), BufferInit::kRandomInt, 20261122);
+  float in_float = 0;
+  double in_double = 0;
+  for (float x : v) {
+    in_float += x;
+    in_double += x;
+  }
+  EXPECT_EQ(static_cast<double>(in_float), in_double);
+  float window = 0;  // every run of 32 consecutive values sums to 2 modulo 3: never 0
+  for (std::size_t k = 0; k < v.size(); ++k) {
+    window += v[k] - (k >= 32 ? v[k - 32] : 0.0f);
+    if (k >= 31) {
+      ASSERT_NE(window, 0.0f) << k;
+    }
+  }
+}
+
+TEST(BufferContents, ChecksumSeesAChangedOrMovedWord) {
+  std::vector<std::uint32_t> words(1000);
+  FillBuffer(words.data(), ScalarType::kUint, words.size(), BufferInit::kRandom, 5);
+  const std::uint64_t original = Checksum(words.data(), words.size() * 4);
+  EXPECT_EQ(Checksum(words.data(), words.size() * 4), original);
+  std::vector<std::uint32_t> changed = words;
+  changed[999] += 1;
+  EXPECT_NE(Checksum(changed.data(), changed.size() * 4), original);
+  std::vector<std::uint32_t> swapped = words;
+  std::swap(swapped[3], swapped[4]);
+  ASSERT_NE(swapped, words);
+  EXPECT_NE(Checksum(swapped.data(), swapped.size() * 4), original);
+  const std::vector<std::uint32_t> zeros(1000, 0), shorter(999, 0);
+  EXPECT_NE(Checksum(zeros.data(), 4000), Checksum(shorter.data(), 3996));  // zeros count too
 }
 
 TEST(BufferContents, ToleranceIsAbsolutePlusRelative) {

@@ -10,6 +10,7 @@
 #include "device.h"
 #include "device_limits.h"
 #include "explore.h"
+#include "gpu_test_support.h"
 #include "gpu_handles.h"
 #include "template_library.h"
 
@@ -19,8 +20,8 @@ namespace {
 std::string ReadFile(const std::string& path) { return db::testing::ReadBytes(path); }
 
 TEST(OccupancyGpu, ExplorerAgreesWithTheRuntimeForEveryShippedCandidate) {
+  TUNER_GPU_TEST(1);
   const GpuDiscovery found = DiscoverGpus();
-  if (found.gpus.empty()) GTEST_SKIP() << "no usable GPU: " << found.problem;
   const DeviceLimits limits = LimitsFromGpu(0);
   const std::string arch = found.gpus[0].Arch();
   db::testing::TempDir dir;

@@ -1,5 +1,6 @@
 // End-to-end sweeps on a real GPU through the command line (skipped without one): the shipped
-// transpose on a small size, resume, and candidates that fault, hang, do not compile or are wrong.
+// transpose on a small size, resume, and candidates that fault, hang, do not compile, are wrong or
+// write their input.
 #include <gtest/gtest.h>
 
 #include <signal.h>
@@ -19,6 +20,7 @@
 #include "db/store.h"
 #include "db_test_util.h"
 #include "device.h"
+#include "gpu_test_support.h"
 
 namespace tuner {
 namespace {
@@ -26,15 +28,8 @@ namespace {
 using db::testing::TempDir;
 using testing::RunTuner;
 
-// GTEST_SKIP returns from the function it is in, so this is a macro for the test body.
-#define SKIP_WITHOUT_GPU()                                                           \
-  do {                                                                               \
-    const GpuDiscovery found = DiscoverGpus();                                       \
-    if (found.gpus.empty()) GTEST_SKIP() << "no usable GPU: " << found.problem;     \
-  } while (0)
-
 TEST(SweepGpu, TransposeEndToEndStoresAVerifiedBest) {
-  SKIP_WITHOUT_GPU();
+  TUNER_GPU_TEST(1);
   TempDir dir;
   const std::string db = " --db " + dir.File("t.db");
   const auto first = RunTuner("tune transpose --size 1024x2048 --json" + db, "XDG_CACHE_HOME=" + dir.File("cache"));
@@ -68,7 +63,7 @@ TEST(SweepGpu, TransposeEndToEndStoresAVerifiedBest) {
 }
 
 TEST(SweepGpu, AnOptimiserStaysWithinItsBudget) {
-  SKIP_WITHOUT_GPU();
+  TUNER_GPU_TEST(1);
   TempDir dir;
   const auto r = RunTuner("tune transpose --size 1024x1024 --strategy annealing --budget 8 --seed 3 --json --db " + dir.File("t.db"),
                           "XDG_CACHE_HOME=" + dir.File("cache"));
@@ -82,8 +77,8 @@ TEST(SweepGpu, AnOptimiserStaysWithinItsBudget) {
 // Several GPUs (skipped with fewer than two): one sweep each; GPUs of one model share the
 // candidates without overlap, then each card times the model's leaders; every model gets a best.
 TEST(SweepGpu, SeveralGpusShareTheCandidatesOfOneModel) {
+  TUNER_GPU_TEST(2);
   const GpuDiscovery found = DiscoverGpus();
-  if (found.gpus.size() < 2) GTEST_SKIP() << "needs two GPUs; this machine has " << found.gpus.size();
   TempDir dir;
   const auto r = RunTuner("tune transpose --size 1024x1024 --gpus all --json --db " + dir.File("t.db"),
                           "XDG_CACHE_HOME=" + dir.File("cache"));
@@ -180,7 +175,7 @@ bytes = "8 * N"
 )toml";
 
 TEST(SweepGpu, FailingCandidatesAreRecordedAndTheSweepGoesOn) {
-  SKIP_WITHOUT_GPU();
+  TUNER_GPU_TEST(1);
   TempDir dir;
   std::ofstream(dir.File("faulty.toml")) << kFaultyDescription;
   std::ofstream(dir.File("faulty.cu")) << kFaultySource;
@@ -208,6 +203,80 @@ TEST(SweepGpu, FailingCandidatesAreRecordedAndTheSweepGoesOn) {
   const auto again = RunTuner(command, "XDG_CACHE_HOME=" + dir.File("cache"));
   ASSERT_EQ(again.exit_code, 0) << again.err;
   EXPECT_EQ(nlohmann::json::parse(again.out)["measured_now"], 0);
+}
+
+// VARIANT 1 and 2 write their input after computing a correct output; 0 and 3 are correct.
+const char* kScribblerSource = R"cuda(
+extern "C" __global__ void scribbler(float* out, float* in, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  out[i] = in[i] * 2.0f;
+#if VARIANT == 1
+  in[i] = -in[i];                  // every element
+#elif VARIANT == 2
+  if (i == n - 1) in[i] += 1.0f;   // one element
+#endif
+}
+)cuda";
+
+const char* kScribblerDescription = R"toml(
+name = "scribbler"
+kernel = "scribbler"
+[[size]]
+name = "N"
+default = 100000
+[[param]]
+name = "VARIANT"
+values = [0, 1, 2, 3]
+labels = ["correct", "negates_input", "bumps_one_input", "correct_after"]
+[launch]
+grid = ["cdiv(N, 256)"]
+block = [256]
+[[arg]]
+name = "out"
+type = "float"
+length = "N"
+output = true
+[[arg]]
+name = "in"
+type = "float"
+length = "N"
+init = "random"
+[[arg]]
+name = "n"
+type = "int"
+value = "N"
+[check]
+params = { VARIANT = 0 }
+atol = 0.0
+rtol = 0.0
+[work]
+bytes = "8 * N"
+)toml";
+
+// A candidate that writes its input is wrong even though its own output is right, and the input is
+// filled again, so the correct candidates measured after it still pass.
+TEST(SweepGpu, ACandidateThatWritesItsInputIsWrongAndLaterOnesStillPass) {
+  TUNER_GPU_TEST(1);
+  TempDir dir;
+  std::ofstream(dir.File("scribbler.toml")) << kScribblerDescription;
+  std::ofstream(dir.File("scribbler.cu")) << kScribblerSource;
+  const auto r = RunTuner("tune scribbler --json --templates " + dir.File("") + " --db " + dir.File("t.db"),
+                          "XDG_CACHE_HOME=" + dir.File("cache"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  std::map<int, nlohmann::json> by_variant;
+  for (const auto& c : doc.at("candidates")) by_variant[c["params"]["VARIANT"]] = c;
+  ASSERT_EQ(by_variant.size(), 4u) << r.out;
+  for (int variant : {1, 2}) {
+    EXPECT_EQ(by_variant[variant]["status"], "wrong_result") << by_variant[variant].dump();
+    const std::string reason = by_variant[variant]["reason"];
+    EXPECT_EQ(reason.rfind("overwrote input 'in' (checksum 0x", 0), 0u) << reason;
+    EXPECT_NE(reason.find("restored for the next candidates"), std::string::npos) << reason;
+  }
+  EXPECT_EQ(by_variant[0]["status"], "ok") << by_variant[0].dump();
+  EXPECT_EQ(by_variant[3]["status"], "ok") << by_variant[3].dump();
+  EXPECT_TRUE(doc["best"]["params"]["VARIANT"] == 0 || doc["best"]["params"]["VARIANT"] == 3) << doc["best"].dump();
 }
 
 // Whether candidate 1 of `tune faulty` has killed its worker twice (then candidate 2 spins), waiting
@@ -262,7 +331,7 @@ bool SomeProcessUses(const std::string& cache_dir) {
 
 // Ctrl-C while a candidate spins: the sweep stops at once, keeps what it stored, exits 130.
 TEST(SweepGpu, InterruptStopsCleanly) {
-  SKIP_WITHOUT_GPU();
+  TUNER_GPU_TEST(1);
   TempDir dir;
   std::chrono::steady_clock::duration took{};
   const int status = SignalWhileACandidateSpins(dir, SIGINT, &took);
@@ -280,7 +349,7 @@ TEST(SweepGpu, InterruptStopsCleanly) {
 // SIGKILL loses at most the candidate in flight: its worker dies with it, and running the same
 // command again measures exactly what is missing.
 TEST(SweepGpu, AfterSigkillTheSameCommandMeasuresOnlyWhatIsMissing) {
-  SKIP_WITHOUT_GPU();
+  TUNER_GPU_TEST(1);
   TempDir dir;
   std::chrono::steady_clock::duration took{};
   const int status = SignalWhileACandidateSpins(dir, SIGKILL, &took);

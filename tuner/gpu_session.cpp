@@ -65,12 +65,22 @@ std::set<std::string> SymbolSources(const SetupRequest& setup) {
 }  // namespace
 
 GpuSession::GpuSession(const SetupRequest& setup)
-    : utility_(SelectDevice(setup.gpu)), atol_(setup.atol), rtol_(setup.rtol), start_(MakeEvent()), stop_(MakeEvent()) {
+    : utility_(SelectDevice(setup.gpu)),
+      inputs_([this](const void* data, std::size_t bytes) { return utility_.Checksum(data, bytes); }),
+      atol_(setup.atol),
+      rtol_(setup.rtol),
+      start_(MakeEvent()),
+      stop_(MakeEvent()) {
   const std::set<std::string> symbol_sources = SymbolSources(setup);
   unsigned long long seed = setup.seed;
   for (const BufferDecl& decl : setup.buffers) {
-    Buffer buffer{decl, DeviceAlloc(decl.count * SizeOf(decl.type)), {}, {}, {}};
-    utility_.Fill(buffer.device.get(), decl.type, decl.count, decl.init, seed++);
+    const std::size_t bytes = decl.count * SizeOf(decl.type);
+    Buffer buffer{decl, DeviceAlloc(bytes), {}, {}, {}};
+    void* device = buffer.device.get();
+    const unsigned long long buffer_seed = seed++;
+    utility_.Fill(device, decl.type, decl.count, decl.init, buffer_seed);
+    if (!decl.output)
+      inputs_.Add(decl.name, device, bytes, [this, device, decl, buffer_seed] { utility_.Fill(device, decl.type, decl.count, decl.init, buffer_seed); });
     if (symbol_sources.count(decl.name)) {
       buffer.initial.resize(decl.count * SizeOf(decl.type));
       TUNER_CUDA_CHECK(cudaMemcpy(buffer.initial.data(), buffer.device.get(), buffer.initial.size(), cudaMemcpyDeviceToHost));
@@ -88,6 +98,8 @@ GpuSession::GpuSession(const SetupRequest& setup)
   PrepareOutputs(true);
   TUNER_CUDA_CHECK(Launch(MakeReady(reference.kernel, setup.reference)));
   TUNER_CUDA_CHECK(cudaDeviceSynchronize());
+  const std::string overwritten = inputs_.RestoreChanged();
+  if (!overwritten.empty()) throw std::runtime_error("the reference kernel " + overwritten);
   for (auto& [name, buffer] : buffers_) {
     if (!buffer.decl.output) continue;
     buffer.reference.resize(buffer.decl.count * SizeOf(buffer.decl.type));
@@ -195,6 +207,13 @@ double GpuSession::TimedLaunch(const ReadyLaunch& ready) {
   return ms;
 }
 
+// The inputs a launch overwrote, named, after filling them again ("" when none); `when` ends the
+// sentence.
+std::string GpuSession::RestoredInputs(const char* when) {
+  const std::string overwritten = inputs_.RestoreChanged();
+  return overwritten.empty() ? "" : overwritten + when + "; restored for the next candidates";
+}
+
 std::string GpuSession::Verify() {
   std::string host;
   for (auto& [name, buffer] : buffers_) {
@@ -273,16 +292,23 @@ nlohmann::json GpuSession::Measure(const MeasureRequest& request) {
     reply["reason"] = DescribeCudaError(status);
     return reply;
   }
+  const std::string overwritten = RestoredInputs("");
   const std::string mismatch = Verify();
-  if (!mismatch.empty()) {
+  if (!overwritten.empty() || !mismatch.empty()) {
     reply["status"] = "wrong_result";
-    reply["reason"] = mismatch;
+    reply["reason"] = overwritten.empty() ? mismatch : mismatch.empty() ? overwritten : overwritten + "; " + mismatch;
     return reply;
   }
   float checked_ms = 0;
   TUNER_CUDA_CHECK(cudaEventElapsedTime(&checked_ms, start_.get(), stop_.get()));
   std::string note;
   const SampleStats stats = Summarise(TimeSamples(ready, request, checked_ms, &note));
+  const std::string overwritten_while_timed = RestoredInputs(" while it was timed");
+  if (!overwritten_while_timed.empty()) {
+    reply["status"] = "wrong_result";
+    reply["reason"] = overwritten_while_timed;
+    return reply;
+  }
   reply.update({{"status", "ok"}, {"reason", note}, {"time_ms_median", stats.median}, {"time_ms_min", stats.min},
                 {"time_ms_max", stats.max}, {"time_ms_spread", stats.spread}, {"samples", stats.count}});
   return reply;
@@ -298,6 +324,8 @@ nlohmann::json GpuSession::Interleave(const std::vector<KernelLaunch>& launches,
   std::vector<std::vector<double>> samples(launches.size());
   for (int round = 0; round < rounds; ++round)
     for (std::size_t i = 0; i < launches.size(); ++i) samples[i].push_back(TimedLaunch(ready[i]));
+  const std::string overwritten = RestoredInputs(" while the leaders were timed in turns");
+  if (!overwritten.empty()) return {{"ok", false}, {"error", "a leader " + overwritten}};
   nlohmann::json medians = nlohmann::json::array(), spreads = nlohmann::json::array();
   nlohmann::json mins = nlohmann::json::array(), maxs = nlohmann::json::array();
   for (const auto& s : samples) {

@@ -10,18 +10,22 @@
 
 #include "gpu_handles.h"
 #include "gpu_utility_kernels.h"
+#include "input_guard.h"
 #include "worker_protocol.h"
 
 namespace tuner {
 
 class GpuSession {
  public:
-  // Allocates and fills the buffers, runs the reference once and keeps its outputs.
+  // Allocates and fills the buffers, runs the reference once and keeps its outputs. Throws if the
+  // reference writes one of its inputs.
   explicit GpuSession(const SetupRequest& setup);
 
   // {"status": "ok" | "wrong_result" | "launch_error" | "invalid", ...} with time statistics,
   // registers, shared memory and the runtime's blocks per SM. A sticky CUDA error (a fault) is
-  // thrown as CudaError: the process is then unusable and the supervisor restarts it.
+  // thrown as CudaError: the process is then unusable and the supervisor restarts it. A candidate
+  // that wrote one of its inputs (checked after its checked launch and after its samples, never
+  // inside one) is wrong_result, and the input is filled again for the next.
   nlohmann::json Measure(const MeasureRequest& request);
 
   // Times several candidates again in turns (A B C A B C ...), so that a change of clocks or a
@@ -73,8 +77,11 @@ class GpuSession {
                                   double checked_ms, std::string* note);
   void FlushL2();
 
+  std::string RestoredInputs(const char* when);
+
   std::map<std::string, Buffer> buffers_;
   UtilityKernels utility_;
+  InputGuard inputs_;
   double atol_ = 0;
   double rtol_ = 0;
   DevicePointer flush_buffer_;

@@ -104,10 +104,10 @@ ScalarType ParseType(const Reader& r, const toml::table& t, const std::string& f
 BufferInit ParseInit(const Reader& r, const toml::table& t, const std::string& field, bool output) {
   static const std::map<std::string, BufferInit> kInits = {
       {"random", BufferInit::kRandom}, {"zero", BufferInit::kZero}, {"one", BufferInit::kOne},
-      {"index", BufferInit::kIndex},   {"poison", BufferInit::kPoison}};
+      {"index", BufferInit::kIndex},   {"poison", BufferInit::kPoison}, {"random_int", BufferInit::kRandomInt}};
   const std::string name = r.String(t, "init", field + ".init", false, output ? "poison" : "zero");
   auto it = kInits.find(name);
-  if (it == kInits.end()) r.Fail(t.get("init"), field + ".init", "unknown init '" + name + "' (random, zero, one, index, poison)");
+  if (it == kInits.end()) r.Fail(t.get("init"), field + ".init", "unknown init '" + name + "' (random, random_int, zero, one, index, poison)");
   if (output && it->second != BufferInit::kPoison && it->second != BufferInit::kZero)
     r.Fail(t.get("init"), field + ".init", "an output is initialised with 'poison' or 'zero'");
   return it->second;
@@ -312,6 +312,7 @@ std::string ToString(BufferInit init) {
     case BufferInit::kOne: return "one";
     case BufferInit::kIndex: return "index";
     case BufferInit::kPoison: return "poison";
+    case BufferInit::kRandomInt: return "random_int";
   }
   return "?";
 }

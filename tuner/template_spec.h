@@ -22,7 +22,8 @@ std::size_t SizeOf(ScalarType type);
 std::string ToString(ScalarType type);
 bool IsFloatingPoint(ScalarType type);
 
-enum class BufferInit { kRandom, kZero, kOne, kIndex, kPoison };
+// kRandomInt: integers for exact sums (see FillBuffer).
+enum class BufferInit { kRandom, kZero, kOne, kIndex, kPoison, kRandomInt };
 std::string ToString(BufferInit init);
 
 struct SizeSpec {

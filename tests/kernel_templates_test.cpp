@@ -1,0 +1,56 @@
+// The shipped templates' checks, without a GPU: every template names its own reference kernel
+// (never one of its configurations), the reference compiles, and the tolerances are the ones the
+// descriptions derive.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+
+#include "compiler.h"
+#include "expression.h"
+#include "search_space.h"
+#include "template_library.h"
+
+namespace tuner {
+namespace {
+
+const TemplateLibrary& Shipped() {
+  static const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs({}));
+  return library;
+}
+
+const std::vector<std::string> kShipped = {"transpose", "matmul",         "reduction",          "conv1d",
+                                           "coalescing", "coalescing_fp64", "adjacent_difference"};
+
+TEST(KernelTemplates, EveryShippedTemplateChecksAgainstItsOwnReferenceKernel) {
+  ASSERT_TRUE(Shipped().errors.empty()) << Shipped().errors[0];
+  for (const std::string& name : kShipped) {
+    const TemplateSpec& spec = Shipped().Find(name);
+    EXPECT_NE(spec.check.kernel, spec.kernel) << name;
+    EXPECT_NE(spec.check.kernel.find("_reference"), std::string::npos) << name;
+    const CompileResult reference = CompileCandidate(spec, ReferenceParams(spec), spec.check.kernel, "sm_90");
+    EXPECT_TRUE(reference.ok) << name << ":\n" << reference.log;
+  }
+}
+
+// atol at the default sizes, as derived in each description's [check]; rtol is 0 everywhere.
+TEST(KernelTemplates, TolerancesAreTheDerivedOnes) {
+  const std::map<std::string, double> atol = {
+      {"transpose", 0}, {"coalescing", 0}, {"coalescing_fp64", 0}, {"adjacent_difference", 0},
+      {"reduction", 0},                     // exact up to 2^30 values
+      {"matmul", 4096.0 / (1 << 22)},       // 2^-22 * K
+      {"conv1d", 100.0 / (1 << 22)}};       // 2^-22 * TAPS
+  for (const auto& [name, expected] : atol) {
+    const TemplateSpec& spec = Shipped().Find(name);
+    const Variables vars = MakeVariables(ParseProblemSize(spec, ""), {});
+    EXPECT_DOUBLE_EQ(Evaluate(spec.check.atol, vars), expected) << name;
+    EXPECT_EQ(Evaluate(spec.check.rtol, vars), 0.0) << name;
+  }
+  // Past 2^30 values the reduction allows the rounding of the 33 sums that leave the exact range.
+  const TemplateSpec& reduction = Shipped().Find("reduction");
+  const double at_2_31 = Evaluate(reduction.check.atol, MakeVariables(ParseProblemSize(reduction, "2147483648"), {}));
+  EXPECT_NEAR(at_2_31, 41.2, 0.1);
+}
+
+}  // namespace
+}  // namespace tuner
