@@ -98,16 +98,23 @@ TEST(GpuTestGate, UnderTunerRequireGpuTheSameRunFails) {
   EXPECT_NE(run.output.find("(TUNER_REQUIRE_GPU=1 promised 1)"), std::string::npos) << Quoted(run.output);
 }
 
-TEST(GpuTestGate, AfterCtestEverySkipIsListedWithItsReason) {
+std::string SkippedTestLog(const std::string& name, const std::string& reason) {
+  return "1/2 Test: " + name + "\nOutput:\n[ RUN      ] " + name + "\n/src/a_test.cpp:18: Skipped\n" + reason +
+         "\n[  SKIPPED ] " + name + " (0 ms)\n<end of output>\n";
+}
+
+// While the post-test command runs, this run's log is still LastTest.log.tmp; LastTest.log is the
+// previous run's.
+TEST(GpuTestGate, AfterCtestEverySkipOfThisRunIsListedWithItsReason) {
   db::testing::TempDir dir;
-  std::ofstream(dir.File("LastTest.log")) << "1/2 Test: Gpu.A\nOutput:\n[ RUN      ] Gpu.A\n"
-                                          << "/src/a_test.cpp:18: Skipped\nno usable GPU: no driver\n"
-                                          << "[  SKIPPED ] Gpu.A (0 ms)\n<end of output>\n"
-                                          << "2/2 Test: Cpu.B\nOutput:\n[ RUN      ] Cpu.B\n[       OK ] Cpu.B (0 ms)\n";
+  std::ofstream(dir.File("LastTest.log")) << SkippedTestLog("Old.C", "from the run before");
+  std::ofstream(dir.File("LastTest.log.tmp")) << SkippedTestLog("Gpu.A", "no usable GPU: no driver")
+                                              << "2/2 Test: Cpu.B\nOutput:\n[ RUN      ] Cpu.B\n[       OK ] Cpu.B (0 ms)\n";
   const ShellRun run = Shell(std::string(PRINT_SKIPS_SCRIPT) + " " + dir.File("LastTest.log"));
   EXPECT_EQ(run.exit_code, 0);
-  EXPECT_NE(run.output.find("\tGpu.A: no usable GPU: no driver\n"), std::string::npos) << run.output;
-  EXPECT_EQ(run.output.find("Cpu.B"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("\tGpu.A: no usable GPU: no driver\n"), std::string::npos) << Quoted(run.output);
+  EXPECT_EQ(run.output.find("Cpu.B"), std::string::npos) << Quoted(run.output);
+  EXPECT_EQ(run.output.find("Old.C"), std::string::npos) << Quoted(run.output);
   EXPECT_EQ(Shell(std::string(PRINT_SKIPS_SCRIPT) + " " + dir.File("missing.log")).output, "");
 }
 

@@ -2,6 +2,7 @@
 # Run by ctest after the tests (CTEST_CUSTOM_POST_TEST): lists every skipped test with the reason
 # its GTEST_SKIP gave, so the summary says why GPU tests did not run. Always exits 0.
 log="${1:-Testing/Temporary/LastTest.log}"
+[ -r "$log.tmp" ] && log="$log.tmp"  # ctest renames the log of this run only after this script
 [ -r "$log" ] || exit 0
 awk '
   /^[0-9]+\/[0-9]+ Test: / { name = $3 }
