@@ -1,7 +1,11 @@
 // NVRTC compiles without a GPU: these always run.
 #include "compiler.h"
 
+#include <cuda_runtime_api.h>  // CUDART_VERSION: the toolkit of this build
 #include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
 
 #include "template_library.h"
 
@@ -59,7 +63,15 @@ TEST(Compiler, ParsesThePtxasReportOfOneEntry) {
   EXPECT_EQ(ParsePtxasReport(log, "a").regs_per_thread, 8);
 }
 
-TEST(Compiler, ReportsTheNvrtcVersion) { EXPECT_NE(NvrtcVersion().find('.'), std::string::npos); }
+// The version is the loaded libnvrtc's "major.minor". The toolkit the test was built with fixes the
+// major (libnvrtc.so.N) and the lowest minor: a failed query ("0.0") or a garbled string fails.
+TEST(Compiler, ReportsTheNvrtcVersionOfTheToolkitItWasBuiltWith) {
+  const std::string version = NvrtcVersion();
+  std::smatch parts;
+  ASSERT_TRUE(std::regex_match(version, parts, std::regex("([0-9]+)\\.([0-9]+)"))) << version;
+  EXPECT_EQ(std::stoi(parts[1]), CUDART_VERSION / 1000) << version;
+  EXPECT_GE(std::stoi(parts[2]), CUDART_VERSION % 1000 / 10) << version;
+}
 
 }  // namespace
 }  // namespace tuner

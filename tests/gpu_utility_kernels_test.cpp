@@ -1,14 +1,14 @@
 // The worker's own kernels compile without a GPU; on a GPU (skipped without one) the fill kernel
-// gives exactly the values FillBuffer defines, the checksum is Checksum's, and the check counts
-// what CompareBuffers counts.
+// gives exactly the values FillBuffer defines, the checksum is Checksum's, and the check rejects
+// exactly the elements worked out by hand below, as CompareBuffers does.
 #include "gpu_utility_kernels.h"
 
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <cstdint>
+#include <iterator>
+#include <limits>
 #include <stdexcept>
-#include <utility>
 #include <vector>
 
 #include "buffer_contents.h"
@@ -36,25 +36,85 @@ TEST(UtilityKernelsGpu, FillMatchesTheHostDefinition) {
   }
 }
 
-TEST(UtilityKernelsGpu, CheckAgreesWithTheHostComparison) {
-  TUNER_GPU_TEST(1);
-  UtilityKernels kernels(0);
-  std::vector<float> reference(4096), output(4096);
-  FillBuffer(reference.data(), ScalarType::kFloat, reference.size(), BufferInit::kRandom, 7);
-  output = reference;
-  output[5] += 1e-3f;
-  output[9] = std::nanf("");
-  const std::size_t bytes = output.size() * sizeof(float);
-  DevicePointer out = DeviceAlloc(bytes), ref = DeviceAlloc(bytes);
-  ASSERT_EQ(cudaMemcpy(out.get(), output.data(), bytes, cudaMemcpyHostToDevice), cudaSuccess);
-  ASSERT_EQ(cudaMemcpy(ref.get(), reference.data(), bytes, cudaMemcpyHostToDevice), cudaSuccess);
-  // Exactly: element 5 (off by 1e-3) fails only without tolerance, the NaN at 9 always.
-  for (const auto& [atol, expected] : {std::pair{0.0, 2u}, std::pair{1e-2, 1u}}) {
-    const Comparison host = CompareBuffers(output.data(), reference.data(), ScalarType::kFloat, output.size(), atol, 0);
-    EXPECT_EQ(host.mismatches, expected) << atol;
-    EXPECT_EQ(kernels.CountMismatches(out.get(), ref.get(), ScalarType::kFloat, output.size(), atol, 0), expected) << atol;
+// One element per rule of the check, values exact in binary so that every bound is exact, and the
+// number each (atol, rtol) must reject worked out by hand (|out - ref| <= atol + rtol * |ref|; a
+// NaN or infinite output never passes, nor any output against a NaN reference):
+//   #  out      ref     |diff|
+//   0  1        1       0        passes always
+//   1  1.25     1       0.25     passes from atol 0.25
+//   2  100.5    100     0.5      passes from atol 0.5, or rtol 2^-7 (bound 0.78125)
+//   3  -2.0625  -2      0.0625   passes from atol 0.0625, or atol 0.0625 - 2^-6 with rtol 2^-7
+//   4  NaN      1       -        never
+//   5  +inf     +inf    -        never (equal, but not finite)
+//   6  0        NaN     -        never
+//   7  3        2       1        passes at atol 1 (the bound is inclusive)
+// The pattern is repeated over many blocks, so every block's count must reach the total.
+struct CheckCase {
+  double atol, rtol;
+  std::uint64_t rejected_per_pattern;
+};
+constexpr CheckCase kFloatCases[] = {
+    {0, 0, 7}, {0.25, 0, 5}, {1, 0, 3}, {0, 0x1p-7, 6}, {0.0625, 0x1p-7, 5}, {0.0625 - 0x1p-6, 0x1p-7, 5},
+};
+constexpr std::size_t kRepeats = 12501;  // 100,008 elements
+
+// With `kernels` null, only the host comparison (no GPU needed): it must reject the same elements.
+template <typename T>
+void ExpectCounts(UtilityKernels* kernels, ScalarType type, const std::vector<T>& out_pattern,
+                  const std::vector<T>& ref_pattern, const std::vector<CheckCase>& cases) {
+  std::vector<T> output, reference;
+  for (std::size_t r = 0; r < kRepeats; ++r) {
+    output.insert(output.end(), out_pattern.begin(), out_pattern.end());
+    reference.insert(reference.end(), ref_pattern.begin(), ref_pattern.end());
+  }
+  const std::size_t bytes = output.size() * sizeof(T);
+  DevicePointer out, ref;
+  if (kernels) {
+    out = DeviceAlloc(bytes);
+    ref = DeviceAlloc(bytes);
+    ASSERT_EQ(cudaMemcpy(out.get(), output.data(), bytes, cudaMemcpyHostToDevice), cudaSuccess);
+    ASSERT_EQ(cudaMemcpy(ref.get(), reference.data(), bytes, cudaMemcpyHostToDevice), cudaSuccess);
+  }
+  for (const CheckCase& c : cases) {
+    SCOPED_TRACE(ToString(type) + " atol " + std::to_string(c.atol) + " rtol " + std::to_string(c.rtol));
+    const std::uint64_t expected = c.rejected_per_pattern * kRepeats;
+    EXPECT_EQ(CompareBuffers(output.data(), reference.data(), type, output.size(), c.atol, c.rtol).mismatches, expected);
+    if (kernels) {
+      EXPECT_EQ(kernels->CountMismatches(out.get(), ref.get(), type, output.size(), c.atol, c.rtol), expected);
+    }
   }
 }
+
+template <typename T>
+void ExpectFloatingCounts(UtilityKernels* kernels, ScalarType type) {
+  const T nan = std::numeric_limits<T>::quiet_NaN(), inf = std::numeric_limits<T>::infinity();
+  ExpectCounts<T>(kernels, type, {1, 1.25, 100.5, -2.0625, nan, inf, 0, 3}, {1, 1, 100, -2, 1, inf, nan, 2},
+                  std::vector<CheckCase>(std::begin(kFloatCases), std::end(kFloatCases)));
+}
+
+// Integers (no NaN or infinity): |diff| 0, 2, 3 and 0; unsigned 4 - 7 is taken as -3, not a wrap.
+template <typename T>
+void ExpectIntegerCounts(UtilityKernels* kernels, ScalarType type) {
+  ExpectCounts<T>(kernels, type, {10, 12, 4, 1000}, {10, 10, 7, 1000}, {{0, 0, 2}, {2, 0, 1}, {3, 0, 0}, {0, 0.25, 1}});
+}
+
+void ExpectCountsForEveryType(UtilityKernels* kernels) {
+  ExpectFloatingCounts<float>(kernels, ScalarType::kFloat);
+  ExpectFloatingCounts<double>(kernels, ScalarType::kDouble);
+  ExpectIntegerCounts<std::int32_t>(kernels, ScalarType::kInt);
+  ExpectIntegerCounts<std::uint32_t>(kernels, ScalarType::kUint);
+  ExpectIntegerCounts<std::int64_t>(kernels, ScalarType::kInt64);
+  ExpectIntegerCounts<std::uint64_t>(kernels, ScalarType::kUint64);
+}
+
+TEST(UtilityKernelsGpu, CheckRejectsExactlyTheElementsOutsideTheTolerance) {
+  TUNER_GPU_TEST(1);
+  UtilityKernels kernels(0);
+  ExpectCountsForEveryType(&kernels);
+}
+
+// The same table against the host comparison alone, so that the expectations run everywhere.
+TEST(UtilityKernels, HostComparisonRejectsExactlyTheElementsOutsideTheTolerance) { ExpectCountsForEveryType(nullptr); }
 
 TEST(UtilityKernels, CompileWithoutAGpu) {
   EXPECT_GT(CompileUtilityKernels("sm_90").size(), 1000u);

@@ -1,4 +1,5 @@
-// The occupancy engine against NVIDIA's cuda_occupancy.h called directly, the built-in table, the
+// The occupancy engine against NVIDIA's cuda_occupancy.h called directly (how the engine feeds it),
+// the built-in table and hand-worked results against the documentation (independent of both), the
 // seeds' worked example, invalid kernels, and the `tuner occupancy` command line (no GPU needed).
 #include "occupancy.h"
 
@@ -97,6 +98,127 @@ TEST(Occupancy, AgreesWithCudaOccupancyHeaderOnEveryBuiltInArchitecture) {
         }
   }
   EXPECT_GT(compared, 50000);
+}
+
+// The built-in table against the CUDA C++ Programming Guide, typed in again from its table
+// "Technical Specifications per Compute Capability" (CUDA 13.0), not from arch_table.cpp: maximum
+// resident warps and blocks per SM, 32-bit registers per thread block, shared memory per SM and
+// per block (opt-in from 7.0), shared memory the driver reserves per block. Every architecture
+// has 1024 threads per block, 64 K registers per SM, 48 KiB per block without opt-in, warps of 32.
+struct GuideColumn {
+  const char* arch;
+  int warps_per_sm, blocks_per_sm, regs_per_block_k, smem_per_sm_kib, smem_per_block_kib, reserved_kib;
+};
+constexpr GuideColumn kGuide[] = {
+    {"sm_50", 64, 32, 64, 64, 48, 0},   {"sm_52", 64, 32, 64, 96, 48, 0},   {"sm_53", 64, 32, 32, 64, 48, 0},
+    {"sm_60", 64, 32, 64, 64, 48, 0},   {"sm_61", 64, 32, 64, 96, 48, 0},   {"sm_62", 64, 32, 32, 64, 48, 0},
+    {"sm_70", 64, 32, 64, 96, 96, 0},   {"sm_72", 64, 32, 64, 96, 96, 0},   {"sm_75", 32, 16, 64, 64, 64, 0},
+    {"sm_80", 64, 32, 64, 164, 163, 1}, {"sm_86", 48, 16, 64, 100, 99, 1},  {"sm_87", 48, 16, 64, 164, 163, 1},
+    {"sm_89", 48, 24, 64, 100, 99, 1},  {"sm_90", 64, 32, 64, 228, 227, 1}, {"sm_100", 64, 32, 64, 228, 227, 1},
+    {"sm_103", 64, 32, 64, 228, 227, 1}, {"sm_120", 48, 24, 64, 100, 99, 1}, {"sm_121", 48, 24, 64, 100, 99, 1},
+};
+
+TEST(Occupancy, BuiltInTableMatchesTheProgrammingGuide) {
+  std::vector<std::string> guide_archs;
+  for (const GuideColumn& g : kGuide) {
+    SCOPED_TRACE(g.arch);
+    guide_archs.push_back(g.arch);
+    const DeviceLimits d = ArchLimits(g.arch);
+    EXPECT_EQ(d.max_threads_per_sm, g.warps_per_sm * 32);
+    EXPECT_EQ(d.max_blocks_per_sm, g.blocks_per_sm);
+    EXPECT_EQ(d.regs_per_sm, 65536);
+    EXPECT_EQ(d.regs_per_block, g.regs_per_block_k * 1024);
+    EXPECT_EQ(d.smem_per_sm_bytes, std::size_t(g.smem_per_sm_kib) * 1024);
+    EXPECT_EQ(d.smem_per_block_bytes, 48u * 1024);
+    EXPECT_EQ(d.smem_per_block_optin_bytes, std::size_t(g.smem_per_block_kib) * 1024);
+    EXPECT_EQ(d.reserved_smem_per_block_bytes, std::size_t(g.reserved_kib) * 1024);
+    EXPECT_EQ(d.max_threads_per_block, 1024);
+    EXPECT_EQ(d.warp_size, 32);
+  }
+  EXPECT_EQ(KnownArchs(), guide_archs);  // no architecture without its column in the guide
+}
+
+// Occupancy worked out by hand with the rules of NVIDIA's occupancy calculator, not by the code
+// under test: warps per block = ceil(threads / 32); registers are allocated per warp in units of
+// 256 (regs x 32 rounded up), and each of the SM's 4 schedulers holds a quarter of its registers,
+// so warps by registers = 4 x floor(16384 / per-warp allocation); a block's registers must fit the
+// per-block limit; shared memory is allocated per block, with the driver's reserve, in units of 256
+// bytes (up to 7.x) or 128 bytes (8.0 on), and must fit the per-block opt-in limit.
+struct HandWorked {
+  const char* arch;
+  int threads, regs;
+  std::size_t smem;
+  int blocks, warps;
+  std::vector<Limiter> limiters;  // empty: cannot launch
+  std::size_t smem_allocated;     // per block, reserve included (0: not asserted)
+};
+
+const std::vector<HandWorked>& HandWorkedCases() {
+  using L = Limiter;
+  static const std::vector<HandWorked> cases = {
+      // 8 warps: 64/8 = 8 by warps; 1024 regs/warp, 4 x 16 = 64 warps = 8 blocks; 5120 B -> 233472/5120 = 45.
+      {"sm_90", 256, 32, 4096, 8, 64, {L::kWarps, L::kRegisters}, 5120},
+      // 1536 regs/warp: 4 x floor(16384/1536 = 10.7) = 40 warps = 5 blocks; by warps 8.
+      {"sm_90", 256, 48, 0, 5, 40, {L::kRegisters}, 1024},
+      // 2048 regs/warp: 4 x 8 = 32 warps = 1 block of 32 warps; by warps 2.
+      {"sm_90", 1024, 64, 0, 1, 32, {L::kRegisters}, 0},
+      // 2304 regs/warp x 32 warps = 73728 > 65536 per block: cannot launch.
+      {"sm_90", 1024, 72, 0, 0, 0, {}, 0},
+      // 1 warp: 64 by warps, 128 by registers, 233472/1024 = 228 by the reserve alone; 32 blocks per SM.
+      {"sm_90", 32, 16, 0, 32, 32, {L::kBlocks}, 1024},
+      // 49152 + 1024 = 50176 B (392 x 128): 233472/50176 = 4.65 -> 4; by warps 16.
+      {"sm_90", 128, 32, 49152, 4, 16, {L::kSharedMemory}, 50176},
+      // 227 KiB + 1 KiB reserve = 228 KiB: exactly one block.
+      {"sm_90", 256, 32, 227 * 1024, 1, 8, {L::kSharedMemory}, 228 * 1024},
+      // 228 KiB is above the 227 KiB per-block opt-in: cannot launch.
+      {"sm_90", 256, 32, 228 * 1024, 0, 0, {}, 0},
+      // 1025 threads is above 1024 per block: cannot launch.
+      {"sm_90", 1025, 32, 0, 0, 0, {}, 0},
+      // 100 KiB of shared memory (163 KiB opt-in): 103424 B -> 167936/103424 = 1.6 -> 1; no registers.
+      {"sm_80", 256, 0, 100 * 1024, 1, 8, {L::kSharedMemory}, 103424},
+      // 48 warps per SM: 48/8 = 6 blocks; 64 warps by registers = 8; 102400/1024 = 100.
+      {"sm_86", 256, 32, 0, 6, 48, {L::kWarps}, 1024},
+      // 24576 + 1024 = 25600 B: 102400/25600 = 4; by warps 12. 16 of 48 warps.
+      {"sm_86", 128, 32, 24576, 4, 16, {L::kSharedMemory}, 25600},
+      // 24 blocks per SM on 8.9: 1-warp blocks stop at 24 (48 by warps).
+      {"sm_89", 32, 16, 0, 24, 24, {L::kBlocks}, 1024},
+      // 255 regs -> 8192 per warp: 4 x floor(16384/8192) = 8 warps = 4 blocks of 2 warps; by warps 24.
+      {"sm_120", 64, 255, 0, 4, 8, {L::kRegisters}, 1024},
+      // 32 warps per SM on 7.5: 4 by warps; 2048 regs/warp: 4 x 8 = 32 warps = 4; no reserve.
+      {"sm_75", 256, 64, 0, 4, 32, {L::kWarps, L::kRegisters}, 0},
+      // 3 warps: 32/3 = 10 by warps; 1280 regs/warp: 4 x 12 = 48 warps = 16; 5000 -> 5120 B (256s): 12.
+      {"sm_75", 96, 40, 5000, 10, 30, {L::kWarps}, 5120},
+      // 6 warps: 10 by warps; 37 x 32 = 1184 -> 1280 regs/warp: 48 warps = 8 blocks; 3000 -> 3072 B: 21.
+      {"sm_50", 192, 37, 3000, 8, 48, {L::kRegisters}, 3072},
+      // 1280 regs/warp x 32 warps = 40960, within 64 K per block: 48 warps by registers = 1 block.
+      {"sm_50", 1024, 40, 0, 1, 32, {L::kRegisters}, 0},
+      // The same block on 5.3 (32 K registers per block): 40960 > 32768, cannot launch...
+      {"sm_53", 1024, 40, 0, 0, 0, {}, 0},
+      // ...while 32 registers (32768) fit: 64 warps by registers and by warps = 2 blocks.
+      {"sm_53", 1024, 32, 0, 2, 64, {L::kWarps, L::kRegisters}, 0},
+  };
+  return cases;
+}
+
+TEST(Occupancy, MatchesOccupancyWorkedOutByHandFromTheCalculatorRules) {
+  for (const HandWorked& c : HandWorkedCases()) {
+    SCOPED_TRACE(std::string(c.arch) + " threads " + std::to_string(c.threads) + " regs " + std::to_string(c.regs) +
+                 " smem " + std::to_string(c.smem));
+    const DeviceLimits d = ArchLimits(c.arch);
+    const OccupancyResult r = ComputeOccupancy(d, {c.threads, c.regs, c.smem});
+    EXPECT_EQ(r.blocks_per_sm, c.blocks);
+    EXPECT_EQ(r.invalid_reason.empty(), c.blocks > 0) << r.invalid_reason;
+    if (c.blocks == 0) continue;
+    EXPECT_EQ(r.warps_per_sm, c.warps);
+    EXPECT_DOUBLE_EQ(r.occupancy, double(c.warps) / (d.max_threads_per_sm / 32));
+    std::vector<Limiter> limiters = r.limiters;
+    std::sort(limiters.begin(), limiters.end());
+    EXPECT_EQ(limiters, c.limiters);
+    EXPECT_EQ(r.limiter, r.limiters.front());
+    if (c.smem_allocated) {
+      EXPECT_EQ(r.smem_allocated_per_block_bytes, c.smem_allocated);
+    }
+  }
 }
 
 TEST(Occupancy, H100Example) {
