@@ -46,6 +46,16 @@ TEST(SweepGpu, TransposeEndToEndStoresAVerifiedBest) {
     EXPECT_LE(c.at("time_ms").get<double>(), c.at("time_ms_max").get<double>()) << c.dump();
   }
 
+  // The leaders' confirmation is visible: three leaders timed in turns, and a verdict on the first two.
+  ASSERT_EQ(doc.at("leaders").size(), 3u) << first.out;
+  EXPECT_EQ(doc["leaders"][0].at("params"), doc["best"]["params"]);
+  for (const auto& leader : doc["leaders"]) {
+    EXPECT_TRUE(leader.at("confirmed").get<bool>()) << leader.dump();
+    EXPECT_EQ(leader.at("samples"), 10) << leader.dump();
+  }
+  const std::string separation = doc.at("winner_vs_runner_up").at("separation");
+  EXPECT_TRUE(separation == "distinguishable" || separation == "within_noise") << separation;
+
   const auto again = RunTuner("tune transpose --size 1024x2048 --json" + db, "XDG_CACHE_HOME=" + dir.File("cache"));
   ASSERT_EQ(again.exit_code, 0) << again.err;
   EXPECT_EQ(nlohmann::json::parse(again.out).at("measured_now"), 0);  // resumed: nothing missing

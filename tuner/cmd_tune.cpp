@@ -9,7 +9,9 @@
 #include "db/store.h"
 #include "default_paths.h"
 #include "errors.h"
+#include "leader_summary.h"
 #include "multi_gpu_sweep.h"
+#include "reports/report_format.h"
 #include "search_space.h"
 #include "sweep.h"
 #include "template_library.h"
@@ -21,11 +23,7 @@ namespace {
 
 void OnInterrupt(int) { g_sweep_interrupted = true; }
 
-std::string ParamsText(const std::string& params_json) {
-  std::string text;
-  for (const auto& [name, value] : ParamsFromJson(params_json)) text += (text.empty() ? "" : " ") + name + "=" + std::to_string(value);
-  return text;
-}
+using report::ParamsText;
 
 nlohmann::json RecordJson(const db::MeasurementRecord& r) {
   return {{"params", nlohmann::ordered_json::parse(r.params_json)}, {"launch", nlohmann::json::parse(r.launch_json)},
@@ -71,7 +69,8 @@ void PrintSummary(const TemplateSpec& spec, const SweepOutcome& out) {
   if (best->perf_unit == "GB/s" && out.copy_gbps > 0)
     std::cout << " = " << Fixed(100 * best->perf_value / out.copy_gbps, 1) << "% of device-to-device copy ("
               << Fixed(out.copy_gbps, 0) << " GB/s, same run)";
-  std::cout << "\n";
+  std::cout << "\n\n";
+  PrintLeaders(SummariseLeaders(out.stored), std::cout);
 }
 
 nlohmann::json OutcomeJson(const TemplateSpec& spec, const SweepOutcome& out) {
@@ -87,6 +86,7 @@ nlohmann::json OutcomeJson(const TemplateSpec& spec, const SweepOutcome& out) {
     doc["best"] = RecordJson(*best);
     if (best->perf_unit == "GB/s" && out.copy_gbps > 0) doc["best"]["fraction_of_copy"] = best->perf_value / out.copy_gbps;
   }
+  doc.update(ToJson(SummariseLeaders(out.stored)));
   return doc;
 }
 

@@ -12,6 +12,7 @@
 #include "default_paths.h"
 #include "device_limits.h"
 #include "expression.h"
+#include "leader_summary.h"
 #include "occupancy.h"
 #include "parallel_compiler.h"
 #include "search_space.h"
@@ -25,7 +26,7 @@ std::atomic<bool> g_sweep_interrupted{false};
 
 namespace {
 
-constexpr std::size_t kCopyBytes = 256u << 20;  // the reference copy, as in shared/MEASURED.md
+constexpr std::size_t kCopyBytes = 256u << 20;  // the reference copy: 256 MiB device to device
 constexpr double kSetupTimeoutS = 300;
 
 class SweepRun {
@@ -409,12 +410,15 @@ void SweepRun::ConfirmLeaders() {
   if (reply.outcome != WorkerProcess::Outcome::kReplied || !reply.body.value("ok", false)) return;
   for (std::size_t j = 0; j < indices.size(); ++j) {
     db::MeasurementRecord& record = outcome_.measured[indices[j]];
+    // The median and spread now come from the rounds in turns alone; its own samples are kept in words.
+    record.reason = std::string(kConfirmedReasonPrefix) + " median of " + std::to_string(kRounds) +
+                    " samples timed in turns with the other leaders (after " + std::to_string(record.samples) +
+                    " of its own)";
     record.time_ms_median = reply.body["medians"][j];
     record.time_ms_spread = reply.body["spreads"][j];
     record.time_ms_min = reply.body["mins"][j];
     record.time_ms_max = reply.body["maxs"][j];
     record.samples = kRounds;
-    record.reason = "confirmed: timed again in turns with the other leaders";
     records_->FillPerformance(record);
     store_.AddMeasurement(sweep_id_, record);
   }
