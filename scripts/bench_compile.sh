@@ -1,26 +1,30 @@
 #!/usr/bin/env bash
-# Compile throughput (issue 5): every candidate of a template compiled cold, with NVRTC in one
-# process per core (default) and in threads of one process (TUNER_COMPILE=threads).
-# Usage: scripts/bench_compile.sh [path/to/tuner] [template ...]
+# Compile throughput (issue 5): every candidate of a template compiled cold for sm_90 by
+# `tuner explore` (no GPU needed), with NVRTC in one process per core (default) and in threads of
+# one process (TUNER_COMPILE=threads), each into an empty compile cache.
+#
+#   scripts/bench_compile.sh [path/to/tuner] [template ...]      (default: transpose matmul)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-tuner=${1:-build/bin/tuner}
+source "$(dirname "$0")/bench_common.sh"
+bench_init bench_compile "$@"
+case "${1:-}" in -h|--help) bench_help; exit 0 ;; esac
+bench_require_tuner "${1:-build/bin/tuner}"
 shift || true
-templates=("${@:-transpose matmul}")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+templates=("$@")
+((${#templates[@]})) || templates=(transpose matmul)
+bench_header
 echo "| template | candidates | processes: wall s (ms/candidate) | threads: wall s (ms/candidate) | cores |"
 echo "|---|---|---|---|---|"
-for t in ${templates[*]}; do
+for t in "${templates[@]}"; do
   line="| $t"
   for mode in processes threads; do
     rm -rf "$work/cache"
-    start=$(date +%s.%N)
+    start=$(bench_now)
     count=$(TUNER_COMPILE=$mode XDG_CACHE_HOME="$work/cache" "$tuner" explore "$t" --arch sm_90 --json |
-            python3 -c "import json, sys; print(len(json.load(sys.stdin)['candidates']))")
-    end=$(date +%s.%N)
+            python3 -c "import json, sys; print(len(json.load(sys.stdin)['candidates']))") || bench_die "tuner explore $t failed"
+    seconds=$(bench_seconds "$start" "$(bench_now)")
     [ "$mode" = processes ] && line="$line | $count"
-    line="$line | $(python3 -c "import sys; s=float(sys.argv[2])-float(sys.argv[1]); print(f'{s:.2f} ({1000*s/int(sys.argv[3]):.1f})')" "$start" "$end" "$count")"
+    line="$line | $seconds ($(python3 -c "import sys; print(f'{1000 * float(sys.argv[1]) / int(sys.argv[2]):.1f}')" "$seconds" "$count"))"
   done
   echo "$line | $(nproc) |"
 done

@@ -1,21 +1,35 @@
 #!/usr/bin/env bash
 # Tuned shipped kernels against references measured in the same run (issue 3 targets):
-#   transpose 8192^2 and reduction 2^28 against device-to-device cudaMemcpy bandwidth,
-#   matmul 4096^3 against cuBLAS SGEMM (fp32, TF32 off, through PyTorch where present),
-#   conv1d 2^24 x 100 taps against its naive global-memory-filter variant.
-#   The naive conv1d is the seeds' kernel: filter in global memory, one output per thread.
-# Usage: scripts/bench_kernels.sh [path/to/tuner] [kernel ...]; BENCH_DB=path keeps the database.
+#   transpose 8192^2 and reduction 2^28 (and every memory-bound template) against the
+#   device-to-device cudaMemcpy bandwidth each sweep's worker measures (256 MiB, read + written);
+#   matmul 4096^3 against cuBLAS SGEMM (torch.mm, fp32, TF32 off, median of 20 after 5 warm-ups);
+#   conv1d 2^24 x 100 taps against its naive variant (filter in global memory, one output per
+#   thread: the seeds' kernel), and against cuBLAS's FP32 rate.
+# Every sweep measures every candidate in this run (--force), into a fresh database unless
+# BENCH_DB=PATH names one to keep (its stored results of these kernels are then replaced). A
+# reference that cannot be measured (PyTorch missing, no copy bandwidth, no naive conv1d) ends the
+# script with exit 1: no ratio is printed against a missing reference.
+#
+#   scripts/bench_kernels.sh [path/to/tuner] [kernel ...]     (default: transpose reduction matmul conv1d)
+#   BENCH_GPU=N selects the GPU (default 0).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-tuner=${1:-build/bin/tuner}
+source "$(dirname "$0")/bench_common.sh"
+bench_init bench_kernels "$@"
+case "${1:-}" in -h|--help) bench_help; exit 0 ;; esac
+bench_require_tuner "${1:-build/bin/tuner}"
 shift || true
-kernels=("${@:-transpose reduction matmul conv1d}")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+kernels=("$@")
+((${#kernels[@]})) || kernels=(transpose reduction matmul conv1d)
+gpu=${BENCH_GPU:-0}
+[[ "$gpu" =~ ^[0-9]+$ ]] || bench_usage "BENCH_GPU='$gpu': expected a GPU index"
+bench_require_gpus $((gpu + 1))
 export XDG_CACHE_HOME=$work/cache
-db=${BENCH_DB:-$work/bench.db}
+db=$(bench_database kernels)
 
-cublas_gflops=$(python3 - <<'PY' 2>/dev/null || echo 0
+# cuBLAS SGEMM 4096^3 in GFLOP/s, for matmul and conv1d; exit 1 when it cannot be measured.
+cublas_gflops=0
+if [[ " ${kernels[*]} " == *" matmul "* || " ${kernels[*]} " == *" conv1d "* ]]; then
+  cublas_gflops=$(CUDA_VISIBLE_DEVICES=$gpu python3 - 2>"$work/cublas.log" <<'PY'
 import torch
 torch.backends.cuda.matmul.allow_tf32 = False
 a = torch.rand(4096, 4096, device="cuda"); b = torch.rand(4096, 4096, device="cuda")
@@ -27,43 +41,50 @@ for _ in range(20):
 times.sort()
 print(2 * 4096**3 / (times[len(times) // 2] * 1e6))
 PY
-)
+  ) || bench_die "the cuBLAS reference (PyTorch torch.mm on GPU $gpu) could not be measured: $(tail -1 "$work/cublas.log")"
+fi
 
-for kernel in ${kernels[*]}; do
-  start=$(date +%s)
-  "$tuner" tune "$kernel" --db "$db" --json >"$work/$kernel.json"
-  echo "$kernel: swept in $(( $(date +%s) - start )) s" >&2
+bench_header
+for kernel in "${kernels[@]}"; do
+  start=$(bench_now)
+  "$tuner" tune "$kernel" --gpu "$gpu" --force --db "$db" --json >"$work/$kernel.json" || bench_die "tuner tune $kernel failed"
+  echo "$kernel: swept in $(bench_seconds "$start" "$(bench_now)") s" >&2
 done
 
-python3 - "$work" "$cublas_gflops" ${kernels[*]} <<'PY'
+python3 - "$work" "$cublas_gflops" "${kernels[@]}" <<'PY' || bench_die "a reference is missing (see above)"
 import json, sys
 work, cublas = sys.argv[1], float(sys.argv[2])
+TARGETS = {"transpose": ">= 95%", "reduction": ">= 90%", "matmul": ">= 80%", "conv1d": ">= 3x"}
+
+def against_copy(doc, perf):
+    if doc["copy_gbps"] <= 0:
+        sys.exit(f"{doc['kernel']}: the sweep measured no copy bandwidth")
+    return f"cudaMemcpy D2D {doc['copy_gbps']:.0f} GB/s", f"{100 * perf / doc['copy_gbps']:.1f}%"
+
+def against_naive_conv1d(doc, perf):
+    ok = [c for c in doc["candidates"] if c["status"] == "ok" and c["params"].get("VARIANT") == 0]
+    naive = [c["perf"] for c in ok if c["params"].get("OUTS") == 1]
+    if not naive:
+        sys.exit("conv1d: no naive candidate (VARIANT=0 OUTS=1) passed, so there is no reference")
+    blocked = max(c["perf"] for c in ok)
+    ref = (f"naive global filter, 1 output/thread {max(naive):.0f} GFLOP/s (global filter with register "
+           f"blocking: {blocked:.0f}, {perf / blocked:.2f}x); {100 * perf / cublas:.1f}% of cuBLAS's FP32 rate")
+    return ref, f"{perf / max(naive):.2f}x"
+
 print("| kernel | size | best configuration | best | reference (same run) | ratio | target |")
 print("|---|---|---|---|---|---|---|")
 for kernel in sys.argv[3:]:
     doc = json.load(open(f"{work}/{kernel}.json"))
     best = doc["best"]
-    if best is None:
-        print(f"| {kernel} | {doc['size']} | no candidate passed | | | | |"); continue
     params = " ".join(f"{k}={v}" for k, v in best["params"].items())
     perf, unit = best["perf"], best["perf_unit"]
-    ref, target = "", ""
     if unit == "GB/s":
-        copy = doc["copy_gbps"]
-        ref, ratio = f"cudaMemcpy D2D {copy:.0f} GB/s", perf / copy
-        target = {"transpose": ">= 95%", "reduction": ">= 90%"}.get(kernel, "")
+        ref, ratio = against_copy(doc, perf)
     elif kernel == "matmul":
-        ref, ratio, target = (f"cuBLAS SGEMM {cublas:.0f} GFLOP/s", perf / cublas, ">= 80%") if cublas else ("cuBLAS not measured", 0, ">= 80%")
+        ref, ratio = f"cuBLAS SGEMM {cublas:.0f} GFLOP/s", f"{100 * perf / cublas:.1f}%"
     elif kernel == "conv1d":
-        ok = [c for c in doc["candidates"] if c["status"] == "ok" and c["params"].get("VARIANT") == 0]
-        naive = [c["perf"] for c in ok if c["params"].get("OUTS") == 1]
-        naive_best = max(naive) if naive else 0
-        blocked = max((c["perf"] for c in ok), default=0)
-        ref, ratio, target = f"naive global filter, 1 output/thread {naive_best:.0f} GFLOP/s", perf / naive_best if naive_best else 0, ">= 3x"
-        ref += f" (global filter with register blocking: {blocked:.0f}, {perf / blocked:.2f}x)" if blocked else ""
-        if cublas: ref += f"; {100 * perf / cublas:.1f}% of cuBLAS's FP32 rate"
+        ref, ratio = against_naive_conv1d(doc, perf)
     else:
-        ratio = 0
-    shown = f"{ratio:.2f}x" if kernel == "conv1d" else f"{100 * ratio:.1f}%"
-    print(f"| {kernel} | {doc['size']} | {params} | {perf:.1f} {unit} | {ref} | {shown} | {target} |")
+        ref, ratio = "none", "-"
+    print(f"| {kernel} | {doc['size']} | {params} | {perf:.1f} {unit} | {ref} | {ratio} | {TARGETS.get(kernel, '')} |")
 PY

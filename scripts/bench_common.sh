@@ -1,0 +1,72 @@
+# Shared by the benchmark scripts (sourced, not run): the repository root, a scratch folder removed
+# on exit, the tuner binary, the GPU check, wall-clock timing, the provenance header every table
+# starts with, and failing loudly. Needs bash and python3 (no jq: GPU nodes may lack it).
+
+# bench_init NAME "$@": cd to the repository root and make $work (removed on exit); NAME starts
+# messages, and the command line is kept for the header.
+bench_init() {
+  BENCH_NAME=$1
+  shift
+  BENCH_COMMAND="$0${*:+ $*}"
+  cd "$(dirname "${BASH_SOURCE[0]}")/.."
+  BENCH_ROOT=$(pwd)
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+}
+
+# The work could not be done, or a reference could not be measured: exit 1.
+bench_die() {
+  echo "$BENCH_NAME: $*" >&2
+  exit 1
+}
+
+# Bad usage: exit 2, nothing run.
+bench_usage() {
+  echo "$BENCH_NAME: $* (see --help)" >&2
+  exit 2
+}
+
+# Prints the comment block at the top of the calling script (its usage).
+bench_help() {
+  awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
+}
+
+# bench_require_tuner PATH: the binary must exist; sets $tuner to its absolute path.
+bench_require_tuner() {
+  [ -x "$1" ] || bench_usage "no tuner binary at '$1' (build it with scripts/build.sh, or pass its path)"
+  tuner=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+}
+
+# bench_require_gpus N: at least N GPUs must be usable, else exit 1 saying what `tuner devices` found.
+# Sets $gpu_count and $gpu_names (one line per GPU: "INDEX NAME").
+bench_require_gpus() {
+  local found
+  found=$("$tuner" devices --json) || bench_die "'tuner devices' failed"
+  gpu_count=$(python3 -c 'import json, sys; print(len(json.load(sys.stdin)["gpus"]))' <<<"$found")
+  gpu_names=$(python3 -c 'import json, sys
+for g in json.load(sys.stdin)["gpus"]: print(g["index"], g["name"])' <<<"$found")
+  if ((gpu_count < $1)); then
+    local problem
+    problem=$(python3 -c 'import json, sys; print(json.load(sys.stdin).get("problem") or "")' <<<"$found")
+    bench_die "needs $1 GPU(s); 'tuner devices' found $gpu_count${problem:+ ($problem)}${gpu_names:+: $gpu_names}"
+  fi
+}
+
+bench_now() { date +%s.%N; }
+
+# bench_seconds START END: the difference, two decimals.
+bench_seconds() { python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.2f}')" "$1" "$2"; }
+
+# bench_header: where and when the table below was measured, and how to measure it again.
+bench_header() {
+  local commit
+  commit=$(git -C "$BENCH_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+  git -C "$BENCH_ROOT" diff --quiet HEAD 2>/dev/null || commit="$commit (with uncommitted changes)"
+  local gpus=${gpu_names:-no GPU used}
+  echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(hostname) (${gpus//$'\n'/, }); tuner at commit $commit."
+  echo "Command: $BENCH_COMMAND"
+  echo
+}
+
+# bench_database NAME: $BENCH_DB when given (the caller's, kept), else a fresh file in $work.
+bench_database() { echo "${BENCH_DB:-$work/$1.db}"; }
