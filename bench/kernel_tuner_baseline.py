@@ -11,6 +11,7 @@ the import time, how many configurations ran, and the best one.
     python3 bench/kernel_tuner_baseline.py sgemm [--size 4096] [--gpu 0]
 """
 import argparse
+import contextlib
 import json
 import pathlib
 import sys
@@ -98,10 +99,11 @@ def main():
     space = SPACES[args.space](parse_size(args.size or default_size))
     source = (TEMPLATES / space["file"]).read_text()
     started = time.perf_counter()
-    results, env = kernel_tuner.tune_kernel(
-        space["kernel_name"], source, space["problem_size"], space["arguments"], space["tune_params"],
-        restrictions=space["restrictions"], answer=space["answer"], atol=space["atol"], lang="cupy",
-        device=args.gpu, strategy="brute_force", iterations=7, quiet=True, **space["options"])
+    with contextlib.redirect_stdout(sys.stderr):  # stdout carries the JSON alone
+        results, env = kernel_tuner.tune_kernel(
+            space["kernel_name"], source, space["problem_size"], space["arguments"], space["tune_params"],
+            restrictions=space["restrictions"], answer=space["answer"], atol=space["atol"], lang="cupy",
+            device=args.gpu, strategy="brute_force", iterations=7, quiet=True, **space["options"])
     wall_s = time.perf_counter() - started
     timed = [r for r in results if isinstance(r.get("time"), (int, float))]
     if not timed:

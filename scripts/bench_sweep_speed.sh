@@ -47,8 +47,12 @@ assert version("kernel_tuner") == "1.5.0", "kernel_tuner " + version("kernel_tun
   python3 -c "$check" 2>/dev/null && return
   compgen -G "$wheels/*.whl" >/dev/null ||
     bench_die "Kernel Tuner 1.5.0 is not importable and '$wheels' holds no wheels: run scripts/fetch_kernel_tuner_wheels.sh where the network is and carry .whl here (or pass --quote-kernel-tuner)"
-  python3 -m pip install -q --no-index --no-deps --target "$work/kernel_tuner" "$wheels"/*.whl >"$work/pip.log" 2>&1 ||
-    bench_die "installing the wheels of '$wheels' for $(python3 -V) failed: $(grep -v WARNING "$work/pip.log" | tail -3)"
+  if python3 -m pip --version >/dev/null 2>&1; then
+    python3 -m pip install -q --no-index --no-deps --target "$work/kernel_tuner" "$wheels"/*.whl >"$work/pip.log" 2>&1 ||
+      bench_die "installing the wheels of '$wheels' for $(python3 -V) failed: $(grep -v WARNING "$work/pip.log" | tail -3)"
+  else  # no pip: a wheel is a zip of the files to import (the import check below says if they fit)
+    for wheel in "$wheels"/*.whl; do python3 -m zipfile -e "$wheel" "$work/kernel_tuner"; done
+  fi
   export PYTHONPATH="$work/kernel_tuner${PYTHONPATH:+:$PYTHONPATH}"
   python3 -c "$check" 2>"$work/import.log" || bench_die "Kernel Tuner 1.5.0 does not run here: $(tail -1 "$work/import.log")"
 }
