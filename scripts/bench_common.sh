@@ -59,9 +59,12 @@ bench_seconds() { python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sy
 
 # bench_header: where and when the table below was measured, and how to measure it again.
 bench_header() {
-  local commit
-  commit=$(git -C "$BENCH_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
-  git -C "$BENCH_ROOT" diff --quiet HEAD 2>/dev/null || commit="$commit (with uncommitted changes)"
+  # TUNER_COMMIT: where the checkout travelled without its git history (a copy on a GPU node).
+  local commit=${TUNER_COMMIT:-}
+  if [ -z "$commit" ]; then
+    commit=$(git -C "$BENCH_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+    git -C "$BENCH_ROOT" diff --quiet HEAD 2>/dev/null || commit="$commit (with uncommitted changes)"
+  fi
   local gpus=${gpu_names:-no GPU used}
   echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(hostname) (${gpus//$'\n'/, }); tuner at commit $commit."
   echo "Command: $BENCH_COMMAND"
