@@ -1,0 +1,217 @@
+// Deliberately broken variants of the shipped templates, the kind of bug a kernel author writes: an
+// off-by-one bound, a dropped tail, a missing __syncthreads, a wrong index, a race. Each is a list of
+// textual edits of the shipped source; every edit must match exactly once, so a change of the
+// shipped source makes the mutation tests fail loudly instead of testing nothing. A missing barrier
+// is made to show by delaying the other warps (__nanosleep) so that one warp reads shared memory
+// before it is written, on every run. mutants_test.cpp compiles every mutant without a GPU;
+// mutation_gpu_test.cpp tunes each through `tuner tune` and demands that every candidate it affects
+// is wrong_result (or fault) and never best.
+#pragma once
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "template_spec.h"
+
+namespace tuner::testing {
+
+struct SourceEdit {
+  std::string find;  // occurs exactly once in the shipped source
+  std::string replace;
+};
+
+struct Mutant {
+  std::string bug;                // what is wrong, in a few words
+  std::vector<SourceEdit> edits;
+  std::string size;               // --size, chosen so that the bug shows (partial tiles, tails)
+  std::string affects;            // expression over the parameters: the candidates the bug reaches
+  bool race = false;              // forced race: candidates outside `affects` may go either way
+};
+
+struct TemplateMutants {
+  std::string name;  // shipped template
+  std::vector<Mutant> mutants;
+};
+
+// gtest names a parameterised test's cases by this.
+inline void PrintTo(const TemplateMutants& mutants, std::ostream* out) { *out << mutants.name; }
+
+// The shipped source with the mutant's edits applied; throws naming the edit when it does not match
+// exactly once.
+inline std::string Mutate(const std::string& source, const Mutant& mutant) {
+  std::string text = source;
+  for (const SourceEdit& edit : mutant.edits) {
+    const std::size_t at = text.find(edit.find);
+    if (at == std::string::npos || text.find(edit.find, at + 1) != std::string::npos)
+      throw std::runtime_error("mutant '" + mutant.bug + "': the text to replace does not occur exactly once: " + edit.find);
+    text.replace(at, edit.find.size(), edit.replace);
+  }
+  return text;
+}
+
+// Writes the mutant as a template of its own into `folder`: the shipped description renamed to
+// `name` (still naming the shipped source file, so that the mutated copy beside it is the one
+// compiled) and the mutated source.
+inline void WriteMutant(const TemplateSpec& spec, const Mutant& mutant, const std::string& name, const std::string& folder) {
+  std::ifstream in(spec.description_path, std::ios::binary);
+  std::string description((std::istreambuf_iterator<char>(in)), {});
+  const std::string line = "name = \"" + spec.name + "\"\n";
+  const std::size_t at = description.find(line);
+  if (at == std::string::npos) throw std::runtime_error(spec.description_path + " has no line " + line);
+  const std::string source = std::filesystem::path(spec.source_path).filename().string();
+  const bool names_its_source = description.find("\nsource = ") != std::string::npos;
+  description.replace(at, line.size(), "name = \"" + name + "\"\n" + (names_its_source ? "" : "source = \"" + source + "\"\n"));
+  std::filesystem::create_directories(folder);
+  std::ofstream(folder + "/" + name + ".toml", std::ios::binary) << description;
+  std::ofstream(folder + "/" + source, std::ios::binary) << Mutate(spec.source_text, mutant);
+}
+
+// A warp other than the first waits before it writes shared memory, so that a missing barrier
+// shows on every run.
+inline const std::string kOtherWarpsLate = "if (threadIdx.x >= 32) __nanosleep(20000);  // mutant: the other warps write late\n";
+
+inline std::vector<Mutant> CoalescingMutants() {
+  return {
+      {"off-by-one: the wrap-around of OFFSET misses element 0 and writes one past the end",
+       {{"e[j] = t + OFFSET >= n ? t + OFFSET - n", "e[j] = t + OFFSET > n ? t + OFFSET - n"}},
+       "100003", "MODE == 0 && OFFSET > 0"},
+      {"off-by-one bound: the strided run drops the last element",
+       {{"    if (e[j] >= n) e[j] = -1;", "    if (e[j] >= n - 1) e[j] = -1;"}},
+       "100003", "MODE == 1"},
+      {"wrong index: every strided block reads column 0",
+       {{"e[j] = row * STRIDE + blockIdx.y;", "e[j] = row * STRIDE;"}},
+       "100003", "MODE == 1 && STRIDE > 1"},
+      {"dropped tail: the last of ITEMS elements is never stored",
+       {{"  for (int j = 0; j < ITEMS; ++j)\n    if (e[j] >= 0) out[e[j]]", "  for (int j = 0; j < ITEMS - 1; ++j)\n    if (e[j] >= 0) out[e[j]]"}},
+       "100003", "1"},
+  };
+}
+
+inline const std::vector<TemplateMutants>& AllMutants() {
+  static const std::vector<TemplateMutants> all = [] {
+    std::vector<TemplateMutants> t;
+    t.push_back({"transpose",
+                 {
+                     {"off-by-one bound: the naive kernel drops the last column",
+                      {{"    if (x < w && y + j < h) out[", "    if (x < w - 1 && y + j < h) out["}},
+                      "1000x600", "VARIANT == 0"},
+                     {"missing __syncthreads between the tile's writes and reads",
+                      {{"  __syncthreads();\n  x = blockIdx.y * TILE + threadIdx.x;", "  x = blockIdx.y * TILE + threadIdx.x;"},
+                       {"  __shared__ float tile[TILE][TILE + PAD];\n",
+                        "  __shared__ float tile[TILE][TILE + PAD];\n  if (threadIdx.y * TILE + threadIdx.x >= 32) __nanosleep(100000);  // mutant: the other warps write late\n"}},
+                      "1000x600", "VARIANT == 1", true},
+                     {"wrong index: the tile is read back untransposed",
+                      {{"= tile[threadIdx.x][threadIdx.y + j];", "= tile[threadIdx.y + j][threadIdx.x];"}},
+                      "1000x600", "VARIANT == 1"},
+                     {"dropped tail: the last ROWS rows of each tile are never staged",
+                      {{"  for (int j = 0; j < TILE; j += ROWS)\n    if (x < w && y + j < h) tile[",
+                        "  for (int j = 0; j < TILE - ROWS; j += ROWS)\n    if (x < w && y + j < h) tile["}},
+                      "1000x600", "VARIANT == 1"},
+                     {"wrong bound: the tiled store checks the input's width and height",
+                      {{"    if (x < h && y + j < w) out[", "    if (x < w && y + j < h) out["}},
+                      "1000x600", "VARIANT == 1"},
+                 }});
+    t.push_back({"matmul",
+                 {
+                     {"dropped tail: the naive kernel skips the last product",
+                      {{"  for (int k = 0; k < K; ++k) sum += A[", "  for (int k = 0; k < K - 1; ++k) sum += A["}},
+                      "200x152x76", "VARIANT == 0"},
+                     {"missing __syncthreads after staging the tiles",
+                      {{"    __syncthreads();\n#pragma unroll\n    for (int k = 0; k < TILE_WIDTH; ++k)", "#pragma unroll\n    for (int k = 0; k < TILE_WIDTH; ++k)"},
+                       {"    As[ty][tx] = (row < M",
+                        "    if (ty * TILE_WIDTH + tx >= 32) __nanosleep(20000);  // mutant: the other warps write late\n    As[ty][tx] = (row < M"}},
+                      "200x152x76", "VARIANT == 1", true},
+                     {"wrong index: B's tile is read transposed",
+                      {{"sum += As[ty][k] * Bs[k][tx];", "sum += As[ty][k] * Bs[tx][k];"}},
+                      "200x152x76", "VARIANT == 1"},
+                     {"off-by-one bound: the tiled kernel never stores the last row",
+                      {{"  if (row < M && col < N) C[", "  if (row < M - 1 && col < N) C["}},
+                      "200x152x76", "VARIANT == 1"},
+                     {"missing __syncthreads after staging (register-blocked, single buffer)",
+                      {{"    store_a(0);\n    store_b(0);\n    __syncthreads();\n", "    " + kOtherWarpsLate + "    store_a(0);\n    store_b(0);\n"}},
+                      "256x128x64", "VARIANT == 2 && DB == 0", true},
+                     {"wrong buffer: the next K step's B tile overwrites the one being read",
+                      {{"      store_b(buf ^ 1);\n", "      store_b(buf);\n"}},
+                      "256x128x64", "VARIANT == 2 && DB == 1"},
+                     {"wrong index: the second float4 column of a thread tile is stored in the wrong place",
+                      {{"        int c = b_col + j * WTC * 4;", "        int c = b_col + j * WTC;"}},
+                      "256x128x64", "VARIANT == 2 && TN == 8"},
+                 }});
+    t.push_back({"reduction",
+                 {
+                     {"dropped tail: the n % 4 values after the last float4 are never added",
+                      {{"  if (blockIdx.x == 0 && threadIdx.x < n - n4 * 4) sum += in[n4 * 4 + threadIdx.x];\n", ""}},
+                      "1000001", "VEC == 4"},
+                     {"off-by-one bound: the last value is never loaded",
+                      {{"    v[j] = i < n ? in[i] : 0.0f;", "    v[j] = i < n - 1 ? in[i] : 0.0f;"}},
+                      "1000001", "VEC == 1"},
+                     {"missing __syncthreads before the shared-memory tree",
+                      {{"  sdata[tid] = sum;\n  __syncthreads();\n", "  " + kOtherWarpsLate + "  sdata[tid] = sum;\n"}},
+                      "1000001", "VARIANT >= 1 && VARIANT <= 3", true},
+                     {"off-by-one: the last warp's partial sum is dropped",
+                      {{"    sum = tid < BLOCK / 32 ? warp_sums[tid] : 0.0f;", "    sum = tid < BLOCK / 32 - 1 ? warp_sums[tid] : 0.0f;"}},
+                      "1000001", "VARIANT == 4"},
+                     {"missing shuffle step: each warp adds only its first 16 lanes",
+                      {{"  for (int o = 16; o > 0; o >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, o);\n  if (tid % 32 == 0)",
+                        "  for (int o = 8; o > 0; o >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, o);\n  if (tid % 32 == 0)"}},
+                      "1000001", "VARIANT == 4"},
+                     {"off-by-one: a slot counts one block too few, so a block total is lost",
+                      {{"blocks_in_slot = (gridDim.x - s + SLOTS - 1) / SLOTS;", "blocks_in_slot = (gridDim.x - s) / SLOTS;"}},
+                      "1000001", "1"},
+                 }});
+    t.push_back({"conv1d",
+                 {
+                     {"off-by-one: the global-memory kernels skip the last tap",
+                      {{"    for (; t < taps; ++t) {", "    for (; t < taps - 1; ++t) {"}},
+                      "10007x37", "VARIANT <= 1"},
+                     {"missing __syncthreads after staging the input span",
+                      {{"  __syncthreads();\n  if (first >= n) return;\n", "  if (first >= n) return;\n"},
+                       {"  for (int i = threadIdx.x; i < span_len + U; i += BLOCK)", "  " + kOtherWarpsLate + "  for (int i = threadIdx.x; i < span_len + U; i += BLOCK)"}},
+                      "10007x37", "VARIANT >= 2", true},
+                     {"wrong index: the global filter is read one tap ahead",
+                      {{"for (int u = 0; u < U; ++u) f[u] = p[t + u];", "for (int u = 0; u < U; ++u) f[u] = p[t + u + 1];"}},
+                      "10007x37", "VARIANT == 0"},
+                     {"wrong index: every constant-memory chunk reads the first taps",
+                      {{"f[u] = c_filter[t + u];", "f[u] = c_filter[u];"}},
+                      "10007x37", "(VARIANT == 1 || VARIANT == 2) && OUTS < 32"},
+                     {"off-by-one: the last, partial chunk of taps drops its last tap",
+                      {{"fc[u] = t + u < taps ? f(t + u) : 0.0f;", "fc[u] = t + u < taps - 1 ? f(t + u) : 0.0f;"}},
+                      "10007x37", "VARIANT >= 2"},
+                     {"off-by-one bound: the last thread's cut-short run drops the last output",
+                      {{"      if (first + j < n) out[first + j] = acc[j];", "      if (first + j < n - 1) out[first + j] = acc[j];"}},
+                      "10007x37", "OUTS > 1"},
+                 }});
+    t.push_back({"coalescing", CoalescingMutants()});
+    std::vector<Mutant> fp64 = CoalescingMutants();
+    fp64.push_back({"float arithmetic in the double kernel",
+                    {{"out[e[j]] = (REAL)2 * v[j] + (REAL)1;", "out[e[j]] = (REAL)(2.0f * (float)v[j] + 1.0f);"}},
+                    "100003", "1"});
+    t.push_back({"coalescing_fp64", fp64});
+    t.push_back({"adjacent_difference",
+                 {
+                     {"off-by-one: the naive kernel copies element 1 instead of differencing it",
+                      {{"out[i] = i > 0 ? in[i] - in[i - 1] : in[i];", "out[i] = i > 1 ? in[i] - in[i - 1] : in[i];"}},
+                      "100003", "VARIANT == 0"},
+                     {"dropped halo: each block's first difference uses 0 for its left neighbour",
+                      {{"s[0] = first > 0 ? in[first - 1] : 0.0f;", "s[0] = 0.0f;"}},
+                      "100003", "VARIANT == 1"},
+                     {"missing __syncthreads after staging",
+                      {{"  __syncthreads();\n", ""},
+                       {"  __shared__ float s[BLOCK * ITEMS + 1];",
+                        "  if (threadIdx.x < BLOCK - 32) __nanosleep(20000);  // mutant: all warps but the last write late\n  __shared__ float s[BLOCK * ITEMS + 1];"}},
+                      "100003", "VARIANT == 1", true},
+                     {"off-by-one bound: the shared kernel never stores the last element",
+                      {{"    if (i < n) out[i] = s[k + 1] - s[k];", "    if (i < n - 1) out[i] = s[k + 1] - s[k];"}},
+                      "100003", "VARIANT == 1"},
+                 }});
+    return t;
+  }();
+  return all;
+}
+
+}  // namespace tuner::testing
