@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <fstream>
 #include <string>
 
 #include "device.h"
@@ -41,6 +42,16 @@ inline GpuGate DecideGpuTest(int needed, const GpuDiscovery& found, const char* 
 
 inline GpuGate GateGpuTest(int needed) { return DecideGpuTest(needed, DiscoverGpus(), std::getenv("TUNER_REQUIRE_GPU")); }
 
+// Appends "Suite.Test: why" to the list that print_skips.sh shows after `ctest` (the file
+// $TUNER_SKIP_RECORD, else the build's own), since CTest's summary names a skipped test but not why.
+inline void RecordSkip(const std::string& why) {
+  const char* path = std::getenv("TUNER_SKIP_RECORD");
+  const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  if (!test) return;
+  std::ofstream(path ? path : TUNER_SKIP_RECORD_FILE, std::ios::app)
+      << test->test_suite_name() << "." << test->name() << ": " << why << "\n";
+}
+
 }  // namespace tuner::testing
 
 // First statement of a GPU test's body: GTEST_SKIP and FAIL return from the function they are in.
@@ -48,5 +59,8 @@ inline GpuGate GateGpuTest(int needed) { return DecideGpuTest(needed, DiscoverGp
   do {                                                                                          \
     const ::tuner::testing::GpuGate gate = ::tuner::testing::GateGpuTest(needed);               \
     if (gate.verdict == ::tuner::testing::GpuVerdict::kFail) FAIL() << gate.message;            \
-    if (gate.verdict == ::tuner::testing::GpuVerdict::kSkip) GTEST_SKIP() << gate.message;      \
+    if (gate.verdict == ::tuner::testing::GpuVerdict::kSkip) {                                  \
+      ::tuner::testing::RecordSkip(gate.message);                                              \
+      GTEST_SKIP() << gate.message;                                                             \
+    }                                                                                           \
   } while (0)

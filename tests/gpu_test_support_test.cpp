@@ -1,13 +1,14 @@
 // The gate of the GPU tests (gpu_test_support.h): skip with the reason, or fail when
 // TUNER_REQUIRE_GPU promises the GPUs; seen through a real GPU test binary with the GPUs hidden
-// (CUDA_VISIBLE_DEVICES=""), so it runs the same with or without a GPU. And the post-test list of
-// skipped tests with their reasons.
+// (CUDA_VISIBLE_DEVICES=""), so it runs the same with or without a GPU. And the list of skipped
+// GPU tests with their reasons that ctest prints at the end.
 #include "gpu_test_support.h"
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -77,45 +78,47 @@ std::string Quoted(std::string output) {
   return output;
 }
 
-// `require`: TUNER_REQUIRE_GPU's value for the child, or "" to leave it unset.
-ShellRun RunGpuTestWithTheGpusHidden(const std::string& require) {
-  return Shell("env -u TUNER_REQUIRE_GPU CUDA_VISIBLE_DEVICES= " + (require.empty() ? "" : "TUNER_REQUIRE_GPU=" + require + " ") +
-               GPU_TEST_BINARY + " --gtest_filter=UtilityKernelsGpu.FillMatchesTheHostDefinition");
+// `require`: TUNER_REQUIRE_GPU's value for the child, or "" to leave it unset. Its skips go to
+// `record`, not to this build's list.
+ShellRun RunGpuTestWithTheGpusHidden(const std::string& require, const std::string& record) {
+  return Shell("env -u TUNER_REQUIRE_GPU CUDA_VISIBLE_DEVICES= TUNER_SKIP_RECORD=" + record + " " +
+               (require.empty() ? "" : "TUNER_REQUIRE_GPU=" + require + " ") + GPU_TEST_BINARY +
+               " --gtest_filter=UtilityKernelsGpu.FillMatchesTheHostDefinition");
 }
 
-TEST(GpuTestGate, AGpuTestBinaryWithTheGpusHiddenSkips) {
-  const ShellRun run = RunGpuTestWithTheGpusHidden("");
+TEST(GpuTestGate, AGpuTestBinaryWithTheGpusHiddenSkipsAndRecordsWhy) {
+  db::testing::TempDir dir;
+  const ShellRun run = RunGpuTestWithTheGpusHidden("", dir.File("skips.txt"));
   EXPECT_EQ(run.exit_code, 0) << Quoted(run.output);
   EXPECT_NE(run.output.find("[  SKIPPED ] UtilityKernelsGpu.FillMatchesTheHostDefinition"), std::string::npos) << Quoted(run.output);
-  EXPECT_NE(run.output.find("no usable GPU: "), std::string::npos) << Quoted(run.output);
+  const std::string record = db::testing::ReadBytes(dir.File("skips.txt"));
+  EXPECT_EQ(record.rfind("UtilityKernelsGpu.FillMatchesTheHostDefinition: no usable GPU: ", 0), 0u) << record;
+  ASSERT_FALSE(record.empty());
+  EXPECT_EQ(record.back(), '\n');
 }
 
 TEST(GpuTestGate, UnderTunerRequireGpuTheSameRunFails) {
-  const ShellRun run = RunGpuTestWithTheGpusHidden("1");
+  db::testing::TempDir dir;
+  const ShellRun run = RunGpuTestWithTheGpusHidden("1", dir.File("skips.txt"));
   EXPECT_NE(run.exit_code, 0) << Quoted(run.output);
   EXPECT_NE(run.output.find("[  FAILED  ] UtilityKernelsGpu.FillMatchesTheHostDefinition"), std::string::npos) << Quoted(run.output);
   EXPECT_NE(run.output.find("no usable GPU: "), std::string::npos) << Quoted(run.output);
   EXPECT_NE(run.output.find("(TUNER_REQUIRE_GPU=1 promised 1)"), std::string::npos) << Quoted(run.output);
+  EXPECT_FALSE(std::filesystem::exists(dir.File("skips.txt")));  // a failure, not a skip
 }
 
-std::string SkippedTestLog(const std::string& name, const std::string& reason) {
-  return "1/2 Test: " + name + "\nOutput:\n[ RUN      ] " + name + "\n/src/a_test.cpp:18: Skipped\n" + reason +
-         "\n[  SKIPPED ] " + name + " (0 ms)\n<end of output>\n";
-}
-
-// While the post-test command runs, this run's log is still LastTest.log.tmp; LastTest.log is the
-// previous run's.
-TEST(GpuTestGate, AfterCtestEverySkipOfThisRunIsListedWithItsReason) {
+TEST(GpuTestGate, AfterCtestEveryRecordedSkipIsListedOnce) {
   db::testing::TempDir dir;
-  std::ofstream(dir.File("LastTest.log")) << SkippedTestLog("Old.C", "from the run before");
-  std::ofstream(dir.File("LastTest.log.tmp")) << SkippedTestLog("Gpu.A", "no usable GPU: no driver")
-                                              << "2/2 Test: Cpu.B\nOutput:\n[ RUN      ] Cpu.B\n[       OK ] Cpu.B (0 ms)\n";
-  const ShellRun run = Shell(std::string(PRINT_SKIPS_SCRIPT) + " " + dir.File("LastTest.log"));
+  std::ofstream(dir.File("skips.txt")) << "Gpu.B: no usable GPU: no driver\nGpu.A: needs 2 GPUs; this machine has 1\n"
+                                       << "Gpu.B: no usable GPU: no driver\n";
+  const ShellRun run = Shell(std::string(PRINT_SKIPS_SCRIPT) + " " + dir.File("skips.txt"));
   EXPECT_EQ(run.exit_code, 0);
-  EXPECT_NE(run.output.find("\tGpu.A: no usable GPU: no driver\n"), std::string::npos) << Quoted(run.output);
-  EXPECT_EQ(run.output.find("Cpu.B"), std::string::npos) << Quoted(run.output);
-  EXPECT_EQ(run.output.find("Old.C"), std::string::npos) << Quoted(run.output);
-  EXPECT_EQ(Shell(std::string(PRINT_SKIPS_SCRIPT) + " " + dir.File("missing.log")).output, "");
+  EXPECT_EQ(run.output,
+            "GPU tests skipped, and why (TUNER_REQUIRE_GPU=1 turns such a skip into a failure):\n"
+            "\tGpu.A: needs 2 GPUs; this machine has 1\n\tGpu.B: no usable GPU: no driver\n");
+  const ShellRun none = Shell(std::string(PRINT_SKIPS_SCRIPT) + " " + dir.File("missing.txt"));
+  EXPECT_EQ(none.exit_code, 0);
+  EXPECT_EQ(none.output, "");
 }
 
 }  // namespace
