@@ -2,8 +2,21 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace tuner {
 namespace {
+
+// The message of the ExpressionError that evaluating `expression` throws, or "" when it does not.
+std::string ErrorOf(const std::string& expression, const Variables& vars, bool integer = false) {
+  try {
+    if (integer) EvaluateInteger(expression, vars);
+    else Evaluate(expression, vars);
+  } catch (const ExpressionError& e) {
+    return e.what();
+  }
+  return "";
+}
 
 TEST(Expression, ArithmeticLogicAndCeilDivision) {
   const Variables vars = {{"W", 8192}, {"TILE", 48}, {"PAD", 1}};
@@ -21,11 +34,41 @@ TEST(Expression, RejectsUnknownNamesAndFractions) {
   EXPECT_THROW(Evaluate("N +", vars), ExpressionError);
   EXPECT_THROW(EvaluateInteger("N / 4", vars), ExpressionError);
   EXPECT_THROW(Evaluate("N / 0", vars), ExpressionError);
-  try {
-    Evaluate("N * Q", vars);
-  } catch (const ExpressionError& e) {
-    EXPECT_NE(std::string(e.what()).find("'N * Q'"), std::string::npos) << e.what();
-  }
+  EXPECT_EQ(ErrorOf("N * Q", vars), "in expression 'N * Q': unknown name 'Q'");
+}
+
+TEST(Expression, DivisionByZeroIsAnErrorUnlessTheBranchIsNotTaken) {
+  const Variables vars = {{"N", 10}, {"Z", 0}};
+  EXPECT_EQ(ErrorOf("N / Z > 1", vars), "in expression 'N / Z > 1': division by zero");
+  EXPECT_EQ(ErrorOf("N % Z == 0", vars), "in expression 'N % Z == 0': division by zero");
+  EXPECT_NE(ErrorOf("Z == 0 || N % Z == 0", vars).find("division by zero"), std::string::npos);  // || evaluates both sides
+  EXPECT_EQ(Evaluate("Z == 0 ? 1 : N % Z == 0", vars), 1.0);                      // ?: evaluates one branch
+  EXPECT_NE(ErrorOf("sqrt(Z - N) < 1", vars).find("not a number"), std::string::npos);
+}
+
+TEST(Expression, OperatorsKeepTheirPrecedenceAndAssociativity) {
+  const Variables vars = {{"A", 7}, {"B", 2}};
+  EXPECT_EQ(Evaluate("2 + 3 * 4 ^ 2", vars), 50.0);
+  EXPECT_EQ(Evaluate("2 ^ 3 ^ 2", vars), 512.0);  // right-associative
+  EXPECT_EQ(Evaluate("-2 ^ 2", vars), -4.0);
+  EXPECT_EQ(Evaluate("A - B - 1", vars), 4.0);
+  EXPECT_EQ(Evaluate("A / B * 2", vars), 7.0);
+  EXPECT_EQ(Evaluate("A % B + 1", vars), 2.0);
+  EXPECT_EQ(Evaluate("A - -B", vars), 9.0);
+  EXPECT_EQ(Evaluate("A > B == 1 && B >= 2 && A != B && B <= 2 && B < A || 0", vars), 1.0);
+  EXPECT_EQ(Evaluate("0 && 1 || 1", vars), 1.0);
+  EXPECT_EQ(Evaluate("1 || 0 && 0", vars), 1.0);  // && binds tighter
+}
+
+TEST(Expression, HugeValuesAreTooLargeNotFractions) {
+  EXPECT_NE(ErrorOf("2^63", {}, true).find("too large"), std::string::npos) << ErrorOf("2^63", {}, true);
+  EXPECT_NE(ErrorOf("10 / 4", {}, true).find("2.5, not a whole number"), std::string::npos) << ErrorOf("10 / 4", {}, true);
+}
+
+TEST(Expression, FunctionNamesComeFromTheParser) {
+  const std::vector<std::string> names = ExpressionFunctionNames();
+  for (const char* name : {"cdiv", "min", "max", "sin", "sqrt", "_pi"})
+    EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
 }
 
 TEST(Expression, CheckSyntaxNeedsOnlyNames) {

@@ -8,6 +8,7 @@
 #include "compiler.h"
 #include "cubin_cache.h"
 #include "db_test_util.h"
+#include "template_fixtures.h"
 #include "template_library.h"
 #include "template_spec.h"
 
@@ -45,29 +46,13 @@ TEST(SourceHeaders, OneNameForTwoFilesIsAnError) {
 
 TEST(SourceHeaders, AnEditedHeaderIsANewTemplateVersion) {
   TempDir dir;
-  std::ofstream(dir.File("copy.toml")) << R"toml(
-name = "copy"
-kernel = "copy"
-[[size]]
-name = "N"
-default = 1024
-[launch]
-grid = ["cdiv(N, 128)"]
-block = [128]
-[[arg]]
-name = "out"
-type = "float"
-length = "N"
-output = true
-[work]
-bytes = "4 * N"
-)toml";
-  std::ofstream(dir.File("copy.cu")) << "#include \"value.cuh\"\nextern \"C\" __global__ void copy(float* o) { o[0] = VALUE; }\n";
+  const std::string source = std::string("#include \"value.cuh\"\n") + testing::kSmallSource;
+  const std::string description = testing::WriteTemplateFiles(dir.File(""), "small", testing::kSmallDescription, source);
   std::ofstream(dir.File("value.cuh")) << "#define VALUE 1.0f\n";
-  const TemplateSpec before = LoadTemplateFile(dir.File("copy.toml"));
+  const TemplateSpec before = LoadTemplateFile(description);
   ASSERT_EQ(before.headers.size(), 1u);
   std::ofstream(dir.File("value.cuh")) << "#define VALUE 2.0f\n";
-  EXPECT_NE(LoadTemplateFile(dir.File("copy.toml")).hash, before.hash);
+  EXPECT_NE(LoadTemplateFile(description).hash, before.hash);
 }
 
 // NVRTC gets the headers by name: the compile needs no file system, and the cache key changes with them.

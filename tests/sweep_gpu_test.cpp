@@ -179,6 +179,7 @@ name = "n"
 type = "int"
 value = "N"
 [check]
+reference = "own_configuration"
 params = { VARIANT = 0 }
 [work]
 bytes = "8 * N"

@@ -71,8 +71,7 @@ SimulateOptions ReadOptions(const po::variables_map& vm) {
 
 std::optional<TemplateSpec> FindTemplate(const std::vector<std::string>& dirs, const std::string& name) {
   const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs(dirs));
-  for (const TemplateSpec& spec : library.templates)
-    if (spec.name == name) return spec;
+  if (const TemplateSpec* spec = library.Lookup(name)) return *spec;  // two files of this name: exit 2
   return std::nullopt;
 }
 

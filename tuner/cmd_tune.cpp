@@ -15,6 +15,7 @@
 #include "search_space.h"
 #include "sweep.h"
 #include "template_library.h"
+#include "template_values.h"
 #include "text_table.h"
 
 namespace tuner {
@@ -179,7 +180,11 @@ int RunTune(int argc, char** argv) {
   const auto dirs = TemplateSearchDirs(TemplateFolders(vm));
   const TemplateLibrary library = LoadTemplateLibrary(dirs);
   const TemplateSpec& templ = library.Find(vm["kernel"].as<std::string>());
-  ParseProblemSize(templ, vm["size"].as<std::string>());  // bad sizes are usage errors before any work
+  // Bad sizes, and lengths or tolerances that are wrong at them, are usage errors before any work.
+  const ProblemSize size = ParseProblemSize(templ, vm["size"].as<std::string>());
+  CheckValuesAtSize(templ, size);
+  EnumerateCandidates(templ, size);  // a constraint that cannot be evaluated (division by zero)
+  if (templ.check.own_configuration) std::cerr << "tuner tune: " << OwnConfigurationWarning(templ) << "\n";
   MakeStrategy({vm["strategy"].as<std::string>()}, {}, templ.params);  // unknown strategy: exit 2
   const bool several = vm.count("gpus") > 0;
   const std::vector<GpuInfo> gpus = SelectedGpus(vm);  // no GPU: exit 3 before the database is touched

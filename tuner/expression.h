@@ -5,16 +5,22 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace tuner {
 
 using Variables = std::map<std::string, double>;
 
-// The expression is malformed or refers to an unknown variable. The message quotes it.
+// The expression is malformed, refers to an unknown variable, or cannot be evaluated (division by
+// zero). The message quotes it.
 struct ExpressionError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  ExpressionError(const std::string& expression, const std::string& problem)
+      : std::runtime_error("in expression '" + expression + "': " + problem), problem(problem) {}
+  std::string problem;  // without the expression: "division by zero"
 };
 
+// Throws ExpressionError for a division by zero, a NaN or an infinity anywhere in the evaluation
+// (only the branch `?:` takes is evaluated; `&&` and `||` evaluate both sides).
 double Evaluate(const std::string& expression, const Variables& variables);
 
 // Evaluates and requires a whole number (grid and block extents, lengths, bytes).
@@ -23,5 +29,12 @@ long long EvaluateInteger(const std::string& expression, const Variables& variab
 // Parses the expression without evaluating it (variables are only checked by name), so a bad
 // description is reported when it is loaded rather than in the middle of a sweep.
 void CheckSyntax(const std::string& expression, const Variables& variables);
+
+// The names an expression may call or use as a constant (`cdiv`, `min`, `sin`, `_pi`, ...), as the
+// parser has them: a variable may not take one.
+std::vector<std::string> ExpressionFunctionNames();
+
+// 341.333333333, 1e+30, 8: a value in a message.
+std::string FormatNumber(double value);
 
 }  // namespace tuner

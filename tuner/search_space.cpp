@@ -20,13 +20,13 @@ LaunchGeometry EvaluateLaunch(const LaunchSpec& launch, const Variables& variabl
   auto fill = [&](const std::vector<std::string>& exprs, std::array<long long, 3>& dims) {
     for (std::size_t i = 0; i < exprs.size(); ++i) {
       dims[i] = EvaluateInteger(exprs[i], variables);
-      if (dims[i] <= 0) throw ExpressionError("launch extent '" + exprs[i] + "' is " + std::to_string(dims[i]));
+      if (dims[i] <= 0) throw ExpressionError(exprs[i], "gives " + std::to_string(dims[i]) + ", not a positive launch extent");
     }
   };
   fill(launch.grid, geometry.grid);
   fill(launch.block, geometry.block);
   geometry.shared_bytes = EvaluateInteger(launch.shared_bytes, variables);
-  if (geometry.shared_bytes < 0) throw ExpressionError("shared_bytes '" + launch.shared_bytes + "' is negative");
+  if (geometry.shared_bytes < 0) throw ExpressionError(launch.shared_bytes, "gives " + std::to_string(geometry.shared_bytes) + " bytes of shared memory");
   return geometry;
 }
 
@@ -36,16 +36,30 @@ std::size_t CountCombinations(const TemplateSpec& spec) {
   return count;
 }
 
+namespace {
+
+bool SatisfiesConstraints(const TemplateSpec& spec, const ProblemSize& size, const ParamValues& params) {
+  const Variables vars = MakeVariables(size, params);
+  for (const std::string& constraint : spec.constraints) {
+    try {
+      if (Evaluate(constraint, vars) == 0.0) return false;
+    } catch (const ExpressionError& e) {
+      throw TemplateError(spec.description_path + ": constraint '" + constraint + "' for candidate " + DescribeParams(params) +
+                          " (at " + DescribeSizes(size) + "): " + e.problem);
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 std::vector<ParamValues> EnumerateCandidates(const TemplateSpec& spec, const ProblemSize& size) {
   std::vector<ParamValues> candidates;
   std::vector<std::size_t> index(spec.params.size(), 0);
   for (std::size_t n = 0; n < CountCombinations(spec); ++n) {
     ParamValues params;
     for (std::size_t i = 0; i < spec.params.size(); ++i) params.emplace_back(spec.params[i].name, spec.params[i].values[index[i]]);
-    const Variables vars = MakeVariables(size, params);
-    bool allowed = true;
-    for (const std::string& c : spec.constraints) allowed = allowed && Evaluate(c, vars) != 0.0;
-    if (allowed) candidates.push_back(std::move(params));
+    if (SatisfiesConstraints(spec, size, params)) candidates.push_back(std::move(params));
     for (std::size_t i = spec.params.size(); i-- > 0;) {  // advance the odometer
       if (++index[i] < spec.params[i].values.size()) break;
       index[i] = 0;
@@ -53,6 +67,14 @@ std::vector<ParamValues> EnumerateCandidates(const TemplateSpec& spec, const Pro
   }
   return candidates;
 }
+
+std::string DescribeParams(const ParamValues& params) {
+  std::string text;
+  for (const auto& [name, value] : params) text += (text.empty() ? "" : " ") + name + "=" + std::to_string(value);
+  return text;
+}
+
+std::string DescribeSizes(const ProblemSize& size) { return size.values.empty() ? "no sizes" : DescribeParams(size.values); }
 
 std::string ParamsJson(const ParamValues& params) {
   nlohmann::ordered_json json = nlohmann::ordered_json::object();  // keeps the declared order

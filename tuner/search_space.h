@@ -29,7 +29,8 @@ Variables MakeVariables(const ProblemSize& size, const ParamValues& params);
 // Throws ExpressionError when an expression is not a positive whole number where one is needed.
 LaunchGeometry EvaluateLaunch(const LaunchSpec& launch, const Variables& variables);
 
-// In odometer order: the last parameter varies fastest.
+// In odometer order: the last parameter varies fastest. Throws TemplateError naming the constraint,
+// the candidate and the sizes when a constraint cannot be evaluated (a division by zero).
 std::vector<ParamValues> EnumerateCandidates(const TemplateSpec& spec, const ProblemSize& size);
 
 std::size_t CountCombinations(const TemplateSpec& spec);
@@ -37,6 +38,11 @@ std::size_t CountCombinations(const TemplateSpec& spec);
 // {"TILE":64,"ROWS":4,"PAD":1}: the identity of a candidate in the database.
 std::string ParamsJson(const ParamValues& params);
 ParamValues ParamsFromJson(const std::string& json);
+
+// "TILE=32 ROWS=8": a candidate in a message.
+std::string DescribeParams(const ParamValues& params);
+// "W=8192 H=4096": a problem size in a message.
+std::string DescribeSizes(const ProblemSize& size);
 
 // The reference configuration of a template (check.params).
 ParamValues ReferenceParams(const TemplateSpec& spec);

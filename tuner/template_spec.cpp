@@ -1,13 +1,17 @@
 #include "template_spec.h"
 
-#include <toml++/toml.h>
-
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "content_hash.h"
-#include "expression.h"
+#include "description_reader.h"
+#include "reserved_names.h"
+#include "search_space.h"
+#include "source_names.h"
+#include "spelling.h"
+#include "template_values.h"
 
 namespace tuner {
 
@@ -15,83 +19,131 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Keys written before the first table; a table's keys are listed where it is read.
+const std::vector<std::string> kTopLevelKeys = {"name", "summary", "source", "kernel", "replaces_shipped",
+                                                "constraints", "options"};
+const std::vector<std::string> kTables = {"size", "param", "launch", "arg", "symbol", "check", "work"};
+const char* const kOnlySizes = " (only sizes may be used here)";
+const char* const kCheckChoices =
+    "name an independent reference kernel of the source (kernel = \"..._reference\"), or say "
+    "reference = \"own_configuration\" to check against one of the template's own configurations";
+
+const char* const kIdentifierRule = "use letters, digits and '_', not starting with a digit";
+
+// Only a regular file: a folder reads as empty, and a device such as /dev/zero never ends.
 std::string ReadFile(const std::string& path) {
+  std::error_code error;
+  if (fs::is_directory(path, error)) throw TemplateError("'" + path + "' is a folder, not a file");
+  if (fs::exists(path, error) && !fs::is_regular_file(path, error)) throw TemplateError("'" + path + "' is not a regular file");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw TemplateError(path + ": cannot read the file");
+  if (!in) throw TemplateError("cannot read '" + path + "'" + (fs::exists(path, error) ? "" : ": no such file"));
   std::ostringstream text;
   text << in.rdbuf();
+  if (in.bad()) throw TemplateError("cannot read '" + path + "'");
   return text.str();
 }
 
-// Reads fields of one description and reports errors as "file:line: field: problem".
-class Reader {
- public:
-  explicit Reader(std::string file) : file_(std::move(file)) {}
-
-  [[noreturn]] void Fail(const toml::node* node, const std::string& field, const std::string& problem) const {
-    const auto line = node ? node->source().begin.line : 0;
-    throw TemplateError(file_ + ":" + std::to_string(line) + ": " + field + ": " + problem);
+// A name as a message shows it: control characters escaped, so a message stays on one line.
+std::string Quoted(const std::string& name) {
+  std::string text = "'";
+  for (const char c : name) {
+    if (c == '\n') text += "\\n";
+    else if (static_cast<unsigned char>(c) < 0x20) text += "\\x" + std::string(1, "0123456789abcdef"[c >> 4]) + "0123456789abcdef"[c & 15];
+    else text += c;
   }
+  return text + "'";
+}
 
-  std::string String(const toml::table& table, const std::string& key, const std::string& field,
-                     bool required, const std::string& fallback = "") const {
-    const toml::node* node = table.get(key);
-    if (!node) {
-      if (required) Fail(&table, field, "is required");
-      return fallback;
-    }
-    if (auto value = node->value<std::string>()) return *value;
-    Fail(node, field, "must be a string");
-  }
-
-  // An expression may be written as a string or, for convenience, a plain integer.
-  std::string Expression(const toml::node* node, const std::string& field) const {
-    if (auto text = node->value<std::string>()) return *text;
-    if (auto number = node->value<long long>()) return std::to_string(*number);
-    Fail(node, field, "must be an expression string");
-  }
-
-  long long Integer(const toml::table& table, const std::string& key, const std::string& field) const {
-    const toml::node* node = table.get(key);
-    if (!node) Fail(&table, field, "is required");
-    if (auto value = node->value<long long>()) return *value;
-    Fail(node, field, "must be an integer");
-  }
-
-  // A number, or an expression over the sizes.
-  std::string Tolerance(const toml::node* node, const std::string& field) const {
-    if (auto text = node->value<std::string>()) return *text;
-    if (auto value = node->value<double>()) {
-      std::ostringstream exact;
-      exact.precision(17);
-      exact << *value;
-      return exact.str();
-    }
-    Fail(node, field, "must be a number or an expression");
-  }
-
-  const toml::array& Array(const toml::node* node, const std::string& field) const {
-    if (const toml::array* array = node ? node->as_array() : nullptr) return *array;
-    Fail(node, field, "must be an array");
-  }
-
-  const toml::table& Table(const toml::node& node, const std::string& field) const {
-    if (const toml::table* table = node.as_table()) return *table;
-    Fail(&node, field, "must be a table");
-  }
-
-  std::vector<std::string> Expressions(const toml::node* node, const std::string& field) const {
-    std::vector<std::string> result;
-    if (!node) return result;
-    for (const toml::node& item : Array(node, field)) result.push_back(Expression(&item, field));
-    return result;
-  }
-
- private:
-  std::string file_;
+struct Scopes {
+  Variables sizes;  // lengths, scalar values, tolerances, work
+  Variables all;    // constraints and launch geometry: sizes and parameters
 };
 
-ScalarType ParseType(const Reader& r, const toml::table& t, const std::string& field) {
+// A declared name: an identifier used once among `taken`, which maps a name to the field that
+// declared it. Sizes and parameters (`variable`) reach the expressions and the source, so they may
+// not be a reserved word either.
+std::string DeclaredNameOf(const DescriptionReader& r, const toml::table& t, const std::string& field,
+                           std::map<std::string, std::string>& taken, bool variable) {
+  const std::string name = r.String(t, "name", field + ".name", true);
+  if (!IsIdentifier(name))
+    r.Fail(t.get("name"), field + ".name", Quoted(name) + " is not a name: " + kIdentifierRule);
+  const std::string reserved = variable ? WhyReserved(name) : "";
+  if (!reserved.empty()) r.Fail(t.get("name"), field + ".name", Quoted(name) + " is " + reserved + "; choose another name");
+  const auto [it, fresh] = taken.emplace(name, field);
+  if (!fresh) r.Fail(t.get("name"), field + ".name", Quoted(name) + " is already the name of " + it->second);
+  return name;
+}
+
+void ReadTopLevel(const DescriptionReader& r, const toml::table& root, TemplateSpec& spec) {
+  std::vector<std::string> allowed = kTopLevelKeys;
+  allowed.insert(allowed.end(), kTables.begin(), kTables.end());
+  r.AllowOnly(root, "", allowed);
+  spec.name = r.String(root, "name", "name", true);
+  if (!IsIdentifier(spec.name))
+    r.Fail(root.get("name"), "name", Quoted(spec.name) + " is not a template name: " + kIdentifierRule);
+  spec.summary = r.String(root, "summary", "summary", false);
+  spec.kernel = r.String(root, "kernel", "kernel", true);
+  if (!IsIdentifier(DeclaredName(spec.kernel)))
+    r.Fail(root.get("kernel"), "kernel", Quoted(spec.kernel) + " is not a kernel name (a C++ name, optionally with <template arguments>)");
+  spec.replaces_shipped = r.Bool(root, "replaces_shipped", "replaces_shipped", false);
+  spec.options = r.Strings(root.get("options"), "options");
+}
+
+void ReadParamValues(const DescriptionReader& r, const toml::table& t, const std::string& field, ParamSpec& param) {
+  for (const toml::node& v : r.Array(t.get("values"), field + ".values")) {
+    const auto value = v.value_exact<long long>();
+    if (!value) r.Fail(&v, field + ".values", "must hold integers");
+    if (std::count(param.values.begin(), param.values.end(), *value))
+      r.Fail(&v, field + ".values", std::to_string(*value) + " is listed twice");
+    param.values.push_back(*value);
+  }
+  if (param.values.empty()) r.Fail(&t, field + ".values", "must not be empty");
+  const toml::node* labels = t.get("labels");
+  if (!labels) return;
+  param.labels = r.Strings(labels, field + ".labels");
+  if (param.labels.size() != param.values.size()) r.Fail(labels, field + ".labels", "needs one label per value");
+  for (std::size_t i = 0; i < param.labels.size(); ++i)
+    if (std::count(param.labels.begin(), param.labels.begin() + i, param.labels[i]))
+      r.Fail(labels, field + ".labels", Quoted(param.labels[i]) + " is listed twice");
+}
+
+Scopes ReadSizesAndParams(const DescriptionReader& r, const toml::table& root, TemplateSpec& spec) {
+  std::map<std::string, std::string> taken;
+  Scopes scopes;
+  r.ForEachTable(root, "size", [&](const toml::table& t, const std::string& field) {
+    r.AllowOnly(t, field, {"name", "default"}, kTopLevelKeys);
+    SizeSpec size{DeclaredNameOf(r, t, field, taken, true), r.Integer(t, "default", field + ".default")};
+    if (size.default_value <= 0)
+      r.Fail(t.get("default"), field + ".default", "must be positive (it is " + std::to_string(size.default_value) + ")");
+    scopes.sizes[size.name] = 1;
+    spec.sizes.push_back(size);
+  });
+  r.ForEachTable(root, "param", [&](const toml::table& t, const std::string& field) {
+    r.AllowOnly(t, field, {"name", "values", "labels"}, kTopLevelKeys);
+    ParamSpec param{DeclaredNameOf(r, t, field, taken, true), {}, {}};
+    ReadParamValues(r, t, field, param);
+    spec.params.push_back(std::move(param));
+  });
+  scopes.all = scopes.sizes;
+  for (const ParamSpec& p : spec.params) scopes.all[p.name] = 1;
+  return scopes;
+}
+
+LaunchSpec ReadLaunch(const DescriptionReader& r, const toml::table& t, const std::string& field, bool required,
+                      const Variables& scope) {
+  LaunchSpec launch;
+  launch.grid = r.Expressions(t.get("grid"), field + ".grid", scope);
+  launch.block = r.Expressions(t.get("block"), field + ".block", scope);
+  if (const toml::node* smem = t.get("shared_bytes")) launch.shared_bytes = r.Expression(smem, field + ".shared_bytes", scope);
+  for (const auto* dims : {&launch.grid, &launch.block}) {
+    const std::string which = dims == &launch.grid ? ".grid" : ".block";
+    if ((required || !dims->empty()) && (dims->empty() || dims->size() > 3))
+      r.Fail(t.get(which.substr(1)) ? t.get(which.substr(1)) : &t, field + which, "needs one to three expressions");
+  }
+  return launch;
+}
+
+ScalarType ParseType(const DescriptionReader& r, const toml::table& t, const std::string& field) {
   static const std::map<std::string, ScalarType> kTypes = {
       {"float", ScalarType::kFloat}, {"double", ScalarType::kDouble}, {"int", ScalarType::kInt},
       {"uint", ScalarType::kUint},   {"int64", ScalarType::kInt64},   {"uint64", ScalarType::kUint64}};
@@ -101,7 +153,7 @@ ScalarType ParseType(const Reader& r, const toml::table& t, const std::string& f
   return it->second;
 }
 
-BufferInit ParseInit(const Reader& r, const toml::table& t, const std::string& field, bool output) {
+BufferInit ParseInit(const DescriptionReader& r, const toml::table& t, const std::string& field, bool output) {
   static const std::map<std::string, BufferInit> kInits = {
       {"random", BufferInit::kRandom}, {"zero", BufferInit::kZero}, {"one", BufferInit::kOne},
       {"index", BufferInit::kIndex},   {"poison", BufferInit::kPoison}, {"random_int", BufferInit::kRandomInt}};
@@ -113,127 +165,137 @@ BufferInit ParseInit(const Reader& r, const toml::table& t, const std::string& f
   return it->second;
 }
 
-template <typename Fn>
-void ForEachTable(const Reader& r, const toml::table& root, const std::string& key, Fn fn) {
-  const toml::node* node = root.get(key);
-  if (!node) return;
-  const toml::array& array = r.Array(node, key);
-  for (std::size_t i = 0; i < array.size(); ++i)
-    fn(r.Table(array[i], key + "[" + std::to_string(i) + "]"), key + "[" + std::to_string(i) + "]");
-}
-
-void ReadSizesAndParams(const Reader& r, const toml::table& root, TemplateSpec& spec) {
-  ForEachTable(r, root, "size", [&](const toml::table& t, const std::string& field) {
-    spec.sizes.push_back({r.String(t, "name", field + ".name", true), r.Integer(t, "default", field + ".default")});
-  });
-  ForEachTable(r, root, "param", [&](const toml::table& t, const std::string& field) {
-    ParamSpec param{r.String(t, "name", field + ".name", true), {}, {}};
-    for (const toml::node& v : r.Array(t.get("values"), field + ".values")) {
-      if (auto value = v.value<long long>()) param.values.push_back(*value);
-      else r.Fail(&v, field + ".values", "must hold integers");
-    }
-    if (param.values.empty()) r.Fail(&t, field + ".values", "must not be empty");
-    if (const toml::node* labels = t.get("labels")) {
-      for (const toml::node& l : r.Array(labels, field + ".labels")) param.labels.push_back(l.value_or(std::string()));
-      if (param.labels.size() != param.values.size()) r.Fail(labels, field + ".labels", "needs one label per value");
-    }
-    spec.params.push_back(std::move(param));
-  });
-}
-
-LaunchSpec ReadLaunch(const Reader& r, const toml::table& t, const std::string& field, bool required) {
-  LaunchSpec launch;
-  launch.grid = r.Expressions(t.get("grid"), field + ".grid");
-  launch.block = r.Expressions(t.get("block"), field + ".block");
-  if (const toml::node* smem = t.get("shared_bytes")) launch.shared_bytes = r.Expression(smem, field + ".shared_bytes");
-  for (const auto* dims : {&launch.grid, &launch.block}) {
-    const std::string which = dims == &launch.grid ? ".grid" : ".block";
-    if ((required || !dims->empty()) && (dims->empty() || dims->size() > 3))
-      r.Fail(&t, field + which, "needs one to three expressions");
+ArgSpec ReadArg(const DescriptionReader& r, const toml::table& t, const std::string& field, const Scopes& scopes,
+                std::map<std::string, std::string>& taken) {
+  r.AllowOnly(t, field, {"name", "type", "length", "value", "init", "output"}, kTopLevelKeys);
+  ArgSpec arg;
+  arg.name = DeclaredNameOf(r, t, field, taken, false);
+  arg.type = ParseType(r, t, field);
+  arg.is_buffer = t.contains("length");
+  if (arg.is_buffer == t.contains("value")) r.Fail(&t, field, "needs either 'length' (a buffer) or 'value' (a scalar)");
+  if (!arg.is_buffer) {
+    for (const char* key : {"init", "output"})
+      if (t.contains(key)) r.Fail(t.get(key), field + "." + key, std::string("only a buffer (with 'length') has '") + key + "'");
+    arg.value = r.Expression(t.get("value"), field + ".value", scopes.sizes, kOnlySizes);
+    return arg;
   }
-  return launch;
+  arg.length = r.Expression(t.get("length"), field + ".length", scopes.sizes, kOnlySizes);
+  arg.output = r.Bool(t, "output", field + ".output", false);
+  arg.init = ParseInit(r, t, field, arg.output);
+  return arg;
 }
 
-void ReadArgs(const Reader& r, const toml::table& root, TemplateSpec& spec) {
-  ForEachTable(r, root, "arg", [&](const toml::table& t, const std::string& field) {
-    ArgSpec arg;
-    arg.name = r.String(t, "name", field + ".name", true);
-    arg.type = ParseType(r, t, field);
-    arg.is_buffer = t.contains("length");
-    if (arg.is_buffer == t.contains("value")) r.Fail(&t, field, "needs either 'length' (a buffer) or 'value' (a scalar)");
-    if (arg.is_buffer) {
-      arg.length = r.Expression(t.get("length"), field + ".length");
-      arg.output = t["output"].value_or(false);
-      arg.init = ParseInit(r, t, field, arg.output);
-    } else {
-      arg.value = r.Expression(t.get("value"), field + ".value");
-    }
-    spec.args.push_back(std::move(arg));
+void ReadArgsAndSymbols(const DescriptionReader& r, const toml::table& root, const Scopes& scopes, TemplateSpec& spec) {
+  std::map<std::string, std::string> args, symbols;
+  r.ForEachTable(root, "arg", [&](const toml::table& t, const std::string& field) {
+    spec.args.push_back(ReadArg(r, t, field, scopes, args));
   });
-  ForEachTable(r, root, "symbol", [&](const toml::table& t, const std::string& field) {
-    spec.symbols.push_back({r.String(t, "name", field + ".name", true), r.String(t, "from", field + ".from", true)});
+  bool has_output = false;
+  for (const ArgSpec& a : spec.args) has_output |= a.output;
+  if (!has_output) r.Fail(root.get("arg") ? root.get("arg") : &root, "arg", "at least one buffer must be an output");
+  r.ForEachTable(root, "symbol", [&](const toml::table& t, const std::string& field) {
+    r.AllowOnly(t, field, {"name", "from"}, kTopLevelKeys);
+    SymbolSpec symbol{DeclaredNameOf(r, t, field, symbols, false), r.String(t, "from", field + ".from", true)};
+    const auto from = std::find_if(spec.args.begin(), spec.args.end(), [&](const ArgSpec& a) { return a.name == symbol.from; });
+    if (from == spec.args.end() || !from->is_buffer)
+      r.Fail(t.get("from"), field + ".from", Quoted(symbol.from) + " is not a buffer argument");
+    spec.symbols.push_back(std::move(symbol));
   });
 }
 
-void ReadCheck(const Reader& r, const toml::table& root, TemplateSpec& spec) {
-  static const toml::table kEmpty;
+void ReadCheckKernel(const DescriptionReader& r, const toml::table& t, TemplateSpec& spec) {
+  const std::string reference = r.String(t, "reference", "check.reference", false, "kernel");
+  if (reference != "kernel" && reference != "own_configuration")
+    r.Fail(t.get("reference"), "check.reference",
+           Quoted(reference) + " is neither 'kernel' (an independent reference kernel, the default) nor 'own_configuration'");
+  spec.check.own_configuration = reference == "own_configuration";
+  if (spec.check.own_configuration) {
+    if (t.contains("kernel"))
+      r.Fail(t.get("kernel"), "check.kernel", "an own-configuration check runs the template's kernel: give 'kernel' or 'reference', not both");
+    spec.check.kernel = spec.kernel;
+    return;
+  }
+  if (!t.contains("kernel")) r.Fail(&t, "check", std::string("has no reference: ") + kCheckChoices);
+  spec.check.kernel = r.String(t, "kernel", "check.kernel", true);
+  if (DeclaredName(spec.check.kernel) == DeclaredName(spec.kernel))
+    r.Fail(t.get("kernel"), "check.kernel",
+           Quoted(spec.check.kernel) + " is the template's own kernel, not an independent reference; to check against one "
+           "of its own configurations say reference = \"own_configuration\" instead");
+}
+
+void ReadCheckParams(const DescriptionReader& r, const toml::table& t, TemplateSpec& spec) {
+  std::vector<std::string> names;
+  for (const ParamSpec& p : spec.params) {
+    spec.check.params[p.name] = p.values.front();
+    names.push_back(p.name);
+  }
+  const toml::node* params = t.get("params");
+  if (!params) return;
+  for (auto&& [key, value] : r.Table(*params, "check.params")) {
+    const std::string name(key.str()), field = "check.params." + name;
+    const auto param = std::find_if(spec.params.begin(), spec.params.end(), [&](const ParamSpec& p) { return p.name == name; });
+    if (param == spec.params.end()) r.Fail(&value, field, "is not a parameter" + DidYouMean(name, names));
+    const auto v = value.value_exact<long long>();
+    if (!v) r.Fail(&value, field, "must be an integer");
+    if (spec.check.own_configuration && !std::count(param->values.begin(), param->values.end(), *v))
+      r.Fail(&value, field, std::to_string(*v) + " is not one of its values: an own-configuration reference is a candidate");
+    spec.check.params[name] = *v;
+  }
+}
+
+void ReadCheck(const DescriptionReader& r, const toml::table& root, const Scopes& scopes, TemplateSpec& spec) {
   const toml::node* node = root.get("check");
-  const toml::table& t = node ? r.Table(*node, "check") : kEmpty;
-  spec.check.kernel = r.String(t, "kernel", "check.kernel", false, spec.kernel);
-  for (const ParamSpec& p : spec.params) spec.check.params[p.name] = p.values.front();
-  if (const toml::node* params = t.get("params")) {
-    for (auto&& [key, value] : r.Table(*params, "check.params")) {
-      const std::string name(key.str());
-      if (!spec.check.params.count(name)) r.Fail(&value, "check.params." + name, "is not a parameter");
-      if (auto v = value.value<long long>()) spec.check.params[name] = *v;
-      else r.Fail(&value, "check.params." + name, "must be an integer");
-    }
-  }
-  spec.check.launch = ReadLaunch(r, t, "check", false);
+  if (!node) r.Fail(&root, "check", std::string("is required: ") + kCheckChoices);
+  const toml::table& t = r.Table(*node, "check");
+  r.AllowOnly(t, "check", {"reference", "kernel", "params", "grid", "block", "shared_bytes", "atol", "rtol"}, kTopLevelKeys);
+  ReadCheckKernel(r, t, spec);
+  ReadCheckParams(r, t, spec);
+  spec.check.launch = ReadLaunch(r, t, "check", false, scopes.all);
   if (spec.check.launch.grid.empty() != spec.check.launch.block.empty())
     r.Fail(&t, "check", "give both 'grid' and 'block', or neither");
   if (spec.check.launch.grid.empty()) spec.check.launch = spec.launch;
-  if (const toml::node* atol = t.get("atol")) spec.check.atol = r.Tolerance(atol, "check.atol");
-  if (const toml::node* rtol = t.get("rtol")) spec.check.rtol = r.Tolerance(rtol, "check.rtol");
+  if (const toml::node* atol = t.get("atol")) spec.check.atol = r.NumberOrExpression(atol, "check.atol", scopes.sizes, kOnlySizes);
+  if (const toml::node* rtol = t.get("rtol")) spec.check.rtol = r.NumberOrExpression(rtol, "check.rtol", scopes.sizes, kOnlySizes);
 }
 
-// Every expression is parsed once at load time, so a typo is reported with its field and line.
-void CheckExpressions(const Reader& r, const toml::table& root, const TemplateSpec& spec) {
-  Variables vars;
-  for (const SizeSpec& s : spec.sizes) vars[s.name] = 1;
-  Variables sizes_only = vars;
-  for (const ParamSpec& p : spec.params) vars[p.name] = 1;
-  auto check = [&](const std::string& expr, const Variables& scope, const std::string& field, const char* key) {
-    try {
-      CheckSyntax(expr, scope);
-    } catch (const ExpressionError& e) {
-      const toml::node* node = root.get(key);
-      r.Fail(node ? node : &root, field, std::string(e.what()) + (&scope == &sizes_only ? " (only sizes may be used here)" : ""));
-    }
-  };
-  for (const std::string& c : spec.constraints) check(c, vars, "constraints", "constraints");
-  for (const auto* launch : {&spec.launch, &spec.check.launch}) {
-    const char* key = launch == &spec.launch ? "launch" : "check";
-    for (const auto& e : launch->grid) check(e, vars, std::string(key) + ".grid", key);
-    for (const auto& e : launch->block) check(e, vars, std::string(key) + ".block", key);
-    check(launch->shared_bytes, vars, std::string(key) + ".shared_bytes", key);
+void ReadWork(const DescriptionReader& r, const toml::table& root, const Scopes& scopes, TemplateSpec& spec) {
+  const toml::node* node = root.get("work");
+  if (!node) r.Fail(&root, "work", "needs 'bytes' or 'flops'");
+  const toml::table& w = r.Table(*node, "work");
+  r.AllowOnly(w, "work", {"bytes", "flops"}, kTopLevelKeys);
+  if (w.contains("bytes")) spec.work.bytes = r.Expression(w.get("bytes"), "work.bytes", scopes.sizes, kOnlySizes);
+  if (w.contains("flops")) spec.work.flops = r.Expression(w.get("flops"), "work.flops", scopes.sizes, kOnlySizes);
+  if (spec.work.bytes.empty() && spec.work.flops.empty()) r.Fail(node, "work", "needs 'bytes' or 'flops'");
+}
+
+// Reads the source and its headers, and finds in them every name the description expects there.
+void ReadSource(const DescriptionReader& r, const toml::table& root, TemplateSpec& spec) {
+  const toml::node* source = root.get("source");
+  const fs::path dir = fs::path(spec.description_path).parent_path();
+  spec.source_path = (dir / r.String(root, "source", "source", false, spec.name + ".cu")).string();
+  try {
+    spec.source_text = ReadFile(spec.source_path);
+  } catch (const TemplateError& e) {
+    r.Fail(source ? source : &root, "source", e.what());
   }
-  for (const ArgSpec& a : spec.args) check(a.is_buffer ? a.length : a.value, sizes_only, "arg " + a.name, "arg");
-  check(spec.check.atol, sizes_only, "check.atol", "check");
-  check(spec.check.rtol, sizes_only, "check.rtol", "check");
-  if (!spec.work.bytes.empty()) check(spec.work.bytes, sizes_only, "work.bytes", "work");
-  if (!spec.work.flops.empty()) check(spec.work.flops, sizes_only, "work.flops", "work");
+  spec.headers = FindSourceHeaders(spec.source_path, spec.source_text);
+  auto require = [&](const std::string& name, const toml::node* node, const std::string& field) {
+    const std::string missing = MissingFromSource(name, spec.source_path, spec.source_text, spec.headers);
+    if (!missing.empty()) r.Fail(node, field, missing);
+  };
+  require(spec.kernel, root.get("kernel"), "kernel");
+  if (!spec.check.own_configuration) require(spec.check.kernel, root.at_path("check.kernel").node(), "check.kernel");
+  for (std::size_t i = 0; i < spec.symbols.size(); ++i) {
+    const std::string field = "symbol[" + std::to_string(i) + "].name";
+    require(spec.symbols[i].name, root.at_path(field).node(), field);
+  }
 }
 
-void CheckReferences(const Reader& r, const toml::table& root, const TemplateSpec& spec) {
-  if (spec.work.bytes.empty() && spec.work.flops.empty()) r.Fail(&root, "work", "needs 'bytes' or 'flops'");
-  bool has_output = false;
-  for (const ArgSpec& a : spec.args) has_output |= a.output;
-  if (!has_output) r.Fail(&root, "arg", "at least one buffer must be an output");
-  for (const SymbolSpec& s : spec.symbols) {
-    bool found = false;
-    for (const ArgSpec& a : spec.args) found |= a.is_buffer && a.name == s.from;
-    if (!found) r.Fail(&root, "symbol " + s.name + ".from", "'" + s.from + "' is not a buffer argument");
+toml::table Parse(const std::string& description, const std::string& path) {
+  try {
+    return toml::parse(description, path);
+  } catch (const toml::parse_error& e) {
+    throw TemplateError(path + ":" + std::to_string(e.source().begin.line) + ": " + std::string(e.description()));
   }
 }
 
@@ -241,47 +303,36 @@ void CheckReferences(const Reader& r, const toml::table& root, const TemplateSpe
 
 TemplateSpec LoadTemplateFile(const std::string& description_path) {
   const std::string description = ReadFile(description_path);
-  toml::table root;
-  try {
-    root = toml::parse(description, description_path);
-  } catch (const toml::parse_error& e) {
-    throw TemplateError(description_path + ":" + std::to_string(e.source().begin.line) + ": " +
-                        std::string(e.description()));
-  }
-  const Reader r(description_path);
+  const toml::table root = Parse(description, description_path);
+  const DescriptionReader r(description_path);
   TemplateSpec spec;
   spec.description_path = description_path;
-  spec.name = r.String(root, "name", "name", true);
-  spec.summary = r.String(root, "summary", "summary", false);
-  spec.kernel = r.String(root, "kernel", "kernel", true);
-  const fs::path dir = fs::path(description_path).parent_path();
-  spec.source_path = (dir / r.String(root, "source", "source", false, spec.name + ".cu")).string();
-  spec.constraints = r.Expressions(root.get("constraints"), "constraints");
-  for (const std::string& o : r.Expressions(root.get("options"), "options")) spec.options.push_back(o);
-  ReadSizesAndParams(r, root, spec);
+  ReadTopLevel(r, root, spec);
+  const Scopes scopes = ReadSizesAndParams(r, root, spec);  // names first: a bad one is blamed on itself
+  spec.constraints = r.Expressions(root.get("constraints"), "constraints", scopes.all, false);
   const toml::node* launch = root.get("launch");
   if (!launch) r.Fail(&root, "launch", "is required");
-  spec.launch = ReadLaunch(r, r.Table(*launch, "launch"), "launch", true);
-  ReadArgs(r, root, spec);
-  ReadCheck(r, root, spec);
-  if (const toml::node* work = root.get("work")) {
-    const toml::table& w = r.Table(*work, "work");
-    if (w.contains("bytes")) spec.work.bytes = r.Expression(w.get("bytes"), "work.bytes");
-    if (w.contains("flops")) spec.work.flops = r.Expression(w.get("flops"), "work.flops");
+  r.AllowOnly(r.Table(*launch, "launch"), "launch", {"grid", "block", "shared_bytes"}, kTopLevelKeys);
+  spec.launch = ReadLaunch(r, r.Table(*launch, "launch"), "launch", true, scopes.all);
+  ReadArgsAndSymbols(r, root, scopes, spec);
+  ReadCheck(r, root, scopes, spec);
+  ReadWork(r, root, scopes, spec);
+  ReadSource(r, root, spec);
+  if (const auto problem = FindValueProblem(spec, DefaultSize(spec))) {
+    const toml::node* node = root.at_path(problem->field).node();
+    r.Fail(node ? node : &root, problem->field, problem->problem);
   }
-  CheckReferences(r, root, spec);
-  CheckExpressions(r, root, spec);
-  try {
-    spec.source_text = ReadFile(spec.source_path);
-  } catch (const TemplateError& e) {
-    r.Fail(root.get("source") ? root.get("source") : &root, "source", e.what());
-  }
-  spec.headers = FindSourceHeaders(spec.source_path, spec.source_text);
   ContentHash hash;
   hash.Add(description).Add(spec.source_text);
   for (const SourceHeader& header : spec.headers) hash.Add(header.include_name).Add(header.text);
   spec.hash = hash.Hex();
   return spec;
+}
+
+std::string OwnConfigurationWarning(const TemplateSpec& spec) {
+  return "warning: " + spec.name + " is checked against its own configuration " + DescribeParams(ReferenceParams(spec)) +
+         " (reference = \"own_configuration\" in " + spec.description_path +
+         "): a bug all configurations share cannot be seen. Give it an independent reference kernel.";
 }
 
 std::size_t SizeOf(ScalarType type) {

@@ -8,13 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "errors.h"
 #include "source_headers.h"
 
 namespace tuner {
 
-// A malformed description or source; the message names the file, the line and the field.
-struct TemplateError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+// A malformed description or source; the message names the file, the line and the field. Bad input,
+// so a command that meets one exits 2.
+struct TemplateError : UsageError {
+  using UsageError::UsageError;
 };
 
 enum class ScalarType { kFloat, kDouble, kInt, kUint, kInt64, kUint64 };
@@ -60,6 +62,7 @@ struct SymbolSpec {
 
 struct CheckSpec {
   std::string kernel;                       // reference entry point
+  bool own_configuration = false;           // the template's own kernel at `params`, not an independent one
   std::map<std::string, long long> params;  // complete: every parameter has a value
   LaunchSpec launch;
   std::string atol = "0";     // expressions over sizes: the error of a sum grows with its length
@@ -80,6 +83,7 @@ struct TemplateSpec {
   std::string source_text;
   std::vector<SourceHeader> headers;  // included from beside the source
   std::string hash;  // of the description, the source and its headers: a new hash is a new version
+  bool replaces_shipped = false;  // a user's template that is meant to take a shipped one's name
   std::vector<std::string> constraints;
   std::vector<std::string> options;
   std::vector<SizeSpec> sizes;
@@ -91,8 +95,13 @@ struct TemplateSpec {
   WorkSpec work;
 };
 
-// Reads a description and its source; throws TemplateError.
+// Reads a description and its source, strictly (kernel_templates/README.md has the format): an
+// unknown key, a name that is no identifier, a duplicate, a value out of range at the default sizes
+// or a kernel the source does not mention is a TemplateError.
 TemplateSpec LoadTemplateFile(const std::string& description_path);
+
+// What `tune` says on stderr of a template checked against one of its own configurations.
+std::string OwnConfigurationWarning(const TemplateSpec& spec);
 
 // The label of a parameter value ("padded") or the number itself.
 std::string ValueLabel(const ParamSpec& param, long long value);
