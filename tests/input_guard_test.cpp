@@ -23,8 +23,8 @@ struct HostInput {
 class InputGuardTest : public ::testing::Test {
  protected:
   InputGuardTest() : guard_(Checksum) {
-    guard_.Add("in", in_.data.data(), in_.Bytes(), [this] { in_.Refill(); });
-    guard_.Add("filter", filter_.data.data(), filter_.Bytes(), [this] { filter_.Refill(); });
+    guard_.Add("input 'in'", in_.data.data(), in_.Bytes(), [this] { in_.Refill(); });
+    guard_.Add("input 'filter'", filter_.data.data(), filter_.Bytes(), [this] { filter_.Refill(); });
   }
   HostInput in_{1}, filter_{2};
   InputGuard guard_;
@@ -47,15 +47,15 @@ TEST_F(InputGuardTest, EveryChangedInputIsNamed) {
   in_.data[0] = 0;
   filter_.data[7] = 0;
   const std::string reason = guard_.RestoreChanged();
-  EXPECT_NE(reason.find("'in'"), std::string::npos) << reason;
-  EXPECT_NE(reason.find("'filter'"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("overwrote input 'in' (checksum 0x"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("; input 'filter' (checksum 0x"), std::string::npos) << reason;
   EXPECT_EQ(guard_.RestoreChanged(), "");
 }
 
 TEST(InputGuard, ARefillThatDoesNotRestoreIsAnError) {
   std::vector<float> data(64, 1.0f);
   InputGuard guard(Checksum);
-  guard.Add("in", data.data(), data.size() * sizeof(float), [] {});
+  guard.Add("input 'in'", data.data(), data.size() * sizeof(float), [] {});
   data[3] = 2.0f;
   EXPECT_THROW(guard.RestoreChanged(), std::runtime_error);
 }

@@ -80,7 +80,7 @@ GpuSession::GpuSession(const SetupRequest& setup)
     const unsigned long long buffer_seed = seed++;
     utility_.Fill(device, decl.type, decl.count, decl.init, buffer_seed);
     if (!decl.output)
-      inputs_.Add(decl.name, device, bytes, [this, device, decl, buffer_seed] { utility_.Fill(device, decl.type, decl.count, decl.init, buffer_seed); });
+      inputs_.Add("input '" + decl.name + "'", device, bytes, [this, device, decl, buffer_seed] { utility_.Fill(device, decl.type, decl.count, decl.init, buffer_seed); });
     if (symbol_sources.count(decl.name)) {
       buffer.initial.resize(decl.count * SizeOf(decl.type));
       TUNER_CUDA_CHECK(cudaMemcpy(buffer.initial.data(), buffer.device.get(), buffer.initial.size(), cudaMemcpyDeviceToHost));
@@ -106,6 +106,11 @@ GpuSession::GpuSession(const SetupRequest& setup)
     TUNER_CUDA_CHECK(cudaMemcpy(buffer.reference.data(), buffer.device.get(), buffer.reference.size(), cudaMemcpyDeviceToHost));
     buffer.reference_device = DeviceAlloc(buffer.reference.size());
     TUNER_CUDA_CHECK(cudaMemcpy(buffer.reference_device.get(), buffer.device.get(), buffer.reference.size(), cudaMemcpyDeviceToDevice));
+    // An out-of-bounds write of a candidate could land here and fail every later candidate.
+    const Buffer* b = &buffer;
+    inputs_.Add("the reference output '" + name + "'", b->reference_device.get(), b->reference.size(), [b] {
+      TUNER_CUDA_CHECK(cudaMemcpy(b->reference_device.get(), b->reference.data(), b->reference.size(), cudaMemcpyHostToDevice));
+    });
   }
 }
 

@@ -24,8 +24,8 @@ class GpuSession {
   // {"status": "ok" | "wrong_result" | "launch_error" | "invalid", ...} with time statistics,
   // registers, shared memory and the runtime's blocks per SM. A sticky CUDA error (a fault) is
   // thrown as CudaError: the process is then unusable and the supervisor restarts it. A candidate
-  // that wrote one of its inputs (checked after its checked launch and after its samples, never
-  // inside one) is wrong_result, and the input is filled again for the next.
+  // that wrote one of its inputs or the reference's outputs (checked after its checked launch and
+  // after its samples, never inside one) is wrong_result, and the buffer is written again.
   nlohmann::json Measure(const MeasureRequest& request);
 
   // Times several candidates again in turns (A B C A B C ...), so that a change of clocks or a

@@ -15,8 +15,8 @@ std::string Hex(std::uint64_t value) {
 
 }  // namespace
 
-void InputGuard::Add(const std::string& name, const void* data, std::size_t bytes, RefillFn refill) {
-  inputs_.push_back({name, data, bytes, std::move(refill), checksum_(data, bytes)});
+void InputGuard::Add(const std::string& what, const void* data, std::size_t bytes, RefillFn refill) {
+  inputs_.push_back({what, data, bytes, std::move(refill), checksum_(data, bytes)});
 }
 
 std::string InputGuard::RestoreChanged() {
@@ -24,11 +24,11 @@ std::string InputGuard::RestoreChanged() {
   for (const Input& input : inputs_) {
     const std::uint64_t now = checksum_(input.data, input.bytes);
     if (now == input.checksum) continue;
-    changed += (changed.empty() ? "overwrote input '" : "; input '") + input.name + "' (checksum " + Hex(now) +
-               " instead of " + Hex(input.checksum) + ")";
+    changed += (changed.empty() ? "overwrote " : "; ") + input.what + " (checksum " + Hex(now) + " instead of " +
+               Hex(input.checksum) + ")";
     input.refill();
     if (checksum_(input.data, input.bytes) != input.checksum)
-      throw std::runtime_error("input '" + input.name + "' was overwritten and filling it again did not restore it");
+      throw std::runtime_error(input.what + " was overwritten and writing it again did not restore it");
   }
   return changed;
 }

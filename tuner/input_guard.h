@@ -1,8 +1,9 @@
-// The inputs of a sweep kept as they were filled. A candidate that writes one of its inputs would
-// make every later candidate compute from different data (a correct one fail, a wrong one pass),
-// so after each checked launch the worker compares every input's checksum with the one taken when
-// it was filled, fills a changed input again and names it. The checksum and the refill are passed
-// in: the worker's run on the GPU, the tests' on the host.
+// The device data of a sweep that no candidate may change: its inputs as they were filled, and the
+// reference's outputs. A candidate that writes an input (or, out of bounds, the reference) would
+// make every later candidate compare different data (a correct one fail, a wrong one pass), so
+// after each checked launch the worker compares every guarded buffer's checksum with the one taken
+// when it was written, writes a changed one again and names it. The checksum and the refill are
+// passed in: the worker's run on the GPU, the tests' on the host.
 #pragma once
 
 #include <cstdint>
@@ -19,17 +20,18 @@ class InputGuard {
 
   explicit InputGuard(ChecksumFn checksum) : checksum_(std::move(checksum)) {}
 
-  // Takes the input's checksum now, as filled; `refill` writes the same contents again.
-  void Add(const std::string& name, const void* data, std::size_t bytes, RefillFn refill);
+  // Takes the buffer's checksum now; `refill` writes the same contents again. `what` names it in
+  // messages: "input 'in'".
+  void Add(const std::string& what, const void* data, std::size_t bytes, RefillFn refill);
 
-  // "" when every input is unchanged. Otherwise refills each changed input and returns one line
+  // "" when every buffer is unchanged. Otherwise refills each changed one and returns one line
   // naming them with their checksums, e.g. "overwrote input 'in' (checksum 0x… instead of 0x…)".
   // Throws std::runtime_error when a refill does not give the original checksum back.
   std::string RestoreChanged();
 
  private:
   struct Input {
-    std::string name;
+    std::string what;
     const void* data;
     std::size_t bytes;
     RefillFn refill;
