@@ -258,6 +258,7 @@ name = "n"
 type = "int"
 value = "N"
 [check]
+reference = "own_configuration"
 params = { VARIANT = 0 }
 atol = 0.0
 rtol = 0.0
