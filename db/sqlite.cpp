@@ -2,24 +2,60 @@
 
 #include <sqlite3.h>
 
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <utility>
 
 namespace tuner::db::sql {
 
 bool Error::IsCorrupt() const { return code_ == SQLITE_CORRUPT || code_ == SQLITE_NOTADB; }
+bool Error::IsBusy() const { return code_ == SQLITE_BUSY || code_ == SQLITE_LOCKED; }
+
+namespace {
+
+// "file:///abs/path?immutable=1", with every byte that could end or change the path escaped.
+std::string ImmutableUri(const std::string& path) {
+  std::string uri = "file://";
+  for (const unsigned char c : std::filesystem::absolute(path).string()) {
+    if (std::isalnum(c) || c == '/' || c == '.' || c == '-' || c == '_' || c == '~') {
+      uri += static_cast<char>(c);
+    } else {
+      char escaped[4];
+      std::snprintf(escaped, sizeof escaped, "%%%02X", c);
+      uri += escaped;
+    }
+  }
+  return uri + "?immutable=1";
+}
+
+}  // namespace
 
 Connection::Connection(const std::string& path, Mode mode) : path_(path) {
-  int flags = mode == Mode::kReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
+  int flags = mode == Mode::kReadOnly || mode == Mode::kImmutable ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
   if (mode == Mode::kCreate) flags |= SQLITE_OPEN_CREATE;
-  const int rc = sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+  if (mode == Mode::kImmutable) flags |= SQLITE_OPEN_URI;
+  const std::string name = mode == Mode::kImmutable ? ImmutableUri(path) : path;
+  const int rc = sqlite3_open_v2(name.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) {
     const std::string text = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
     sqlite3_close_v2(db_);
     db_ = nullptr;
-    throw Error("cannot open database " + path + ": " + text, rc & 0xff, rc);
+    throw Error("cannot open database " + path + ": " + text, rc & 0xff, rc, text);
   }
   sqlite3_extended_result_codes(db_, 1);
+}
+
+Connection Connection::InMemoryCopy(Connection& source) {
+  Connection copy(":memory:", Mode::kReadWrite);
+  copy.path_ = source.path_;
+  sqlite3_backup* backup = sqlite3_backup_init(copy.db_, "main", source.db_, "main");
+  if (!backup) copy.Throw(sqlite3_errcode(copy.db_), "copying into memory");
+  sqlite3_backup_step(backup, -1);
+  const int rc = sqlite3_backup_finish(backup);
+  if (rc != SQLITE_OK) copy.Throw(rc, "copying into memory");
+  return copy;
 }
 
 Connection::~Connection() {
@@ -41,7 +77,7 @@ Connection& Connection::operator=(Connection&& other) noexcept {
 
 void Connection::Throw(int rc, const std::string& what) const {
   const std::string text = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
-  throw Error(what + " on " + path_ + ": " + text, rc & 0xff, rc);
+  throw Error(what + " on " + path_ + ": " + text, rc & 0xff, rc, text);
 }
 
 void Connection::Execute(const std::string& sql) {
@@ -55,6 +91,7 @@ std::int64_t Connection::QueryInt(const std::string& sql) {
 }
 
 std::int64_t Connection::LastInsertRowId() const { return sqlite3_last_insert_rowid(db_); }
+bool Connection::IsReadOnly() const { return sqlite3_db_readonly(db_, "main") == 1; }
 int Connection::Changes() const { return sqlite3_changes(db_); }
 void Connection::SetBusyTimeout(int timeout_ms) { sqlite3_busy_timeout(db_, timeout_ms); }
 
@@ -105,7 +142,12 @@ bool Statement::Step() {
 }
 
 void Statement::Run() {
-  while (Step()) {
+  try {
+    while (Step()) {
+    }
+  } catch (...) {
+    Reset();  // a failed statement left pending would block the rollback of its transaction
+    throw;
   }
   Reset();
 }

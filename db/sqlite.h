@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -15,22 +16,31 @@ namespace tuner::db::sql {
 // Any SQLite failure: the message names the call, the database and SQLite's text.
 class Error : public std::runtime_error {
  public:
-  Error(const std::string& message, int code, int extended_code)
-      : std::runtime_error(message), code_(code), extended_code_(extended_code) {}
+  Error(const std::string& message, int code, int extended_code, std::string sqlite_text)
+      : std::runtime_error(message), code_(code), extended_code_(extended_code), sqlite_text_(std::move(sqlite_text)) {}
   int code() const { return code_; }  // primary result code: SQLITE_BUSY, SQLITE_CORRUPT, ...
   int extended_code() const { return extended_code_; }
+  const std::string& sqlite_text() const { return sqlite_text_; }  // SQLite's own words, one line
   bool IsCorrupt() const;  // SQLITE_CORRUPT or SQLITE_NOTADB
+  bool IsBusy() const;     // SQLITE_BUSY or SQLITE_LOCKED: another connection holds a lock
 
  private:
   int code_;
   int extended_code_;
+  std::string sqlite_text_;
 };
 
 class Connection {
  public:
-  enum class Mode { kReadOnly, kReadWrite, kCreate };
+  // kImmutable reads a file that nobody changes while it is open: no locks and no side files
+  // (SQLite's `immutable=1`), so it also reads a WAL-mode file that has no -wal and whose folder
+  // this user cannot write.
+  enum class Mode { kReadOnly, kImmutable, kReadWrite, kCreate };
 
   Connection(const std::string& path, Mode mode);
+  // A private in-memory database holding a copy of `source` (SQLite's backup API); path() stays
+  // the source's, for messages. Changes to the copy never reach the file.
+  static Connection InMemoryCopy(Connection& source);
   ~Connection();
   Connection(Connection&& other) noexcept;
   Connection& operator=(Connection&& other) noexcept;
@@ -42,6 +52,7 @@ class Connection {
   // The first column of the first row of `sql` as an integer (PRAGMA user_version, COUNT(*)).
   std::int64_t QueryInt(const std::string& sql);
   std::int64_t LastInsertRowId() const;
+  bool IsReadOnly() const;  // opened read-only, or SQLite fell back to read-only (no write permission)
   int Changes() const;
   void SetBusyTimeout(int timeout_ms);
   const std::string& path() const { return path_; }
@@ -51,6 +62,7 @@ class Connection {
   [[noreturn]] void Throw(int rc, const std::string& what) const;
 
  private:
+  Connection() = default;
   sqlite3* db_ = nullptr;
   std::string path_;
 };

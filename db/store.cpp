@@ -1,6 +1,7 @@
 #include "db/store.h"
 
 #include <cstdio>
+#include <iostream>
 #include <map>
 #include <mutex>
 #include <random>
@@ -26,9 +27,31 @@ std::string NewUid() {
 }  // namespace
 
 struct Store::Impl {
-  Impl(sql::Connection c, bool r) : connection(std::move(c)), read_only(r) {}
+  Impl(sql::Connection c, bool r, int version) : connection(std::move(c)), read_only(r), file_schema_version(version) {}
+  ~Impl() {
+    if (read_only) return;
+    try {
+      db::LeaveWalMode(connection);
+    } catch (const std::exception& e) {
+      std::cerr << "warning: " << e.what() << " (the database stays in WAL mode; it is correct either way)\n";
+    }
+  }
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
+
   sql::Connection connection;
   bool read_only;
+  int file_schema_version;
+  // Statements run many times, prepared once: preparing one that fires the best_per_gpu triggers
+  // costs more than running it.
+  std::map<std::string, sql::Statement> prepared;
+
+  sql::Statement& Prepared(const std::string& sql) {
+    auto found = prepared.find(sql);
+    if (found == prepared.end()) found = prepared.emplace(sql, sql::Statement(connection, sql)).first;
+    found->second.Reset();  // also after a run that threw
+    return found->second;
+  }
   // Serialises the calls of threads sharing this Store (one sweep per GPU): one connection is one
   // writer, which SQLite 3.40 needs (see DESIGN.md on the WAL-reset race). Recursive: some calls
   // make others.
@@ -94,7 +117,7 @@ struct Store::Impl {
   // Returns the number of rows changed (0 when an import finds an equal or newer row).
   int UpsertMeasurement(std::int64_t sweep_id, std::int64_t gpu_id, std::int64_t template_id,
                         const std::string& size_key, const MeasurementRecord& m, bool only_if_newer) {
-    sql::Statement upsert(connection, UpsertMeasurementSql(only_if_newer));
+    sql::Statement& upsert = Prepared(UpsertMeasurementSql(only_if_newer));
     upsert.Bind(1, sweep_id).Bind(2, gpu_id).Bind(3, template_id).Bind(4, size_key);
     BindMeasurement(upsert, 5, m);
     upsert.Run();
@@ -107,10 +130,10 @@ Store::~Store() = default;
 Store::Store(Store&&) noexcept = default;
 Store& Store::operator=(Store&&) noexcept = default;
 
-Store Store::Open(const std::string& path, OpenMode mode) {
-  const bool read_only = mode == OpenMode::kReadOnly;
-  sql::Connection connection = read_only ? OpenExisting(path, true) : OpenOrCreate(path);
-  return Store(std::make_unique<Impl>(std::move(connection), read_only));
+Store Store::Open(const std::string& path, OpenMode mode, IntegrityCheck check) {
+  if (mode == OpenMode::kReadWrite) return Store(std::make_unique<Impl>(OpenForWriting(path), false, kSchemaVersion));
+  ReadConnection opened = OpenForReading(path, check);
+  return Store(std::make_unique<Impl>(std::move(opened.connection), true, opened.file_schema_version));
 }
 
 const std::string& Store::path() const { return impl_->connection.path(); }
@@ -240,12 +263,11 @@ std::vector<MeasurementRow> Store::ListMeasurements(const MeasurementFilter& fil
 std::vector<MeasurementRow> Store::BestPerGpu(const std::string& template_name, const std::string& current_hash) {
   const auto lock = impl_->Lock();
   const std::string hash = current_hash.empty() ? LatestTemplateHash(template_name) : current_hash;
-  sql::Statement select(
-      impl_->connection,
-      RowSelect("(SELECT m.*, ROW_NUMBER() OVER (PARTITION BY m.gpu_id, m.template_id, m.size_key "
-                "ORDER BY m.time_ms_median, m.id) AS rank_in_gpu FROM measurements m "
-                "JOIN templates t ON t.id = m.template_id WHERE t.name = ?1 AND m.status = 'ok')") +
-          "WHERE m.rank_in_gpu = 1 ORDER BY g.name, g.uuid, m.size_key");
+  // best_per_gpu is kept by triggers (schema version 5): a few hundred rows, read by their key.
+  sql::Statement select(impl_->connection,
+                        RowSelect("(SELECT m.* FROM templates bt JOIN best_per_gpu b ON b.template_id = bt.id "
+                                  "JOIN measurements m ON m.id = b.measurement_id WHERE bt.name = ?1)") +
+                            "ORDER BY g.name, g.uuid, m.size_key");
   select.Bind(1, template_name);
   std::vector<MeasurementRow> rows;
   while (select.Step()) {
@@ -267,6 +289,52 @@ std::vector<MeasurementRow> Store::BestPerModel(const std::string& template_name
   }
   std::vector<MeasurementRow> rows;
   for (auto& entry : best) rows.push_back(std::move(entry.second));
+  return rows;
+}
+
+namespace {
+
+// best_per_gpu holds a copy of the measurement columns a lookup reads; the others are constants
+// here, so that the measurement reads as every other (kMeasurementColumns, ReadMeasurement).
+const char* const kBestForLookupSql =
+    "SELECT b.measurement_id, g.uuid, g.name, g.cc_major, g.cc_minor, g.sm_count, g.memory_bytes, t.hash, "
+    "t.hash <> (SELECT hash FROM templates WHERE name = ?1 ORDER BY first_seen DESC, id DESC LIMIT 1), b.size_key, "
+    "b.params_json, b.launch_json, 'ok', '', b.time_ms_median, 0, 0, 0, 0, b.perf_value, b.perf_unit, 0, 0, 0, 0, "
+    "0, '', 0, '', b.measured_at, 0 "
+    "FROM templates t JOIN best_per_gpu b ON b.template_id = t.id JOIN gpus g ON g.id = b.gpu_id "
+    "WHERE t.name = ?1 ORDER BY g.name, g.uuid, b.size_key";
+
+MeasurementRow ReadLookupRow(const sql::Statement& s, const std::string& template_name) {
+  MeasurementRow row;
+  row.id = s.Int64(0);
+  row.gpu = {s.Text(1), s.Text(2), s.Int(3), s.Int(4), s.Int(5), s.Int64(6), "", ""};
+  row.templ = {template_name, s.Text(7), ""};
+  row.stale = s.Int(8) != 0;
+  row.size_key = s.Text(9);
+  row.measurement = ReadMeasurement(s, 10);
+  return row;
+}
+
+}  // namespace
+
+void Store::PrepareBestForLookup() {
+  const auto lock = impl_->Lock();
+  impl_->Prepared(kBestForLookupSql);
+}
+
+std::vector<MeasurementRow> Store::BestForLookup(const std::string& template_name) {
+  const auto lock = impl_->Lock();
+  sql::Statement& select = impl_->Prepared(kBestForLookupSql);
+  std::vector<MeasurementRow> rows;
+  rows.reserve(256);
+  try {
+    select.Bind(1, template_name);
+    while (select.Step()) rows.push_back(ReadLookupRow(select, template_name));
+  } catch (...) {
+    select.Reset();  // ends its read transaction, and lets the next call bind again
+    throw;
+  }
+  select.Reset();
   return rows;
 }
 
@@ -312,9 +380,12 @@ std::vector<std::string> Store::FullCheck() {
   return db::FullCheck(impl_->connection);
 }
 
-int Store::SchemaVersion() {
+int Store::SchemaVersion() const { return impl_->file_schema_version; }
+
+bool Store::LeaveWalMode() {
   const auto lock = impl_->Lock();
-  return static_cast<int>(impl_->connection.QueryInt("PRAGMA user_version"));
+  impl_->RequireWritable("LeaveWalMode");
+  return db::LeaveWalMode(impl_->connection);
 }
 
 }  // namespace tuner::db

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "db/records.h"
+#include "db/schema.h"
 
 namespace tuner::db {
 
@@ -46,10 +47,11 @@ struct CountRow {
 
 class Store {
  public:
-  // kReadWrite creates the file and its parent folders if needed; kReadOnly needs an existing file.
-  // Throws BadDatabaseError (corrupt, foreign, newer: the file is not modified) or
-  // std::runtime_error (missing file, I/O).
-  static Store Open(const std::string& path, OpenMode mode);
+  // kReadWrite creates the file and its parent folders if needed; kReadOnly needs an existing file
+  // and never writes it (db/schema.h, OpenForReading); `check` applies to kReadOnly. Throws
+  // BadDatabaseError (corrupt, foreign, newer: the file is not modified), UsageError (a directory,
+  // or kReadWrite of a file this user cannot write) or std::runtime_error (missing file, I/O).
+  static Store Open(const std::string& path, OpenMode mode, IntegrityCheck check = IntegrityCheck::kQuick);
   ~Store();
   Store(Store&&) noexcept;
   Store& operator=(Store&&) noexcept;
@@ -89,6 +91,14 @@ class Store {
   // The same reduced over the cards of a model: the best `ok` row per (GPU model = name, compute
   // capability, SMs, memory; template version; size). What reports show as "best per GPU".
   std::vector<MeasurementRow> BestPerModel(const std::string& template_name, const std::string& current_hash);
+  // What the application library reads: the rows of BestPerGpu(template_name, ""), from the copy
+  // that best_per_gpu keeps (a few contiguous pages per template), holding the GPU, the template
+  // version, the size and the measurement's params_json, launch_json, time_ms_median, perf_value,
+  // perf_unit and measured_at; the sweep and the other measurement columns are left empty.
+  std::vector<MeasurementRow> BestForLookup(const std::string& template_name);
+  // Prepares BestForLookup's statement now (preparing the first statement loads the schema), so
+  // that the first lookup of each kernel only runs it.
+  void PrepareBestForLookup();
 
   // Adds rows read from another database or an export, in one transaction: GPUs by uuid, templates
   // by (name, hash), sweeps by uid; a measurement replaces a stored one of the same candidate only
@@ -97,7 +107,12 @@ class Store {
 
   std::vector<CountRow> Counts();
   std::vector<std::string> FullCheck();  // PRAGMA integrity_check + foreign keys; empty when fine
-  int SchemaVersion();
+  // The schema version of the file; below kSchemaVersion when it is read through a copy upgraded in
+  // memory (read-only opens never migrate the file).
+  int SchemaVersion() const;
+  // A writer's file back in rollback-journal mode now, if no other connection has it open (see
+  // db::LeaveWalMode; a writing Store also tries when it closes). Returns whether it is.
+  bool LeaveWalMode();
 
  private:
   struct Impl;

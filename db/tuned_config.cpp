@@ -2,6 +2,7 @@
 
 #include <map>
 #include <mutex>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "db/selection.h"
@@ -54,17 +55,29 @@ TunedConfig FromRow(const db::MeasurementRow& row) {
   return config;
 }
 
-// The rows of one kernel, ready for repeated lookups.
-struct KernelConfigs {
-  explicit KernelConfigs(std::vector<db::MeasurementRow> rows) : best(std::move(rows)) {
-    for (const db::MeasurementRow& row : best.rows()) configs.push_back(FromRow(row));
+// The rows of one kernel, ready for repeated lookups. A row's parameters and launch geometry are
+// parsed when a lookup first selects it: parsing all of them would cost the first lookup ~1 ms.
+class KernelConfigs {
+ public:
+  explicit KernelConfigs(std::vector<db::MeasurementRow> rows)
+      : best_(std::move(rows)), configs_(best_.rows().size()) {}
+  const db::BestRows& best() const { return best_; }
+
+  TunedConfig Config(std::size_t index) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::optional<TunedConfig>& config = configs_[index];
+    if (!config) config = FromRow(best_.rows()[index]);
+    return *config;
   }
-  db::BestRows best;
-  std::vector<TunedConfig> configs;  // one per row of `best`
+
+ private:
+  db::BestRows best_;
+  mutable std::mutex mutex_;  // guards configs_
+  mutable std::vector<std::optional<TunedConfig>> configs_;
 };
 
 TunedConfig ToConfig(const KernelConfigs& kernel, const db::Selection& s, const db::LookupTarget& target) {
-  TunedConfig config = s.status == db::LookupStatus::kNotFound ? TunedConfig() : kernel.configs[s.index];
+  TunedConfig config = s.status == db::LookupStatus::kNotFound ? TunedConfig() : kernel.Config(s.index);
   config.status = static_cast<TunedStatus>(s.status);
   config.fallback = static_cast<TunedFallback>(s.fallback);
   config.note = s.Describe(target) + config.note;
@@ -101,7 +114,7 @@ struct TunedConfigs::Impl {
   std::shared_ptr<const KernelConfigs> Kernel(const std::string& kernel) {
     std::lock_guard<std::mutex> lock(mutex);
     auto& configs = cache[kernel];
-    if (!configs) configs = std::make_shared<const KernelConfigs>(store.BestPerGpu(kernel, ""));
+    if (!configs) configs = std::make_shared<const KernelConfigs>(store.BestForLookup(kernel));
     return configs;
   }
 };
@@ -112,7 +125,11 @@ TunedConfigs::TunedConfigs(TunedConfigs&&) noexcept = default;
 TunedConfigs& TunedConfigs::operator=(TunedConfigs&&) noexcept = default;
 
 TunedConfigs TunedConfigs::Open(const std::string& path) {
-  db::Store store = db::Store::Open(ResolveDatabasePath(path), db::OpenMode::kReadOnly);
+  // No quick_check: it reads every page (30 ms for 30,000 measurements); SQLite notices a corrupt
+  // page when a lookup reads it.
+  db::Store store = db::Store::Open(ResolveDatabasePath(path), db::OpenMode::kReadOnly,
+                                    db::IntegrityCheck::kHeaderAndVersion);
+  store.PrepareBestForLookup();
   return TunedConfigs(std::unique_ptr<Impl>(new Impl{std::move(store), {}, {}}));
 }
 
@@ -122,8 +139,8 @@ TunedConfig TunedConfigs::Lookup(const std::string& kernel, const GpuIdentity& g
                                  const std::vector<long long>& sizes) const {
   const auto configs = impl_->Kernel(kernel);
   const db::LookupTarget target{ToRecord(gpu), sizes};
-  TunedConfig config = ToConfig(*configs, configs->best.Select(target), target);
-  if (configs->best.rows().empty()) config.note = "no result of '" + kernel + "' is stored in " + path();
+  TunedConfig config = ToConfig(*configs, configs->best().Select(target), target);
+  if (configs->best().rows().empty()) config.note = "no result of '" + kernel + "' is stored in " + path();
   return config;
 }
 
@@ -132,9 +149,9 @@ TunedConfig TunedConfigs::Lookup(const std::string& kernel, const std::string& g
   const auto configs = impl_->Kernel(kernel);
   db::Selection best;
   db::LookupTarget best_target{{}, sizes};
-  for (const db::GpuRecord& model : db::ModelsNamed(configs->best.models(), gpu_name)) {
+  for (const db::GpuRecord& model : db::ModelsNamed(configs->best().models(), gpu_name)) {
     const db::LookupTarget target{model, sizes};
-    db::Selection selection = configs->best.Select(target);
+    db::Selection selection = configs->best().Select(target);
     if (Better(selection, best)) {
       best = std::move(selection);
       best_target = target;

@@ -1,14 +1,19 @@
-// tuner db check | info | export | import | merge through the built binary.
+// tuner db check | info | export | import | merge | upgrade through the built binary, and every
+// reading command on a database this user cannot write.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
+#include "db/schema.h"
 #include "db/store.h"
 #include "db_test_util.h"
+#include "run_unprivileged.h"
 
 namespace tuner {
 namespace {
@@ -19,11 +24,12 @@ using db::testing::TempDir;
 using testing::RunTuner;
 
 // A database with one sweep of `count` candidates on the GPU `uuid`.
-std::string MakeDatabase(const TempDir& dir, const std::string& name, const std::string& uuid, int count) {
+std::string MakeDatabase(const TempDir& dir, const std::string& name, const std::string& uuid, int count,
+                         const std::string& kernel = "transpose") {
   const std::string path = dir.File(name);
   db::Store store = db::Store::Open(path, db::OpenMode::kReadWrite);
   const auto gpu = store.EnsureGpu(db::testing::SampleGpu(uuid));
-  const auto sweep = store.StartSweep(gpu, store.EnsureTemplate({"transpose", "h1", ""}), db::testing::SampleSweep());
+  const auto sweep = store.StartSweep(gpu, store.EnsureTemplate({kernel, "h1", ""}), db::testing::SampleSweep());
   for (int i = 0; i < count; ++i) store.AddMeasurement(sweep, db::testing::SampleMeasurement(i, 1.0 + i, i % 3 ? "ok" : "invalid"));
   store.FinishSweep(sweep, "done");
   return path;
@@ -43,7 +49,188 @@ TEST(DbCommands, InfoAndCheck) {
   EXPECT_EQ(doc["counts"][1]["count"], 4);
   const testing::CliResult check = RunTuner("db check --db " + db);
   EXPECT_EQ(check.exit_code, 0);
-  EXPECT_NE(check.out.find("ok"), std::string::npos);
+  EXPECT_EQ(check.out, db + ": ok (schema version " + std::to_string(db::kSchemaVersion) + ")\n");
+  const auto json = nlohmann::json::parse(RunTuner("db check --json --db " + db).out);
+  EXPECT_EQ(json["ok"], true);
+  EXPECT_EQ(json["problems"].size(), 0u);
+}
+
+// The other side of InfoAndCheck: a database that SQLite's quick_check passes (no page is broken)
+// but whose rows refer to a missing sweep fails `db check`, and only `db check`.
+TEST(DbCommands, CheckFindsRowsReferringToNothing) {
+  TempDir dir;
+  const std::string db = MakeDatabase(dir, "a.db", "GPU-A", 3);
+  {
+    db::sql::Connection connection(db, db::sql::Connection::Mode::kReadWrite);
+    connection.Execute("PRAGMA foreign_keys = OFF; DELETE FROM sweeps");
+  }
+  const testing::CliResult check = RunTuner("db check --db " + db);
+  EXPECT_EQ(check.exit_code, 4);
+  EXPECT_EQ(check.out.find(": ok"), std::string::npos) << check.out;
+  EXPECT_NE(check.out.find("problem: row 1 of measurements refers to a missing sweeps"), std::string::npos) << check.out;
+  const auto json = nlohmann::json::parse(RunTuner("db check --json --db " + db).out);
+  EXPECT_EQ(json["ok"], false);
+  EXPECT_EQ(json["problems"].size(), 3u);
+  EXPECT_EQ(RunTuner("db info --db " + db).exit_code, 0);
+}
+
+// Reading commands and the files they must leave alone.
+struct ReadOnlyCase {
+  const char* what;
+  std::string args;
+  int exit_code;
+};
+
+// `args` as the user nobody (root ignores file modes), with folders it may write for what the
+// command writes. Empty `ran` reason: it ran.
+testing::CliResult RunTunerAsNobody(const std::string& args, const std::string& writable, std::string* not_run) {
+  const auto run = testing::RunUnprivileged([&] {
+    const testing::CliResult r = RunTuner(args, "HOME=" + writable + " XDG_CACHE_HOME=" + writable +
+                                                    "/cache XDG_DATA_HOME=" + writable + "/data");
+    return std::to_string(r.exit_code) + '\n' + r.err + '\0' + r.out;
+  });
+  testing::CliResult result;
+  if (!run.ran) {
+    *not_run = run.result;
+    return result;
+  }
+  const auto newline = run.result.find('\n');
+  const auto nul = run.result.find('\0');
+  if (newline == std::string::npos || nul == std::string::npos) {
+    result.err = run.result;
+    return result;
+  }
+  result.exit_code = std::stoi(run.result.substr(0, newline));
+  result.err = run.result.substr(newline + 1, nul - newline - 1);
+  result.out = run.result.substr(nul + 1);
+  return result;
+}
+
+// A folder the user nobody may write, inside `dir`.
+std::string WritableByNobody(const TempDir& dir) {
+  const std::string folder = dir.File("nobody");
+  std::filesystem::create_directories(folder);
+  if (chown(folder.c_str(), testing::kNobody, testing::kNobody) != 0 && geteuid() == 0) ADD_FAILURE() << "chown";
+  return folder;
+}
+
+// Issue 18: a results file at 0444 in a folder this user cannot write (a shared or installed
+// database) works for every reading command, in either journal mode, and is left as it was.
+TEST(DbCommands, EveryReadingCommandWorksOnAFileThisUserCannotWrite) {
+  for (const std::string mode : {"delete", "wal"}) {
+    TempDir dir;
+    const std::string db = MakeDatabase(dir, "ro.db", "GPU-A", 6, "user_kernel");
+    db::testing::SetJournalMode(db, mode);
+    ASSERT_EQ(RunTuner("db export -o " + dir.File("ro.jsonl") + " --db " + db).exit_code, 0);
+    ASSERT_EQ(chmod(db.c_str(), 0444), 0);
+    const std::string before = ReadBytes(db);
+    const std::string out = WritableByNobody(dir);
+    const std::vector<ReadOnlyCase> cases = {
+        {"db info", "db info --db " + db, 0},
+        {"db check", "db check --db " + db, 0},
+        {"db export", "db export --db " + db, 0},
+        {"query", "query user_kernel --size 8192x8192 --json --db " + db, 0},
+        {"report", "report --db " + db + " -o " + out + "/report.html", 0},
+        {"simulate", "simulate user_kernel --size 8192x8192 --runs 2 --db " + db, 0},
+        {"merge as the source", "db merge " + db + " --db " + out + "/merged.db", 0},
+        {"import of a read-only export", "db import " + dir.File("ro.jsonl") + " --db " + out + "/imported.db", 0},
+        {"import into it", "db import " + dir.File("ro.jsonl") + " --db " + db, 2},
+        {"merge into it", "db merge " + out + "/merged.db --db " + db, 2},
+        {"upgrade", "db upgrade --db " + db, 2},
+    };
+    for (const ReadOnlyCase& c : cases) {
+      std::string not_run;
+      const testing::CliResult r = RunTunerAsNobody(c.args, out, &not_run);
+      if (!not_run.empty()) GTEST_SKIP() << "needs a user without privileges: " << not_run;
+      EXPECT_EQ(r.exit_code, c.exit_code) << mode << ", " << c.what << ": " << r.err;
+      if (c.exit_code == 2) {
+        EXPECT_NE(r.err.find("cannot write database '" + db + "'"), std::string::npos) << r.err;
+      }
+      EXPECT_EQ(ReadBytes(db), before) << mode << ", " << c.what;
+      EXPECT_TRUE(db::testing::SideFiles(db).empty()) << mode << ", " << c.what;
+    }
+    EXPECT_EQ(Export(out + "/merged.db"), Export(db));
+  }
+}
+
+// Issue 18: refused files keep their bytes, gain no side files, and the message is one line.
+TEST(DbCommands, RefusedDatabasesAreLeftAsTheyWere) {
+  TempDir dir;
+  const std::string good = MakeDatabase(dir, "good.db", "GPU-A", 200);
+  std::string corrupt = ReadBytes(good);
+  for (std::size_t i = 4096; i < corrupt.size(); i += 3) corrupt[i] = static_cast<char>(0xA5);
+  std::string newer = ReadBytes(good);
+  newer[63] = 99;  // user_version
+  std::string zero = newer;
+  zero[63] = 0;
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"corrupt", corrupt}, {"newer", newer}, {"zero", zero}};
+  db::testing::WriteBytes(dir.File("none.jsonl"), "");
+  for (const auto& [name, bytes] : files) {
+    for (const std::string mode : {"delete", "wal"}) {
+      const std::string db = dir.File(name + "-" + mode + ".db");
+      db::testing::WriteBytes(db, mode == "wal" ? bytes.substr(0, 18) + "\x02\x02" + bytes.substr(20) : bytes);
+      const std::string before = ReadBytes(db);
+      for (const std::string& args : {"db info --db " + db, "db check --db " + db, "db export --db " + db,
+                                     "query transpose --size 8192x8192 --db " + db, "db merge " + db + " --db " + good,
+                                     "db import " + dir.File("none.jsonl") + " --db " + db}) {
+        const testing::CliResult r = RunTuner(args);
+        EXPECT_EQ(r.exit_code, 4) << args << ": " << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;
+        EXPECT_EQ(ReadBytes(db), before) << args;
+        EXPECT_TRUE(db::testing::SideFiles(db).empty()) << args;
+      }
+    }
+  }
+}
+
+TEST(DbCommands, MergeOfAMissingFileNamesIt) {
+  TempDir dir;
+  const testing::CliResult r = RunTuner("db merge " + dir.File("nonexistent.db") + " --db " + dir.File("a.db"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no database at '" + dir.File("nonexistent.db") + "'"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("--db"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.File("a.db")));
+}
+
+TEST(DbCommands, ADirectoryAsTheDatabaseIsBadInput) {
+  TempDir dir;
+  const std::string folder = dir.File("folder");
+  std::filesystem::create_directories(folder);
+  const std::string good = MakeDatabase(dir, "good.db", "GPU-A", 2);
+  db::testing::WriteBytes(dir.File("rows.jsonl"), Export(good));
+  for (const std::string& args :
+       {"db info --db " + folder, "db check --db " + folder, "db export --db " + folder, "db upgrade --db " + folder,
+        "db import " + dir.File("rows.jsonl") + " --db " + folder, "db merge " + good + " --db " + folder,
+        "db merge " + folder + " --db " + good, "query transpose --size 8192x8192 --db " + folder,
+        "report --db " + folder + " -o " + dir.File("r.html"), "simulate transpose --db " + folder}) {
+    const testing::CliResult r = RunTuner(args);
+    EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
+    EXPECT_NE(r.err.find("'" + folder + "' is a directory"), std::string::npos) << args << ": " << r.err;
+    EXPECT_TRUE(std::filesystem::is_empty(folder)) << args;
+  }
+}
+
+TEST(DbCommands, UpgradeLeavesOneFileAtTheCurrentSchema) {
+  TempDir dir;
+  const std::string db = dir.File("v4.db");
+  std::filesystem::copy_file(TUNER_FIXTURES_DIR "/schema_v4.db", db);
+  ASSERT_TRUE(db::CheckFileHeader(db).wal_mode);
+  const std::string rows = Export(db);  // read through an upgrade in memory
+  testing::CliResult r = RunTuner("db info --db " + db);
+  EXPECT_NE(r.out.find("schema version 4, read through an upgrade"), std::string::npos) << r.out;
+  r = RunTuner("db upgrade --db " + db);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, db + ": schema version 4, upgraded to " + std::to_string(db::kSchemaVersion) + "\n");
+  EXPECT_EQ(db::CheckFileHeader(db).schema_version, db::kSchemaVersion);
+  EXPECT_FALSE(db::CheckFileHeader(db).wal_mode);
+  EXPECT_TRUE(db::testing::SideFiles(db).empty());
+  EXPECT_EQ(Export(db), rows);
+  r = RunTuner("db upgrade --db " + db);
+  EXPECT_EQ(r.out, db + ": schema version " + std::to_string(db::kSchemaVersion) + "\n");
+  r = RunTuner("db upgrade --db " + dir.File("missing.db"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_FALSE(std::filesystem::exists(dir.File("missing.db")));
 }
 
 TEST(DbCommands, CheckRefusesABadFileWithExitFour) {

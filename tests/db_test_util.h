@@ -1,4 +1,5 @@
-// Helpers for the store tests: a temporary folder removed at the end, sample records, file bytes.
+// Helpers for the store tests: a temporary folder removed at the end, sample records, file bytes
+// and the side files SQLite may leave beside a database.
 #pragma once
 
 #include <unistd.h>
@@ -8,8 +9,10 @@
 #include <iterator>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "db/records.h"
+#include "db/sqlite.h"
 
 namespace tuner::db::testing {
 
@@ -37,6 +40,21 @@ inline std::string ReadBytes(const std::string& path) {
 
 inline void WriteBytes(const std::string& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary) << bytes;
+}
+
+// The -wal, -shm and -journal files beside `path`: a reader must never leave any.
+inline std::vector<std::string> SideFiles(const std::string& path) {
+  std::vector<std::string> found;
+  for (const char* suffix : {"-wal", "-shm", "-journal"})
+    if (std::filesystem::exists(path + suffix)) found.push_back(path + suffix);
+  return found;
+}
+
+// Leaves the file in `mode` ("wal" or "delete"). A file left in WAL mode without its -wal is what
+// every writer before schema 5 left behind, and what readers who cannot write found unreadable.
+inline void SetJournalMode(const std::string& path, const std::string& mode) {
+  sql::Connection connection(path, sql::Connection::Mode::kReadWrite);
+  connection.Execute("PRAGMA journal_mode = " + mode);
 }
 
 inline GpuRecord SampleGpu(const std::string& uuid = "GPU-1111", const std::string& name = "NVIDIA H100 80GB HBM3") {

@@ -185,7 +185,8 @@ TEST(Store, ReadOnlyOfAMissingFileFailsAndCreatesNothing) {
   EXPECT_FALSE(std::filesystem::exists(path));
 }
 
-// Each bad file must be refused in both modes, with the path in the message, and left unchanged.
+// Each bad file must be refused in both modes, in one line naming the path and the problem, and
+// left as it was: the same bytes and no -wal, -shm or -journal beside it.
 void ExpectRefused(const std::string& path, const std::string& problem) {
   const std::string before = testing::ReadBytes(path);
   for (OpenMode mode : {OpenMode::kReadOnly, OpenMode::kReadWrite}) {
@@ -193,10 +194,25 @@ void ExpectRefused(const std::string& path, const std::string& problem) {
       Store::Open(path, mode);
       ADD_FAILURE() << "opened " << problem;
     } catch (const BadDatabaseError& e) {
-      EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
-      EXPECT_NE(std::string(e.what()).find(problem), std::string::npos) << e.what();
+      const std::string message = e.what();
+      EXPECT_NE(message.find(path), std::string::npos) << message;
+      EXPECT_NE(message.find(problem), std::string::npos) << message;
+      EXPECT_EQ(message.find('\n'), std::string::npos) << message;
     }
     EXPECT_EQ(testing::ReadBytes(path), before) << problem;
+    EXPECT_TRUE(testing::SideFiles(path).empty()) << problem << ": " << ::testing::PrintToString(testing::SideFiles(path));
+  }
+}
+
+// Refused files in both journal modes: "wal" is how every writer before schema 5 left its file.
+void ExpectRefusedInEitherJournalMode(const TempDir& dir, const std::string& bytes_in_delete_mode,
+                                      const std::string& problem) {
+  for (const std::string mode : {"delete", "wal"}) {
+    const std::string path = dir.File(mode + ".db");
+    testing::WriteBytes(path, bytes_in_delete_mode);
+    if (mode == "wal") testing::WriteBytes(path, bytes_in_delete_mode.substr(0, 18) + "\x02\x02" +
+                                                     bytes_in_delete_mode.substr(20));
+    ExpectRefused(path, problem);
   }
 }
 
@@ -253,8 +269,7 @@ TEST(Store, RefusesCorruptPages) {
   const std::string path = MakeFilledDatabase(dir, "full.db");
   std::string bytes = testing::ReadBytes(path);
   for (std::size_t i = 4096; i < bytes.size(); i += 3) bytes[i] = static_cast<char>(0xA5);
-  testing::WriteBytes(dir.File("corrupt.db"), bytes);
-  ExpectRefused(dir.File("corrupt.db"), "corrupt");
+  ExpectRefusedInEitherJournalMode(dir, bytes, "corrupt");
 }
 
 TEST(Store, RefusesNewerSchema) {
@@ -264,16 +279,31 @@ TEST(Store, RefusesNewerSchema) {
     sql::Connection connection(path, sql::Connection::Mode::kReadWrite);
     connection.Execute("PRAGMA user_version = 99");
   }
-  ExpectRefused(path, "newer tuner");
+  ExpectRefusedInEitherJournalMode(dir, testing::ReadBytes(path), "newer tuner");
 }
 
+// Our application id but user_version 0: not a file any tuner wrote (tuner sets both in the
+// transaction that creates the file), so it is refused, not adopted by adding our tables.
+TEST(Store, RefusesOurApplicationIdAtSchemaVersionZero) {
+  TempDir dir;
+  const std::string path = dir.File("zero.db");
+  {
+    sql::Connection other(path, sql::Connection::Mode::kCreate);
+    other.Execute("PRAGMA application_id = " + std::to_string(kApplicationId));
+    other.Execute("CREATE TABLE photos (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO photos VALUES (1, 'a')");
+  }
+  ExpectRefusedInEitherJournalMode(dir, testing::ReadBytes(path), "schema version 0");
+}
+
+// Opened for writing, the file is upgraded; opened for reading, a copy in memory is, and the file
+// is left as it was (tests/schema_test.cpp).
 TEST(Store, UpgradesTheVersionOneFixture) {
   TempDir dir;
   for (OpenMode mode : {OpenMode::kReadWrite, OpenMode::kReadOnly}) {
     const std::string path = dir.File(mode == OpenMode::kReadOnly ? "ro.db" : "rw.db");
     std::filesystem::copy_file(TUNER_FIXTURES_DIR "/schema_v1.db", path);
     Store store = Store::Open(path, mode);
-    EXPECT_EQ(store.SchemaVersion(), kSchemaVersion);
+    EXPECT_EQ(store.SchemaVersion(), mode == OpenMode::kReadOnly ? 1 : kSchemaVersion);
     const auto rows = store.ListMeasurements({});
     ASSERT_EQ(rows.size(), 3u);
     EXPECT_EQ(rows[0].templ.name, "transpose");

@@ -1,12 +1,16 @@
 #include "db/tuned_config.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <ctime>
 #include <stdexcept>
 #include <thread>
 
 #include "db/store.h"
+#include "db/synthetic_database.h"
 #include "db_test_util.h"
+#include "run_unprivileged.h"
 
 namespace tuner {
 namespace {
@@ -97,6 +101,74 @@ TEST(TunedConfigs, BadFilesThrowWithThePath) {
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("junk.db"), std::string::npos);
   }
+}
+
+// Issue 18: an application reads a shared results file it cannot write, in a folder it cannot
+// write, whichever journal mode the file was left in; the file is left as it was.
+TEST(TunedConfigs, ReadsAFileThisUserCannotWrite) {
+  TempDir dir;
+  const std::vector<std::string> paths = {MakeDatabase(dir), dir.File("wal.db")};
+  std::filesystem::copy_file(paths[0], paths[1]);
+  db::testing::SetJournalMode(paths[1], "wal");
+  std::vector<std::string> before;
+  for (const std::string& path : paths) {
+    ASSERT_EQ(chmod(path.c_str(), 0444), 0);
+    before.push_back(db::testing::ReadBytes(path));
+  }
+  const auto run = testing::RunUnprivileged([&] {
+    std::string found;
+    for (const std::string& path : paths) {
+      const TunedConfig c = TunedConfigs::Open(path).Lookup("transpose", kH100, {4096, 4096});
+      found += c ? std::to_string(c.Param("TILE", 0)) + " " : c.note;
+    }
+    return found;
+  });
+  if (!run.ran) GTEST_SKIP() << "needs a user without privileges: " << run.result;
+  EXPECT_EQ(run.result, "64 64 ");
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    EXPECT_EQ(db::testing::ReadBytes(paths[i]), before[i]) << paths[i];
+    EXPECT_TRUE(db::testing::SideFiles(paths[i]).empty()) << paths[i];
+  }
+}
+
+double ThreadCpuMilliseconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return now.tv_sec * 1e3 + now.tv_nsec / 1e6;
+}
+
+// Issue 12: open and the first lookup of a kernel took 20 + 41 ms on 30,000 measurements (a
+// quick_check of every page, then ranking every measurement of the kernel); the target is 5 + 1 ms.
+// CPU time, with a tenfold margin, so that a busy machine does not fail it (scripts/bench_lookup.sh
+// gives the figures).
+TEST(TunedConfigs, OpenAndFirstLookupStayCheapOnThirtyThousandMeasurements) {
+  TempDir dir;
+  const std::string path = dir.File("big.db");
+  ASSERT_GE(db::MakeSyntheticDatabase(path), 30000u);
+  const double start_ms = ThreadCpuMilliseconds();
+  const TunedConfigs configs = TunedConfigs::Open(path);
+  const TunedConfig c = configs.Lookup("transpose", GpuIdentity{"NVIDIA H100 80GB HBM3", 9, 0, 132, 85'000'000'000, "GPU-h100-a"},
+                                       {8192, 8192});
+  const double cpu_ms = ThreadCpuMilliseconds() - start_ms;
+  ASSERT_TRUE(c) << c.note;
+  EXPECT_LT(cpu_ms, 10.0) << "open + first lookup took " << cpu_ms << " ms of CPU";
+}
+
+// Open does not read every page, so a broken page is found by the lookup that reads it, which
+// throws naming the file (or by Open, when the broken page holds the schema).
+TEST(TunedConfigs, ACorruptPageThrowsNamingTheFile) {
+  TempDir dir;
+  std::string bytes = db::testing::ReadBytes(MakeDatabase(dir));
+  for (std::size_t i = 4096; i < bytes.size(); i += 3) bytes[i] = static_cast<char>(0xA5);
+  const std::string path = dir.File("corrupt.db");
+  db::testing::WriteBytes(path, bytes);
+  try {
+    TunedConfigs::Open(path).Lookup("transpose", kH100, {4096, 4096});
+    FAIL() << "read a corrupt file";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(db::testing::SideFiles(path).empty());
 }
 
 TEST(TunedConfigs, ConcurrentLookups) {

@@ -1,4 +1,4 @@
-// tuner db check | info | export | import | merge: looking after the results database.
+// tuner db check | info | export | import | merge | upgrade: looking after the results database.
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "db/row_json.h"
+#include "db/schema.h"
 #include "db/store.h"
 #include "default_paths.h"
 #include "errors.h"
@@ -31,6 +32,15 @@ bool Parse(int argc, char** argv, const CommandSpec& spec, po::options_descripti
 
 std::string DbPath(const po::variables_map& vm) { return ResolveDatabasePath(vm["db"].as<std::string>()); }
 
+// "schema version 4, read through an upgrade to 5 in memory; 'tuner db upgrade' upgrades the file".
+std::string VersionText(const db::Store& store) {
+  std::string text = "schema version " + std::to_string(store.SchemaVersion());
+  if (store.SchemaVersion() < db::kSchemaVersion)
+    text += ", read through an upgrade to " + std::to_string(db::kSchemaVersion) +
+            " in memory; 'tuner db upgrade' upgrades the file";
+  return text;
+}
+
 int RunCheck(int argc, char** argv) {
   po::options_description options("Options");
   options.add_options()("json", "print one JSON document");
@@ -46,7 +56,7 @@ int RunCheck(int argc, char** argv) {
                               {"ok", problems.empty()}, {"problems", problems}}.dump(2) << "\n";
   } else {
     for (const std::string& problem : problems) std::cout << "problem: " << problem << "\n";
-    if (problems.empty()) std::cout << store.path() << ": ok (schema version " << store.SchemaVersion() << ")\n";
+    if (problems.empty()) std::cout << store.path() << ": ok (" << VersionText(store) << ")\n";
   }
   if (!problems.empty())
     throw BadDatabaseError("'" + store.path() + "' failed the integrity check (" + std::to_string(problems.size()) +
@@ -72,7 +82,7 @@ int RunInfo(int argc, char** argv) {
               << "\n";
     return kExitOk;
   }
-  std::cout << store.path() << " (schema version " << store.SchemaVersion() << ")\n";
+  std::cout << store.path() << " (" << VersionText(store) << ")\n";
   std::string last_gpu;
   for (const db::CountRow& c : counts) {
     if (c.gpu_uuid != last_gpu) std::cout << c.gpu_name << " (" << c.gpu_uuid << ")\n";
@@ -176,11 +186,37 @@ int RunMerge(int argc, char** argv) {
   const std::string other_path = vm["other"].as<std::string>();
   const std::string path = DbPath(vm);
   std::error_code error;
+  if (!std::filesystem::exists(other_path, error))
+    throw UsageError("merge: there is no database at '" + other_path + "'");
   if (std::filesystem::equivalent(other_path, path, error))
     throw UsageError("merge: '" + other_path + "' is the database itself");
   std::vector<db::MeasurementRow> rows = db::Store::Open(other_path, db::OpenMode::kReadOnly).ListMeasurements({});
   db::Store store = db::Store::Open(path, db::OpenMode::kReadWrite);
   PrintImported(other_path, rows.size(), store.Import(rows));
+  return kExitOk;
+}
+
+int RunUpgrade(int argc, char** argv) {
+  po::options_description options("Options");
+  po::variables_map vm;
+  if (!Parse(argc, argv, {"db upgrade", "tuner db upgrade [--db PATH]",
+                          "Upgrade the database file to this tuner's schema and fold in a write-ahead log left by a\n"
+                          "killed writer, leaving one self-contained file (no -wal or -shm) that readers who cannot\n"
+                          "write can read. Reading commands read an older file through an upgrade in memory, so this\n"
+                          "only makes them faster; it needs write access to the file and its folder.",
+                          "tuner db upgrade --db /shared/tuner.db"},
+             options, {}, &vm))
+    return kExitOk;
+  const std::string path = DbPath(vm);
+  std::error_code error;
+  if (!std::filesystem::exists(path, error)) throw UsageError("upgrade: there is no database at '" + path + "'");
+  const int before = db::CheckFileHeader(path).schema_version;
+  db::Store store = db::Store::Open(path, db::OpenMode::kReadWrite);
+  std::cout << path << ": schema version " << before;
+  if (before < db::kSchemaVersion) std::cout << ", upgraded to " << db::kSchemaVersion;
+  std::cout << "\n";
+  if (!store.LeaveWalMode())
+    std::cout << "another program has it open: it stays in WAL mode (with -wal and -shm) until the last writer closes it\n";
   return kExitOk;
 }
 
@@ -196,13 +232,14 @@ const DbCommand kDbCommands[] = {
     {"export", RunExport, "write the measurements as JSON lines"},
     {"import", RunImport, "add the measurements of an export"},
     {"merge", RunMerge, "add the results of another database"},
+    {"upgrade", RunUpgrade, "upgrade the file to this tuner's schema"},
 };
 
 void PrintDbUsage(std::ostream& out) {
   out << "Usage: tuner db COMMAND [options]\n\nLook after the results database ($TUNER_DB, else "
       << ResolveDatabasePath() << ").\n\nCommands:\n";
   for (const DbCommand& c : kDbCommands)
-    out << "  " << c.name << std::string(9 - std::strlen(c.name), ' ') << c.summary << "\n";
+    out << "  " << c.name << std::string(10 - std::strlen(c.name), ' ') << c.summary << "\n";
   out << "\nRun 'tuner db COMMAND --help' for the options of one command.\n";
 }
 
@@ -220,7 +257,7 @@ int RunDb(int argc, char** argv) {
   }
   for (const DbCommand& c : kDbCommands)
     if (name == c.name) return c.run(argc - 1, argv + 1);
-  throw UsageError("'" + name + "' is not a db command (check, info, export, import, merge)");
+  throw UsageError("'" + name + "' is not a db command (check, info, export, import, merge, upgrade)");
 }
 
 }  // namespace tuner

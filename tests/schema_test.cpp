@@ -1,0 +1,314 @@
+// Opening a database: reading never writes (no migration, no journal-mode change, no side files),
+// a file nobody may write reads like any other, writers leave one self-contained file, and the
+// migration to schema 5 keeps the best row of every group (best_per_gpu) right.
+#include "db/schema.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <map>
+#include <optional>
+
+#include "db/store.h"
+#include "db_test_util.h"
+#include "run_unprivileged.h"
+#include "tuner/errors.h"
+
+namespace tuner::db {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::ReadBytes;
+using testing::SampleGpu;
+using testing::SampleMeasurement;
+using testing::SampleSweep;
+using testing::SideFiles;
+using testing::TempDir;
+
+// Two GPUs, two sizes, ok and failed candidates.
+std::string MakeDatabase(const TempDir& dir, const std::string& name) {
+  const std::string path = dir.File(name);
+  Store store = Store::Open(path, OpenMode::kReadWrite);
+  const auto templ = store.EnsureTemplate({"transpose", "hash-a", ""});
+  for (const char* uuid : {"GPU-A", "GPU-B"}) {
+    const auto gpu = store.EnsureGpu(SampleGpu(uuid));
+    for (const char* size : {"4096x4096", "8192x8192"}) {
+      const auto sweep = store.StartSweep(gpu, templ, SampleSweep(size));
+      for (int tile = 8; tile <= 64; tile *= 2)
+        store.AddMeasurement(sweep, SampleMeasurement(tile, 100.0 / tile, tile == 64 ? "wrong_result" : "ok"));
+    }
+  }
+  return path;
+}
+
+bool HeaderSaysWal(const std::string& path) { return CheckFileHeader(path).wal_mode; }
+
+// What the reading commands do, as one line to compare: "" when all went as expected.
+std::string ReadEverything(const std::string& path, IntegrityCheck check) {
+  Store store = Store::Open(path, OpenMode::kReadOnly, check);
+  const auto rows = store.ListMeasurements({});
+  const auto best = store.BestPerGpu("transpose", "");
+  const auto lookup = store.BestForLookup("transpose");
+  const auto problems = store.FullCheck();
+  if (rows.empty() || best.empty() || lookup.size() != best.size() || !problems.empty() || store.Counts().empty())
+    return path + ": read " + std::to_string(rows.size()) + " rows, " + std::to_string(best.size()) + " best, " +
+           std::to_string(lookup.size()) + " for lookup, " + std::to_string(problems.size()) + " problems";
+  return "";
+}
+
+std::size_t FilesIn(const std::string& folder) {
+  return static_cast<std::size_t>(std::distance(fs::directory_iterator(folder), fs::directory_iterator()));
+}
+
+TEST(OpenForReading, WritesNothingInEitherJournalMode) {
+  for (const std::string mode : {"delete", "wal"}) {
+    TempDir dir;
+    const std::string path = MakeDatabase(dir, "t.db");
+    testing::SetJournalMode(path, mode);  // "wal": as every writer before schema 5 left its file
+    ASSERT_EQ(HeaderSaysWal(path), mode == "wal");
+    const std::string before = ReadBytes(path);
+    for (IntegrityCheck check : {IntegrityCheck::kQuick, IntegrityCheck::kHeaderAndVersion})
+      EXPECT_EQ(ReadEverything(path, check), "") << mode;
+    EXPECT_EQ(ReadBytes(path), before) << mode;
+    EXPECT_TRUE(SideFiles(path).empty()) << mode << ": " << ::testing::PrintToString(SideFiles(path));
+    EXPECT_EQ(FilesIn(fs::path(path).parent_path()), 1u) << mode;
+  }
+}
+
+TEST(OpenForReading, AnOlderSchemaIsReadThroughAnUpgradeInMemory) {
+  TempDir dir;
+  for (const char* fixture : {"schema_v1.db", "schema_v4.db"}) {
+    const std::string path = dir.File(fixture);
+    fs::copy_file(std::string(TUNER_FIXTURES_DIR "/") + fixture, path);
+    const std::string before = ReadBytes(path);
+    {
+      Store store = Store::Open(path, OpenMode::kReadOnly);
+      EXPECT_EQ(store.SchemaVersion(), fixture == std::string("schema_v1.db") ? 1 : 4);
+      EXPECT_FALSE(store.ListMeasurements({}).empty());
+      EXPECT_FALSE(store.BestPerGpu("transpose", "").empty());
+      EXPECT_TRUE(store.FullCheck().empty());
+    }
+    EXPECT_EQ(ReadBytes(path), before) << fixture;
+    EXPECT_TRUE(SideFiles(path).empty()) << fixture;
+  }
+}
+
+// Root ignores file modes, so this runs as nobody: a results file at 0444 in a folder this user
+// cannot write (a shared or installed database), in either journal mode, current or older schema.
+TEST(OpenForReading, AFileThisUserCannotWriteInAFolderItCannotWrite) {
+  TempDir dir;
+  const std::vector<std::string> paths = {MakeDatabase(dir, "delete.db"), MakeDatabase(dir, "wal.db"),
+                                          dir.File("v1.db"), dir.File("v4.db")};
+  testing::SetJournalMode(paths[1], "wal");
+  fs::copy_file(TUNER_FIXTURES_DIR "/schema_v1.db", paths[2]);
+  fs::copy_file(TUNER_FIXTURES_DIR "/schema_v4.db", paths[3]);
+  std::vector<std::string> before;
+  for (const std::string& path : paths) {
+    ASSERT_EQ(chmod(path.c_str(), 0444), 0);
+    before.push_back(ReadBytes(path));
+  }
+  const auto run = tuner::testing::RunUnprivileged([&] {
+    std::string failures;
+    for (const std::string& path : paths) {
+      if (access(fs::path(path).parent_path().c_str(), W_OK) == 0) return "the folder is writable: " + path;
+      for (IntegrityCheck check : {IntegrityCheck::kQuick, IntegrityCheck::kHeaderAndVersion})
+        failures += ReadEverything(path, check);
+      try {
+        Store::Open(path, OpenMode::kReadWrite);
+        failures += path + " opened for writing; ";
+      } catch (const UsageError& e) {
+        if (std::string(e.what()).find(path) == std::string::npos) failures += e.what();
+      }
+    }
+    return failures;
+  });
+  if (!run.ran) GTEST_SKIP() << "needs a user without privileges: " << run.result;
+  EXPECT_EQ(run.result, "");
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    EXPECT_EQ(ReadBytes(paths[i]), before[i]) << paths[i];
+    EXPECT_TRUE(SideFiles(paths[i]).empty()) << paths[i];
+  }
+}
+
+TEST(OpenForReading, ReadsWhatAWriterCommitsWhileItWrites) {
+  TempDir dir;
+  const std::string path = MakeDatabase(dir, "t.db");
+  {
+    Store writer = Store::Open(path, OpenMode::kReadWrite);
+    Store reader = Store::Open(path, OpenMode::kReadOnly);  // through the writer's -wal and -shm
+    const auto before = reader.ListMeasurements({}).size();
+    const auto gpu = writer.EnsureGpu(SampleGpu("GPU-C"));
+    writer.AddMeasurement(writer.StartSweep(gpu, writer.EnsureTemplate({"transpose", "hash-a", ""}), SampleSweep()),
+                          SampleMeasurement(8, 0.01));
+    EXPECT_EQ(reader.ListMeasurements({}).size(), before + 1);
+    EXPECT_EQ(reader.BestForLookup("transpose").size(), 5u);
+  }
+  // The writer closed last: the file is self-contained again.
+  EXPECT_TRUE(SideFiles(path).empty());
+  EXPECT_FALSE(HeaderSaysWal(path));
+}
+
+TEST(OpenForWriting, WritersLeaveOneSelfContainedFile) {
+  TempDir dir;
+  const std::string path = MakeDatabase(dir, "t.db");
+  EXPECT_FALSE(HeaderSaysWal(path));
+  EXPECT_TRUE(SideFiles(path).empty());
+  {
+    Store writer = Store::Open(path, OpenMode::kReadWrite);
+    EXPECT_TRUE(HeaderSaysWal(path));  // while it writes
+    {
+      Store other = Store::Open(path, OpenMode::kReadWrite);
+      EXPECT_FALSE(other.LeaveWalMode());  // not while another connection has it open
+    }
+    EXPECT_TRUE(writer.LeaveWalMode());
+  }
+  EXPECT_FALSE(HeaderSaysWal(path));
+  EXPECT_TRUE(SideFiles(path).empty());
+}
+
+// A reader that outlives a writer keeps it from cleaning up: the -wal (holding the writer's
+// commits) and -shm stay. Later readers read through them without adding any; the next writer
+// folds them in.
+TEST(OpenForReading, ALogLeftBehindIsReadAndTheNextWriterFoldsItIn) {
+  TempDir dir;
+  const std::string path = MakeDatabase(dir, "t.db");
+  std::size_t rows = 0;
+  {
+    std::optional<Store> writer = Store::Open(path, OpenMode::kReadWrite);
+    Store reader = Store::Open(path, OpenMode::kReadOnly);
+    const auto gpu = writer->EnsureGpu(SampleGpu("GPU-C"));
+    writer->AddMeasurement(writer->StartSweep(gpu, writer->EnsureTemplate({"transpose", "hash-a", ""}), SampleSweep()),
+                           SampleMeasurement(8, 0.01));
+    writer.reset();
+    rows = reader.ListMeasurements({}).size();
+  }
+  ASSERT_EQ(SideFiles(path).size(), 2u);
+  const auto left = SideFiles(path);
+  EXPECT_EQ(ReadEverything(path, IntegrityCheck::kQuick), "");
+  EXPECT_EQ(Store::Open(path, OpenMode::kReadOnly).ListMeasurements({}).size(), rows);
+  EXPECT_EQ(SideFiles(path), left);
+  { Store::Open(path, OpenMode::kReadWrite); }
+  EXPECT_TRUE(SideFiles(path).empty());
+  EXPECT_EQ(Store::Open(path, OpenMode::kReadOnly).ListMeasurements({}).size(), rows);
+}
+
+// A -wal without its -shm (copied without it, or a writer killed while deleting them): SQLite would
+// create the -shm to read it, so readers refuse and say how to fold the log in.
+TEST(OpenForReading, ALogWithoutItsIndexIsRefusedUntouched) {
+  TempDir dir;
+  const std::string path = MakeDatabase(dir, "t.db");
+  const std::string copy = dir.File("copy.db");
+  {
+    sql::Connection writer(path, sql::Connection::Mode::kReadWrite);
+    writer.Execute("PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0");
+    writer.Execute("UPDATE measurements SET time_ms_median = 0.001 WHERE id = 1");
+    fs::copy_file(path, copy);
+    fs::copy_file(path + "-wal", copy + "-wal");
+  }
+  const std::string before = ReadBytes(copy);
+  try {
+    Store::Open(copy, OpenMode::kReadOnly);
+    FAIL() << "read a log without its index";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("tuner db upgrade --db " + copy), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(ReadBytes(copy), before);
+  EXPECT_FALSE(fs::exists(copy + "-shm"));
+  { Store::Open(copy, OpenMode::kReadWrite); }  // what `tuner db upgrade` does
+  EXPECT_TRUE(SideFiles(copy).empty());
+  EXPECT_DOUBLE_EQ(Store::Open(copy, OpenMode::kReadOnly).BestForLookup("transpose").front().measurement.time_ms_median,
+                   0.001);
+}
+
+TEST(Open, ADirectoryIsAUsageErrorNamingIt) {
+  TempDir dir;
+  const std::string folder = dir.File("results");
+  fs::create_directories(folder);
+  for (OpenMode mode : {OpenMode::kReadOnly, OpenMode::kReadWrite}) {
+    try {
+      Store::Open(folder, mode);
+      ADD_FAILURE() << "opened a directory";
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find(folder + "' is a directory"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(FilesIn(folder), 0u);
+}
+
+// params_json of the best row per (template version hash, GPU uuid, size), as BestPerGpu and the
+// lookup copy see them; the two must agree.
+std::map<std::string, std::string> BestParams(Store& store, const std::string& templ) {
+  std::map<std::string, std::string> best;
+  for (const MeasurementRow& row : store.BestPerGpu(templ, ""))
+    best[row.templ.hash + " " + row.gpu.uuid + " " + row.size_key] = row.measurement.params_json;
+  std::map<std::string, std::string> lookup;
+  for (const MeasurementRow& row : store.BestForLookup(templ))
+    lookup[row.templ.hash + " " + row.gpu.uuid + " " + row.size_key] = row.measurement.params_json;
+  EXPECT_EQ(best, lookup);
+  return best;
+}
+
+TEST(Migration, VersionFourGainsTheBestRowOfEveryGroup) {
+  TempDir dir;
+  for (OpenMode mode : {OpenMode::kReadWrite, OpenMode::kReadOnly}) {
+    const std::string path = dir.File(mode == OpenMode::kReadOnly ? "ro.db" : "rw.db");
+    fs::copy_file(TUNER_FIXTURES_DIR "/schema_v4.db", path);
+    Store store = Store::Open(path, mode);
+    const std::map<std::string, std::string> transpose = {{"new-hash GPU-aaaa 8192x8192", "{\"TILE\":64}"},
+                                                          {"new-hash GPU-bbbb 8192x8192", "{\"TILE\":32}"},
+                                                          {"old-hash GPU-aaaa 8192x8192", "{\"TILE\":16}"}};
+    EXPECT_EQ(BestParams(store, "transpose"), transpose);
+    const std::map<std::string, std::string> reduction = {{"red-hash GPU-cccc 1048576", "{\"BLOCK\":256}"}};
+    EXPECT_EQ(BestParams(store, "reduction"), reduction);
+    EXPECT_TRUE(store.FullCheck().empty());
+    const auto lookup = store.BestForLookup("transpose");
+    ASSERT_EQ(lookup.size(), 3u);
+    EXPECT_EQ(lookup[0].stale, lookup[0].templ.hash == "old-hash");
+    EXPECT_FALSE(lookup[0].measurement.launch_json.empty());
+    EXPECT_EQ(store.SchemaVersion(), mode == OpenMode::kReadOnly ? 4 : kSchemaVersion);
+  }
+  EXPECT_EQ(CheckFileHeader(dir.File("rw.db")).schema_version, kSchemaVersion);
+  EXPECT_EQ(CheckFileHeader(dir.File("ro.db")).schema_version, 4);
+}
+
+TEST(BestPerGpu, FollowsEveryChangeOfAMeasurement) {
+  TempDir dir;
+  Store store = Store::Open(dir.File("t.db"), OpenMode::kReadWrite);
+  const auto gpu = store.EnsureGpu(SampleGpu());
+  const auto sweep = store.StartSweep(gpu, store.EnsureTemplate({"transpose", "h", ""}), SampleSweep());
+  auto best = [&] {
+    const auto rows = BestParams(store, "transpose");
+    EXPECT_TRUE(store.FullCheck().empty());
+    return rows.empty() ? std::string("none") : rows.begin()->second;
+  };
+  const auto params = [](int tile) { return SampleMeasurement(tile, 1).params_json; };
+  store.AddMeasurement(sweep, SampleMeasurement(16, 2.0));
+  store.AddMeasurement(sweep, SampleMeasurement(32, 1.0));
+  EXPECT_EQ(best(), params(32));
+  store.AddMeasurement(sweep, SampleMeasurement(32, 3.0));  // measured again, slower
+  EXPECT_EQ(best(), params(16));
+  store.AddMeasurement(sweep, SampleMeasurement(64, 0.5, "wrong_result"));
+  EXPECT_EQ(best(), params(16));
+  store.AddMeasurement(sweep, SampleMeasurement(64, 0.5));  // fixed: now right and fastest
+  EXPECT_EQ(best(), params(64));
+  store.AddMeasurement(sweep, SampleMeasurement(8, 0.5));  // a tie: the first stored stays
+  EXPECT_EQ(best(), params(64));
+  for (int tile : {8, 16, 32, 64}) store.AddMeasurement(sweep, SampleMeasurement(tile, 0, "fault"));
+  EXPECT_EQ(best(), "none");
+}
+
+TEST(FullCheck, FindsBestRowsThatDisagreeWithTheMeasurements) {
+  TempDir dir;
+  const std::string path = MakeDatabase(dir, "t.db");
+  {
+    sql::Connection connection(path, sql::Connection::Mode::kReadWrite);
+    connection.Execute("DELETE FROM best_per_gpu WHERE size_key = '4096x4096'");
+  }
+  const auto problems = Store::Open(path, OpenMode::kReadOnly).FullCheck();
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0], "2 row(s) of best_per_gpu disagree with the measurements");
+}
+
+}  // namespace
+}  // namespace tuner::db
