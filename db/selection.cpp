@@ -58,7 +58,7 @@ Selection BestRows::Nearest(const LookupTarget& target, Accept accept) const {
     if (!std::isfinite(distance)) continue;
     const bool closer = distance < best_distance - 1e-12;
     const bool tie = std::abs(distance - best_distance) <= 1e-12;
-    if (closer || (tie && rows_[i].measurement.time_ms_median < rows_[best].measurement.time_ms_median)) {
+    if (closer || (tie && Faster(rows_[i], rows_[best]))) {
       best = i;
       best_distance = distance;
     }
@@ -128,6 +128,12 @@ std::string Selection::Describe(const LookupTarget& target) const {
              std::to_string(row.gpu.cc_minor) + ")";
   }
   return text;
+}
+
+bool Faster(const MeasurementRow& a, const MeasurementRow& b) {
+  if (a.measurement.time_ms_median != b.measurement.time_ms_median)
+    return a.measurement.time_ms_median < b.measurement.time_ms_median;
+  return a.id < b.id;
 }
 
 bool SameModel(const GpuRecord& a, const GpuRecord& b) {

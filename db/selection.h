@@ -60,6 +60,11 @@ class BestRows {
 
 Selection SelectBest(const std::vector<MeasurementRow>& best_rows, const LookupTarget& target);
 
+// The faster of two rows; equal times go to the lower measurement id (the one stored first), so
+// that a choice never depends on the order the rows were read in (the library and `tuner query`
+// read them in different orders).
+bool Faster(const MeasurementRow& a, const MeasurementRow& b);
+
 // Model identity: name, compute capability, SM count and memory.
 bool SameModel(const GpuRecord& a, const GpuRecord& b);
 // The distinct models in `rows` (uuid cleared) whose name contains `name_part`, case-insensitively.

@@ -294,47 +294,64 @@ std::vector<MeasurementRow> Store::BestPerModel(const std::string& template_name
 
 namespace {
 
-// best_per_gpu holds a copy of the measurement columns a lookup reads; the others are constants
-// here, so that the measurement reads as every other (kMeasurementColumns, ReadMeasurement).
-const char* const kBestForLookupSql =
-    "SELECT b.measurement_id, g.uuid, g.name, g.cc_major, g.cc_minor, g.sm_count, g.memory_bytes, t.hash, "
-    "t.hash <> (SELECT hash FROM templates WHERE name = ?1 ORDER BY first_seen DESC, id DESC LIMIT 1), b.size_key, "
-    "b.params_json, b.launch_json, 'ok', '', b.time_ms_median, 0, 0, 0, 0, b.perf_value, b.perf_unit, 0, 0, 0, 0, "
-    "0, '', 0, '', b.measured_at, 0 "
-    "FROM templates t JOIN best_per_gpu b ON b.template_id = t.id JOIN gpus g ON g.id = b.gpu_id "
-    "WHERE t.name = ?1 ORDER BY g.name, g.uuid, b.size_key";
+// The lookup reads three small statements rather than one join: the rows of best_per_gpu alone are
+// a few contiguous pages, and the GPUs and template versions they name are a handful of rows.
+const char* const kLookupGpusSql = "SELECT id, uuid, name, cc_major, cc_minor, sm_count, memory_bytes FROM gpus";
+const char* const kLookupVersionsSql =
+    "SELECT id, hash FROM templates WHERE name = ?1 ORDER BY first_seen DESC, id DESC";  // current first
+// The measurement columns in kMeasurementColumns' order, constants for those best_per_gpu does not
+// copy, so that they read as every other measurement (ReadMeasurement).
+const char* const kLookupBestSql =
+    "SELECT b.template_id, b.gpu_id, b.size_key, b.measurement_id, b.params_json, b.launch_json, 'ok', '', "
+    "b.time_ms_median, 0, 0, 0, 0, b.perf_value, b.perf_unit, 0, 0, 0, 0, 0, '', 0, '', b.measured_at, 0 "
+    "FROM templates t JOIN best_per_gpu b ON b.template_id = t.id WHERE t.name = ?1";
 
-MeasurementRow ReadLookupRow(const sql::Statement& s, const std::string& template_name) {
-  MeasurementRow row;
-  row.id = s.Int64(0);
-  row.gpu = {s.Text(1), s.Text(2), s.Int(3), s.Int(4), s.Int(5), s.Int64(6), "", ""};
-  row.templ = {template_name, s.Text(7), ""};
-  row.stale = s.Int(8) != 0;
-  row.size_key = s.Text(9);
-  row.measurement = ReadMeasurement(s, 10);
-  return row;
+// Runs a prepared statement to its end, `read` called on every row; reset even when it throws, so
+// that it ends its read transaction and can be bound again.
+template <typename Read>
+void ForEachRow(sql::Statement& statement, Read read) {
+  try {
+    while (statement.Step()) read(statement);
+  } catch (...) {
+    statement.Reset();
+    throw;
+  }
+  statement.Reset();
 }
 
 }  // namespace
 
 void Store::PrepareBestForLookup() {
   const auto lock = impl_->Lock();
-  impl_->Prepared(kBestForLookupSql);
+  for (const char* sql : {kLookupGpusSql, kLookupVersionsSql, kLookupBestSql}) impl_->Prepared(sql);
 }
 
 std::vector<MeasurementRow> Store::BestForLookup(const std::string& template_name) {
   const auto lock = impl_->Lock();
-  sql::Statement& select = impl_->Prepared(kBestForLookupSql);
+  std::map<std::int64_t, GpuRecord> gpus;
+  ForEachRow(impl_->Prepared(kLookupGpusSql), [&](const sql::Statement& s) {
+    gpus[s.Int64(0)] = {s.Text(1), s.Text(2), s.Int(3), s.Int(4), s.Int(5), s.Int64(6), "", ""};
+  });
+  std::map<std::int64_t, std::string> hashes;
+  std::int64_t current = 0;
+  sql::Statement& versions = impl_->Prepared(kLookupVersionsSql);
+  versions.Bind(1, template_name);
+  ForEachRow(versions, [&](const sql::Statement& s) {
+    if (hashes.empty()) current = s.Int64(0);
+    hashes[s.Int64(0)] = s.Text(1);
+  });
   std::vector<MeasurementRow> rows;
-  rows.reserve(256);
-  try {
-    select.Bind(1, template_name);
-    while (select.Step()) rows.push_back(ReadLookupRow(select, template_name));
-  } catch (...) {
-    select.Reset();  // ends its read transaction, and lets the next call bind again
-    throw;
-  }
-  select.Reset();
+  sql::Statement& best = impl_->Prepared(kLookupBestSql);
+  best.Bind(1, template_name);
+  ForEachRow(best, [&](const sql::Statement& s) {
+    MeasurementRow& row = rows.emplace_back();
+    row.templ = {template_name, hashes[s.Int64(0)], ""};
+    row.stale = s.Int64(0) != current;
+    row.gpu = gpus[s.Int64(1)];
+    row.size_key = s.Text(2);
+    row.id = s.Int64(3);
+    row.measurement = ReadMeasurement(s, 4);
+  });
   return rows;
 }
 

@@ -91,13 +91,13 @@ class Store {
   // The same reduced over the cards of a model: the best `ok` row per (GPU model = name, compute
   // capability, SMs, memory; template version; size). What reports show as "best per GPU".
   std::vector<MeasurementRow> BestPerModel(const std::string& template_name, const std::string& current_hash);
-  // What the application library reads: the rows of BestPerGpu(template_name, ""), from the copy
-  // that best_per_gpu keeps (a few contiguous pages per template), holding the GPU, the template
-  // version, the size and the measurement's params_json, launch_json, time_ms_median, perf_value,
-  // perf_unit and measured_at; the sweep and the other measurement columns are left empty.
+  // What the application library reads: the rows of BestPerGpu(template_name, ""), in another
+  // order, from the copy that best_per_gpu keeps (a few contiguous pages per template): the GPU,
+  // the template version, the size and the measurement's params_json, launch_json, time_ms_median,
+  // perf_value, perf_unit and measured_at; the sweep and the other measurement columns are empty.
   std::vector<MeasurementRow> BestForLookup(const std::string& template_name);
-  // Prepares BestForLookup's statement now (preparing the first statement loads the schema), so
-  // that the first lookup of each kernel only runs it.
+  // Prepares BestForLookup's statements now (preparing the first statement loads the schema), so
+  // that the first lookup of each kernel only runs them.
   void PrepareBestForLookup();
 
   // Adds rows read from another database or an export, in one transaction: GPUs by uuid, templates

@@ -84,12 +84,12 @@ TunedConfig ToConfig(const KernelConfigs& kernel, const db::Selection& s, const 
   return config;
 }
 
-// Orders selections: found before stale before nothing, then the nearer fallback, size, time.
+// Orders selections: found before stale before nothing, then the nearer fallback, size, time, id.
 bool Better(const db::Selection& a, const db::Selection& b) {
   if (a.status != b.status) return a.status < b.status;
   if (a.fallback != b.fallback) return a.fallback < b.fallback;
   if (a.size_distance != b.size_distance) return a.size_distance < b.size_distance;
-  return a.row.measurement.time_ms_median < b.row.measurement.time_ms_median;
+  return db::Faster(a.row, b.row);
 }
 
 }  // namespace

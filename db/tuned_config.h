@@ -92,9 +92,10 @@ struct TunedConfig {
 
 class TunedConfigs {
  public:
-  // Opens the database read-only: `path`, else $TUNER_DB, else $XDG_DATA_HOME/tuner/tuner.db.
-  // Throws std::runtime_error naming the file and the problem (missing, corrupt, not a tuner
-  // database, written by a newer tuner).
+  // Opens the database for reading only: `path`, else $TUNER_DB, else $XDG_DATA_HOME/tuner/tuner.db.
+  // Never writes it, so a file the application cannot write, in a folder it cannot write, works.
+  // Throws std::runtime_error naming the file and the problem (missing, not a tuner database,
+  // written by a newer tuner); a corrupt page is found, and thrown, by the lookup that reads it.
   static TunedConfigs Open(const std::string& path = "");
   ~TunedConfigs();
   TunedConfigs(TunedConfigs&&) noexcept;

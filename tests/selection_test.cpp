@@ -28,6 +28,20 @@ GpuRecord H200(const std::string& uuid) {
 const GpuRecord kCardA = testing::SampleGpu("GPU-A");
 const GpuRecord kCardB = testing::SampleGpu("GPU-B");  // same model as A
 
+// The library reads the best rows in another order than `tuner query`: a tie (same distance, same
+// time) must go the same way in any order, to the row stored first.
+TEST(Selection, TiesGoToTheRowStoredFirstInAnyOrder) {
+  MeasurementRow a = Row(kCardA, "4096x4096", 1.0);
+  MeasurementRow b = Row(kCardA, "16384x16384", 1.0);  // as far from 8192x8192 in log space
+  a.id = 7;
+  b.id = 3;
+  const LookupTarget target{kCardA, {8192, 8192}};
+  EXPECT_EQ(SelectBest({a, b}, target).row.id, 3);
+  EXPECT_EQ(SelectBest({b, a}, target).row.id, 3);
+  b.measurement.time_ms_median = 1.5;
+  EXPECT_EQ(SelectBest({b, a}, target).row.id, 7);
+}
+
 TEST(SizeKeys, ParseAndDistance) {
   EXPECT_EQ(ParseSizeKey("8192x4096"), (std::vector<long long>{8192, 4096}));
   EXPECT_EQ(ParseSizeKey("1024"), (std::vector<long long>{1024}));

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The application library's cost (issue 12, requirement 6): TunedConfigs::Open, the first lookup
+# of a kernel and repeated lookups, on a synthetic database of 30,720 measurements
+# (db/synthetic_database.h). Open and first lookup are timed in fresh processes, as an application
+# meets them; wall time, and CPU time, which a busy machine inflates less. CPU only: no GPU needed.
+# Usage: scripts/bench_lookup.sh [build-dir] [fresh processes] [repeated lookups]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+runs=${2:-50}
+iterations=${3:-20000}
+cmake --build "$build" --target lookup_benchmark >/dev/null
+echo "date $(date -u +%FT%TZ), host $(hostname), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)," \
+     "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "command: scripts/bench_lookup.sh $build $runs $iterations"
+"$build/bin/lookup_benchmark" --runs "$runs" --iterations "$iterations"
