@@ -40,6 +40,67 @@ TEST(Cli, BadUsageIsOneLineAndExitTwo) {
   }
 }
 
+// A bad option value is refused before any GPU, file or database is touched: exit 2 (not 3 for no
+// GPU or 1 for no database), one line naming the option and the value, and nothing created in the
+// working folder, the data folder (the default database) or the cache.
+TEST(Cli, EveryBadOptionIsRefusedBeforeAnyWork) {
+  struct Case {
+    const char* args;
+    const char* named;  // what the message must name
+  };
+  const Case cases[] = {
+      {"tune transpose --budget -1", "--budget '-1'"},
+      {"tune transpose --budget-seconds -1", "--budget-seconds '-1'"},
+      {"tune transpose --budget-seconds nan", "--budget-seconds 'nan'"},
+      {"tune transpose --budget-seconds inf", "--budget-seconds 'inf'"},
+      {"tune transpose --timeout-floor 0", "--timeout-floor '0'"},
+      {"tune transpose --seed -1", "--seed '-1'"},
+      {"tune transpose --gpu -1", "--gpu '-1'"},
+      {"tune transpose --gpus 0,-1", "--gpus '0,-1'"},
+      {"tune transpose --size ''", "--size ''"},
+      {"tune transpose --size 9223372036854775807x8", "9223372036854775807 is too large"},
+      {"tune transpose --strategy annealing --gpus all", "--gpus"},
+      {"explore transpose --gpu -1", "--gpu '-1'"},
+      {"explore transpose --size ''", "--size ''"},
+      {"explore transpose --arch sm_90 --gpu 0", "--arch and --gpu"},
+      {"explore transpose --arch SM_90", "sm_90"},
+      {"explore transpose --arch compute_90", "virtual architecture"},
+      {"explore transpose --arch sm_61", "sm_75 and newer"},
+      {"occupancy --gpu -1 --threads 256", "--gpu '-1'"},
+      {"occupancy --threads 256 --regs 256", "--regs '256'"},
+      {"occupancy --threads 2048", "--threads '2048'"},
+      {"occupancy --threads 256 --regs-per-sm 65537", "--regs-per-sm '65537'"},
+      {"occupancy --threads 256 --smem-per-sm 229K", "--smem-per-sm '229K'"},
+      {"occupancy --threads 256 --param TILE=32", "--param: only with --kernel"},
+      {"occupancy --threads 256 --size 64", "--size: only with --kernel"},
+      {"occupancy --kernel transpose --param TILE=17", "TILE takes 16, 32, 64"},
+      {"occupancy --kernel transpose --param TILE=16 --param TILE=32", "TILE is given twice"},
+      {"occupancy --kernel transpose --size ''", "--size ''"},
+      {"occupancy --list-archs --arch sm_90", "--list-archs"},
+      {"occupancy --arch sm_90 --threads 256 --vary regs --svg /no/such/folder/c.svg", "--svg"},
+      {"query transpose --gpu -1", "--gpu '-1'"},
+      {"query transpose --size ''", "--size ''"},
+      {"query transpose --gpu 0 --device H100", "--gpu and --device"},
+      {"query nosuch --size 9223372036854775807", "too large"},
+      {"report --size ''", "--size ''"},
+      {"report -o /no/such/folder/r.html", "--output"},
+      {"simulate transpose --runs 0", "--runs '0'"},
+      {"simulate transpose --seed -1", "--seed '-1'"},
+      {"simulate transpose --budget -1", "--budget '-1'"},
+      {"simulate transpose --strategy random,bogus", "--strategy 'bogus'"},
+      {"simulate transpose --size ''", "--size ''"},
+  };
+  for (const Case& c : cases) {
+    db::testing::TempDir dir;
+    const auto r = RunTuner(c.args, "cd " + dir.File("") + " && XDG_DATA_HOME=" + dir.File("data") +
+                                        " XDG_CACHE_HOME=" + dir.File("cache") + " TUNER_DB=");
+    EXPECT_EQ(r.exit_code, 2) << c.args << ": " << r.err;
+    EXPECT_EQ(CountLines(r.err), 1) << c.args << ": " << r.err;
+    EXPECT_NE(r.err.find(c.named), std::string::npos) << c.args << ": " << r.err;
+    EXPECT_TRUE(std::filesystem::is_empty(dir.File(""))) << c.args << " created files";
+  }
+}
+
 TEST(Cli, DevicesWorksWithOrWithoutAGpu) {
   const auto text = RunTuner("devices");
   EXPECT_EQ(text.exit_code, 0) << text.err;

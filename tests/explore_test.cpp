@@ -3,9 +3,14 @@
 
 #include <gtest/gtest.h>
 
+#include <signal.h>
+
+#include <chrono>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "arch_table.h"
 #include "cli_runner.h"
 #include "db_test_util.h"
 #include "template_library.h"
@@ -28,9 +33,12 @@ TEST_P(ShippedTemplate, EveryCandidateCompiles) {
   const TemplateSpec& spec = library.Find(GetParam().kernel);
   db::testing::TempDir dir;
   const auto threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const auto explored = ExploreTemplate(spec, ParseProblemSize(spec, ""), ArchLimits(GetParam().arch), GetParam().arch, dir.File("cubins"), threads, TUNER_EXECUTABLE);
-  EXPECT_FALSE(explored.empty());
-  for (const ExploredCandidate& c : explored) {
+  const Exploration exploration = ExploreTemplate(spec, ParseProblemSize(spec, ""), ArchLimits(GetParam().arch),
+                                                  GetParam().arch, dir.File("cubins"), threads, TUNER_EXECUTABLE);
+  EXPECT_FALSE(exploration.explored.empty());
+  EXPECT_EQ(exploration.explored.size(), exploration.candidates);
+  EXPECT_FALSE(exploration.interrupted);
+  for (const ExploredCandidate& c : exploration.explored) {
     EXPECT_TRUE(c.compiled) << ParamsJson(c.params) << "\n" << c.compile_log;
     if (c.compiled) {
       EXPECT_GT(c.info.regs_per_thread, 0) << ParamsJson(c.params);
@@ -62,6 +70,73 @@ TEST(ExploreCli, ListsResourcesAndOccupancyAsJson) {
     EXPECT_FALSE(c.at("limiter").get<std::string>().empty());
   }
   EXPECT_EQ(testing::RunTuner("explore transpose --arch sm_13").exit_code, 2);
+}
+
+// A launch that cannot work is "invalid" with its reason, in the table and the JSON, and is not
+// counted as a compile error (here a size whose grid is beyond the 2^31 - 1 blocks of axis x).
+TEST(ExploreCli, CandidatesThatCannotLaunchAreCalledInvalidWithTheirReason) {
+  db::testing::TempDir dir;
+  const std::string env = "XDG_CACHE_HOME=" + dir.File("cache");
+  const auto text = testing::RunTuner("explore transpose --arch sm_90 --size 9007199254740992", env);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find(": 30 candidates, 30 cannot launch (invalid), 0 compile error(s)"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("invalid: launch extent 'cdiv(W, TILE)' is 562949953421312, above the limit of 2147483647 for axis x"),
+            std::string::npos)
+      << text.out;
+  EXPECT_EQ(text.out.find("compile error:"), std::string::npos) << text.out;
+  const auto json = testing::RunTuner("explore transpose --arch sm_90 --size 9007199254740992 --json", env);
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const auto doc = nlohmann::json::parse(json.out);
+  EXPECT_EQ(doc.at("invalid"), 30);
+  EXPECT_EQ(doc.at("compile_errors"), 0);
+  for (const auto& c : doc.at("candidates")) {
+    EXPECT_FALSE(c.at("compiled").get<bool>());
+    EXPECT_NE(c.at("invalid_reason").get<std::string>().find("above the limit"), std::string::npos);
+    EXPECT_FALSE(c.contains("compile_error"));
+  }
+}
+
+// Ctrl-C pending as the command starts: nothing compiled, the (empty) table as JSON, one line on
+// stderr, exit 130.
+TEST(ExploreCli, InterruptAtTheStartSaysSoAndExits130) {
+  db::testing::TempDir dir;
+  testing::SpawnedTuner run({"explore", "transpose", "--arch", "sm_90", "--json"}, {{"XDG_CACHE_HOME", dir.File("cache")}},
+                            true);
+  const auto result = run.Wait();
+  EXPECT_EQ(result.exit_code, 130) << result.err;
+  const auto doc = nlohmann::json::parse(result.out);
+  EXPECT_TRUE(doc.at("interrupted").get<bool>());
+  EXPECT_EQ(doc.at("explored"), 0);
+  EXPECT_EQ(doc.at("candidates_total"), 30);
+  EXPECT_NE(result.err.find("tuner explore: interrupted; 0 of 30 candidates explored."), std::string::npos) << result.err;
+}
+
+bool HasAFile(const std::string& folder) {
+  std::error_code error;
+  for (auto it = std::filesystem::recursive_directory_iterator(folder, error);
+       !error && it != std::filesystem::recursive_directory_iterator(); it.increment(error))
+    if (it->is_regular_file()) return true;
+  return false;
+}
+
+// Ctrl-C once the first cubin is in the cache: what was compiled is printed, the rest is not
+// compiled, exit 130.
+TEST(ExploreCli, InterruptMidwayPrintsWhatWasCompiled) {
+  db::testing::TempDir dir;
+  testing::SpawnedTuner run({"explore", "matmul", "--arch", "sm_90"}, {{"XDG_CACHE_HOME", dir.File("cache")}});
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (!HasAFile(dir.File("cache")) && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  kill(run.pid(), SIGINT);
+  const auto result = run.Wait();
+  EXPECT_EQ(result.exit_code, 130) << result.err;
+  const std::size_t of = result.out.find(" of 146 candidates (interrupted)");
+  ASSERT_NE(of, std::string::npos) << result.out;
+  const std::size_t explored = std::stoul(result.out.substr(result.out.rfind(' ', of - 1) + 1));
+  EXPECT_GE(explored, 1u);
+  EXPECT_LT(explored, 146u);
+  EXPECT_NE(result.err.find("tuner explore: interrupted; " + std::to_string(explored) + " of 146"), std::string::npos)
+      << result.err;
 }
 
 }  // namespace

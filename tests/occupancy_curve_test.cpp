@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "arch_table.h"
+
 namespace tuner {
 namespace {
 

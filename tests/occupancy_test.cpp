@@ -17,6 +17,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "arch_table.h"
 #include "device_limits.h"
 #include "errors.h"
 
@@ -310,32 +311,6 @@ TEST(Occupancy, FewerBlocksPerSmOnACustomDevice) {
   EXPECT_EQ(r.limiter, Limiter::kBlocks);
 }
 
-TEST(ArchTable, NamesAndSpellings) {
-  for (const char* arch : {"sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_70", "sm_75", "sm_80", "sm_86",
-                           "sm_87", "sm_89", "sm_90", "sm_100", "sm_120"})
-    EXPECT_EQ(ArchLimits(arch).name, arch);
-  for (const char* spelling : {"90", "9.0", "sm90", "SM_90A", "compute_90"}) EXPECT_EQ(ArchLimits(spelling).name, "sm_90");
-  EXPECT_EQ(ArchLimits("10.0").name, "sm_100");
-  try {
-    ArchLimits("sm_91");
-    FAIL() << "sm_91 accepted";
-  } catch (const UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("sm_90"), std::string::npos);
-  }
-  EXPECT_THROW(ArchLimits(""), UsageError);
-  EXPECT_THROW(ArchLimits("sm_x"), UsageError);
-}
-
-TEST(ArchTable, H100MatchesTheMeasuredProperties) {
-  const DeviceLimits d = ArchLimits("sm_90");  // cudaGetDeviceProperties on an H100 and an H200, CUDA 13.0
-  EXPECT_EQ(d.smem_per_sm_bytes, 228u * 1024);
-  EXPECT_EQ(d.smem_per_block_optin_bytes, 227u * 1024);
-  EXPECT_EQ(d.reserved_smem_per_block_bytes, 1024u);
-  EXPECT_EQ(d.regs_per_sm, 65536);
-  EXPECT_EQ(d.max_threads_per_sm, 2048);
-  EXPECT_EQ(d.max_blocks_per_sm, 32);
-}
-
 TEST(DeviceLimits, FromProperties) {
   const DeviceLimits table = ArchLimits("sm_89");
   cudaDeviceProp p = PropertiesOf(table);
@@ -447,6 +422,34 @@ TEST(OccupancyCli, KernelTakesRegistersAndSharedMemoryFromTheCubin) {
   EXPECT_EQ(RunTuner("--kernel matmul --threads 256 --arch sm_90").exit_code, 2);
   EXPECT_EQ(RunTuner("--kernel no_such_kernel --arch sm_90").exit_code, 2);
   EXPECT_EQ(RunTuner("--kernel matmul --arch sm_61").exit_code, 2);
+}
+
+// --param takes a declared value, as the number or the label 'tuner kernels' shows.
+TEST(OccupancyCli, ParamTakesDeclaredValuesOrTheirLabels) {
+  const testing::CliResult run = RunTuner("--kernel transpose --arch sm_90 --param VARIANT=tiled --param TILE=32 --json");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json doc = nlohmann::json::parse(run.out);
+  EXPECT_EQ(doc["template"]["params"]["VARIANT"], 1);
+  EXPECT_EQ(doc["template"]["params"]["TILE"], 32);
+  const testing::CliResult undeclared = RunTuner("--kernel transpose --arch sm_90 --param VARIANT=2");
+  EXPECT_EQ(undeclared.exit_code, 2);
+  EXPECT_NE(undeclared.err.find("--param 'VARIANT=2': transpose's VARIANT takes 0 (naive), 1 (tiled)"), std::string::npos)
+      << undeclared.err;
+}
+
+// sm_90a is its own compile target with sm_90's limits; --list-archs names every value --arch takes.
+TEST(OccupancyCli, ArchVariantsCompileForTheirOwnTarget) {
+  const testing::CliResult run = RunTuner("--kernel transpose --arch sm_90a --json");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json doc = nlohmann::json::parse(run.out);
+  EXPECT_EQ(doc["template"]["arch"], "sm_90a");
+  EXPECT_EQ(doc["device"]["name"], "sm_90a");
+  const testing::CliResult list = RunTuner("--list-archs");
+  EXPECT_NE(list.out.find("\nsm_90\nsm_90a\nsm_100\nsm_100a\nsm_100f\n"), std::string::npos) << list.out;
+  EXPECT_EQ(list.out.find("sm_80a"), std::string::npos);
+  const testing::CliResult upper = RunTuner("--arch SM_90 --threads 256");
+  EXPECT_EQ(upper.exit_code, 2);
+  EXPECT_NE(upper.err.find("written like sm_90"), std::string::npos) << upper.err;
 }
 
 TEST(OccupancyCli, GpuWithoutDriverExitsWithThree) {

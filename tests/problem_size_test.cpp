@@ -26,5 +26,32 @@ TEST(ProblemSize, RejectsMalformedSizes) {
     EXPECT_THROW(ParseProblemSize(TwoSizes(), bad), UsageError) << bad;
 }
 
+std::string Refusal(const std::string& text) {
+  try {
+    ParseProblemSize(TwoSizes(), text);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ProblemSize, TooLargeSaysSoAndTheLimit) {
+  EXPECT_EQ(ParseProblemSize(TwoSizes(), "9007199254740992").Key(), "9007199254740992x4096");  // 2^53
+  for (const char* huge : {"9223372036854775807x8", "9007199254740993", "8x99999999999999999999999"}) {
+    const std::string message = Refusal(huge);
+    EXPECT_NE(message.find("is too large; a size is at most 9007199254740992"), std::string::npos) << message;
+    EXPECT_EQ(message.find("whole numbers joined"), std::string::npos) << message;
+  }
+  EXPECT_EQ(ParseProblemSize(TwoSizes(), "0016x0032").Key(), "16x32");
+}
+
+TEST(ProblemSize, AnEmptySizeGivenIsRefusedNotTakenAsTheDefaults) {
+  EXPECT_THROW(ParseSizeNumbers(""), UsageError);
+  EXPECT_EQ(ParseSizeNumbers("3x5"), (std::vector<long long>{3, 5}));
+  EXPECT_NE(Refusal("0x4").find("1 or more"), std::string::npos);
+  EXPECT_NE(Refusal("4x4x4").find("t has 2 size variable(s): WxH"), std::string::npos);
+  EXPECT_NE(Refusal("8x").find("(t takes WxH)"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace tuner

@@ -289,5 +289,17 @@ TEST_F(ReportTest, CommandLineWritesTheReportAndRefusesBadUsage) {
   EXPECT_EQ(RunTuner("report --help").exit_code, 0);
 }
 
+// Ctrl-C (here one already pending as the command starts): a line saying so, exit 130, and no
+// report or temporary file left behind.
+TEST_F(ReportTest, InterruptStopsWithASummaryAndWritesNothing) {
+  const std::string html = dir_.File("interrupted.html");
+  tuner::testing::SpawnedTuner run({"report", "--db", db_path_, "-o", html}, {}, true);
+  const auto result = run.Wait();
+  EXPECT_EQ(result.exit_code, 130) << result.err;
+  EXPECT_EQ(result.err, "tuner report: interrupted while reading the database; nothing written\n");
+  EXPECT_FALSE(fs::exists(html));
+  EXPECT_FALSE(fs::exists(html + ".tmp"));
+}
+
 }  // namespace
 }  // namespace tuner::report

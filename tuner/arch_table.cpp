@@ -1,6 +1,3 @@
-// The built-in table of architectures behind `--arch sm_XY`: the per-SM and per-block limits that
-// cuda_occupancy.h needs, for computing occupancy without the GPU.
-//
 // Source of every figure unless noted: CUDA C++ Programming Guide, "Technical Specifications per
 // Compute Capability" table (rows: maximum number of threads per block; maximum number of resident
 // threads / warps / blocks per SM; number of 32-bit registers per SM; maximum number of 32-bit
@@ -11,13 +8,15 @@
 // The sm_90 row was also checked against an H100 80GB HBM3 and an H200 (../shared/MEASURED.md,
 // cudaGetDeviceProperties, CUDA 13.0): 228 KiB per SM, 227 KiB opt-in, 1 KiB reserved per block,
 // 65536 registers, 2048 threads and 32 blocks per SM.
+#include "arch_table.h"
+
 #include <algorithm>
 #include <cctype>
 #include <string>
 #include <vector>
 
 #include "errors.h"
-#include "occupancy.h"
+#include "option_values.h"
 
 namespace tuner {
 
@@ -79,29 +78,69 @@ DeviceLimits FromRow(const ArchRow& row) {
   return d;
 }
 
-// "sm_90", "sm90", "sm_90a", "compute_90", "90" -> 90; "9.0" -> 90; -1 when malformed.
-int ParseArchNumber(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-  for (const char* prefix : {"sm_", "sm", "compute_"}) {
-    const std::string p = prefix;
-    if (text.rfind(p, 0) == 0) {
-      text = text.substr(p.size());
-      break;
-    }
-  }
-  const std::size_t dot = text.find('.');
-  if (dot != std::string::npos) text = text.substr(0, dot) + text.substr(dot + 1);
-  if (!text.empty() && (text.back() == 'a' || text.back() == 'f')) text.pop_back();  // sm_90a, sm_100f
-  if (text.empty() || text.size() > 3) return -1;
-  for (char c : text)
-    if (!std::isdigit(static_cast<unsigned char>(c))) return -1;
-  return std::stoi(text);
+int NumberOf(const ArchRow& row) { return row.cc_major * 10 + row.cc_minor; }
+
+const ArchRow* FindRow(int number) {
+  for (const ArchRow& row : kArchRows)
+    if (NumberOf(row) == number) return &row;
+  return nullptr;
+}
+
+// The variants NVRTC 13 takes: arch-specific from sm_90 on, family-specific from sm_100 on.
+bool HasVariant(int number, char variant) {
+  return (variant == 'a' && number >= 90) || (variant == 'f' && number >= 100);
 }
 
 std::string JoinKnownArchs() {
   std::string all;
   for (const std::string& name : KnownArchs()) all += (all.empty() ? "" : ", ") + name;
   return all;
+}
+
+// A spelling that means a table architecture: the number, the variant letter (or 0) and whether
+// it named the virtual architecture. -1 as the number when it means none.
+struct Reading {
+  int number = -1;
+  char variant = 0;
+  bool virtual_arch = false;
+};
+
+Reading ReadLoosely(std::string text) {
+  Reading reading;
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  for (const char* prefix : {"sm_", "sm", "compute_", "compute"}) {
+    if (text.rfind(prefix, 0) != 0) continue;
+    reading.virtual_arch = prefix[0] == 'c';
+    text = text.substr(std::string(prefix).size());
+    break;
+  }
+  const std::size_t dot = text.find('.');
+  if (dot != std::string::npos && dot + 2 == text.size()) text.erase(dot, 1);  // "9.0"
+  if (!text.empty() && (text.back() == 'a' || text.back() == 'f')) {
+    reading.variant = text.back();
+    text.pop_back();
+  }
+  if (text.empty() || text.size() > 3 || text.find_first_not_of("0123456789") != std::string::npos) return reading;
+  if (FindRow(std::stoi(text))) reading.number = std::stoi(text);
+  return reading;
+}
+
+// Why `text` is not taken, with the name to use where it means a table architecture.
+std::string Refusal(const std::string& text) {
+  const Reading r = ReadLoosely(text);
+  const std::string prefix = "--arch " + Quoted(text) + ": ";
+  if (r.number < 0)
+    return prefix + "not a known architecture; known: " + JoinKnownArchs() +
+           " (and sm_XYa from sm_90, sm_XYf from sm_100; see 'tuner occupancy --list-archs')";
+  const std::string base = ArchName(r.number / 10, r.number % 10);
+  if (r.variant && !HasVariant(r.number, r.variant))
+    return prefix + base + " has no " + (r.variant == 'a' ? "arch-specific (a) variant; those begin at sm_90a"
+                                                          : "family (f) variant; those begin at sm_100f") +
+           ". Use " + base;
+  const std::string meant = base + (r.variant ? std::string(1, r.variant) : "");
+  if (r.virtual_arch)
+    return prefix + "a virtual architecture (PTX); occupancy and cubins need a real one: " + meant;
+  return prefix + "architectures are written like " + meant + " (lower case, with sm_)";
 }
 
 }  // namespace
@@ -112,11 +151,48 @@ std::vector<std::string> KnownArchs() {
   return names;
 }
 
-DeviceLimits ArchLimits(const std::string& arch) {
-  const int number = ParseArchNumber(arch);
+std::vector<std::string> AcceptedArchs() {
+  std::vector<std::string> names;
   for (const ArchRow& row : kArchRows)
-    if (row.cc_major * 10 + row.cc_minor == number) return FromRow(row);
-  throw UsageError("--arch " + arch + ": not a known architecture; known: " + JoinKnownArchs());
+    for (const char variant : {'\0', 'a', 'f'})
+      if (!variant || HasVariant(NumberOf(row), variant))
+        names.push_back(ArchName(row.cc_major, row.cc_minor) + (variant ? std::string(1, variant) : ""));
+  return names;
+}
+
+ArchTarget ParseArch(const std::string& text) {
+  for (const ArchRow& row : kArchRows) {
+    const std::string base = ArchName(row.cc_major, row.cc_minor);
+    if (text.rfind(base, 0) != 0) continue;
+    const std::string variant = text.substr(base.size());
+    if (variant.empty() || (variant.size() == 1 && HasVariant(NumberOf(row), variant[0]))) {
+      ArchTarget target{text, FromRow(row)};
+      target.limits.name = text;
+      return target;
+    }
+  }
+  throw UsageError(Refusal(text));
+}
+
+DeviceLimits ArchLimits(const std::string& arch) { return ParseArch(arch).limits; }
+
+DeviceLimits LargestLimits() {
+  DeviceLimits largest = FromRow(kArchRows[0]);
+  for (const ArchRow& row : kArchRows) {
+    const DeviceLimits d = FromRow(row);
+    largest.max_threads_per_block = std::max(largest.max_threads_per_block, d.max_threads_per_block);
+    largest.max_threads_per_sm = std::max(largest.max_threads_per_sm, d.max_threads_per_sm);
+    largest.max_blocks_per_sm = std::max(largest.max_blocks_per_sm, d.max_blocks_per_sm);
+    largest.regs_per_sm = std::max(largest.regs_per_sm, d.regs_per_sm);
+    largest.regs_per_block = std::max(largest.regs_per_block, d.regs_per_block);
+    largest.smem_per_sm_bytes = std::max(largest.smem_per_sm_bytes, d.smem_per_sm_bytes);
+    largest.smem_per_block_bytes = std::max(largest.smem_per_block_bytes, d.smem_per_block_bytes);
+    largest.smem_per_block_optin_bytes = std::max(largest.smem_per_block_optin_bytes, d.smem_per_block_optin_bytes);
+    largest.reserved_smem_per_block_bytes =
+        std::max(largest.reserved_smem_per_block_bytes, d.reserved_smem_per_block_bytes);
+  }
+  largest.name = "the largest of the built-in table";
+  return largest;
 }
 
 }  // namespace tuner

@@ -2,9 +2,12 @@
 
 #include <unistd.h>
 
+#include <filesystem>
 #include <iostream>
 
 #include "errors.h"
+#include "option_values.h"
+#include "problem_size.h"
 
 namespace tuner {
 
@@ -44,8 +47,53 @@ void AddDatabaseOption(po::options_description& options) {
                         "database file (default $TUNER_DB, else under $XDG_DATA_HOME)");
 }
 
+void AddJsonOption(po::options_description& options) {
+  options.add_options()("json", "print one JSON document on stdout");
+}
+
+void AddSizeOption(po::options_description& options, const char* help) {
+  options.add_options()("size", po::value<std::string>(), help);
+}
+
+void AddGpuOption(po::options_description& options, const char* help) {
+  options.add_options()("gpu", po::value<std::string>(), help);
+}
+
 std::vector<std::string> TemplateFolders(const po::variables_map& vm) {
   return vm.count("templates") ? vm["templates"].as<std::vector<std::string>>() : std::vector<std::string>{};
+}
+
+std::string SizeOption(const po::variables_map& vm) {
+  if (!vm.count("size")) return "";
+  const std::string text = vm["size"].as<std::string>();
+  ParseSizeNumbers(text);  // the form; how many numbers the template takes is checked with it
+  return text;
+}
+
+std::optional<int> GpuOption(const po::variables_map& vm) {
+  if (!vm.count("gpu")) return std::nullopt;
+  return ParseGpuIndex("gpu", vm["gpu"].as<std::string>());
+}
+
+void RequireWith(const po::variables_map& vm, const char* option, const char* needed) {
+  if (vm.count(option) && !vm[option].defaulted() && !vm.count(needed))
+    throw UsageError(std::string("--") + option + ": only with --" + needed);
+}
+
+void RequireOutputPath(const char* option, const std::string& path) {
+  const std::string prefix = std::string("--") + option + " " + Quoted(path) + ": ";
+  if (path.empty()) throw UsageError(prefix + "empty; give a file name");
+  const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) throw UsageError(prefix + "is a folder; give a file name");
+  if (!folder.empty() && !std::filesystem::is_directory(folder, error))
+    throw UsageError(prefix + "the folder " + Quoted(folder.string()) + " does not exist");
+}
+
+void RefuseTogether(const po::variables_map& vm, const char* first, const char* second) {
+  const auto given = [&](const char* option) { return vm.count(option) && !vm[option].defaulted(); };
+  if (given(first) && given(second))
+    throw UsageError(std::string("--") + first + " and --" + second + ": give one of them, not both");
 }
 
 bool StdoutIsTerminal() { return isatty(STDOUT_FILENO) != 0; }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <boost/program_options.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,10 +24,23 @@ struct CommandSpec {
 bool ParseCommandLine(int argc, char** argv, const CommandSpec& spec, po::options_description options,
                       const po::positional_options_description& positional, po::variables_map* vm);
 
-// Options several commands share, worded once.
+// Options several commands share, worded once. Each value is checked for form when it is read
+// (option_values.h), before any GPU, file or database is touched.
 void AddTemplatesOption(po::options_description& options);  // --templates DIR (repeatable)
 void AddDatabaseOption(po::options_description& options);   // --db PATH
+void AddJsonOption(po::options_description& options);       // --json
+void AddSizeOption(po::options_description& options, const char* help);  // --size WxH
+void AddGpuOption(po::options_description& options, const char* help);   // --gpu N
 std::vector<std::string> TemplateFolders(const po::variables_map& vm);  // the --templates values
+std::string SizeOption(const po::variables_map& vm);    // --size, "" when left out; not "" when given
+std::optional<int> GpuOption(const po::variables_map& vm);  // --gpu, a GPU index (0 or more)
+
+// UsageError unless `option` was given: "--param: needs --kernel".
+void RequireWith(const po::variables_map& vm, const char* option, const char* needed);
+// UsageError unless a file can be written at `path`: its folder exists and it is not a folder.
+void RequireOutputPath(const char* option, const std::string& path);
+// UsageError when both were given.
+void RefuseTogether(const po::variables_map& vm, const char* first, const char* second);
 
 // Whether stdout / stderr is a terminal (progress bars and colours only then).
 bool StdoutIsTerminal();

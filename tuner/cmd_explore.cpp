@@ -6,9 +6,11 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "device_limits.h"
 #include "errors.h"
 #include "explore.h"
+#include "interrupt.h"
+#include "option_values.h"
+#include "target_device.h"
 #include "template_library.h"
 #include "template_resources.h"
 #include "text_table.h"
@@ -24,7 +26,7 @@ std::string ParamsText(const ParamValues& params) {
 }
 
 std::string Note(const ExploredCandidate& c) {
-  if (!c.compiled) return "compile error: " + c.compile_log.substr(0, c.compile_log.find('\n'));
+  if (c.CompileFailed()) return "compile error: " + c.compile_log.substr(0, c.compile_log.find('\n'));
   if (!c.invalid_reason.empty()) return "invalid: " + c.invalid_reason;
   return c.info.spill_bytes ? std::to_string(c.info.spill_bytes) + " B spilled" : "";
 }
@@ -34,10 +36,8 @@ nlohmann::json CandidateJson(const ExploredCandidate& c) {
   for (const auto& [name, value] : c.params) params[name] = value;
   nlohmann::json doc = {{"params", params}, {"block", c.geometry.block}, {"grid", c.geometry.grid},
                         {"compiled", c.compiled}, {"invalid_reason", c.invalid_reason}};
-  if (!c.compiled) {
-    doc["compile_error"] = c.compile_log;
-    return doc;
-  }
+  if (c.CompileFailed()) doc["compile_error"] = c.compile_log;
+  if (!c.compiled) return doc;
   doc.update({{"regs_per_thread", c.info.regs_per_thread}, {"static_smem_bytes", c.info.static_smem_bytes},
               {"dynamic_smem_bytes", c.geometry.shared_bytes}, {"spill_bytes", c.info.spill_bytes},
               {"blocks_per_sm", c.occupancy.blocks_per_sm}, {"warps_per_sm", c.occupancy.warps_per_sm},
@@ -58,46 +58,78 @@ void PrintTable(const std::vector<ExploredCandidate>& explored) {
   table.Print(std::cout);
 }
 
+struct Counts {
+  std::size_t invalid = 0;         // cannot launch, compiled or not
+  std::size_t compile_errors = 0;  // NVRTC refused them
+};
+
+Counts CountOutcomes(const std::vector<ExploredCandidate>& explored) {
+  Counts counts;
+  for (const ExploredCandidate& c : explored) {
+    counts.compile_errors += c.CompileFailed();
+    counts.invalid += !c.CompileFailed() && !c.invalid_reason.empty();
+  }
+  return counts;
+}
+
+void PrintJson(const TemplateSpec& templ, const ProblemSize& size, const TargetDevice& target, const Exploration& e) {
+  const Counts counts = CountOutcomes(e.explored);
+  nlohmann::json doc = {{"kernel", templ.name}, {"arch", target.arch}, {"size", size.Key()},
+                        {"device", target.limits.name}, {"candidates_total", e.candidates},
+                        {"explored", e.explored.size()}, {"interrupted", e.interrupted},
+                        {"invalid", counts.invalid}, {"compile_errors", counts.compile_errors},
+                        {"candidates", nlohmann::json::array()}};
+  for (const ExploredCandidate& c : e.explored) doc["candidates"].push_back(CandidateJson(c));
+  std::cout << doc.dump(2) << "\n";
+}
+
+void PrintText(const TemplateSpec& templ, const ProblemSize& size, const TargetDevice& target, const Exploration& e) {
+  const Counts counts = CountOutcomes(e.explored);
+  std::cout << templ.name << " " << size.Key() << " for " << target.arch << " (" << target.limits.name << "): ";
+  if (e.interrupted) std::cout << e.explored.size() << " of ";
+  std::cout << e.candidates << " candidates" << (e.interrupted ? " (interrupted)" : "") << ", " << counts.invalid
+            << " cannot launch (invalid), " << counts.compile_errors << " compile error(s)\n\n";
+  PrintTable(e.explored);
+}
+
 }  // namespace
 
 int RunExplore(int argc, char** argv) {
   const CommandSpec spec{"explore", "tuner explore KERNEL [--arch sm_90 | --gpu N] [--size ...] [--json]",
                          "Compile every candidate of a kernel template with NVRTC, with no GPU needed, and list its registers,\n"
-                         "shared memory, spills, blocks per SM, occupancy and limiter, or its compile error.",
+                         "shared memory, spills, blocks per SM, occupancy and limiter, or why it cannot launch or compile.\n"
+                         "Ctrl-C stops it with what was compiled so far (exit 130).",
                          "tuner explore matmul --arch sm_90"};
   po::options_description options("Options");
-  options.add_options()("kernel", po::value<std::string>()->required(), "the template (see 'tuner kernels')")(
-      "arch", po::value<std::string>()->default_value("sm_90"), "architecture from the built-in table")(
-      "gpu", po::value<int>(), "take the architecture and limits from this GPU instead")(
-      "size", po::value<std::string>()->default_value(""), "problem size, e.g. 8192x8192")(
-      "json", "print one JSON document");
+  options.add_options()("kernel", po::value<std::string>()->required(), "the template (see 'tuner kernels')");
+  AddTargetOptions(options, "take the architecture and limits from this GPU instead (default: --arch sm_90)");
+  AddSizeOption(options, "problem size, e.g. 8192x8192");
+  AddJsonOption(options);
   AddTemplatesOption(options);
   po::positional_options_description positional;
   positional.add("kernel", 1);
   po::variables_map vm;
   if (!ParseCommandLine(argc, argv, spec, options, positional, &vm)) return kExitOk;
-  const auto dirs = TemplateSearchDirs(TemplateFolders(vm));
-  const TemplateLibrary library = LoadTemplateLibrary(dirs);
+  const TargetChoice choice = ReadTargetChoice(vm, "sm_90");
+  if (choice.arch) RequireNvrtcArch(choice.arch->limits, "--arch " + Quoted(choice.arch->name));
+  const std::string size_text = SizeOption(vm);
+  const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs(TemplateFolders(vm)));
   const TemplateSpec& templ = library.Find(vm["kernel"].as<std::string>());
-  const ProblemSize size = ParseProblemSize(templ, vm["size"].as<std::string>());
-  const DeviceLimits device = vm.count("gpu") ? LimitsFromGpu(vm["gpu"].as<int>()) : ArchLimits(vm["arch"].as<std::string>());
-  const std::string arch = ArchOf(device);
+  const ProblemSize size = ParseProblemSize(templ, size_text);
+  const TargetDevice target = ResolveTarget(choice);
+  RequireNvrtcArch(target.limits, "--gpu " + std::to_string(choice.gpu));
 
+  static std::atomic<bool> interrupted{false};
+  StopOnInterrupt(&interrupted);
   const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const std::vector<ExploredCandidate> explored = ExploreTemplate(templ, size, device, arch, DefaultCubinCacheDir(), threads);
-  std::size_t errors = 0;
-  for (const ExploredCandidate& c : explored) errors += !c.compiled;
-  if (vm.count("json")) {
-    nlohmann::json doc = {{"kernel", templ.name}, {"arch", arch}, {"size", size.Key()}, {"device", device.name},
-                          {"compile_errors", errors}, {"candidates", nlohmann::json::array()}};
-    for (const ExploredCandidate& c : explored) doc["candidates"].push_back(CandidateJson(c));
-    std::cout << doc.dump(2) << "\n";
-  } else {
-    std::cout << templ.name << " " << size.Key() << " for " << arch << " (" << device.name << "): " << explored.size()
-              << " candidates, " << errors << " compile error(s)\n\n";
-    PrintTable(explored);
-  }
-  return kExitOk;
+  const Exploration exploration = ExploreTemplate(templ, size, target.limits, target.arch, DefaultCubinCacheDir(),
+                                                  threads, "", &interrupted);
+  if (vm.count("json")) PrintJson(templ, size, target, exploration);
+  else PrintText(templ, size, target, exploration);
+  if (!exploration.interrupted) return kExitOk;
+  std::cerr << "tuner explore: interrupted; " << exploration.explored.size() << " of " << exploration.candidates
+            << " candidates explored. Their cubins are cached: running it again compiles only the rest.\n";
+  return kExitInterrupted;
 }
 
 }  // namespace tuner

@@ -9,11 +9,12 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "device_limits.h"
 #include "errors.h"
 #include "occupancy.h"
 #include "occupancy_curve.h"
 #include "occupancy_output.h"
+#include "option_values.h"
+#include "target_device.h"
 #include "template_library.h"
 #include "template_resources.h"
 
@@ -34,96 +35,89 @@ const CommandSpec kSpec{
     "tuner occupancy --arch sm_86 --threads-per-sm 1536 --smem-per-sm 16K --reserved-smem 0 "
     "--threads 1024 --regs 32 --smem 8K"};
 
-// Device overrides: option name -> the DeviceLimits field it sets.
+// Device overrides: option name -> the DeviceLimits field it reads and sets. Each takes values
+// from `min_value` to the field's largest figure in the built-in table (LargestLimits).
 struct Override {
   const char* option;
   const char* help;
+  bool bytes;  // takes a K suffix
   long long min_value;
-  void (*apply)(DeviceLimits*, long long);
+  long long (*get)(const DeviceLimits&);
+  void (*set)(DeviceLimits*, long long);
 };
 
 const Override kOverrides[] = {
-    {"threads-per-sm", "maximum resident threads per SM", 1,
+    {"threads-per-sm", "maximum resident threads per SM", false, 32,
+     [](const DeviceLimits& d) -> long long { return d.max_threads_per_sm; },
      [](DeviceLimits* d, long long v) { d->max_threads_per_sm = int(v); }},
-    {"max-blocks-per-sm", "maximum resident blocks per SM (at most the architecture's)", 1,
+    {"max-blocks-per-sm", "maximum resident blocks per SM (at most the architecture's)", false, 1,
+     [](const DeviceLimits& d) -> long long { return d.max_blocks_per_sm; },
      [](DeviceLimits* d, long long v) { d->max_blocks_per_sm = int(v); }},
-    {"regs-per-sm", "32-bit registers per SM", 1, [](DeviceLimits* d, long long v) { d->regs_per_sm = int(v); }},
-    {"regs-per-block", "32-bit registers per block", 1, [](DeviceLimits* d, long long v) { d->regs_per_block = int(v); }},
-    {"smem-per-sm", "shared memory per SM, bytes", 1, [](DeviceLimits* d, long long v) { d->smem_per_sm_bytes = v; }},
-    {"smem-per-block", "shared memory per block without opt-in, bytes", 1,
-     [](DeviceLimits* d, long long v) { d->smem_per_block_bytes = v; }},
-    {"smem-per-block-optin", "shared memory per block with opt-in, bytes", 1,
-     [](DeviceLimits* d, long long v) { d->smem_per_block_optin_bytes = v; }},
-    {"reserved-smem", "shared memory the driver reserves per block, bytes", 0,
-     [](DeviceLimits* d, long long v) { d->reserved_smem_per_block_bytes = v; }},
-    {"max-threads-per-block", "maximum threads per block", 1,
+    {"regs-per-sm", "32-bit registers per SM", false, 256, [](const DeviceLimits& d) -> long long { return d.regs_per_sm; },
+     [](DeviceLimits* d, long long v) { d->regs_per_sm = int(v); }},
+    {"regs-per-block", "32-bit registers per block", false, 256,
+     [](const DeviceLimits& d) -> long long { return d.regs_per_block; },
+     [](DeviceLimits* d, long long v) { d->regs_per_block = int(v); }},
+    {"smem-per-sm", "shared memory per SM, bytes", true, 1,
+     [](const DeviceLimits& d) -> long long { return static_cast<long long>(d.smem_per_sm_bytes); },
+     [](DeviceLimits* d, long long v) { d->smem_per_sm_bytes = std::size_t(v); }},
+    {"smem-per-block", "shared memory per block without opt-in, bytes", true, 1,
+     [](const DeviceLimits& d) -> long long { return static_cast<long long>(d.smem_per_block_bytes); },
+     [](DeviceLimits* d, long long v) { d->smem_per_block_bytes = std::size_t(v); }},
+    {"smem-per-block-optin", "shared memory per block with opt-in, bytes", true, 1,
+     [](const DeviceLimits& d) -> long long { return static_cast<long long>(d.smem_per_block_optin_bytes); },
+     [](DeviceLimits* d, long long v) { d->smem_per_block_optin_bytes = std::size_t(v); }},
+    {"reserved-smem", "shared memory the driver reserves per block, bytes", true, 0,
+     [](const DeviceLimits& d) -> long long { return static_cast<long long>(d.reserved_smem_per_block_bytes); },
+     [](DeviceLimits* d, long long v) { d->reserved_smem_per_block_bytes = std::size_t(v); }},
+    {"max-threads-per-block", "maximum threads per block", false, 1,
+     [](const DeviceLimits& d) -> long long { return d.max_threads_per_block; },
      [](DeviceLimits* d, long long v) { d->max_threads_per_block = int(v); }},
 };
 
-constexpr int kOldestNvrtcArch = 75;  // NVRTC 13.0 starts at compute_75 (DESIGN.md)
-constexpr long long kMaxValue = 1LL << 30;  // beyond any device, and inside the header's int arithmetic
-
-// "4096", "16K", "16KiB", "16KB" (1024 bytes each) -> bytes; UsageError naming the option otherwise.
-long long ParseCount(const std::string& option, const std::string& text, long long min_value) {
-  long long value = 0;
-  std::size_t used = 0;
-  bool ok = true;
-  try {
-    value = std::stoll(text, &used);
-  } catch (const std::exception&) {
-    ok = false;
-  }
-  const std::string suffix = ok ? text.substr(used) : "";
-  const bool kibi = suffix == "K" || suffix == "k" || suffix == "KiB" || suffix == "KB";
-  if (!ok || (!suffix.empty() && !kibi))
-    throw UsageError("--" + option + " " + text + ": not a number (bytes may take a K suffix: 16K)");
-  if (value < min_value || value > (kibi ? kMaxValue / 1024 : kMaxValue))
-    throw UsageError("--" + option + " " + text + ": must be between " + std::to_string(min_value) + " and " +
-                     std::to_string(kMaxValue));
-  return kibi ? value * 1024 : value;
-}
+constexpr const char* kBeyondEveryArch = "no built-in architecture has more";
 
 po::options_description MakeOptions() {
   po::options_description options("Options");
+  AddTargetOptions(options, "a GPU of this machine (default 0 when --arch is not given)");
   options.add_options()
-      ("arch", po::value<std::string>(), "a built-in architecture: sm_50 ... sm_121 (see --list-archs)")
-      ("gpu", po::value<int>(), "a GPU of this machine (default 0 when --arch is not given)")
-      ("list-archs", "print the built-in architectures and exit")
-      ("threads", po::value<std::string>(), "threads per block")
-      ("regs", po::value<std::string>()->default_value("0"), "registers per thread (from ptxas -v or the cubin)")
+      ("list-archs", "print every name --arch takes and exit")
+      ("threads", po::value<std::string>(), "threads per block (1 to 1024)")
+      ("regs", po::value<std::string>()->default_value("0"), "registers per thread, 0 to 255 (from ptxas -v or the cubin)")
       ("smem", po::value<std::string>()->default_value("0"),
        "shared memory per block in bytes, static plus dynamic, before the driver's reserve")
-      ("json", "print one JSON object instead of text")
       ("vary", po::value<std::string>(), "also print occupancy over threads, regs or smem")
       ("svg", po::value<std::string>(), "with --vary: write that curve as an SVG chart to FILE")
       ("kernel", po::value<std::string>(), "a kernel template: threads, registers and shared memory from its cubin")
-      ("param", po::value<std::vector<std::string>>()->composing(), "with --kernel: NAME=VALUE (others: first value)")
-      ("size", po::value<std::string>()->default_value(""), "with --kernel: problem size, e.g. 4096x4096x4096")
-      ("templates", po::value<std::vector<std::string>>()->composing(), "also load templates from this folder");
-  po::options_description device("Device overrides (a custom device)");
+      ("param", po::value<std::vector<std::string>>()->composing(),
+       "with --kernel: NAME=VALUE, a declared value or its label (others: first value)");
+  AddSizeOption(options, "with --kernel: problem size, e.g. 4096x4096x4096");
+  AddTemplatesOption(options);
+  AddJsonOption(options);
+  po::options_description device(
+      "Device overrides (a custom device; each at most the largest figure of the built-in table)");
   for (const Override& o : kOverrides) device.add_options()(o.option, po::value<std::string>(), o.help);
   options.add(device);
   return options;
 }
 
-DeviceLimits BaseDevice(const po::variables_map& vm) {
-  if (vm.count("arch") && vm.count("gpu")) throw UsageError("--arch and --gpu: give one of them, not both");
-  if (vm.count("arch")) return ArchLimits(vm["arch"].as<std::string>());
-  return LimitsFromGpu(vm.count("gpu") ? vm["gpu"].as<int>() : 0);
+// The overrides given, checked before the base device is known (a GPU may have to be read for it).
+std::vector<std::pair<const Override*, long long>> ReadOverrides(const po::variables_map& vm) {
+  const DeviceLimits largest = LargestLimits();
+  std::vector<std::pair<const Override*, long long>> given;
+  for (const Override& o : kOverrides)
+    if (vm.count(o.option))
+      given.emplace_back(&o, (o.bytes ? ParseBytes : ParseWholeNumber)(o.option, vm[o.option].as<std::string>(),
+                                                                       o.min_value, o.get(largest), kBeyondEveryArch));
+  return given;
 }
 
-DeviceLimits MakeDevice(const po::variables_map& vm) {
-  DeviceLimits device = BaseDevice(vm);
-  const int arch_blocks = device.max_blocks_per_sm;
-  bool custom = false;
-  for (const Override& o : kOverrides) {
-    if (!vm.count(o.option)) continue;
-    o.apply(&device, ParseCount(o.option, vm[o.option].as<std::string>(), o.min_value));
-    custom = true;
-  }
-  if (custom) device.name += " (custom)";
-  if (device.max_blocks_per_sm > arch_blocks)
-    std::cerr << "warning: cuda_occupancy.h allows at most " << arch_blocks << " blocks per SM on compute capability "
+DeviceLimits MakeDevice(const DeviceLimits& base, const std::vector<std::pair<const Override*, long long>>& overrides) {
+  DeviceLimits device = base;
+  for (const auto& [o, value] : overrides) o->set(&device, value);
+  if (!overrides.empty()) device.name += " (custom)";
+  if (device.max_blocks_per_sm > base.max_blocks_per_sm)
+    std::cerr << "warning: cuda_occupancy.h allows at most " << base.max_blocks_per_sm << " blocks per SM on compute capability "
               << device.cc_major << "." << device.cc_minor << "; --max-blocks-per-sm above that has no effect\n";
   try {
     const std::size_t configured = ConfiguredSmemPerSmBytes(device);
@@ -131,17 +125,21 @@ DeviceLimits MakeDevice(const po::variables_map& vm) {
       std::cerr << "warning: cuda_occupancy.h configures " << configured << " bytes of shared memory per SM, the "
                 << "next carveout size of this architecture above " << device.smem_per_sm_bytes << "\n";
   } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string(custom ? "device overrides: " : "") + e.what());
+    throw UsageError(std::string(overrides.empty() ? "" : "device overrides: ") + e.what());
   }
   return device;
 }
 
 KernelResources MakeKernel(const po::variables_map& vm) {
   if (!vm.count("threads")) throw UsageError("--threads: required (threads per block), or --kernel NAME");
+  const DeviceLimits largest = LargestLimits();
   KernelResources kernel;
-  kernel.threads_per_block = int(ParseCount("threads", vm["threads"].as<std::string>(), 1));
-  kernel.regs_per_thread = int(ParseCount("regs", vm["regs"].as<std::string>(), 0));
-  kernel.smem_bytes = std::size_t(ParseCount("smem", vm["smem"].as<std::string>(), 0));
+  kernel.threads_per_block = int(ParseWholeNumber("threads", vm["threads"].as<std::string>(), 1,
+                                                  largest.max_threads_per_block, kBeyondEveryArch));
+  kernel.regs_per_thread = int(ParseWholeNumber("regs", vm["regs"].as<std::string>(), 0, kMaxRegsPerThread,
+                                                "the most registers a thread can address"));
+  kernel.smem_bytes = std::size_t(ParseBytes("smem", vm["smem"].as<std::string>(), 0,
+                                             static_cast<long long>(largest.smem_per_sm_bytes), kBeyondEveryArch));
   return kernel;
 }
 
@@ -160,10 +158,11 @@ TemplateRequest MakeTemplateRequest(const po::variables_map& vm) {
   for (const char* option : {"threads", "regs", "smem"})
     if (vm.count(option) && !vm[option].defaulted())
       throw UsageError(std::string("--") + option + ": --kernel takes it from the compiled template; give one of them");
-  const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs(Strings(vm, "templates")));
+  const std::string size_text = SizeOption(vm);
+  const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs(TemplateFolders(vm)));
   TemplateRequest request{library.Find(vm["kernel"].as<std::string>()), {}, {}};
   request.params = ParamsFromSettings(request.spec, Strings(vm, "param"));
-  request.size = ParseProblemSize(request.spec, vm["size"].as<std::string>());
+  request.size = ParseProblemSize(request.spec, size_text);
   return request;
 }
 
@@ -177,23 +176,41 @@ nlohmann::json TemplateJson(const TemplateResources& r, const std::string& name)
 }
 
 bool ParseVary(const po::variables_map& vm, VaryInput* input) {
-  if (vm.count("svg") && !vm.count("vary")) throw UsageError("--svg: needs --vary threads|regs|smem");
+  RequireWith(vm, "svg", "vary");
+  if (vm.count("svg")) RequireOutputPath("svg", vm["svg"].as<std::string>());
   if (!vm.count("vary")) return false;
   const std::string text = vm["vary"].as<std::string>();
-  if (!VaryInputFromString(text, input)) throw UsageError("--vary " + text + ": must be threads, regs or smem");
+  if (!VaryInputFromString(text, input)) throw UsageError("--vary " + Quoted(text) + ": must be threads, regs or smem");
   return true;
 }
 
-// Compiles the template for the device's architecture; its resources replace `kernel`.
-nlohmann::json ApplyTemplate(const TemplateRequest& request, const DeviceLimits& device, KernelResources* kernel) {
-  if (device.cc_major * 10 + device.cc_minor < kOldestNvrtcArch)
-    throw UsageError("--kernel: NVRTC compiles for sm_75 and newer, not for " + device.name + "; use --threads, "
-                     "--regs and --smem for older architectures");
-  const TemplateResources resources = ResourcesFromTemplate(request.spec, request.params, request.size, ArchOf(device));
+constexpr const char* kOlderArchAdvice = "without --kernel, --threads, --regs and --smem work on every architecture";
+
+// Compiles the template for the target's architecture; its resources replace `kernel`.
+nlohmann::json ApplyTemplate(const TemplateRequest& request, const TargetDevice& target, KernelResources* kernel) {
+  RequireNvrtcArch(target.limits, "--kernel", kOlderArchAdvice);
+  const TemplateResources resources = ResourcesFromTemplate(request.spec, request.params, request.size, target.arch);
   for (const std::string& c : resources.violated_constraints)
     std::cerr << "warning: outside the search space of " << request.spec.name << ": " << c << "\n";
   *kernel = resources.kernel;
   return TemplateJson(resources, request.spec.name);
+}
+
+// --list-archs prints every name --arch takes; any other option given with it is a mistake.
+int ListArchs(const po::variables_map& vm) {
+  for (const auto& [name, value] : vm)
+    if (name != "list-archs" && !value.defaulted()) throw UsageError("--list-archs: takes no other option (--" + name + " given)");
+  for (const std::string& arch : AcceptedArchs()) std::cout << arch << "\n";
+  return kExitOk;
+}
+
+void WriteSvg(const po::variables_map& vm, const OccupancyReport& report) {
+  const std::string path = vm["svg"].as<std::string>();
+  try {
+    WriteSvgFile(CurveChart(report.device, report.kernel, *report.vary, report.curve), path);
+  } catch (const std::runtime_error& e) {
+    throw UsageError("--svg " + Quoted(path) + ": " + e.what());
+  }
 }
 
 }  // namespace
@@ -201,31 +218,30 @@ nlohmann::json ApplyTemplate(const TemplateRequest& request, const DeviceLimits&
 int RunOccupancy(int argc, char** argv) {
   po::variables_map vm;
   if (!ParseCommandLine(argc, argv, kSpec, MakeOptions(), {}, &vm)) return kExitOk;
-  if (vm.count("list-archs")) {
-    for (const std::string& arch : KnownArchs()) std::cout << arch << "\n";
-    return kExitOk;
-  }
+  if (vm.count("list-archs")) return ListArchs(vm);
+  for (const char* option : {"param", "size", "templates"}) RequireWith(vm, option, "kernel");
   VaryInput input = VaryInput::kThreads;
   const bool vary = ParseVary(vm, &input);
+  const auto overrides = ReadOverrides(vm);
+  const TargetChoice choice = ReadTargetChoice(vm, "");
   std::optional<TemplateRequest> request;
   KernelResources kernel;
-  if (vm.count("kernel")) request = MakeTemplateRequest(vm);
-  else kernel = MakeKernel(vm);
-  const DeviceLimits device = MakeDevice(vm);
-  const nlohmann::json source = request ? ApplyTemplate(*request, device, &kernel) : nlohmann::json();
+  if (vm.count("kernel")) {
+    if (choice.arch) RequireNvrtcArch(choice.arch->limits, "--kernel", kOlderArchAdvice);
+    request = MakeTemplateRequest(vm);
+  } else {
+    kernel = MakeKernel(vm);
+  }
+  TargetDevice target = ResolveTarget(choice);  // the GPU, if any, is read only now
+  target.limits = MakeDevice(target.limits, overrides);
+  const nlohmann::json source = request ? ApplyTemplate(*request, target, &kernel) : nlohmann::json();
+  const DeviceLimits& device = target.limits;
   OccupancyReport report{device, kernel, ComputeOccupancy(device, kernel), SuggestImprovements(device, kernel), {}, {}, source};
   if (vary) {
     report.vary = input;
     report.curve = OccupancyCurve(device, kernel, input);
   }
-  if (vm.count("svg")) {
-    const std::string path = vm["svg"].as<std::string>();
-    try {
-      WriteSvgFile(CurveChart(device, kernel, input, report.curve), path);
-    } catch (const std::runtime_error& e) {
-      throw UsageError("--svg " + path + ": " + e.what());
-    }
-  }
+  if (vm.count("svg")) WriteSvg(vm, report);
   if (vm.count("json")) std::cout << OccupancyJson(report).dump(2) << "\n";
   else PrintOccupancy(report, std::cout);
   return kExitOk;

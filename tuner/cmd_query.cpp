@@ -39,20 +39,18 @@ std::vector<long long> ResolveSizes(const std::optional<TemplateSpec>& spec, con
   }
   if (text.empty())
     throw UsageError("no template '" + kernel + "' is loaded here to give the default sizes; pass --size");
-  const std::vector<long long> sizes = db::ParseSizeKey(text);
-  if (sizes.empty()) throw UsageError("--size '" + text + "': expected positive integers joined by 'x'");
-  return sizes;
+  return ParseSizeNumbers(text);
 }
 
 db::GpuRecord ToRecord(const GpuInfo& gpu) {
   return {gpu.uuid, gpu.name, gpu.cc_major, gpu.cc_minor, gpu.sm_count, gpu.memory_bytes, "", ""};
 }
 
-// --gpu N: that card. --device NAME: every stored model whose name contains NAME. Neither: GPU 0
-// if this machine has one, else every stored model.
-std::vector<db::GpuRecord> Targets(const po::variables_map& vm, const std::vector<db::MeasurementRow>& rows,
-                                   const std::string& kernel) {
-  if (vm.count("gpu")) return {ToRecord(RequireGpu(vm["gpu"].as<int>()))};
+// --gpu N: that card (read before the database is opened). --device NAME: every stored model whose
+// name contains NAME. Neither: GPU 0 if this machine has one, else every stored model.
+std::vector<db::GpuRecord> Targets(const po::variables_map& vm, const std::optional<GpuInfo>& gpu,
+                                   const std::vector<db::MeasurementRow>& rows, const std::string& kernel) {
+  if (gpu) return {ToRecord(*gpu)};
   if (vm.count("device")) {
     const std::string name = vm["device"].as<std::string>();
     std::vector<db::GpuRecord> models = db::ModelsIn(rows, name);
@@ -135,26 +133,28 @@ int RunQuery(int argc, char** argv) {
                          "another model of the same architecture is used, and the output says which.",
                          "tuner query transpose --size 8192x8192"};
   po::options_description options("Options");
-  options.add_options()("kernel", po::value<std::string>()->required(), "the template (see 'tuner kernels')")(
-      "size", po::value<std::string>()->default_value(""), "problem size, e.g. 8192x8192; omitted sizes take the template's defaults")(
-      "gpu", po::value<int>(), "this machine's GPU N (see 'tuner devices'); default 0 when there is one")(
-      "device", po::value<std::string>(), "stored GPU models whose name contains NAME, e.g. H100 (no GPU needed)")(
-      "json", "print one JSON document");
+  options.add_options()("kernel", po::value<std::string>()->required(), "the template (see 'tuner kernels')");
+  AddSizeOption(options, "problem size, e.g. 8192x8192; omitted sizes take the template's defaults");
+  AddGpuOption(options, "this machine's GPU N (see 'tuner devices'); default 0 when there is one");
+  options.add_options()("device", po::value<std::string>(), "stored GPU models whose name contains NAME, e.g. H100 (no GPU needed)");
+  AddJsonOption(options);
   AddTemplatesOption(options);
   AddDatabaseOption(options);
   po::positional_options_description positional;
   positional.add("kernel", 1);
   po::variables_map vm;
   if (!ParseCommandLine(argc, argv, spec, options, positional, &vm)) return kExitOk;
-  if (vm.count("gpu") && vm.count("device")) throw UsageError("give --gpu or --device, not both");
+  RefuseTogether(vm, "gpu", "device");
+  const std::optional<int> gpu_index = GpuOption(vm);
+  const std::string size_text = SizeOption(vm);
   const std::string kernel = vm["kernel"].as<std::string>();
   const auto dirs = TemplateFolders(vm);
   const std::optional<TemplateSpec> templ = FindTemplate(dirs, kernel);
-  const std::string size_text = vm["size"].as<std::string>();
   // Bad sizes are usage errors before the database is read; a missing template with no --size
   // waits until we know whether anything is stored at all.
   std::vector<long long> sizes;
   if (templ || !size_text.empty()) sizes = ResolveSizes(templ, kernel, size_text);
+  const std::optional<GpuInfo> gpu = gpu_index ? std::optional(RequireGpu(*gpu_index)) : std::nullopt;
 
   db::Store store = db::Store::Open(ResolveDatabasePath(vm["db"].as<std::string>()), db::OpenMode::kReadOnly);
   const std::vector<db::MeasurementRow> rows = store.BestPerGpu(kernel, templ ? templ->hash : "");
@@ -165,8 +165,8 @@ int RunQuery(int argc, char** argv) {
   ordered_json doc = {{"kernel", kernel}, {"size", db::SizeKey(sizes)}, {"database", store.path()},
                       {"results", ordered_json::array()}};
   bool any_current = false;
-  for (const db::GpuRecord& gpu : Targets(vm, rows, kernel)) {
-    const db::LookupTarget target{gpu, sizes};
+  for (const db::GpuRecord& target_gpu : Targets(vm, gpu, rows, kernel)) {
+    const db::LookupTarget target{target_gpu, sizes};
     const db::Selection selection = db::SelectBest(rows, target);
     any_current = any_current || selection.status == db::LookupStatus::kFound;
     if (vm.count("json")) doc["results"].push_back(SelectionJson(selection, target));

@@ -1,5 +1,6 @@
 // tuner report: the stored results of one or more kernels as a self-contained HTML page, Markdown
 // with SVG charts beside it, or CSV of the raw measurements (reports/).
+#include <atomic>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -10,6 +11,7 @@
 #include "db/store.h"
 #include "default_paths.h"
 #include "errors.h"
+#include "interrupt.h"
 #include "problem_size.h"
 #include "reports/report_data.h"
 #include "reports/report_output.h"
@@ -27,11 +29,11 @@ T Get(const po::variables_map& vm, const char* name, T fallback) {
 // --size as a complete size key: with one kernel whose template is at hand, completed with its
 // defaults like `tuner tune`; otherwise as given.
 std::string ResolveSize(const std::string& text, const std::vector<std::string>& kernels, const TemplateLibrary& library) {
+  const std::vector<long long> numbers = ParseSizeNumbers(text);
   if (kernels.size() == 1)
     for (const TemplateSpec& spec : library.templates)
       if (spec.name == kernels.front()) return ParseProblemSize(spec, text).Key();
-  if (db::ParseSizeKey(text).empty()) throw UsageError("--size '" + text + "': expected positive integers joined by 'x'");
-  return text;
+  return db::SizeKey(numbers);
 }
 
 // The names the templates at hand give their parameters' values (VARIANT 1 = "tiled").
@@ -81,21 +83,28 @@ int RunReport(int argc, char** argv) {
       "size", po::value<std::vector<std::string>>()->composing(), "only this problem size (repeatable), e.g. 8192x8192")(
       "format", po::value<std::string>(), "html, md or csv (default: from -o's extension, else html)")(
       "output,o", po::value<std::string>(), "output file, '-' for stdout (default report.html, report.md or report.csv)")(
-      "include-stale", "also results of older versions of the templates")(
-      "db", po::value<std::string>()->default_value(""), "database file (default $TUNER_DB, else under $XDG_DATA_HOME)")(
-      "templates", po::value<std::vector<std::string>>()->composing(), "also load templates from this folder (size defaults, value names)");
+      "include-stale", "also results of older versions of the templates");
+  AddDatabaseOption(options);
+  AddTemplatesOption(options);
   po::positional_options_description positional;
   positional.add("kernel", -1);
   po::variables_map vm;
   if (!ParseCommandLine(argc, argv, spec, options, positional, &vm)) return kExitOk;
   const std::optional<std::string> output = vm.count("output") ? std::optional(vm["output"].as<std::string>()) : std::nullopt;
+  if (output && *output != "-") RequireOutputPath("output", *output);
   const report::ReportFormat format = vm.count("format") ? report::ParseFormat(vm["format"].as<std::string>())
                                       : output ? report::FormatOfPath(*output)
                                                : report::ReportFormat::kHtml;
   const report::ReportRequest request = Request(vm);
 
+  static std::atomic<bool> interrupted{false};
+  StopOnInterrupt(&interrupted);
   db::Store store = db::Store::Open(ResolveDatabasePath(vm["db"].as<std::string>()), db::OpenMode::kReadOnly);
   const report::ReportData data = report::SelectReportData(store, request);
+  if (interrupted) {
+    std::cerr << "tuner report: interrupted while reading the database; nothing written\n";
+    return kExitInterrupted;
+  }
   RequireRows(data, request);
   const std::string path = output.value_or(report::DefaultOutputPath(format));
   const std::vector<std::string> written = report::WriteReport(data, format, path, std::cout);
@@ -103,7 +112,9 @@ int RunReport(int argc, char** argv) {
     std::cerr << "tuner report: wrote " << written.front() << " (" << data.CountRows() << " measurements of "
               << data.kernels.size() << " kernel(s)" << (written.size() > 1 ? ", " + std::to_string(written.size() - 1) + " charts in " + report::ChartsFolderOf(path) : std::string())
               << ")\n";
-  return kExitOk;
+  if (!interrupted) return kExitOk;
+  std::cerr << "tuner report: interrupted; the report was already being written and is complete\n";
+  return kExitInterrupted;
 }
 
 }  // namespace tuner

@@ -1,6 +1,7 @@
 // tuner simulate: replay a complete stored sweep without a GPU and count, per search strategy, the
 // evaluations needed to come within 5% of the sweep's optimum (simulation.h).
 #include <algorithm>
+#include <climits>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -13,6 +14,7 @@
 #include "db/store.h"
 #include "default_paths.h"
 #include "errors.h"
+#include "option_values.h"
 #include "problem_size.h"
 #include "simulation.h"
 #include "template_library.h"
@@ -25,6 +27,7 @@ namespace {
 using nlohmann::ordered_json;
 
 constexpr double kTolerance = 0.05;
+constexpr long long kMaxRuns = 100000;
 
 struct SimulateOptions {
   std::string kernel;
@@ -47,9 +50,7 @@ std::vector<std::string> ParseStrategies(const std::string& text) {
   for (std::size_t start = 0; start <= text.size();) {
     const std::size_t comma = std::min(text.find(',', start), text.size());
     names.push_back(text.substr(start, comma - start));
-    const std::vector<std::string>& known = StrategyNames();
-    if (std::find(known.begin(), known.end(), names.back()) == known.end())
-      throw UsageError("--strategy: unknown strategy '" + names.back() + "' (known: all, brute_force, random, annealing, genetic)");
+    RequireStrategyName(names.back());
     start = comma + 1;
   }
   return names;
@@ -60,12 +61,11 @@ SimulateOptions ReadOptions(const po::variables_map& vm) {
   SimulateOptions o;
   o.kernel = vm["kernel"].as<std::string>();
   o.strategies = ParseStrategies(vm["strategy"].as<std::string>());
-  const long long runs = vm["runs"].as<long long>(), budget = vm["budget"].as<long long>();
-  if (runs < 1) throw UsageError("--runs " + std::to_string(runs) + ": need at least 1");
-  if (budget < 0) throw UsageError("--budget " + std::to_string(budget) + ": need 0 (no limit) or more");
-  o.runs = static_cast<std::size_t>(runs);
-  o.strategy.max_evaluations = static_cast<std::size_t>(budget);
-  o.strategy.seed = vm["seed"].as<unsigned long long>();
+  o.runs = static_cast<std::size_t>(
+      ParseWholeNumber("runs", vm["runs"].as<std::string>(), 1, kMaxRuns, "more runs hardly change the statistics"));
+  o.strategy.max_evaluations =
+      static_cast<std::size_t>(ParseWholeNumber("budget", vm["budget"].as<std::string>(), 0, LLONG_MAX, "0: no limit"));
+  o.strategy.seed = ParseSeed("seed", vm["seed"].as<std::string>());
   return o;
 }
 
@@ -79,9 +79,7 @@ std::string ResolveSizeKey(const std::optional<TemplateSpec>& spec, const std::s
   if (spec) return ParseProblemSize(*spec, text).Key();
   if (text.empty())
     throw UsageError("no template '" + kernel + "' is loaded here to give the default sizes; pass --size");
-  const std::vector<long long> sizes = db::ParseSizeKey(text);
-  if (sizes.empty()) throw UsageError("--size '" + text + "': expected positive integers joined by 'x'");
-  return db::SizeKey(sizes);
+  return db::SizeKey(ParseSizeNumbers(text));
 }
 
 // The stored rows of this template version and size, one group per GPU (uuid).
@@ -195,14 +193,15 @@ int RunSimulate(int argc, char** argv) {
                          "the optimum (over R runs seeded S, S+1, ...) and how often it got there within the budget.",
                          "tuner simulate transpose --strategy all --runs 50"};
   po::options_description options("Options");
-  options.add_options()("kernel", po::value<std::string>()->required(), "the template (see 'tuner kernels')")(
-      "size", po::value<std::string>()->default_value(""), "problem size of the stored sweep; omitted sizes take the template's defaults")(
+  options.add_options()("kernel", po::value<std::string>()->required(), "the template (see 'tuner kernels')");
+  AddSizeOption(options, "problem size of the stored sweep; omitted sizes take the template's defaults");
+  options.add_options()(
       "device", po::value<std::string>()->default_value(""), "only stored GPUs whose name contains NAME (default: every one)")(
       "strategy", po::value<std::string>()->default_value("all"), "all, or a comma-separated list of: brute_force, random, annealing, genetic")(
-      "budget", po::value<long long>()->default_value(0), "at most N evaluations per run (0: until the strategy stops)")(
-      "runs", po::value<long long>()->default_value(50), "runs per strategy, seeded S, S+1, ...")(
-      "seed", po::value<unsigned long long>()->default_value(0), "seed of the first run")(
-      "json", "print one JSON document");
+      "budget", po::value<std::string>()->default_value("0"), "at most N evaluations per run (0: until the strategy stops)")(
+      "runs", po::value<std::string>()->default_value("50"), "runs per strategy, seeded S, S+1, ... (1 to 100000)")(
+      "seed", po::value<std::string>()->default_value("0"), "seed of the first run (0 to 2^64-1)");
+  AddJsonOption(options);
   AddTemplatesOption(options);
   AddDatabaseOption(options);
   po::positional_options_description positional;
@@ -211,9 +210,10 @@ int RunSimulate(int argc, char** argv) {
   if (!ParseCommandLine(argc, argv, spec, options, positional, &vm)) return kExitOk;
 
   SimulateOptions o = ReadOptions(vm);
+  const std::string size_text = SizeOption(vm);
   const auto dirs = TemplateFolders(vm);
   const std::optional<TemplateSpec> templ = FindTemplate(dirs, o.kernel);
-  o.size_key = ResolveSizeKey(templ, o.kernel, vm["size"].as<std::string>());
+  o.size_key = ResolveSizeKey(templ, o.kernel, size_text);
 
   db::Store store = db::Store::Open(ResolveDatabasePath(vm["db"].as<std::string>()), db::OpenMode::kReadOnly);
   const std::string hash = templ ? templ->hash : store.LatestTemplateHash(o.kernel);

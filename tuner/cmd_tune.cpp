@@ -1,5 +1,6 @@
 // `tuner tune KERNEL`: sweep every candidate of a template on one GPU and store the results.
-#include <csignal>
+#include <climits>
+#include <cmath>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -9,8 +10,10 @@
 #include "db/store.h"
 #include "default_paths.h"
 #include "errors.h"
+#include "interrupt.h"
 #include "leader_summary.h"
 #include "multi_gpu_sweep.h"
+#include "option_values.h"
 #include "reports/report_format.h"
 #include "search_space.h"
 #include "sweep.h"
@@ -21,8 +24,6 @@
 namespace tuner {
 
 namespace {
-
-void OnInterrupt(int) { g_sweep_interrupted = true; }
 
 using report::ParamsText;
 
@@ -129,70 +130,81 @@ std::string JoinArgs(int argc, char** argv) {
 }
 
 // --gpu N, or --gpus for several (brute force and random sweeps only, which can share candidates).
-std::vector<GpuInfo> SelectedGpus(const po::variables_map& vm) {
-  if (!vm.count("gpus")) return {RequireGpu(vm["gpu"].as<int>())};
-  if (!vm["gpu"].defaulted()) throw UsageError("give --gpu or --gpus, not both");
-  const std::string strategy = vm["strategy"].as<std::string>();
-  if (strategy != "brute_force" && strategy != "random")
-    throw UsageError("--gpus shares the candidates of brute_force and random sweeps; tune with --strategy " + strategy +
-                     " one GPU at a time (--gpu N)");
+std::vector<GpuInfo> SelectedGpus(const po::variables_map& vm, const SweepOptions& sweep) {
+  if (!vm.count("gpus")) return {RequireGpu(sweep.gpu)};
   return SelectGpus(vm["gpus"].as<std::string>());
 }
 
+// Limits that keep a deadline a representable time: longer than any kernel should ever run.
+constexpr double kMaxTimeoutFloorS = 86400;
+
+// Every option checked and read before any file, GPU or database is touched.
 SweepOptions SweepOptionsFrom(const po::variables_map& vm, int argc, char** argv) {
   SweepOptions sweep;
-  sweep.gpu = vm["gpu"].as<int>();
-  sweep.size_text = vm["size"].as<std::string>();
+  RefuseTogether(vm, "gpu", "gpus");
+  sweep.gpu = GpuOption(vm).value_or(0);
+  sweep.size_text = SizeOption(vm);
   sweep.force = vm.count("force") > 0;
-  sweep.timeout_floor_s = vm["timeout-floor"].as<double>();
+  sweep.timeout_floor_s = ParseSeconds("timeout-floor", vm["timeout-floor"].as<std::string>(), 0.001, kMaxTimeoutFloorS,
+                                       "a candidate's deadline; a day at most");
   sweep.command_line = JoinArgs(argc, argv);
-  sweep.strategy = {vm["strategy"].as<std::string>(), vm["budget"].as<std::size_t>(), vm["seed"].as<unsigned long long>()};
-  sweep.budget_seconds = vm["budget-seconds"].as<double>();
+  sweep.strategy.name = vm["strategy"].as<std::string>();
+  RequireStrategyName(sweep.strategy.name);
+  sweep.strategy.max_evaluations =
+      static_cast<std::size_t>(ParseWholeNumber("budget", vm["budget"].as<std::string>(), 0, LLONG_MAX, "0: no limit"));
+  sweep.strategy.seed = ParseSeed("seed", vm["seed"].as<std::string>());
+  sweep.budget_seconds = ParseSeconds("budget-seconds", vm["budget-seconds"].as<std::string>(), 0, HUGE_VAL, "0: no limit");
+  if (vm.count("gpus") && sweep.strategy.name != "brute_force" && sweep.strategy.name != "random")
+    throw UsageError("--gpus shares the candidates of brute_force and random sweeps; tune with --strategy " +
+                     sweep.strategy.name + " one GPU at a time (--gpu N)");
+  if (vm.count("gpus")) ParseGpuList(vm["gpus"].as<std::string>());
   return sweep;
 }
-
 
 }  // namespace
 
 int RunTune(int argc, char** argv) {
   const CommandSpec spec{"tune", "tuner tune KERNEL [--size WxH] [--gpu N] [options]",
                          "Compile every candidate of a kernel template with NVRTC, check it against the reference, time it on\n"
-                         "the GPU and store every result. Running it again measures only what is missing.",
+                         "the GPU and store every result. Running it again measures only what is missing. Ctrl-C stops\n"
+                         "with a summary (exit 130); a second Ctrl-C stops at once.",
                          "tuner tune transpose --size 8192x8192"};
   po::options_description options("Options");
-  options.add_options()("kernel", po::value<std::string>()->required(), "the template to tune (see 'tuner kernels')")(
-      "size", po::value<std::string>()->default_value(""), "problem size, e.g. 8192x8192 (template's size variables in order)")(
-      "gpu", po::value<int>()->default_value(0), "GPU index (see 'tuner devices')")(
+  options.add_options()("kernel", po::value<std::string>()->required(), "the template to tune (see 'tuner kernels')");
+  AddSizeOption(options, "problem size, e.g. 8192x8192 (template's size variables in order)");
+  AddGpuOption(options, "GPU index (see 'tuner devices'; default 0)");
+  options.add_options()(
       "gpus", po::value<std::string>(), "several GPUs at once: 'all' or 0,1 (one worker each; GPUs of one model share the candidates)")(
       "force", "measure candidates that are already stored again")(
       "strategy", po::value<std::string>()->default_value("brute_force"), "brute_force, random, annealing or genetic")(
-      "budget", po::value<std::size_t>()->default_value(0), "at most this many candidates evaluated (0: no limit)")(
-      "budget-seconds", po::value<double>()->default_value(0), "stop measuring after this many seconds (0: no limit)")(
-      "seed", po::value<unsigned long long>()->default_value(1), "seed of the random and optimising strategies")(
-      "timeout-floor", po::value<double>()->default_value(10.0), "seconds a candidate may always take before it is killed")(
-      "json", "print one JSON document (no progress bar)");
+      "budget", po::value<std::string>()->default_value("0"), "at most this many candidates evaluated (0: no limit)")(
+      "budget-seconds", po::value<std::string>()->default_value("0"), "stop measuring after this many seconds (0: no limit)")(
+      "seed", po::value<std::string>()->default_value("1"), "seed of the random and optimising strategies (0 to 2^64-1)")(
+      "timeout-floor", po::value<std::string>()->default_value("10"),
+      "seconds a candidate may always take before it is killed (0.001 to 86400)");
+  AddJsonOption(options);
   AddTemplatesOption(options);
   AddDatabaseOption(options);
   po::positional_options_description positional;
   positional.add("kernel", 1);
   po::variables_map vm;
   if (!ParseCommandLine(argc, argv, spec, options, positional, &vm)) return kExitOk;
+  SweepOptions sweep = SweepOptionsFrom(vm, argc, argv);
   const auto dirs = TemplateSearchDirs(TemplateFolders(vm));
   const TemplateLibrary library = LoadTemplateLibrary(dirs);
   const TemplateSpec& templ = library.Find(vm["kernel"].as<std::string>());
   // Bad sizes, and lengths or tolerances that are wrong at them, are usage errors before any work.
-  const ProblemSize size = ParseProblemSize(templ, vm["size"].as<std::string>());
+  const ProblemSize size = ParseProblemSize(templ, sweep.size_text);
   CheckValuesAtSize(templ, size);
   EnumerateCandidates(templ, size);  // a constraint that cannot be evaluated (division by zero)
   if (templ.check.own_configuration) std::cerr << "tuner tune: " << OwnConfigurationWarning(templ) << "\n";
   MakeStrategy({vm["strategy"].as<std::string>()}, {}, templ.params);  // unknown strategy: exit 2
   const bool several = vm.count("gpus") > 0;
-  const std::vector<GpuInfo> gpus = SelectedGpus(vm);  // no GPU: exit 3 before the database is touched
-  SweepOptions sweep = SweepOptionsFrom(vm, argc, argv);
+  const std::vector<GpuInfo> gpus = SelectedGpus(vm, sweep);  // no GPU: exit 3 before the database is touched
   ProgressBar bar(!vm.count("json") && StderrIsTerminal());  // one bar for all GPUs' sweeps
   sweep.progress = &bar;
   db::Store store = db::Store::Open(ResolveDatabasePath(vm["db"].as<std::string>()), db::OpenMode::kReadWrite);
-  std::signal(SIGINT, OnInterrupt);
+  StopOnInterrupt(&g_sweep_interrupted);
   if (several) {
     const std::vector<SweepOutcome> outcomes = RunSweeps(templ, ShareByModel(sweep, gpus), store);
     bar.Finish();

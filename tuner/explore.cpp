@@ -23,7 +23,7 @@ ExploredCandidate ExploreOne(const TemplateSpec& spec, const ProblemSize& size, 
   const CachedCompile compiled = compiler.Compile(slot, spec, params, spec.kernel, arch);
   c.compiled = compiled.result.ok;
   if (!c.compiled) {
-    c.compile_log = compiled.result.log;
+    c.compile_log = compiled.result.log.empty() ? "NVRTC failed without a log" : compiled.result.log;
     return c;
   }
   c.info = compiled.result.info;
@@ -35,19 +35,27 @@ ExploredCandidate ExploreOne(const TemplateSpec& spec, const ProblemSize& size, 
 
 }  // namespace
 
-std::vector<ExploredCandidate> ExploreTemplate(const TemplateSpec& spec, const ProblemSize& size,
-                                               const DeviceLimits& device, const std::string& arch,
-                                               const std::string& cache_dir, int threads, const std::string& executable) {
+Exploration ExploreTemplate(const TemplateSpec& spec, const ProblemSize& size, const DeviceLimits& device,
+                            const std::string& arch, const std::string& cache_dir, int threads,
+                            const std::string& executable, const std::atomic<bool>* stop) {
   const std::vector<ParamValues> candidates = EnumerateCandidates(spec, size);
   std::vector<ExploredCandidate> explored(candidates.size());
+  std::vector<char> done(candidates.size(), 0);
   ParallelCompiler compiler(threads, cache_dir, executable);
   {
     CompilePool pool(candidates.size(), threads, [&](std::size_t i, int slot) {
+      if (stop && *stop) return;
       explored[i] = ExploreOne(spec, size, device, arch, compiler, slot, candidates[i]);
+      done[i] = 1;
     });
     for (std::size_t i = 0; i < candidates.size(); ++i) pool.WaitFor(i);
   }
-  return explored;
+  Exploration exploration;
+  exploration.candidates = candidates.size();
+  for (std::size_t i = 0; i < candidates.size(); ++i)
+    if (done[i]) exploration.explored.push_back(std::move(explored[i]));
+  exploration.interrupted = exploration.explored.size() < candidates.size();
+  return exploration;
 }
 
 }  // namespace tuner

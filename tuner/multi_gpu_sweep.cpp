@@ -17,31 +17,6 @@ namespace tuner {
 
 namespace {
 
-// "all" gives an empty list; otherwise the indices, checked for form before any GPU is looked for.
-std::vector<int> ParseGpuList(const std::string& text) {
-  std::vector<int> indices;
-  if (text == "all") return indices;
-  if (!std::regex_match(text, std::regex("[0-9]+(,[0-9]+)*")))
-    throw UsageError("--gpus '" + text + "': expected 'all' or GPU indices joined by commas, e.g. 0,1");
-  std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) {
-    std::size_t used = 0;
-    int index = -1;
-    try {
-      index = std::stoi(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != item.size() || index < 0)
-      throw UsageError("--gpus '" + text + "': expected 'all' or GPU indices joined by commas, e.g. 0,1");
-    for (int seen : indices)
-      if (seen == index) throw UsageError("--gpus '" + text + "': GPU " + item + " is listed twice");
-    indices.push_back(index);
-  }
-  if (indices.empty()) throw UsageError("--gpus '" + text + "': no GPU given");
-  return indices;
-}
-
 // Where the sweeps of one model's cards meet once their shares are measured.
 class LeaderPool {
  public:
@@ -73,6 +48,30 @@ class LeaderPool {
 };
 
 }  // namespace
+
+std::vector<int> ParseGpuList(const std::string& text) {
+  std::vector<int> indices;
+  if (text == "all") return indices;
+  if (!std::regex_match(text, std::regex("[0-9]+(,[0-9]+)*")))
+    throw UsageError("--gpus '" + text + "': expected 'all' or GPU indices joined by commas, e.g. 0,1");
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) {
+    std::size_t used = 0;
+    int index = -1;
+    try {
+      index = std::stoi(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != item.size() || index < 0)
+      throw UsageError("--gpus '" + text + "': expected 'all' or GPU indices joined by commas, e.g. 0,1");
+    for (int seen : indices)
+      if (seen == index) throw UsageError("--gpus '" + text + "': GPU " + item + " is listed twice");
+    indices.push_back(index);
+  }
+  if (indices.empty()) throw UsageError("--gpus '" + text + "': no GPU given");
+  return indices;
+}
 
 std::vector<GpuInfo> SelectGpus(const std::string& text) {
   const std::vector<int> indices = ParseGpuList(text);

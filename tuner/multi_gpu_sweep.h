@@ -14,6 +14,10 @@
 
 namespace tuner {
 
+// --gpus checked for form, before any GPU is looked for: "all" gives an empty list, otherwise the
+// indices. Throws UsageError naming --gpus.
+std::vector<int> ParseGpuList(const std::string& text);
+
 // "all" or a comma-separated list of indices. Throws NoGpuError without GPUs, UsageError for an
 // index that is not a GPU of this machine or a malformed list.
 std::vector<GpuInfo> SelectGpus(const std::string& text);

@@ -59,11 +59,6 @@ struct OccupancyResult {
 // "warps", "registers", "shared_memory", "blocks", "barriers" (the JSON contract).
 std::string ToString(Limiter limiter);
 
-// Built-in table, e.g. "sm_90" (also accepts "90", "9.0", "sm90"). Throws UsageError naming the
-// known architectures for an unknown one.
-DeviceLimits ArchLimits(const std::string& arch);
-std::vector<std::string> KnownArchs();
-
 // The calculator is cuda_occupancy.h (cudaOccMaxActiveBlocksPerMultiprocessor); see occupancy.cpp
 // for how DeviceLimits and KernelResources map onto its structures. A kernel that cannot launch gives
 // blocks_per_sm 0 and an invalid_reason, not an exception. Throws std::invalid_argument when

@@ -15,8 +15,16 @@ struct ProblemSize {
   std::string Key() const;  // "8192x4096": the key results are stored under
 };
 
+// The largest size: sizes are variables of the template's expressions, which compute in double
+// precision, exact for whole numbers up to 2^53.
+constexpr long long kMaxSize = 1LL << 53;
+
+// "8192x4096" -> {8192, 4096}: whole numbers from 1 to kMaxSize joined by 'x'. Throws UsageError
+// naming --size and the value, also for "" (leaving --size out is how the defaults are asked for).
+std::vector<long long> ParseSizeNumbers(const std::string& text);
+
 // "" gives the defaults; fewer numbers than variables are completed with defaults. Throws
-// UsageError for anything else that is not positive integers joined by 'x'.
+// UsageError for anything ParseSizeNumbers refuses and for more numbers than variables.
 ProblemSize ParseProblemSize(const TemplateSpec& spec, const std::string& text);
 
 }  // namespace tuner

@@ -15,16 +15,29 @@ Variables MakeVariables(const ProblemSize& size, const ParamValues& params) {
   return vars;
 }
 
+namespace {
+
+// The largest grid and block extents per axis, the same on every architecture since compute
+// capability 3.0 (CUDA C++ Programming Guide, technical specifications); a larger one would be cut
+// short by dim3's unsigned int or refused by the launch.
+constexpr std::array<long long, 3> kMaxGrid{2147483647, 65535, 65535};
+constexpr std::array<long long, 3> kMaxBlock{1024, 1024, 64};
+
+}  // namespace
+
 LaunchGeometry EvaluateLaunch(const LaunchSpec& launch, const Variables& variables) {
   LaunchGeometry geometry;
-  auto fill = [&](const std::vector<std::string>& exprs, std::array<long long, 3>& dims) {
+  auto fill = [&](const std::vector<std::string>& exprs, std::array<long long, 3>& dims, const std::array<long long, 3>& max) {
     for (std::size_t i = 0; i < exprs.size(); ++i) {
       dims[i] = EvaluateInteger(exprs[i], variables);
       if (dims[i] <= 0) throw ExpressionError(exprs[i], "gives " + std::to_string(dims[i]) + ", not a positive launch extent");
+      if (dims[i] > max[i])
+        throw ExpressionError(exprs[i], "gives " + std::to_string(dims[i]) + ", above the limit of " + std::to_string(max[i]) +
+                                            " for axis " + "xyz"[i]);
     }
   };
-  fill(launch.grid, geometry.grid);
-  fill(launch.block, geometry.block);
+  fill(launch.grid, geometry.grid, kMaxGrid);
+  fill(launch.block, geometry.block, kMaxBlock);
   geometry.shared_bytes = EvaluateInteger(launch.shared_bytes, variables);
   if (geometry.shared_bytes < 0) throw ExpressionError(launch.shared_bytes, "gives " + std::to_string(geometry.shared_bytes) + " bytes of shared memory");
   return geometry;

@@ -5,6 +5,7 @@
 #include "annealing.h"
 #include "errors.h"
 #include "genetic.h"
+#include "option_values.h"
 #include "strategy_base.h"
 
 namespace tuner {
@@ -43,13 +44,19 @@ const std::vector<std::string>& StrategyNames() {
 
 std::unique_ptr<SearchStrategy> MakeStrategy(const StrategyOptions& options, const std::vector<ParamValues>& candidates,
                                              const std::vector<ParamSpec>& params) {
+  RequireStrategyName(options.name);
   if (options.name == "brute_force") return std::make_unique<BruteForce>(candidates.size(), options);
   if (options.name == "random") return std::make_unique<RandomSampling>(candidates.size(), options);
   if (options.name == "annealing") return MakeAnnealing(CandidateGraph(candidates, params), options);
-  if (options.name == "genetic") return MakeGenetic(CandidateGraph(candidates, params), options);
+  return MakeGenetic(CandidateGraph(candidates, params), options);
+}
+
+void RequireStrategyName(const std::string& name) {
+  for (const std::string& known : StrategyNames())
+    if (name == known) return;
   std::string known;
-  for (const std::string& name : StrategyNames()) known += (known.empty() ? "" : ", ") + name;
-  throw UsageError("unknown search strategy '" + options.name + "' (known: " + known + ")");
+  for (const std::string& n : StrategyNames()) known += (known.empty() ? "" : ", ") + n;
+  throw UsageError("--strategy " + Quoted(name) + ": unknown search strategy (known: " + known + ")");
 }
 
 std::vector<Evaluation> StoredEvaluations(const std::vector<ParamValues>& candidates,

@@ -45,6 +45,9 @@ struct StrategyOptions {
 // The strategy names MakeStrategy accepts, brute force first.
 const std::vector<std::string>& StrategyNames();
 
+// Throws UsageError naming --strategy unless `name` is one of StrategyNames().
+void RequireStrategyName(const std::string& name);
+
 // Throws UsageError for an unknown name, std::invalid_argument when `candidates` do not carry the
 // parameters of `params` in order.
 std::unique_ptr<SearchStrategy> MakeStrategy(const StrategyOptions& options, const std::vector<ParamValues>& candidates,

@@ -1,9 +1,12 @@
 #include "template_resources.h"
 
+#include <algorithm>
+#include <set>
 #include <stdexcept>
 
 #include "errors.h"
 #include "expression.h"
+#include "option_values.h"
 
 namespace tuner {
 
@@ -15,25 +18,36 @@ std::string ParamNames(const TemplateSpec& spec) {
   return names.empty() ? "none" : names;
 }
 
-void Set(const TemplateSpec& spec, const std::string& setting, ParamValues* params) {
-  const std::size_t eq = setting.find('=');
-  const std::string name = setting.substr(0, eq);
-  long long value = 0;
-  std::size_t used = 0;
-  try {
-    if (eq != std::string::npos) value = std::stoll(setting.substr(eq + 1), &used);
-  } catch (const std::exception&) {
-    used = 0;
+std::string DeclaredValues(const ParamSpec& p) {
+  std::string values;
+  for (long long v : p.values) {
+    const std::string label = ValueLabel(p, v);
+    values += (values.empty() ? "" : ", ") + std::to_string(v) + (label != std::to_string(v) ? " (" + label + ")" : "");
   }
-  if (eq == std::string::npos || used == 0 || used != setting.size() - eq - 1)
-    throw UsageError("--param " + setting + ": expected NAME=INTEGER, e.g. --param TILE=32");
-  for (auto& [param, current] : *params)
-    if (param == name) {
-      current = value;
-      return;
-    }
-  throw UsageError("--param " + setting + ": " + spec.name + " has no parameter " + name + "; its parameters: " +
-                   ParamNames(spec));
+  return values;
+}
+
+// A declared value of `p`, given as the number or its label.
+long long DeclaredValue(const TemplateSpec& spec, const ParamSpec& p, const std::string& setting,
+                        const std::string& text) {
+  for (long long v : p.values)
+    if (text == std::to_string(v) || text == ValueLabel(p, v)) return v;
+  throw UsageError("--param " + Quoted(setting) + ": " + spec.name + "'s " + p.name + " takes " + DeclaredValues(p));
+}
+
+void Set(const TemplateSpec& spec, const std::string& setting, ParamValues* params, std::set<std::string>* given) {
+  const std::size_t eq = setting.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == setting.size())
+    throw UsageError("--param " + Quoted(setting) + ": expected NAME=VALUE, e.g. --param TILE=32");
+  const std::string name = setting.substr(0, eq);
+  const auto param = std::find_if(spec.params.begin(), spec.params.end(), [&](const ParamSpec& p) { return p.name == name; });
+  if (param == spec.params.end())
+    throw UsageError("--param " + Quoted(setting) + ": " + spec.name + " has no parameter " + name +
+                     "; its parameters: " + ParamNames(spec));
+  if (!given->insert(name).second) throw UsageError("--param " + Quoted(setting) + ": " + name + " is given twice");
+  const long long value = DeclaredValue(spec, *param, setting, setting.substr(eq + 1));
+  for (auto& [known, current] : *params)
+    if (known == name) current = value;
 }
 
 // Registers and static shared memory come from the CUBIN itself (CompileCandidate reads them from
@@ -49,7 +63,8 @@ CompileResult CompileOrThrow(const TemplateSpec& spec, const ParamValues& params
 ParamValues ParamsFromSettings(const TemplateSpec& spec, const std::vector<std::string>& settings) {
   ParamValues params;
   for (const ParamSpec& p : spec.params) params.emplace_back(p.name, p.values.empty() ? 0 : p.values.front());
-  for (const std::string& setting : settings) Set(spec, setting, &params);
+  std::set<std::string> given;
+  for (const std::string& setting : settings) Set(spec, setting, &params, &given);
   return params;
 }
 

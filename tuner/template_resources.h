@@ -23,8 +23,9 @@ struct TemplateResources {
   std::vector<std::string> violated_constraints;  // the configuration is outside the search space
 };
 
-// "K=V" settings over the first value of each parameter. Throws UsageError naming the --param that
-// is malformed or names no parameter of the template.
+// "K=V" settings over the first value of each parameter; V is one of the parameter's declared
+// values, as the number or its label. Throws UsageError naming the --param that is malformed, names
+// no parameter, a value not declared (listing those that are) or a parameter given twice.
 ParamValues ParamsFromSettings(const TemplateSpec& spec, const std::vector<std::string>& settings);
 
 // "sm_90" for compute capability 9.0.
