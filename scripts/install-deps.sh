@@ -12,6 +12,7 @@ packages=(
   libmuparser-dev
   libgtest-dev
   zlib1g-dev
+  python3   # scripts/fuzz_cli.py, whose short run is a CTest test
   chromium  # tests/report_browser_test renders the HTML report headless
 )
 

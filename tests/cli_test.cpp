@@ -89,6 +89,8 @@ TEST(Cli, EveryBadOptionIsRefusedBeforeAnyWork) {
       {"simulate transpose --budget -1", "--budget '-1'"},
       {"simulate transpose --strategy random,bogus", "--strategy 'bogus'"},
       {"simulate transpose --size ''", "--size ''"},
+      {"db export -o /no/such/folder/x.jsonl", "--output"},
+      {"kernels \"$(printf 'a\\nb')\"", "unknown kernel 'a\\nb'"},
   };
   for (const Case& c : cases) {
     db::testing::TempDir dir;

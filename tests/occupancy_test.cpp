@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -435,6 +436,25 @@ TEST(OccupancyCli, ParamTakesDeclaredValuesOrTheirLabels) {
   EXPECT_EQ(undeclared.exit_code, 2);
   EXPECT_NE(undeclared.err.find("--param 'VARIANT=2': transpose's VARIANT takes 0 (naive), 1 (tiled)"), std::string::npos)
       << undeclared.err;
+}
+
+// A template that does not compile is bad input: exit 2 with NVRTC's first error on one line.
+TEST(OccupancyCli, ATemplateThatDoesNotCompileIsOneLineAndExitTwo) {
+  const std::string dir = ::testing::TempDir() + "occupancy_broken_template";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/broken.toml") << "name = \"broken\"\nsummary = \"does not compile\"\nkernel = \"k\"\n"
+                                         "[[param]]\nname = \"N\"\nvalues = [1]\n"
+                                         "[launch]\ngrid = [\"1\"]\nblock = [\"32\"]\n[[arg]]\nname = \"x\"\n"
+                                         "type = \"float\"\nlength = \"32\"\noutput = true\n"
+                                         "[check]\nkernel = \"r\"\ngrid = [\"1\"]\nblock = [\"32\"]\n[work]\nbytes = \"128\"\n";
+  std::ofstream(dir + "/broken.cu") << "extern \"C\" __global__ void k(float* x) { x[threadIdx.x] = undeclared; }\n"
+                                       "extern \"C\" __global__ void r(float* x) { x[threadIdx.x] = 0; }\n";
+  const testing::CliResult run = RunTuner("--kernel broken --arch sm_90 --templates " + dir);
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
+  EXPECT_NE(run.err.find("--kernel broken: NVRTC could not compile it for sm_90 with {\"N\":1}: "), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("undeclared"), std::string::npos) << run.err;
+  std::filesystem::remove_all(dir);
 }
 
 // sm_90a is its own compile target with sm_90's limits; --list-archs names every value --arch takes.

@@ -104,11 +104,12 @@ int RunExport(int argc, char** argv) {
                           "tuner db export -o results.jsonl"},
              options, {}, &vm))
     return kExitOk;
+  const std::string output = vm["output"].as<std::string>();
+  if (output != "-") RequireOutputPath("output", output);
   db::Store store = db::Store::Open(DbPath(vm), db::OpenMode::kReadOnly);
   db::MeasurementFilter filter;
   filter.template_name = vm["kernel"].as<std::string>();
   filter.gpu_name = vm["device"].as<std::string>();
-  const std::string output = vm["output"].as<std::string>();
   std::ofstream file;
   if (output != "-") {
     file.open(output);

@@ -75,7 +75,7 @@ int RunReport(int argc, char** argv) {
   const CommandSpec spec{"report", "tuner report [KERNEL...] [--device NAME] [--size WxH] [--format html|md|csv] [-o PATH]",
                          "Write a report of the stored results: a self-contained HTML page with charts (default), Markdown\n"
                          "with the charts as SVG files in a folder beside it, or CSV of the raw measurements. Without\n"
-                         "KERNEL, every kernel in the database.",
+                         "KERNEL, every kernel in the database. Ctrl-C stops it with a line saying what was written (exit 130).",
                          "tuner report transpose --device H100 -o transpose.html"};
   po::options_description options("Options");
   options.add_options()("kernel", po::value<std::vector<std::string>>()->composing(), "templates to report (default: all stored)")(

@@ -9,6 +9,7 @@
 
 #include "default_paths.h"
 #include "errors.h"
+#include "option_values.h"
 #include "spelling.h"
 
 namespace tuner {
@@ -139,10 +140,10 @@ const TemplateSpec* TemplateLibrary::Lookup(const std::string& name) const {
 const TemplateSpec& TemplateLibrary::Find(const std::string& name) const {
   if (const TemplateSpec* spec = Lookup(name)) return *spec;
   for (const std::string& error : errors)
-    if (error.find("/" + name + ".toml:") != std::string::npos) throw UsageError("kernel '" + name + "' did not load: " + error);
+    if (error.find("/" + name + ".toml:") != std::string::npos) throw UsageError("kernel " + Quoted(name) + " did not load: " + error);
   std::vector<std::string> known;
   for (const TemplateSpec& spec : templates) known.push_back(spec.name);
-  std::string message = "unknown kernel '" + name + "'" + DidYouMean(name, known) + "; known kernels:";
+  std::string message = "unknown kernel " + Quoted(name) + DidYouMean(name, known) + "; known kernels:";
   for (const std::string& k : known) message += " " + k;
   for (const std::string& error : errors)
     if (error.find(name) != std::string::npos) message += "\n  (a template failed to load: " + error + ")";

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <set>
-#include <stdexcept>
+#include <sstream>
 
 #include "errors.h"
 #include "expression.h"
@@ -50,11 +50,24 @@ void Set(const TemplateSpec& spec, const std::string& setting, ParamValues* para
     if (known == name) current = value;
 }
 
+// The first line of NVRTC's log that names an error, else its first line: one line for a message.
+std::string FirstError(const std::string& log) {
+  std::istringstream lines(log);
+  std::string first;
+  for (std::string line; std::getline(lines, line);) {
+    if (first.empty()) first = line;
+    if (line.find("error") != std::string::npos) return line;
+  }
+  return first.empty() ? "no log" : first;
+}
+
 // Registers and static shared memory come from the CUBIN itself (CompileCandidate reads them from
 // its ELF sections), so they are known even when NVRTC's log lacks ptxas's report.
 CompileResult CompileOrThrow(const TemplateSpec& spec, const ParamValues& params, const std::string& arch) {
   CompileResult compiled = CompileCandidate(spec, params, spec.kernel, arch);
-  if (!compiled.ok) throw std::runtime_error("NVRTC could not compile " + spec.name + " for " + arch + ":\n" + compiled.log);
+  if (!compiled.ok)
+    throw UsageError("--kernel " + spec.name + ": NVRTC could not compile it for " + arch + " with " + ParamsJson(params) +
+                     ": " + FirstError(compiled.log) + " ('tuner explore' shows every candidate's)");
   return compiled;
 }
 

@@ -31,8 +31,8 @@ ParamValues ParamsFromSettings(const TemplateSpec& spec, const std::vector<std::
 // "sm_90" for compute capability 9.0.
 std::string ArchOf(const DeviceLimits& device);
 
-// Compiles spec.kernel with NVRTC for `arch`. Throws std::runtime_error with NVRTC's log when it does
-// not compile, UsageError when the launch geometry cannot be evaluated for these values.
+// Compiles spec.kernel with NVRTC for `arch`. Throws UsageError with NVRTC's first error when it does
+// not compile (the template is the user's input), and when the launch geometry cannot be evaluated.
 TemplateResources ResourcesFromTemplate(const TemplateSpec& spec, const ParamValues& params, const ProblemSize& size,
                                         const std::string& arch);
 
