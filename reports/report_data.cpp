@@ -7,6 +7,7 @@
 #include "db/selection.h"
 #include "reports/report_format.h"
 #include "tuner/errors.h"
+#include "tuner/option_values.h"
 #include "tuner/version.h"
 
 namespace tuner::report {
@@ -128,7 +129,7 @@ ReportData SelectReportData(db::Store& store, const ReportRequest& request) {
     if (std::find(stored.begin(), stored.end(), kernel) == stored.end()) {
       std::string names;
       for (const std::string& s : stored) names += (names.empty() ? "" : ", ") + s;
-      throw UsageError("no results of '" + kernel + "' are stored in " + store.path() +
+      throw UsageError("no results of " + Quoted(kernel) + " are stored in " + store.path() +
                        (names.empty() ? " (it holds none yet)" : " (stored: " + names + ")"));
     }
     db::MeasurementFilter filter;

@@ -9,6 +9,7 @@
 #include "reports/html_report.h"
 #include "reports/markdown_report.h"
 #include "tuner/errors.h"
+#include "tuner/option_values.h"
 
 namespace tuner::report {
 
@@ -58,7 +59,7 @@ ReportFormat ParseFormat(const std::string& text) {
   if (text == "html") return ReportFormat::kHtml;
   if (text == "md" || text == "markdown") return ReportFormat::kMarkdown;
   if (text == "csv") return ReportFormat::kCsv;
-  throw UsageError("--format '" + text + "': expected html, md or csv");
+  throw UsageError("--format " + Quoted(text) + ": expected html, md or csv");
 }
 
 ReportFormat FormatOfPath(const std::string& path) {

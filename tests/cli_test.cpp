@@ -90,6 +90,13 @@ TEST(Cli, EveryBadOptionIsRefusedBeforeAnyWork) {
       {"simulate transpose --strategy random,bogus", "--strategy 'bogus'"},
       {"simulate transpose --size ''", "--size ''"},
       {"db export -o /no/such/folder/x.jsonl", "--output"},
+      {"tune transpose --db ''", "--db ''"},
+      {"report --device ''", "--device ''"},
+      {"db info --db ''", "--db ''"},
+      {"tune ''", "--kernel ''"},
+      {"simulate \"$(printf 'a\\nb')\"", "no template 'a\\nb'"},
+      {"tune transpose --gpus \"$(printf '0\\n1')\"", "--gpus '0\\n1'"},
+      {"report --format \"$(printf 'a\\nb')\"", "--format 'a\\nb'"},
       {"kernels \"$(printf 'a\\nb')\"", "unknown kernel 'a\\nb'"},
   };
   for (const Case& c : cases) {

@@ -30,7 +30,9 @@ TEST(OccupancyGpu, ExplorerAgreesWithTheRuntimeForEveryShippedCandidate) {
   const auto threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   int checked = 0;
   for (const TemplateSpec& spec : library.templates) {
-    for (const ExploredCandidate& c : ExploreTemplate(spec, ParseProblemSize(spec, ""), limits, arch, dir.File("cubins"), threads, TUNER_EXECUTABLE)) {
+    const Exploration exploration =
+        ExploreTemplate(spec, ParseProblemSize(spec, ""), limits, arch, dir.File("cubins"), threads, TUNER_EXECUTABLE);
+    for (const ExploredCandidate& c : exploration.explored) {
       ASSERT_TRUE(c.compiled) << spec.name << " " << ParamsJson(c.params);
       const CachedCompile compiled = cache.Compile(spec, c.params, spec.kernel, arch);
       Library library_handle = LoadLibrary(ReadFile(compiled.cubin_path));

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -18,6 +19,19 @@ void PrintHelp(const CommandSpec& spec, const po::options_description& options) 
   if (!spec.example.empty()) std::cout << "\nExample:\n  " << spec.example << "\n";
 }
 
+// An option given an empty value ("--db ''", often an unset shell variable) is refused rather than
+// read as if it had been left out.
+void RefuseEmptyValues(const po::options_description& options, const po::variables_map& vm) {
+  for (const auto& [name, value] : vm) {
+    const po::option_description* option = options.find_nothrow(name, false);
+    if (value.defaulted() || !option || option->semantic()->max_tokens() == 0) continue;  // a flag: no value
+    const auto* text = boost::any_cast<std::string>(&value.value());
+    const auto* texts = boost::any_cast<std::vector<std::string>>(&value.value());
+    if ((text && text->empty()) || (texts && std::find(texts->begin(), texts->end(), "") != texts->end()))
+      throw UsageError("--" + name + " '': empty; give a value, or leave --" + name + " out");
+  }
+}
+
 }  // namespace
 
 bool ParseCommandLine(int argc, char** argv, const CommandSpec& spec, po::options_description options,
@@ -31,6 +45,7 @@ bool ParseCommandLine(int argc, char** argv, const CommandSpec& spec, po::option
       return false;
     }
     po::notify(*vm);
+    RefuseEmptyValues(options, *vm);
   } catch (const po::error& e) {
     throw UsageError(std::string(e.what()) + " (see 'tuner " + spec.name + " --help')");
   }

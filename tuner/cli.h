@@ -20,7 +20,7 @@ struct CommandSpec {
 
 // Adds --help to `options`, parses argv (argv[0] is the subcommand name) and fills `vm`.
 // Prints help to stdout and returns false when --help was given. Throws UsageError otherwise
-// on unknown options, missing values or surplus positional arguments.
+// on unknown options, missing values, surplus positional arguments and empty values ("--db ''").
 bool ParseCommandLine(int argc, char** argv, const CommandSpec& spec, po::options_description options,
                       const po::positional_options_description& positional, po::variables_map* vm);
 

@@ -13,6 +13,7 @@
 #include "default_paths.h"
 #include "device.h"
 #include "errors.h"
+#include "option_values.h"
 #include "problem_size.h"
 #include "template_library.h"
 
@@ -38,7 +39,7 @@ std::vector<long long> ResolveSizes(const std::optional<TemplateSpec>& spec, con
     return sizes;
   }
   if (text.empty())
-    throw UsageError("no template '" + kernel + "' is loaded here to give the default sizes; pass --size");
+    throw UsageError("no template " + Quoted(kernel) + " is loaded here to give the default sizes; pass --size");
   return ParseSizeNumbers(text);
 }
 

@@ -78,7 +78,7 @@ std::optional<TemplateSpec> FindTemplate(const std::vector<std::string>& dirs, c
 std::string ResolveSizeKey(const std::optional<TemplateSpec>& spec, const std::string& kernel, const std::string& text) {
   if (spec) return ParseProblemSize(*spec, text).Key();
   if (text.empty())
-    throw UsageError("no template '" + kernel + "' is loaded here to give the default sizes; pass --size");
+    throw UsageError("no template " + Quoted(kernel) + " is loaded here to give the default sizes; pass --size");
   return db::SizeKey(ParseSizeNumbers(text));
 }
 

@@ -92,6 +92,11 @@ nlohmann::json OutcomeJson(const TemplateSpec& spec, const SweepOutcome& out) {
   return doc;
 }
 
+int InterruptedSummary(std::size_t stored) {
+  std::cerr << "tuner tune: interrupted; " << stored << " candidate(s) stored. Run the same command to resume.\n";
+  return kExitInterrupted;
+}
+
 // Several GPUs: each GPU's sweep, then the best of each model over its GPUs' shares.
 int ReportSweeps(const TemplateSpec& spec, const std::vector<SweepOutcome>& outcomes, bool json) {
   std::map<std::string, std::vector<db::MeasurementRecord>> per_model;
@@ -119,7 +124,11 @@ int ReportSweeps(const TemplateSpec& spec, const std::vector<SweepOutcome>& outc
                              << " ms  " << Fixed(best->perf_value, 1) << " " << best->perf_unit << "\n";
   }
   if (json) std::cout << doc.dump(2) << "\n";
-  if (interrupted) return kExitInterrupted;
+  if (interrupted) {
+    std::size_t stored = 0;
+    for (const SweepOutcome& out : outcomes) stored += out.measured.size();
+    return InterruptedSummary(stored);
+  }
   return all_have_best ? kExitOk : kExitFailed;
 }
 
@@ -214,10 +223,7 @@ int RunTune(int argc, char** argv) {
   bar.Finish();
   if (vm.count("json")) std::cout << OutcomeJson(templ, outcome).dump(2) << "\n";
   else PrintSummary(templ, outcome);
-  if (outcome.interrupted) {
-    std::cerr << "tuner tune: interrupted; " << outcome.measured.size() << " candidate(s) stored. Run the same command to resume.\n";
-    return kExitInterrupted;
-  }
+  if (outcome.interrupted) return InterruptedSummary(outcome.measured.size());
   return FastestOk(outcome.stored) ? kExitOk : kExitFailed;
 }
 

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "errors.h"
+#include "option_values.h"
 
 namespace tuner {
 
@@ -53,7 +54,7 @@ std::vector<int> ParseGpuList(const std::string& text) {
   std::vector<int> indices;
   if (text == "all") return indices;
   if (!std::regex_match(text, std::regex("[0-9]+(,[0-9]+)*")))
-    throw UsageError("--gpus '" + text + "': expected 'all' or GPU indices joined by commas, e.g. 0,1");
+    throw UsageError("--gpus " + Quoted(text) + ": expected 'all' or GPU indices joined by commas, e.g. 0,1");
   std::stringstream in(text);
   for (std::string item; std::getline(in, item, ',');) {
     std::size_t used = 0;
@@ -64,12 +65,12 @@ std::vector<int> ParseGpuList(const std::string& text) {
       used = 0;
     }
     if (used == 0 || used != item.size() || index < 0)
-      throw UsageError("--gpus '" + text + "': expected 'all' or GPU indices joined by commas, e.g. 0,1");
+      throw UsageError("--gpus " + Quoted(text) + ": expected 'all' or GPU indices joined by commas, e.g. 0,1");
     for (int seen : indices)
-      if (seen == index) throw UsageError("--gpus '" + text + "': GPU " + item + " is listed twice");
+      if (seen == index) throw UsageError("--gpus " + Quoted(text) + ": GPU " + item + " is listed twice");
     indices.push_back(index);
   }
-  if (indices.empty()) throw UsageError("--gpus '" + text + "': no GPU given");
+  if (indices.empty()) throw UsageError("--gpus " + Quoted(text) + ": no GPU given");
   return indices;
 }
 

@@ -96,7 +96,7 @@ void TakeByName(std::vector<Loaded>& loaded, TemplateLibrary& library) {
 std::vector<std::string> TemplateSearchDirs(const std::vector<std::string>& command_line_dirs) {
   std::vector<std::string> dirs;
   for (const std::string& dir : command_line_dirs) {
-    if (!fs::is_directory(dir)) throw UsageError("--templates: '" + dir + "' is not a folder");
+    if (!fs::is_directory(dir)) throw UsageError("--templates " + Quoted(dir) + ": not a folder");
     dirs.push_back(dir);
   }
   if (const char* env = std::getenv("TUNER_TEMPLATES"))
