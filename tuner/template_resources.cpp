@@ -7,6 +7,7 @@
 #include "errors.h"
 #include "expression.h"
 #include "option_values.h"
+#include "parallel_compiler.h"
 
 namespace tuner {
 
@@ -61,10 +62,13 @@ std::string FirstError(const std::string& log) {
   return first.empty() ? "no log" : first;
 }
 
-// Registers and static shared memory come from the CUBIN itself (CompileCandidate reads them from
-// its ELF sections), so they are known even when NVRTC's log lacks ptxas's report.
+// Registers and static shared memory come from the CUBIN itself (read from its ELF sections), so
+// they are known even when NVRTC's log lacks ptxas's report. The compile runs in an NVRTC process
+// of the compile pool, like explore's: a compile that crashes or runs past its deadline is a
+// message, not the end of this process, and the cubin is cached.
 CompileResult CompileOrThrow(const TemplateSpec& spec, const ParamValues& params, const std::string& arch) {
-  CompileResult compiled = CompileCandidate(spec, params, spec.kernel, arch);
+  ParallelCompiler compiler(1, DefaultCubinCacheDir());
+  const CompileResult compiled = compiler.Compile(0, spec, params, spec.kernel, arch).result;
   if (!compiled.ok)
     throw UsageError("--kernel " + spec.name + ": NVRTC could not compile it for " + arch + " with " + ParamsJson(params) +
                      ": " + FirstError(compiled.log) + " ('tuner explore' shows every candidate's)");
