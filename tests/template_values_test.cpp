@@ -17,7 +17,7 @@ TemplateSpec Spec() {
   spec.description_path = "/t/t.toml";
   spec.sizes = {{"W", 8}, {"H", 4}};
   spec.params = {{"B", {1, 2}, {}}};
-  spec.launch = {{"W"}, {"B"}, "0"};
+  spec.launch = {{"cdiv(W, 1024)"}, {"B"}, "0"};
   spec.check.kernel = "t_reference";
   spec.check.params = {{"B", 1}};
   spec.check.launch = spec.launch;
