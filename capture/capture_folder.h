@@ -1,0 +1,51 @@
+// The folder one capture writes: built under a hidden temporary name beside its destination and
+// renamed into place only when complete, so an interrupted capture never looks like a capture, and
+// never onto an existing folder: an earlier capture is kept and the new one takes the next free
+// name (capture-NAME-2, -3, ...). Host files only; no CUDA.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "npy.h"
+
+namespace tuner::capture {
+
+class CaptureFolder {
+ public:
+  // `parent` must exist; the capture becomes parent/capture-NAME (or -2, -3, ...) on Commit().
+  CaptureFolder(const std::string& parent, const std::string& name);
+  ~CaptureFolder();  // removes everything unless committed
+  CaptureFolder(const CaptureFolder&) = delete;
+  CaptureFolder& operator=(const CaptureFolder&) = delete;
+
+  // A new .npy file at `relative` (e.g. "data/in.npy"; its folder is created).
+  std::unique_ptr<npy::Writer> NewArray(const std::string& relative, const std::string& descr, std::uint64_t count);
+  void Remove(const std::string& relative);
+  void WriteText(const std::string& relative, const std::string& text);
+
+  // Copies a kernel source and the headers it includes with quotes from beside it (nested too);
+  // returns the source's file name inside the capture.
+  std::string CopySource(const std::string& source_path);
+
+  // Moves the folder to its final name and returns that path. Throws if it cannot.
+  std::string Commit();
+
+ private:
+  std::string Path(const std::string& relative) const;
+  void CopyFile(const std::string& from, const std::string& relative);
+
+  std::string parent_;
+  std::string name_;
+  std::string temporary_;
+  bool committed_ = false;
+};
+
+// Why the capture failed: the message names the path and the problem.
+struct CaptureError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace tuner::capture

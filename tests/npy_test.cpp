@@ -1,0 +1,190 @@
+// The .npy reader and writer (capture/npy.*): round trips, and every bad file named clearly.
+#include "npy.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace tuner::npy {
+namespace {
+
+namespace fs = std::filesystem;
+
+class NpyTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("npy-test-" + std::to_string(getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string Path(const std::string& name) const { return (dir_ / name).string(); }
+
+  // A file with exactly these header text and data bytes (the header padded like numpy's).
+  std::string Raw(const std::string& name, const std::string& dict, const std::string& data, int major = 1,
+                  bool pad = true) const {
+    std::string header = dict;
+    const std::size_t preamble = major == 1 ? 10 : 12;
+    if (pad) {
+      header.append((64 - (preamble + header.size() + 1) % 64) % 64, ' ');
+      header += '\n';
+    }
+    std::string bytes = std::string("\x93NUMPY", 6) + static_cast<char>(major) + '\0';
+    const std::uint32_t n = static_cast<std::uint32_t>(header.size());
+    for (std::size_t i = 0; i < preamble - 8; ++i) bytes += static_cast<char>((n >> (8 * i)) & 0xFF);
+    std::ofstream(Path(name), std::ios::binary) << bytes << header << data;
+    return Path(name);
+  }
+
+  static std::string Floats(std::size_t count) { return std::string(count * 4, '\0'); }
+
+  // The message of the NpyError that `fn` throws, or "" when it throws none.
+  template <typename Fn>
+  static std::string ErrorOf(Fn fn) {
+    try {
+      fn();
+    } catch (const NpyError& e) {
+      return e.what();
+    }
+    return "";
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(NpyTest, WrittenFileReadsBackWithItsHeaderAndData) {
+  const std::vector<float> values = {1.5f, -2.0f, 3.25f};
+  WriteFile(Path("a.npy"), "<f4", values.data(), values.size());
+  const Header header = ReadHeader(Path("a.npy"));
+  EXPECT_EQ(header.descr, "<f4");
+  EXPECT_FALSE(header.fortran_order);
+  EXPECT_EQ(header.shape, std::vector<std::uint64_t>{3});
+  EXPECT_EQ(header.data_offset % 64, 0u);  // numpy aligns the data
+  const std::string data = ReadAll(Path("a.npy"), header);
+  ASSERT_EQ(data.size(), 12u);
+  EXPECT_EQ(std::memcmp(data.data(), values.data(), 12), 0);
+  EXPECT_NO_THROW(CheckMatches(header, Path("a.npy"), "arg 'x'", "<f4", 3));
+}
+
+TEST_F(NpyTest, ReadsVersionTwoAndMultiDimensionalShapes) {
+  const std::string path = Raw("v2.npy", "{'descr': '<i4', 'fortran_order': False, 'shape': (2, 3), }", std::string(24, '\1'), 2);
+  const Header header = ReadHeader(path);
+  EXPECT_EQ(header.Count(), 6u);
+  EXPECT_EQ(header.ShapeText(), "(2, 3)");
+  EXPECT_NO_THROW(CheckMatches(header, path, "arg 'x'", "<i4", 6));  // a C-order array of the right element count
+}
+
+TEST_F(NpyTest, DataIsReadInChunksInOrder) {
+  std::vector<std::uint32_t> values(1000);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<std::uint32_t>(i * 7);
+  WriteFile(Path("c.npy"), "<u4", values.data(), values.size());
+  std::string joined;
+  int chunks = 0;
+  ReadData(Path("c.npy"), ReadHeader(Path("c.npy")), [&](const char* bytes, std::size_t size) {
+    joined.append(bytes, size);
+    ++chunks;
+  }, 1000);
+  EXPECT_EQ(chunks, 4);
+  EXPECT_EQ(std::memcmp(joined.data(), values.data(), joined.size()), 0);
+}
+
+TEST_F(NpyTest, WrongDtypeNamesFileFieldAndBothTypes) {
+  WriteFile(Path("i.npy"), "<i4", std::vector<std::int32_t>(4).data(), 4);
+  const std::string message = ErrorOf([&] { CheckMatches(ReadHeader(Path("i.npy")), Path("i.npy"), "arg 'in' init", "<f4", 4); });
+  EXPECT_NE(message.find(Path("i.npy")), std::string::npos) << message;
+  EXPECT_NE(message.find("arg 'in' init"), std::string::npos) << message;
+  EXPECT_NE(message.find("int32 ('<i4')"), std::string::npos) << message;
+  EXPECT_NE(message.find("float32 ('<f4')"), std::string::npos) << message;
+}
+
+TEST_F(NpyTest, WrongLengthNamesShapeAndBothCounts) {
+  WriteFile(Path("l.npy"), "<f4", std::vector<float>(5).data(), 5);
+  const std::string message = ErrorOf([&] { CheckMatches(ReadHeader(Path("l.npy")), Path("l.npy"), "arg 'in'", "<f4", 6); });
+  EXPECT_NE(message.find("shape (5,) holds 5 element(s), expected 6"), std::string::npos) << message;
+}
+
+TEST_F(NpyTest, BigEndianIsRefusedWithTheByteOrderNamed) {
+  const std::string path = Raw("be.npy", "{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }", Floats(2));
+  const std::string message = ErrorOf([&] { CheckMatches(ReadHeader(path), path, "arg 'in'", "<f4", 2); });
+  EXPECT_NE(message.find("big-endian (float32 ('>f4'))"), std::string::npos) << message;
+  EXPECT_NE(message.find("little-endian float32 ('<f4')"), std::string::npos) << message;
+}
+
+TEST_F(NpyTest, FortranOrderIsRefusedForMatricesOnly) {
+  const std::string matrix = Raw("f.npy", "{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }", Floats(6));
+  EXPECT_NE(ErrorOf([&] { CheckMatches(ReadHeader(matrix), matrix, "arg 'in'", "<f4", 6); }).find("Fortran order"), std::string::npos);
+  const std::string vector = Raw("f1.npy", "{'descr': '<f4', 'fortran_order': True, 'shape': (6,), }", Floats(6));
+  EXPECT_EQ(ErrorOf([&] { CheckMatches(ReadHeader(vector), vector, "arg 'in'", "<f4", 6); }), "");  // same bytes either way
+}
+
+TEST_F(NpyTest, TruncatedDataSaysHowMuchIsMissing) {
+  const std::string path = Raw("t.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (10,), }", Floats(7));
+  const std::string message = ErrorOf([&] { ReadHeader(path); });
+  EXPECT_NE(message.find(path + ": truncated"), std::string::npos) << message;
+  EXPECT_NE(message.find("needs 40 bytes of data, the file holds 28"), std::string::npos) << message;
+}
+
+TEST_F(NpyTest, BytesAfterTheDataAreRefused) {
+  const std::string path = Raw("x.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", Floats(3));
+  EXPECT_NE(ErrorOf([&] { ReadHeader(path); }).find("4 byte(s) after the data"), std::string::npos);
+}
+
+TEST_F(NpyTest, TruncatedHeaderIsRefused) {
+  const std::string path = Raw("h.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", "");
+  fs::resize_file(path, 30);
+  EXPECT_NE(ErrorOf([&] { ReadHeader(path); }).find("truncated in its header"), std::string::npos);
+}
+
+TEST_F(NpyTest, MissingFileIsNamed) {
+  const std::string message = ErrorOf([&] { ReadHeader(Path("none.npy")); });
+  EXPECT_NE(message.find(Path("none.npy") + ": cannot read the file"), std::string::npos) << message;
+}
+
+TEST_F(NpyTest, BadMagicAndVersionAreRefused) {
+  std::ofstream(Path("text.npy")) << "hello, this is not numpy at all";
+  EXPECT_NE(ErrorOf([&] { ReadHeader(Path("text.npy")); }).find("not a .npy file"), std::string::npos);
+  const std::string v9 = Raw("v9.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), }", Floats(1), 9);
+  EXPECT_NE(ErrorOf([&] { ReadHeader(v9); }).find("format version 9.0"), std::string::npos);
+}
+
+TEST_F(NpyTest, MalformedHeaderDictionariesAreRefused) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"{'descr': '<f4', 'shape': (1,), }", "key 'fortran_order' is missing"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (1,), 'extra': 1, }", "unknown key 'extra'"},
+      {"{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,), }", "structured type"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (-1,), }", "tuple of non-negative integers"},
+      {"{'descr': '<f4', 'fortran_order': maybe, 'shape': (1,), }", "True or False"},
+      {"{'descr': 'hello', 'fortran_order': False, 'shape': (1,), }", "not a plain integer or floating-point type"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (1,), } trailing", "unexpected text"},
+  };
+  for (const auto& [dict, expected] : cases) {
+    const std::string path = Raw("m.npy", dict, Floats(1));
+    const std::string message = ErrorOf([&] { ReadHeader(path); });
+    EXPECT_NE(message.find(expected), std::string::npos) << dict << " -> " << message;
+    EXPECT_EQ(message.rfind(path, 0), 0u) << message;  // every message starts with the file
+  }
+}
+
+TEST_F(NpyTest, WriterNeverOverwritesAndLeavesNothingHalfWritten) {
+  std::ofstream(Path("old.npy")) << "precious";
+  EXPECT_NE(ErrorOf([&] { Writer(Path("old.npy"), "<f4", 1); }).find("cannot create"), std::string::npos);
+  std::ifstream old(Path("old.npy"));
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(old), {}), "precious");
+  {
+    Writer abandoned(Path("half.npy"), "<f4", 4);
+    abandoned.Write(Floats(2).data(), 8);
+  }
+  EXPECT_FALSE(fs::exists(Path("half.npy")));
+  Writer short_writer(Path("short.npy"), "<f4", 4);
+  short_writer.Write(Floats(1).data(), 4);
+  EXPECT_NE(ErrorOf([&] { short_writer.Close(); }).find("wrote 4 bytes of data, the header promises 16"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tuner::npy
