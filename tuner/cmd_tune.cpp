@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "data_files.h"
 #include "db/store.h"
 #include "default_paths.h"
 #include "errors.h"
@@ -202,9 +203,10 @@ int RunTune(int argc, char** argv) {
   const auto dirs = TemplateSearchDirs(TemplateFolders(vm));
   const TemplateLibrary library = LoadTemplateLibrary(dirs);
   const TemplateSpec& templ = library.Find(vm["kernel"].as<std::string>());
-  // Bad sizes, and lengths or tolerances that are wrong at them, are usage errors before any work.
+  // Bad sizes, and lengths, tolerances or data files that are wrong at them, are usage errors before any work.
   const ProblemSize size = ParseProblemSize(templ, sweep.size_text);
   CheckValuesAtSize(templ, size);
+  CheckDataFiles(templ, size);
   EnumerateCandidates(templ, size);  // a constraint that cannot be evaluated (division by zero)
   if (templ.check.own_configuration) std::cerr << "tuner tune: " << OwnConfigurationWarning(templ) << "\n";
   MakeStrategy({vm["strategy"].as<std::string>()}, {}, templ.params);  // unknown strategy: exit 2

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "buffer_contents.h"
+#include "npy.h"
 #include "sample_stats.h"
 
 namespace tuner {
@@ -75,17 +76,24 @@ GpuSession::GpuSession(const SetupRequest& setup)
   unsigned long long seed = setup.seed;
   for (const BufferDecl& decl : setup.buffers) {
     const std::size_t bytes = decl.count * SizeOf(decl.type);
-    Buffer buffer{decl, DeviceAlloc(bytes), {}, {}, {}};
+    Buffer buffer{decl, DeviceAlloc(bytes), {}, {}, {}, {}};
     void* device = buffer.device.get();
     const unsigned long long buffer_seed = seed++;
-    utility_.Fill(device, decl.type, decl.count, decl.init, buffer_seed);
+    const bool from_file = decl.init == BufferInit::kFile;
+    if (from_file) LoadFile(decl.file, device);
+    else utility_.Fill(device, decl.type, decl.count, decl.init, buffer_seed);
+    if (decl.output && from_file) buffer.initial_device = CopyOnDevice(device, bytes);
+    // An overwritten input is filled again: from the seed, or read again from its file (rare).
     if (!decl.output)
-      inputs_.Add("input '" + decl.name + "'", device, bytes, [this, device, decl, buffer_seed] { utility_.Fill(device, decl.type, decl.count, decl.init, buffer_seed); });
+      inputs_.Add("input '" + decl.name + "'", device, bytes, [this, device, decl, buffer_seed] {
+        if (decl.init == BufferInit::kFile) LoadFile(decl.file, device);
+        else utility_.Fill(device, decl.type, decl.count, decl.init, buffer_seed);
+      });
     if (symbol_sources.count(decl.name)) {
       buffer.initial.resize(decl.count * SizeOf(decl.type));
       TUNER_CUDA_CHECK(cudaMemcpy(buffer.initial.data(), buffer.device.get(), buffer.initial.size(), cudaMemcpyDeviceToHost));
     }
-    has_zeroed_outputs_ |= decl.output && decl.init == BufferInit::kZero;
+    has_zeroed_outputs_ |= decl.output && (decl.init == BufferInit::kZero || decl.init == BufferInit::kFile);
     buffers_.emplace(decl.name, std::move(buffer));
   }
   int l2_bytes = 0;
@@ -94,24 +102,59 @@ GpuSession::GpuSession(const SetupRequest& setup)
   flush_buffer_ = DeviceAlloc(flush_bytes_);
   WarmUpClocks();
 
-  Loaded reference = Load(setup.reference);
-  PrepareOutputs(true);
-  TUNER_CUDA_CHECK(Launch(MakeReady(reference.kernel, setup.reference)));
-  TUNER_CUDA_CHECK(cudaDeviceSynchronize());
-  const std::string overwritten = inputs_.RestoreChanged();
-  if (!overwritten.empty()) throw std::runtime_error("the reference kernel " + overwritten);
+  const bool has_reference_kernel = !setup.reference.cubin_path.empty();
+  if (has_reference_kernel) {
+    Loaded reference = Load(setup.reference);
+    PrepareOutputs(true);
+    TUNER_CUDA_CHECK(Launch(MakeReady(reference.kernel, setup.reference)));
+    TUNER_CUDA_CHECK(cudaDeviceSynchronize());
+    const std::string overwritten = inputs_.RestoreChanged();
+    if (!overwritten.empty()) throw std::runtime_error("the reference kernel " + overwritten);
+  }
   for (auto& [name, buffer] : buffers_) {
     if (!buffer.decl.output) continue;
-    buffer.reference.resize(buffer.decl.count * SizeOf(buffer.decl.type));
-    TUNER_CUDA_CHECK(cudaMemcpy(buffer.reference.data(), buffer.device.get(), buffer.reference.size(), cudaMemcpyDeviceToHost));
-    buffer.reference_device = DeviceAlloc(buffer.reference.size());
-    TUNER_CUDA_CHECK(cudaMemcpy(buffer.reference_device.get(), buffer.device.get(), buffer.reference.size(), cudaMemcpyDeviceToDevice));
+    const std::size_t bytes = buffer.decl.count * SizeOf(buffer.decl.type);
+    buffer.reference.resize(bytes);
+    if (has_reference_kernel)
+      TUNER_CUDA_CHECK(cudaMemcpy(buffer.reference.data(), buffer.device.get(), bytes, cudaMemcpyDeviceToHost));
+    if (!buffer.decl.expected.empty()) TakeExpected(buffer, has_reference_kernel);
+    buffer.reference_device = DeviceAlloc(bytes);
+    TUNER_CUDA_CHECK(cudaMemcpy(buffer.reference_device.get(), buffer.reference.data(), bytes, cudaMemcpyHostToDevice));
     // An out-of-bounds write of a candidate could land here and fail every later candidate.
     const Buffer* b = &buffer;
     inputs_.Add("the reference output '" + name + "'", b->reference_device.get(), b->reference.size(), [b] {
       TUNER_CUDA_CHECK(cudaMemcpy(b->reference_device.get(), b->reference.data(), b->reference.size(), cudaMemcpyHostToDevice));
     });
   }
+}
+
+// Streams a .npy file (checked by the supervisor) into device memory, 64 MiB at a time: a 1 GiB
+// input costs one read per worker, not one per candidate, and no second host copy.
+void GpuSession::LoadFile(const std::string& path, void* device) {
+  std::size_t offset = 0;
+  npy::ReadData(path, npy::ReadHeader(path), [&](const char* bytes, std::size_t size) {
+    TUNER_CUDA_CHECK(cudaMemcpy(static_cast<char*>(device) + offset, bytes, size, cudaMemcpyHostToDevice));
+    offset += size;
+  });
+}
+
+DevicePointer GpuSession::CopyOnDevice(const void* device, std::size_t bytes) {
+  DevicePointer copy = DeviceAlloc(bytes);
+  TUNER_CUDA_CHECK(cudaMemcpy(copy.get(), device, bytes, cudaMemcpyDeviceToDevice));
+  return copy;
+}
+
+// The expected file becomes the output's reference. A reference kernel, if there is one, must
+// agree with it first: otherwise one of the two is wrong and no candidate could be judged.
+void GpuSession::TakeExpected(Buffer& buffer, bool check_reference_kernel) {
+  const std::string& path = buffer.decl.expected;
+  std::string expected = npy::ReadAll(path, npy::ReadHeader(path));
+  if (check_reference_kernel) {
+    const Comparison c = CompareBuffers(buffer.reference.data(), expected.data(), buffer.decl.type, buffer.decl.count, atol_, rtol_);
+    if (!c.Passed())
+      throw std::runtime_error("the reference kernel disagrees with the expected output " + path + ": " + c.Describe(buffer.decl.name));
+  }
+  buffer.reference = std::move(expected);
 }
 
 void GpuSession::WarmUpClocks() {
@@ -141,6 +184,11 @@ void GpuSession::FlushL2() { TUNER_CUDA_CHECK(cudaMemsetAsync(flush_buffer_.get(
 void GpuSession::PrepareOutputs(bool poison) {
   for (auto& [name, buffer] : buffers_) {
     if (!buffer.decl.output) continue;
+    if (buffer.initial_device.get()) {  // a file's contents: restored before every launch
+      TUNER_CUDA_CHECK(cudaMemcpyAsync(buffer.device.get(), buffer.initial_device.get(),
+                                       buffer.decl.count * SizeOf(buffer.decl.type), cudaMemcpyDeviceToDevice));
+      continue;
+    }
     const bool zero = buffer.decl.init == BufferInit::kZero;
     if (zero || poison)
       TUNER_CUDA_CHECK(cudaMemsetAsync(buffer.device.get(), zero ? 0 : 0xFF, buffer.decl.count * SizeOf(buffer.decl.type)));

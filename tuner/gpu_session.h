@@ -44,6 +44,7 @@ class GpuSession {
     BufferDecl decl;
     DevicePointer device;
     std::string initial;             // host copy of the initial contents, for symbol sources only
+    DevicePointer initial_device;    // outputs filled from a file: their contents, restored before each launch
     std::string reference;           // outputs: the reference result, on the host (for messages)
     DevicePointer reference_device;  // and on the device (for the check)
   };
@@ -65,6 +66,9 @@ class GpuSession {
     ReadyLaunch(const ReadyLaunch&) = delete;
   };
 
+  void LoadFile(const std::string& path, void* device);
+  DevicePointer CopyOnDevice(const void* device, std::size_t bytes);
+  void TakeExpected(Buffer& buffer, bool check_reference_kernel);
   Loaded Load(const KernelLaunch& launch);
   void PrepareOutputs(bool poison);
   std::vector<void*> ArgPointers(const KernelLaunch& launch, std::vector<std::uint64_t>& storage);

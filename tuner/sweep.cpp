@@ -145,17 +145,23 @@ KernelLaunch SweepRun::MakeLaunch(const Variables& vars, const LaunchGeometry& g
 SetupRequest SweepRun::MakeSetup() const {
   const ParamValues params = ReferenceParams(spec_);
   const Variables vars = MakeVariables(outcome_.size, params);
-  const CachedCompile reference = cache_->Compile(spec_, params, spec_.check.kernel, outcome_.gpu.Arch());
-  if (!reference.result.ok)
-    throw std::runtime_error("the reference kernel of " + spec_.name + " does not compile:\n" + reference.result.log);
   SetupRequest setup;
   setup.gpu = options_.gpu;
   setup.seed = 20261122;
-  for (const ArgSpec& arg : spec_.args)
-    if (arg.is_buffer) setup.buffers.push_back({arg.name, arg.type, EvaluateInteger(arg.length, vars), arg.init, arg.output});
-  setup.reference = MakeLaunch(vars, EvaluateLaunch(spec_.check.launch, vars), reference);
   setup.atol = Evaluate(spec_.check.atol, vars);
   setup.rtol = Evaluate(spec_.check.rtol, vars);
+  for (const ArgSpec& arg : spec_.args) {
+    const auto expected = spec_.check.expected.find(arg.name);
+    if (arg.is_buffer)
+      setup.buffers.push_back({arg.name, arg.type, EvaluateInteger(arg.length, vars), arg.init, arg.output, arg.file,
+                               expected == spec_.check.expected.end() ? "" : expected->second});
+  }
+  setup.reference.symbols = spec_.symbols;  // the worker keeps their sources' contents
+  if (spec_.check.kernel.empty()) return setup;  // expected files are the whole check
+  const CachedCompile reference = cache_->Compile(spec_, params, spec_.check.kernel, outcome_.gpu.Arch());
+  if (!reference.result.ok)
+    throw std::runtime_error("the reference kernel of " + spec_.name + " does not compile:\n" + reference.result.log);
+  setup.reference = MakeLaunch(vars, EvaluateLaunch(spec_.check.launch, vars), reference);
   return setup;
 }
 

@@ -6,7 +6,9 @@
 #include <sstream>
 
 #include "content_hash.h"
+#include "data_files.h"
 #include "description_reader.h"
+#include "npy.h"
 #include "reserved_names.h"
 #include "search_space.h"
 #include "source_names.h"
@@ -25,7 +27,8 @@ const std::vector<std::string> kTopLevelKeys = {"name", "summary", "source", "ke
 const std::vector<std::string> kTables = {"size", "param", "launch", "arg", "symbol", "check", "work"};
 const char* const kOnlySizes = " (only sizes may be used here)";
 const char* const kCheckChoices =
-    "name an independent reference kernel of the source (kernel = \"..._reference\"), or say "
+    "name an independent reference kernel of the source (kernel = \"..._reference\"), give expected outputs "
+    "for every output (expected = { out = \"expected/out.npy\" }), or say "
     "reference = \"own_configuration\" to check against one of the template's own configurations";
 
 const char* const kIdentifierRule = "use letters, digits and '_', not starting with a digit";
@@ -153,20 +156,39 @@ ScalarType ParseType(const DescriptionReader& r, const toml::table& t, const std
   return it->second;
 }
 
+constexpr char kFilePrefix[] = "file:";
+
 BufferInit ParseInit(const DescriptionReader& r, const toml::table& t, const std::string& field, bool output) {
   static const std::map<std::string, BufferInit> kInits = {
       {"random", BufferInit::kRandom}, {"zero", BufferInit::kZero}, {"one", BufferInit::kOne},
       {"index", BufferInit::kIndex},   {"poison", BufferInit::kPoison}, {"random_int", BufferInit::kRandomInt}};
   const std::string name = r.String(t, "init", field + ".init", false, output ? "poison" : "zero");
+  if (name.rfind(kFilePrefix, 0) == 0) return BufferInit::kFile;
   auto it = kInits.find(name);
-  if (it == kInits.end()) r.Fail(t.get("init"), field + ".init", "unknown init '" + name + "' (random, random_int, zero, one, index, poison)");
+  if (it == kInits.end())
+    r.Fail(t.get("init"), field + ".init", "unknown init '" + name + "' (random, random_int, zero, one, index, poison, file:PATH)");
   if (output && it->second != BufferInit::kPoison && it->second != BufferInit::kZero)
-    r.Fail(t.get("init"), field + ".init", "an output is initialised with 'poison' or 'zero'");
+    r.Fail(t.get("init"), field + ".init", "an output is initialised with 'poison', 'zero' or 'file:PATH'");
   return it->second;
 }
 
+// A .npy file named by the description: relative to its folder, and of the argument's type
+// (its length is checked once the sizes are known: CheckDataFiles).
+std::string DataFile(const DescriptionReader& r, const toml::node* node, const std::string& field, const std::string& relative,
+                     const fs::path& dir, const ArgSpec& arg, const std::string& use) {
+  if (relative.empty()) r.Fail(node, field, "names no file (file:PATH, relative to the description)");
+  const std::string path = (dir / relative).lexically_normal().string();
+  try {
+    const npy::Header header = npy::ReadHeader(path);
+    npy::CheckMatches(header, path, use + " of '" + arg.name + "' (" + ToString(arg.type) + ")", NpyDescr(arg.type), header.Count());
+  } catch (const npy::NpyError& e) {
+    r.Fail(node, field, e.what());
+  }
+  return path;
+}
+
 ArgSpec ReadArg(const DescriptionReader& r, const toml::table& t, const std::string& field, const Scopes& scopes,
-                std::map<std::string, std::string>& taken) {
+                const fs::path& dir, std::map<std::string, std::string>& taken) {
   r.AllowOnly(t, field, {"name", "type", "length", "value", "init", "output"}, kTopLevelKeys);
   ArgSpec arg;
   arg.name = DeclaredNameOf(r, t, field, taken, false);
@@ -182,13 +204,17 @@ ArgSpec ReadArg(const DescriptionReader& r, const toml::table& t, const std::str
   arg.length = r.Expression(t.get("length"), field + ".length", scopes.sizes, kOnlySizes);
   arg.output = r.Bool(t, "output", field + ".output", false);
   arg.init = ParseInit(r, t, field, arg.output);
+  if (arg.init == BufferInit::kFile)
+    arg.file = DataFile(r, t.get("init"), field + ".init", r.String(t, "init", field + ".init", true).substr(sizeof kFilePrefix - 1),
+                        dir, arg, "the initial contents");
   return arg;
 }
 
 void ReadArgsAndSymbols(const DescriptionReader& r, const toml::table& root, const Scopes& scopes, TemplateSpec& spec) {
   std::map<std::string, std::string> args, symbols;
+  const fs::path dir = fs::path(spec.description_path).parent_path();
   r.ForEachTable(root, "arg", [&](const toml::table& t, const std::string& field) {
-    spec.args.push_back(ReadArg(r, t, field, scopes, args));
+    spec.args.push_back(ReadArg(r, t, field, scopes, dir, args));
   });
   bool has_output = false;
   for (const ArgSpec& a : spec.args) has_output |= a.output;
@@ -203,6 +229,29 @@ void ReadArgsAndSymbols(const DescriptionReader& r, const toml::table& root, con
   });
 }
 
+// [check] expected = { out = "expected/out.npy" }: outputs compared with stored files.
+void ReadExpected(const DescriptionReader& r, const toml::table& t, TemplateSpec& spec) {
+  const toml::node* node = t.get("expected");
+  if (!node) return;
+  const fs::path dir = fs::path(spec.description_path).parent_path();
+  for (auto&& [key, value] : r.Table(*node, "check.expected")) {
+    const std::string name(key.str()), field = "check.expected." + name;
+    const auto arg = std::find_if(spec.args.begin(), spec.args.end(), [&](const ArgSpec& a) { return a.name == name; });
+    if (arg == spec.args.end() || !arg->output) r.Fail(&value, field, "'" + name + "' is not an output buffer argument");
+    const auto text = value.value<std::string>();
+    if (!text) r.Fail(&value, field, "must be a string: the .npy file, relative to the description");
+    std::string relative = *text;
+    if (relative.rfind(kFilePrefix, 0) == 0) relative.erase(0, sizeof kFilePrefix - 1);
+    spec.check.expected[name] = DataFile(r, &value, field, relative, dir, *arg, "the expected contents");
+  }
+}
+
+bool EveryOutputExpected(const TemplateSpec& spec) {
+  for (const ArgSpec& a : spec.args)
+    if (a.output && !spec.check.expected.count(a.name)) return false;
+  return !spec.check.expected.empty();
+}
+
 void ReadCheckKernel(const DescriptionReader& r, const toml::table& t, TemplateSpec& spec) {
   const std::string reference = r.String(t, "reference", "check.reference", false, "kernel");
   if (reference != "kernel" && reference != "own_configuration")
@@ -215,6 +264,7 @@ void ReadCheckKernel(const DescriptionReader& r, const toml::table& t, TemplateS
     spec.check.kernel = spec.kernel;
     return;
   }
+  if (!t.contains("kernel") && !t.contains("reference") && EveryOutputExpected(spec)) return;  // the files are the check
   if (!t.contains("kernel")) r.Fail(&t, "check", std::string("has no reference: ") + kCheckChoices);
   spec.check.kernel = r.String(t, "kernel", "check.kernel", true);
   if (DeclaredName(spec.check.kernel) == DeclaredName(spec.kernel))
@@ -247,7 +297,9 @@ void ReadCheck(const DescriptionReader& r, const toml::table& root, const Scopes
   const toml::node* node = root.get("check");
   if (!node) r.Fail(&root, "check", std::string("is required: ") + kCheckChoices);
   const toml::table& t = r.Table(*node, "check");
-  r.AllowOnly(t, "check", {"reference", "kernel", "params", "grid", "block", "shared_bytes", "atol", "rtol"}, kTopLevelKeys);
+  r.AllowOnly(t, "check", {"reference", "kernel", "expected", "params", "grid", "block", "shared_bytes", "atol", "rtol"},
+              kTopLevelKeys);
+  ReadExpected(r, t, spec);
   ReadCheckKernel(r, t, spec);
   ReadCheckParams(r, t, spec);
   spec.check.launch = ReadLaunch(r, t, "check", false, scopes.all);
@@ -284,7 +336,8 @@ void ReadSource(const DescriptionReader& r, const toml::table& root, TemplateSpe
     if (!missing.empty()) r.Fail(node, field, missing);
   };
   require(spec.kernel, root.get("kernel"), "kernel");
-  if (!spec.check.own_configuration) require(spec.check.kernel, root.at_path("check.kernel").node(), "check.kernel");
+  if (!spec.check.own_configuration && !spec.check.kernel.empty())
+    require(spec.check.kernel, root.at_path("check.kernel").node(), "check.kernel");
   for (std::size_t i = 0; i < spec.symbols.size(); ++i) {
     const std::string field = "symbol[" + std::to_string(i) + "].name";
     require(spec.symbols[i].name, root.at_path(field).node(), field);
@@ -325,6 +378,7 @@ TemplateSpec LoadTemplateFile(const std::string& description_path) {
   ContentHash hash;
   hash.Add(description).Add(spec.source_text);
   for (const SourceHeader& header : spec.headers) hash.Add(header.include_name).Add(header.text);
+  for (const std::string& file : DataFilesOf(spec)) hash.Add(DataFileDigest(file));  // other data, another version
   spec.hash = hash.Hex();
   return spec;
 }
@@ -356,6 +410,18 @@ std::string ToString(ScalarType type) {
 
 bool IsFloatingPoint(ScalarType type) { return type == ScalarType::kFloat || type == ScalarType::kDouble; }
 
+std::string NpyDescr(ScalarType type) {
+  switch (type) {
+    case ScalarType::kFloat: return "<f4";
+    case ScalarType::kDouble: return "<f8";
+    case ScalarType::kInt: return "<i4";
+    case ScalarType::kUint: return "<u4";
+    case ScalarType::kInt64: return "<i8";
+    case ScalarType::kUint64: return "<u8";
+  }
+  return "?";
+}
+
 std::string ToString(BufferInit init) {
   switch (init) {
     case BufferInit::kRandom: return "random";
@@ -364,6 +430,7 @@ std::string ToString(BufferInit init) {
     case BufferInit::kIndex: return "index";
     case BufferInit::kPoison: return "poison";
     case BufferInit::kRandomInt: return "random_int";
+    case BufferInit::kFile: return "file";
   }
   return "?";
 }

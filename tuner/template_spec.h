@@ -23,9 +23,11 @@ enum class ScalarType { kFloat, kDouble, kInt, kUint, kInt64, kUint64 };
 std::size_t SizeOf(ScalarType type);
 std::string ToString(ScalarType type);
 bool IsFloatingPoint(ScalarType type);
+std::string NpyDescr(ScalarType type);  // the .npy type code of the type: "<f4", "<u4", ...
 
-// kRandomInt: integers for exact sums (see FillBuffer).
-enum class BufferInit { kRandom, kZero, kOne, kIndex, kPoison, kRandomInt };
+// kRandomInt: integers for exact sums (see FillBuffer). kFile: the contents of a .npy file
+// (ArgSpec::file); for an output, restored before every launch.
+enum class BufferInit { kRandom, kZero, kOne, kIndex, kPoison, kRandomInt, kFile };
 std::string ToString(BufferInit init);
 
 struct SizeSpec {
@@ -52,6 +54,7 @@ struct ArgSpec {
   std::string length;  // buffers: elements
   std::string value;   // scalars
   BufferInit init = BufferInit::kZero;
+  std::string file;  // init = "file:PATH": PATH resolved against the description's folder
   bool output = false;
 };
 
@@ -61,8 +64,9 @@ struct SymbolSpec {
 };
 
 struct CheckSpec {
-  std::string kernel;                       // reference entry point
+  std::string kernel;                       // reference entry point; empty: every output has an expected file
   bool own_configuration = false;           // the template's own kernel at `params`, not an independent one
+  std::map<std::string, std::string> expected;  // output argument -> .npy file of its expected contents
   std::map<std::string, long long> params;  // complete: every parameter has a value
   LaunchSpec launch;
   std::string atol = "0";     // expressions over sizes: the error of a sum grows with its length

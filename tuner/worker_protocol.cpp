@@ -45,7 +45,8 @@ json ToJson(const SetupRequest& r) {
   json buffers = json::array();
   for (const BufferDecl& b : r.buffers)
     buffers.push_back({{"name", b.name}, {"type", static_cast<int>(b.type)}, {"count", b.count},
-                       {"init", static_cast<int>(b.init)}, {"output", b.output}});
+                       {"init", static_cast<int>(b.init)}, {"output", b.output}, {"file", b.file},
+                       {"expected", b.expected}});
   return {{"op", "setup"}, {"gpu", r.gpu}, {"seed", r.seed}, {"buffers", buffers},
           {"reference", ToJson(r.reference)}, {"atol", r.atol}, {"rtol", r.rtol}};
 }
@@ -62,7 +63,8 @@ SetupRequest SetupFromJson(const json& j) {
   r.seed = j.at("seed");
   for (const json& b : j.at("buffers"))
     r.buffers.push_back({b.at("name"), static_cast<ScalarType>(b.at("type").get<int>()), b.at("count"),
-                         static_cast<BufferInit>(b.at("init").get<int>()), b.at("output")});
+                         static_cast<BufferInit>(b.at("init").get<int>()), b.at("output"), b.value("file", ""),
+                         b.value("expected", "")});
   r.reference = LaunchFromJson(j.at("reference"));
   r.atol = j.at("atol");
   r.rtol = j.at("rtol");

@@ -24,6 +24,8 @@ struct BufferDecl {
   long long count = 0;
   BufferInit init = BufferInit::kZero;
   bool output = false;
+  std::string file;      // kFile: the .npy file the worker reads once, at setup
+  std::string expected;  // outputs: a .npy file of the expected contents ("" : the reference kernel's)
 };
 
 struct KernelLaunch {
@@ -38,7 +40,7 @@ struct SetupRequest {
   int gpu = 0;
   unsigned long long seed = 0;
   std::vector<BufferDecl> buffers;
-  KernelLaunch reference;
+  KernelLaunch reference;  // cubin_path "" when every output has an expected file
   double atol = 0;
   double rtol = 0;
 };
