@@ -3,7 +3,6 @@
 // medians per launch. Exit 0 when the difference is at most 1 us per launch, else 1; 3 without a GPU.
 //   capture_benchmark [--batches N]      (run with and without TUNER_CAPTURE=another_kernel)
 #include <cuda_runtime.h>
-#include <nvrtc.h>
 #include <tuner/launch.h>
 
 #include <algorithm>
@@ -14,37 +13,15 @@
 #include <string>
 #include <vector>
 
+#include "example/nvrtc_kernel.h"
+
 namespace {
 
 constexpr int kLaunchesPerBatch = 200;
 constexpr double kLimitUs = 1.0;
 constexpr const char* kSource = "extern \"C\" __global__ void empty(float* out, const float* in, int n) {}\n";
 
-void Check(cudaError_t status, const char* call) {
-  if (status != cudaSuccess) throw std::runtime_error(std::string(call) + ": " + cudaGetErrorString(status));
-}
-
-cudaKernel_t EmptyKernel() {
-  int device = 0, major = 0, minor = 0;
-  Check(cudaGetDevice(&device), "cudaGetDevice");
-  Check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "cudaDeviceGetAttribute");
-  Check(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device), "cudaDeviceGetAttribute");
-  nvrtcProgram program;
-  nvrtcCreateProgram(&program, kSource, "empty.cu", 0, nullptr, nullptr);
-  const std::string arch = "-arch=sm_" + std::to_string(major) + std::to_string(minor);
-  const char* options[] = {arch.c_str()};
-  if (nvrtcCompileProgram(program, 1, options) != NVRTC_SUCCESS) throw std::runtime_error("NVRTC failed");
-  std::size_t size = 0;
-  nvrtcGetCUBINSize(program, &size);
-  std::vector<char> cubin(size);
-  nvrtcGetCUBIN(program, cubin.data());
-  nvrtcDestroyProgram(&program);
-  cudaLibrary_t library;
-  Check(cudaLibraryLoadData(&library, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0), "cudaLibraryLoadData");
-  cudaKernel_t kernel;
-  Check(cudaLibraryGetKernel(&kernel, library, "empty"), "cudaLibraryGetKernel");
-  return kernel;
-}
+using example::Check;
 
 template <typename Fn>
 double BatchUs(Fn launch) {
@@ -69,7 +46,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "capture_benchmark: no usable CUDA GPU\n");
       return 3;
     }
-    const cudaKernel_t kernel = EmptyKernel();
+    const cudaKernel_t kernel = example::CompileKernel(kSource, "empty", {});
     float *out = nullptr, *in = nullptr;
     Check(cudaMalloc(&out, 1024 * sizeof(float)), "cudaMalloc");
     Check(cudaMalloc(&in, 1024 * sizeof(float)), "cudaMalloc");

@@ -22,10 +22,10 @@ struct CliResult {
   std::string err;
 };
 
-// `args` is appended to the binary's path and run by the shell; stdout and stderr are captured.
-inline CliResult RunTuner(const std::string& args, const std::string& environment = "") {
+// Runs `command` with the shell; stdout and stderr are captured.
+inline CliResult RunCommand(const std::string& command_line) {
   const std::string err_path = "/tmp/tuner-cli-" + std::to_string(getpid()) + ".err";
-  const std::string command = environment + " " + TUNER_EXECUTABLE + " " + args + " 2>" + err_path;
+  const std::string command = command_line + " 2>" + err_path;
   CliResult result;
   FILE* pipe = popen(command.c_str(), "r");
   char buffer[4096];
@@ -88,5 +88,10 @@ class SpawnedTuner {
   std::string out_path_;
   std::string err_path_;
 };
+
+// `args` is appended to the binary's path and run by the shell.
+inline CliResult RunTuner(const std::string& args, const std::string& environment = "") {
+  return RunCommand(environment + " " + TUNER_EXECUTABLE + " " + args);
+}
 
 }  // namespace tuner::testing

@@ -80,6 +80,22 @@ TEST_F(NpyTest, ReadsVersionTwoAndMultiDimensionalShapes) {
   EXPECT_NO_THROW(CheckMatches(header, path, "arg 'x'", "<i4", 6));  // a C-order array of the right element count
 }
 
+// Files written by NumPy 1.24 itself:
+//   np.save('numpy_float32_2x3.npy', np.arange(6, dtype='<f4').reshape(2, 3) * 0.5)
+//   np.lib.format.write_array(f, np.array([1, 2**40, 3], dtype='<u8'), version=(2, 0))
+TEST_F(NpyTest, ReadsFilesWrittenByNumpy) {
+  const std::string matrix = std::string(TUNER_FIXTURES_DIR) + "/numpy_float32_2x3.npy";
+  const Header header = ReadHeader(matrix);
+  EXPECT_EQ(header.ShapeText(), "(2, 3)");
+  const std::string floats = ReadAll(matrix, header);
+  const float expected[] = {0, 0.5f, 1, 1.5f, 2, 2.5f};
+  EXPECT_EQ(std::memcmp(floats.data(), expected, sizeof expected), 0);
+  const std::string v2 = std::string(TUNER_FIXTURES_DIR) + "/numpy_uint64_v2.npy";
+  const std::string words = ReadAll(v2, ReadHeader(v2));
+  const std::uint64_t expected_words[] = {1, 1ULL << 40, 3};
+  EXPECT_EQ(std::memcmp(words.data(), expected_words, sizeof expected_words), 0);
+}
+
 TEST_F(NpyTest, DataIsReadInChunksInOrder) {
   std::vector<std::uint32_t> values(1000);
   for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<std::uint32_t>(i * 7);

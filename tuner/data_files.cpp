@@ -40,7 +40,7 @@ void CheckFile(const std::string& path, const ArgSpec& arg, const std::string& u
     npy::CheckMatches(npy::ReadHeader(path), path, use + " of '" + arg.name + "'", NpyDescr(arg.type),
                       static_cast<std::uint64_t>(count));
   } catch (const npy::NpyError& e) {
-    throw UsageError(std::string(e.what()) + " (length " + arg.length + " at size " + size.Key() + ")");
+    throw UsageError(std::string(e.what()) + " (length " + arg.length + (size.values.empty() ? "" : " at size " + size.Key()) + ")");
   }
 }
 
