@@ -11,7 +11,7 @@
 
 #include "cli_runner.h"
 #include "db_test_util.h"
-#include "device.h"
+#include "gpu_test_support.h"
 #include "npy.h"
 
 namespace tuner {
@@ -22,12 +22,6 @@ using db::testing::TempDir;
 using testing::CliResult;
 using testing::RunCommand;
 using testing::RunTuner;
-
-#define SKIP_WITHOUT_GPU()                                                           \
-  do {                                                                               \
-    const GpuDiscovery found = DiscoverGpus();                                       \
-    if (found.gpus.empty()) GTEST_SKIP() << "no usable GPU: " << found.problem;     \
-  } while (0)
 
 constexpr int kValues = 1 << 20;
 constexpr int kBins = 256;
@@ -52,7 +46,7 @@ class CaptureGpu : public ::testing::Test {
 };
 
 TEST_F(CaptureGpu, CaptureTuneAndRelaunchWithTheTunedConfiguration) {
-  SKIP_WITHOUT_GPU();
+  TUNER_GPU_TEST(1);
   const std::string args = "--n " + std::to_string(kValues) + " --bins " + std::to_string(kBins) + " --skew 0.9";
   const CliResult captured = App(args, true);
   ASSERT_EQ(captured.exit_code, 0) << captured.out << captured.err;
@@ -93,7 +87,7 @@ TEST_F(CaptureGpu, CaptureTuneAndRelaunchWithTheTunedConfiguration) {
 
 // The captured output is the check: a kernel that miscounts is wrong_result and never best.
 TEST_F(CaptureGpu, TheCapturedOutputCatchesAWrongKernel) {
-  SKIP_WITHOUT_GPU();
+  TUNER_GPU_TEST(1);
   ASSERT_EQ(App("--n 65536 --bins 64 --skew 0.5", true).exit_code, 0);
   const fs::path source = dir_.File("capture-app_histogram/histogram.cu");
   std::string text = db::testing::ReadBytes(source.string());
@@ -115,7 +109,7 @@ TEST_F(CaptureGpu, TheCapturedOutputCatchesAWrongKernel) {
 // Data decides: the best configuration for uniform data is not the best for skewed data, and
 // each capture's tuning picks the one that is fastest on its own data.
 TEST_F(CaptureGpu, UniformAndSkewedDataHaveDifferentWinners) {
-  SKIP_WITHOUT_GPU();
+  TUNER_GPU_TEST(1);
   std::map<std::string, nlohmann::json> runs;
   for (const char* skew : {"0", "0.9"}) {
     const std::string capture_dir = dir_.File(std::string("skew-") + skew);
@@ -142,7 +136,7 @@ TEST_F(CaptureGpu, UniformAndSkewedDataHaveDifferentWinners) {
 // An output read and written (init = "file:...") starts from the file's contents at every launch:
 // otherwise every candidate after the first would add to what the ones before left.
 TEST_F(CaptureGpu, AnInOutBufferFromAFileIsRestoredBeforeEveryLaunch) {
-  SKIP_WITHOUT_GPU();
+  TUNER_GPU_TEST(1);
   const std::string folder = dir_.File("accumulate");
   fs::create_directories(folder);
   std::vector<float> start(4096), in(4096), sum(4096);
@@ -191,7 +185,7 @@ bytes = "12 * 4096"
 }
 
 TEST(CaptureCost, AnUncapturedLaunchCostsAtMostOneMicrosecondMore) {
-  SKIP_WITHOUT_GPU();
+  TUNER_GPU_TEST(1);
   for (const char* env : {"", "TUNER_CAPTURE=another_kernel "}) {
     const CliResult r = RunCommand(std::string(env) + CAPTURE_BENCHMARK + " --batches 200");
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;

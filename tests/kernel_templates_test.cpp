@@ -20,7 +20,7 @@ const TemplateLibrary& Shipped() {
 }
 
 const std::vector<std::string> kShipped = {"transpose", "matmul",         "reduction",          "conv1d",
-                                           "coalescing", "coalescing_fp64", "adjacent_difference"};
+                                           "coalescing", "coalescing_fp64", "adjacent_difference", "histogram"};
 
 TEST(KernelTemplates, EveryShippedTemplateChecksAgainstItsOwnReferenceKernel) {
   ASSERT_TRUE(Shipped().errors.empty()) << Shipped().errors[0];
@@ -37,6 +37,7 @@ TEST(KernelTemplates, EveryShippedTemplateChecksAgainstItsOwnReferenceKernel) {
 TEST(KernelTemplates, TolerancesAreTheDerivedOnes) {
   const std::map<std::string, double> atol = {
       {"transpose", 0}, {"coalescing", 0}, {"coalescing_fp64", 0}, {"adjacent_difference", 0},
+      {"histogram", 0},                     // integer counts, exact atomics
       {"reduction", 0},                     // exact up to 2^30 values
       {"matmul", 4096.0 / (1 << 22)},       // 2^-22 * K
       {"conv1d", 100.0 / (1 << 22)}};       // 2^-22 * TAPS
