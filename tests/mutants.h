@@ -209,6 +209,26 @@ inline const std::vector<TemplateMutants>& AllMutants() {
                       {{"    if (i < n) out[i] = s[k + 1] - s[k];", "    if (i < n - 1) out[i] = s[k + 1] - s[k];"}},
                       "100003", "VARIANT == 1"},
                  }});
+    // BINS = 128 holds every random value ([0, 100)), so every value counts.
+    t.push_back({"histogram",
+                 {
+                     {"lost group count: a warp-aggregated group adds 1 instead of its size",
+                      {{"atomicAdd(&counters[value], (unsigned int)__popc(group));", "atomicAdd(&counters[value], 1u);"}},
+                      "100003x128", "VARIANT >= 2"},
+                     {"off-by-one bound: the last value is never counted",
+                      {{"count_value(counters, i < n ? __ldg(&data[i]) : ~0u, (unsigned int)nbins);",
+                        "count_value(counters, i < n - 1 ? __ldg(&data[i]) : ~0u, (unsigned int)nbins);"}},
+                      "100003x128", "1"},
+                     {"wrong index: a thread's values are consecutive, overlapping its neighbours'",
+                      {{"const long long i = base + (long long)k * BLOCK;", "const long long i = base + k;"}},
+                      "100003x128", "ITEMS > 1"},
+                     {"missing __syncthreads before the private histogram is added to the global one",
+                      {{"  __syncthreads();\n  for (int b = threadIdx.x; b < nbins; b += BLOCK)\n    if (local[b]",
+                        "  for (int b = threadIdx.x; b < nbins; b += BLOCK)\n    if (local[b]"},
+                       {"  unsigned int* counters = local;\n",
+                        "  unsigned int* counters = local;\n  if (threadIdx.x >= 32) __nanosleep(20000);  // mutant: all warps but the first count late\n"}},
+                      "100003x128", "VARIANT == 1 || VARIANT == 2", true},
+                 }});
     return t;
   }();
   return all;

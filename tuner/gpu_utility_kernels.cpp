@@ -127,6 +127,7 @@ void UtilityKernels::Fill(void* data, ScalarType type, std::size_t count, Buffer
     case BufferInit::kIndex: code = 3; break;
     case BufferInit::kRandomInt: code = 4; break;
     case BufferInit::kPoison: break;  // handled above
+    case BufferInit::kFile: throw std::invalid_argument("a buffer from a file is read (GpuSession::LoadFile), not filled");
   }
   void* args[] = {&data, &n, &code, &seed};
   TUNER_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(Kernel("fill_" + ToString(type))), GridFor(count), dim3(256), args, 0, nullptr));
