@@ -51,7 +51,8 @@ class DataFilesTest : public ::testing::Test {
   void SetUp() override {
     std::filesystem::create_directories(dir_.File("data"));
     std::filesystem::create_directories(dir_.File("expected"));
-    std::ofstream(dir_.File("scale.cu")) << "extern \"C\" __global__ void scale(float* o, const float* i) { o[threadIdx.x] = 2 * i[threadIdx.x]; }\n";
+    std::ofstream(dir_.File("scale.cu")) << "extern \"C\" __global__ void scale(float* o, const float* i) { o[threadIdx.x] = 2 * i[threadIdx.x]; }\n"
+                                          << "extern \"C\" __global__ void scale_reference(float* o, const float* i) { o[threadIdx.x] = 2 * i[threadIdx.x]; }\n";
     Floats("data/in.npy", 8);
     Floats("expected/out.npy", 8);
   }
@@ -88,8 +89,8 @@ TEST_F(DataFilesTest, FilesAreResolvedBesideTheDescriptionAndReplaceTheReference
 
 TEST_F(DataFilesTest, ANamedReferenceKernelIsKeptBesideTheExpectedFiles) {
   std::string toml = kScale;
-  toml.replace(toml.find("[check]\n"), 8, "[check]\nkernel = \"scale\"\n");
-  EXPECT_EQ(LoadTemplateFile(Description(toml)).check.kernel, "scale");
+  toml.replace(toml.find("[check]\n"), 8, "[check]\nkernel = \"scale_reference\"\n");
+  EXPECT_EQ(LoadTemplateFile(Description(toml)).check.kernel, "scale_reference");
 }
 
 TEST_F(DataFilesTest, OtherDataIsAnotherTemplateVersion) {

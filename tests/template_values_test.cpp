@@ -21,8 +21,8 @@ TemplateSpec Spec() {
   spec.check.kernel = "t_reference";
   spec.check.params = {{"B", 1}};
   spec.check.launch = spec.launch;
-  spec.args = {ArgSpec{"out", ScalarType::kFloat, true, "W * H", "", BufferInit::kPoison, true},
-               ArgSpec{"n", ScalarType::kInt, false, "", "W", BufferInit::kZero, false}};
+  spec.args = {ArgSpec{"out", ScalarType::kFloat, true, "W * H", "", BufferInit::kPoison, true, ""},
+               ArgSpec{"n", ScalarType::kInt, false, "", "W", BufferInit::kZero, false, ""}};
   spec.work.bytes = "4 * W * H";
   return spec;
 }

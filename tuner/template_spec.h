@@ -54,8 +54,8 @@ struct ArgSpec {
   std::string length;  // buffers: elements
   std::string value;   // scalars
   BufferInit init = BufferInit::kZero;
-  std::string file;  // init = "file:PATH": PATH resolved against the description's folder
   bool output = false;
+  std::string file;  // init = "file:PATH": PATH resolved against the description's folder
 };
 
 struct SymbolSpec {
