@@ -27,14 +27,15 @@ TEST(Cli, HelpForTheToolAndEveryCommand) {
 }
 
 TEST(Cli, BadUsageIsOneLineAndExitTwo) {
-  for (const char* args : {"", "bogus", "tune --bogus", "kernels --json extra", "tune transpose --size 8x",
+  for (const std::string& args : std::vector<std::string>{"", "bogus", "tune --bogus", "kernels --json extra", "tune transpose --size 8x",
                            "tune nosuch", "kernels --templates /no/such/folder", "tune transpose --strategy bogus",
                            "tune transpose --gpus 0,x", "tune transpose --gpus 0 --gpu 1",
                            "tune transpose --gpus all --strategy annealing",
-                           "explore transpose --size 0"}) {
+                           "explore transpose --size 0",
+                           "kernels --templates /tmp/" + std::string(300, 'x')}) {  // a name the file system refuses
     const auto r = RunTuner(args);
     EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
-    if (*args) {
+    if (!args.empty()) {
       EXPECT_EQ(CountLines(r.err), 1) << args << ": " << r.err;
     }
   }

@@ -96,7 +96,9 @@ void TakeByName(std::vector<Loaded>& loaded, TemplateLibrary& library) {
 std::vector<std::string> TemplateSearchDirs(const std::vector<std::string>& command_line_dirs) {
   std::vector<std::string> dirs;
   for (const std::string& dir : command_line_dirs) {
-    if (!fs::is_directory(dir)) throw UsageError("--templates " + Quoted(dir) + ": not a folder");
+    std::error_code error;  // a name too long for the file system is a bad option too, not an internal error
+    if (!fs::is_directory(dir, error))
+      throw UsageError("--templates " + Quoted(dir) + ": " + (error ? error.message() : "not a folder"));
     dirs.push_back(dir);
   }
   if (const char* env = std::getenv("TUNER_TEMPLATES"))
