@@ -2,6 +2,8 @@
 // allocation and touches no file; a capture that fails leaves nothing and the launch goes on.
 #include "launch.h"
 
+#include "example/nvrtc_kernel.h"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -43,6 +45,15 @@ bool GpuPresent() {
   return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
 }
 
+// With a GPU the runtime looks the kernel up, so it must be a real one (empty: the pointers it is
+// given are never read); without one, any address fails alike.
+const void* TestKernel() {
+  static const void* kernel = GpuPresent() ? static_cast<const void*>(example::CompileKernel(
+                                                 "extern \"C\" __global__ void k() {}", "k", {}))
+                                           : reinterpret_cast<const void*>(0x3000);
+  return kernel;
+}
+
 class LaunchTest : public ::testing::Test {
  protected:
   void SetUp() override { fs::create_directories(kCaptureDir); }
@@ -51,7 +62,7 @@ class LaunchTest : public ::testing::Test {
 
   float* out_ = reinterpret_cast<float*>(0x1000);
   const float* in_ = reinterpret_cast<const float*>(0x2000);
-  const void* kernel_ = reinterpret_cast<const void*>(0x3000);
+  const void* kernel_ = TestKernel();
 };
 
 TEST_F(LaunchTest, AnUncapturedLaunchAllocatesNothingAndWritesNothing) {

@@ -160,8 +160,13 @@ inline const std::vector<TemplateMutants>& AllMutants() {
                       {{"  for (int o = 16; o > 0; o >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, o);\n  if (tid % 32 == 0)",
                         "  for (int o = 8; o > 0; o >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, o);\n  if (tid % 32 == 0)"}},
                       "1000001", "VARIANT == 4"},
-                     {"off-by-one: a slot counts one block too few, so a block total is lost",
-                      {{"blocks_in_slot = (gridDim.x - s + SLOTS - 1) / SLOTS;", "blocks_in_slot = (gridDim.x - s) / SLOTS;"}},
+                     // (A slot flushed one block early loses a total only when that block adds
+                     // it after the flush: a race that on an H100 shows on about half of the
+                     // candidates even with the check after the timed launches, so it is no
+                     // mutant for a test that must kill every one; see reports/benchmarks.md.)
+                     {"off-by-one: the last block of a slot is never recognised, so no slot total reaches the sum",
+                      {{"if (atomicAdd(&slot_done[s * SLOT_STRIDE], 1u) == blocks_in_slot - 1) {",
+                        "if (atomicAdd(&slot_done[s * SLOT_STRIDE], 1u) == blocks_in_slot) {"}},
                       "1000001", "1"},
                  }});
     t.push_back({"conv1d",

@@ -268,18 +268,26 @@ bytes = "8 * N"
 
 // A candidate that writes its input is wrong even though its own output is right, and the input is
 // filled again, so the correct candidates measured after it still pass.
+// `tune NAME --json` of the template NAME.toml and NAME.cu written into a fresh folder; its
+// document, and its candidates by VARIANT.
+nlohmann::json TuneByVariant(const std::string& name, const std::string& description, const std::string& source,
+                             std::map<int, nlohmann::json>* by_variant) {
+  TempDir dir;
+  std::ofstream(dir.File(name + ".toml")) << description;
+  std::ofstream(dir.File(name + ".cu")) << source;
+  const auto r = RunTuner("tune " + name + " --json --templates " + dir.File("") + " --db " + dir.File("t.db"),
+                          "XDG_CACHE_HOME=" + dir.File("cache"));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  for (const auto& c : doc.at("candidates")) (*by_variant)[c["params"]["VARIANT"]] = c;
+  return doc;
+}
+
 TEST(SweepGpu, ACandidateThatWritesItsInputIsWrongAndLaterOnesStillPass) {
   TUNER_GPU_TEST(1);
-  TempDir dir;
-  std::ofstream(dir.File("scribbler.toml")) << kScribblerDescription;
-  std::ofstream(dir.File("scribbler.cu")) << kScribblerSource;
-  const auto r = RunTuner("tune scribbler --json --templates " + dir.File("") + " --db " + dir.File("t.db"),
-                          "XDG_CACHE_HOME=" + dir.File("cache"));
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto doc = nlohmann::json::parse(r.out);
   std::map<int, nlohmann::json> by_variant;
-  for (const auto& c : doc.at("candidates")) by_variant[c["params"]["VARIANT"]] = c;
-  ASSERT_EQ(by_variant.size(), 4u) << r.out;
+  const auto doc = TuneByVariant("scribbler", kScribblerDescription, kScribblerSource, &by_variant);
+  ASSERT_EQ(by_variant.size(), 4u) << doc.dump();
   for (int variant : {1, 2}) {
     EXPECT_EQ(by_variant[variant]["status"], "wrong_result") << by_variant[variant].dump();
     const std::string reason = by_variant[variant]["reason"];
@@ -289,6 +297,36 @@ TEST(SweepGpu, ACandidateThatWritesItsInputIsWrongAndLaterOnesStillPass) {
   EXPECT_EQ(by_variant[0]["status"], "ok") << by_variant[0].dump();
   EXPECT_EQ(by_variant[3]["status"], "ok") << by_variant[3].dump();
   EXPECT_TRUE(doc["best"]["params"]["VARIANT"] == 0 || doc["best"]["params"]["VARIANT"] == 3) << doc["best"].dump();
+}
+
+// VARIANT 1 remembers, per element, that it ran: right at its first launch, one too much after.
+const char* kStatefulSource = R"cuda(
+__device__ float ran_before[100000];
+extern "C" __global__ void stateful(float* out, const float* in, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  out[i] = in[i] * 2.0f;
+#if VARIANT == 1
+  out[i] += ran_before[i];
+  ran_before[i] = 1.0f;
+#endif
+}
+)cuda";
+
+TEST(SweepGpu, AKernelRightOnlyAtItsFirstLaunchIsWrong) {
+  TUNER_GPU_TEST(1);
+  std::string description = kScribblerDescription;
+  for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"scribbler", "stateful"}, {"scribbler", "stateful"}, {"[0, 1, 2, 3]", "[0, 1]"},
+           {R"(labels = ["correct", "negates_input", "bumps_one_input", "correct_after"])", ""}})
+    description.replace(description.find(from), from.size(), to);
+  std::map<int, nlohmann::json> by_variant;
+  const auto doc = TuneByVariant("stateful", description, kStatefulSource, &by_variant);
+  ASSERT_EQ(by_variant.size(), 2u) << doc.dump();
+  EXPECT_EQ(by_variant[0]["status"], "ok") << by_variant[0].dump();
+  EXPECT_EQ(by_variant[1]["status"], "wrong_result") << by_variant[1].dump();
+  EXPECT_EQ(by_variant[1].value("reason", "").rfind("right at the first launch, wrong after the timed ones: ", 0), 0u)
+      << by_variant[1].dump();
 }
 
 // Whether candidate 1 of `tune faulty` has killed its worker twice (then candidate 2 spins), waiting

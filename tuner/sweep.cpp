@@ -56,6 +56,8 @@ class SweepRun {
   void TimeCloseCandidates(std::size_t first);
   double CandidateTimeoutS() const;
   void ConfirmLeaders();
+  bool ConfirmLeadersOnce();
+  bool FastestAreConfirmed() const;
   std::vector<Leader> Fastest() const;
   std::vector<std::size_t> MeasuredHere(const std::vector<Leader>& leaders);
 
@@ -392,17 +394,34 @@ std::vector<std::size_t> SweepRun::MeasuredHere(const std::vector<Leader>& leade
 }
 
 // The few fastest are timed again in turns (A B C A B C ...), so that a drift of clocks or a
-// neighbour on the GPU during the sweep cannot decide the winner. Cards of one model differ by a
-// few percent, so each of them times the model's leaders, not only its own. Nothing is timed
-// again when this run measured nothing new.
+// neighbour on the GPU during the sweep cannot decide the winner. A candidate timed alone may then
+// be faster than a leader's time in turns: the new fastest are timed in turns again, a few times
+// at most (once with several cards, which hand in their leaders together).
 void SweepRun::ConfirmLeaders() {
+  constexpr int kMaxConfirmations = 3;
+  for (int i = 0; i < kMaxConfirmations; ++i)
+    if (!ConfirmLeadersOnce() || options_.leader_exchange || FastestAreConfirmed()) return;
+}
+
+bool SweepRun::FastestAreConfirmed() const {
+  for (const Leader& leader : Fastest()) {
+    const auto record = std::find_if(outcome_.measured.begin(), outcome_.measured.end(),
+                                     [&](const db::MeasurementRecord& r) { return r.params_json == leader.params_json; });
+    if (record == outcome_.measured.end() || record->reason.rfind(kConfirmedReasonPrefix, 0) != 0) return false;
+  }
+  return true;
+}
+
+// Cards of one model differ by a few percent, so each of them times the model's leaders, not only
+// its own. Nothing is timed again when this run measured nothing new. Whether leaders were timed.
+bool SweepRun::ConfirmLeadersOnce() {
   constexpr int kRounds = 10;
   std::vector<Leader> leaders = outcome_.measured.empty() ? std::vector<Leader>{} : Fastest();
   if (options_.leader_exchange) leaders = options_.leader_exchange(leaders);  // every card hands in, even none
   if (leaders.size() > kLeaders) leaders.resize(kLeaders);
-  if (leaders.size() < 2) return;  // nothing to compare: a lone leader is not measured again
+  if (leaders.size() < 2) return false;  // nothing to compare: a lone leader is not measured again
   const std::vector<std::size_t> indices = MeasuredHere(leaders);
-  if (indices.size() < 2 || g_sweep_interrupted) return;
+  if (indices.size() < 2 || g_sweep_interrupted) return false;
   if (!worker_ || !worker_->Alive()) StartWorker();
   // A card may have sat idle while the others finished their shares.
   if (options_.leader_exchange) worker_->Call({{"op", "warm_up"}}, kSetupTimeoutS, &g_sweep_interrupted);
@@ -413,13 +432,14 @@ void SweepRun::ConfirmLeaders() {
   }
   const auto reply = worker_->Call({{"op", "interleave"}, {"launches", launches}, {"rounds", kRounds}},
                                    CandidateTimeoutS() * kLeaders, &g_sweep_interrupted);
-  if (reply.outcome != WorkerProcess::Outcome::kReplied || !reply.body.value("ok", false)) return;
+  if (reply.outcome != WorkerProcess::Outcome::kReplied || !reply.body.value("ok", false)) return false;
   for (std::size_t j = 0; j < indices.size(); ++j) {
     db::MeasurementRecord& record = outcome_.measured[indices[j]];
     // The median and spread now come from the rounds in turns alone; its own samples are kept in words.
-    record.reason = std::string(kConfirmedReasonPrefix) + " median of " + std::to_string(kRounds) +
-                    " samples timed in turns with the other leaders (after " + std::to_string(record.samples) +
-                    " of its own)";
+    if (record.reason.rfind(kConfirmedReasonPrefix, 0) != 0)
+      record.reason = std::string(kConfirmedReasonPrefix) + " median of " + std::to_string(kRounds) +
+                      " samples timed in turns with the other leaders (after " + std::to_string(record.samples) +
+                      " of its own)";
     record.time_ms_median = reply.body["medians"][j];
     record.time_ms_spread = reply.body["spreads"][j];
     record.time_ms_min = reply.body["mins"][j];
@@ -428,6 +448,7 @@ void SweepRun::ConfirmLeaders() {
     records_->FillPerformance(record);
     store_.AddMeasurement(sweep_id_, record);
   }
+  return true;
 }
 
 }  // namespace

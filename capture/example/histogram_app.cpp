@@ -63,7 +63,9 @@ std::vector<unsigned> MakeData(const Options& o) {
 // The tuned configuration for this GPU and size, or the application's own default.
 std::vector<std::pair<std::string, long long>> Configuration(const Options& o) {
   const tuner::GpuIdentity gpu = tuner::CurrentGpu();
-  std::vector<std::pair<std::string, long long>> params = {{"VARIANT", 1}, {"BLOCK", 256}, {"ITEMS", 4}};
+  // The default: a private histogram in shared memory where it fits, warp-aggregated global atomics where not.
+  const long long variant = o.bins * 4 <= 49152 ? 1 : 3;
+  std::vector<std::pair<std::string, long long>> params = {{"VARIANT", variant}, {"BLOCK", 256}, {"ITEMS", 4}};
   try {
     const tuner::TunedConfig config = tuner::TunedConfigs::Open(o.db).Lookup(kName, gpu, {o.n, o.bins});
     std::printf("configuration: %s (%s)\n", config ? "tuned" : "default", config.note.c_str());
