@@ -77,7 +77,7 @@ class GpuSession {
   static cudaError_t Launch(const ReadyLaunch& ready);
   double TimedLaunch(const ReadyLaunch& ready);
   std::string Verify();
-  std::string RecheckAfterTiming(const ReadyLaunch& ready);
+  std::string RecheckAfterTiming();
   std::vector<double> TimeSamples(const ReadyLaunch& ready, const MeasureRequest& request,
                                   double checked_ms, std::string* note);
   void FlushL2();
