@@ -1,4 +1,5 @@
-// Every candidate of every shipped template compiles with NVRTC for sm_80 and sm_90 (no GPU).
+// Every candidate of every shipped template compiles with NVRTC for sm_80 and sm_90 (no GPU); a
+// space too large to compile in a test is compiled on a pairwise sample.
 #include "explore.h"
 
 #include <gtest/gtest.h>
@@ -13,6 +14,7 @@
 #include "arch_table.h"
 #include "cli_runner.h"
 #include "db_test_util.h"
+#include "pairwise_sample.h"
 #include "template_library.h"
 
 namespace tuner {
@@ -31,15 +33,18 @@ class ShippedTemplate : public ::testing::TestWithParam<Case> {};
 TEST_P(ShippedTemplate, EveryCandidateCompiles) {
   const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs({}));
   const TemplateSpec& spec = library.Find(GetParam().kernel);
+  const ProblemSize size = ParseProblemSize(spec, "");
+  const std::vector<ParamValues> candidates = testing::CandidatesToCompile(spec, size);
   db::testing::TempDir dir;
   const auto threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const Exploration exploration = ExploreTemplate(spec, ParseProblemSize(spec, ""), ArchLimits(GetParam().arch),
-                                                  GetParam().arch, dir.File("cubins"), threads, TUNER_EXECUTABLE);
+  const Exploration exploration = ExploreCandidates(spec, candidates, size, ArchLimits(GetParam().arch), GetParam().arch,
+                                                    dir.File("cubins"), threads, TUNER_EXECUTABLE);
   EXPECT_FALSE(exploration.explored.empty());
   EXPECT_EQ(exploration.explored.size(), exploration.candidates);
   EXPECT_FALSE(exploration.interrupted);
   for (const ExploredCandidate& c : exploration.explored) {
     EXPECT_TRUE(c.compiled) << ParamsJson(c.params) << "\n" << c.compile_log;
+    EXPECT_EQ(c.invalid_reason, "") << ParamsJson(c.params);  // the constraints exclude what cannot launch
     if (c.compiled) {
       EXPECT_GT(c.info.regs_per_thread, 0) << ParamsJson(c.params);
     }
@@ -49,7 +54,7 @@ TEST_P(ShippedTemplate, EveryCandidateCompiles) {
 std::vector<Case> AllCases() {
   std::vector<Case> cases;
   for (const char* kernel : {"transpose", "matmul", "reduction", "conv1d", "coalescing", "coalescing_fp64", "adjacent_difference",
-                             "histogram"})
+                             "histogram", "gemm_large"})
     for (const char* arch : {"sm_80", "sm_90"}) cases.push_back({kernel, arch});
   return cases;
 }

@@ -19,8 +19,8 @@ const TemplateLibrary& Shipped() {
   return library;
 }
 
-const std::vector<std::string> kShipped = {"transpose", "matmul",         "reduction",          "conv1d",
-                                           "coalescing", "coalescing_fp64", "adjacent_difference", "histogram"};
+const std::vector<std::string> kShipped = {"transpose",       "matmul",              "reduction", "conv1d",    "coalescing",
+                                           "coalescing_fp64", "adjacent_difference", "histogram", "gemm_large"};
 
 TEST(KernelTemplates, EveryShippedTemplateChecksAgainstItsOwnReferenceKernel) {
   ASSERT_TRUE(Shipped().errors.empty()) << Shipped().errors[0];
@@ -40,6 +40,7 @@ TEST(KernelTemplates, TolerancesAreTheDerivedOnes) {
       {"histogram", 0},                     // integer counts, exact atomics
       {"reduction", 0},                     // exact up to 2^30 values
       {"matmul", 4096.0 / (1 << 22)},       // 2^-22 * K
+      {"gemm_large", 2048.0 / (1 << 22)},   // 2^-22 * K
       {"conv1d", 100.0 / (1 << 22)}};       // 2^-22 * TAPS
   for (const auto& [name, expected] : atol) {
     const TemplateSpec& spec = Shipped().Find(name);

@@ -36,30 +36,39 @@ struct Mutant {
 struct TemplateMutants {
   std::string name;  // shipped template
   std::vector<Mutant> mutants;
+  // For a space too large to tune once per mutant: a constraint that the shipped template and its
+  // mutants are tuned under (an added line of `constraints`); empty: every candidate.
+  std::string sample = "";
 };
 
 // gtest names a parameterised test's cases by this.
 inline void PrintTo(const TemplateMutants& mutants, std::ostream* out) { *out << mutants.name; }
 
+// Replaces the one occurrence of `find` in `text`; throws naming `where` unless it occurs exactly once.
+inline void ReplaceOnce(std::string& text, const std::string& find, const std::string& replace, const std::string& where) {
+  const std::size_t at = text.find(find);
+  if (at == std::string::npos || text.find(find, at + 1) != std::string::npos)
+    throw std::runtime_error(where + " does not have exactly one " + find);
+  text.replace(at, find.size(), replace);
+}
+
 // The shipped source with the mutant's edits applied; throws naming the edit when it does not match
 // exactly once.
 inline std::string Mutate(const std::string& source, const Mutant& mutant) {
   std::string text = source;
-  for (const SourceEdit& edit : mutant.edits) {
-    const std::size_t at = text.find(edit.find);
-    if (at == std::string::npos || text.find(edit.find, at + 1) != std::string::npos)
-      throw std::runtime_error("mutant '" + mutant.bug + "': the text to replace does not occur exactly once: " + edit.find);
-    text.replace(at, edit.find.size(), edit.replace);
-  }
+  for (const SourceEdit& edit : mutant.edits) ReplaceOnce(text, edit.find, edit.replace, "the source of mutant '" + mutant.bug + "'");
   return text;
 }
 
 // Writes the mutant as a template of its own into `folder`: the shipped description renamed to
 // `name` (still naming the shipped source file, so that the mutated copy beside it is the one
-// compiled) and the mutated source.
-inline void WriteMutant(const TemplateSpec& spec, const Mutant& mutant, const std::string& name, const std::string& folder) {
+// compiled), with the `sample` constraint when there is one, and the mutated source.
+inline void WriteMutant(const TemplateSpec& spec, const Mutant& mutant, const std::string& name, const std::string& folder,
+                        const std::string& sample = "") {
   std::ifstream in(spec.description_path, std::ios::binary);
   std::string description((std::istreambuf_iterator<char>(in)), {});
+  if (!sample.empty())
+    ReplaceOnce(description, "\nconstraints = [\n", "\nconstraints = [\n  \"" + sample + "\",\n", spec.description_path);
   const std::string line = "name = \"" + spec.name + "\"\n";
   const std::size_t at = description.find(line);
   if (at == std::string::npos) throw std::runtime_error(spec.description_path + " has no line " + line);
@@ -234,6 +243,30 @@ inline const std::vector<TemplateMutants>& AllMutants() {
                         "  unsigned int* counters = local;\n  if (threadIdx.x >= 32) __nanosleep(20000);  // mutant: all warps but the first count late\n"}},
                       "100003x128", "VARIANT == 1 || VARIANT == 2", true},
                  }});
+    t.push_back({"gemm_large",
+                 {
+                     {"missing __syncthreads after staging (single buffer)",
+                      {{"    fetch(s * TILE_K);\n    stash(0);\n    __syncthreads();\n", "    fetch(s * TILE_K);\n    " + kOtherWarpsLate + "    stash(0);\n"}},
+                      "200x152x76", "DB == 0", true},
+                     {"wrong buffer: the next K step's tiles overwrite the ones just read",
+                      {{"if (more) stash(buf ^ 1);", "if (more) stash(buf);"}},
+                      "200x152x76", "DB == 1"},
+                     {"dropped tail: the last, partial K step of A is read as zeros",
+                      {{"m0 + r < M && k0 + c < K);", "m0 + r < M && k0 + TILE_K <= K);"}},
+                      "200x152x76", "K % TILE_K != 0"},
+                     {"off-by-one bound: the last row of C is never stored",
+                      {{"if (r < M && c < N) C[", "if (r < M - 1 && c < N) C["}},
+                      "200x152x76", "1"},
+                     {"wrong index: strided columns are WORK_N apart instead of TILE_N / WORK_N",
+                      {{"STRIDE_N ? tn + j * THREADS_N :", "STRIDE_N ? tn + j * WORK_N :"}},
+                      "200x152x76", "STRIDE_N == 1 && WORK_N > 1 && TILE_N != WORK_N * WORK_N"},
+                     {"swapped lanes: a float4 load puts z and w in each other's place",
+                      {{"v[2] = x.z; v[3] = x.w;", "v[2] = x.w; v[3] = x.z;"}},
+                      "200x152x76", "VEC_A == 4 || VEC_B == 4"},
+                 },
+                 // 158 of the 12,064 candidates at 200x152x76, with every pair of parameter values.
+                 "(TILE_M + 2 * TILE_N + 3 * TILE_K + 5 * WORK_M + 7 * WORK_N + 11 * VEC_A + 13 * VEC_B + 17 * A_TRANSPOSED"
+                 " + 19 * PAD_A + 23 * STRIDE_N + 29 * UNROLL_K + 31 * DB) % 79 == 0"});
     return t;
   }();
   return all;

@@ -2,8 +2,9 @@
 // `tuner tune`, must be wrong_result (or fault) for every candidate its bug reaches and never best.
 // The shipped template is tuned at the same size first: the candidates a mutant reaches must pass
 // there (or the mutant proves nothing), and for a mutant that is not a race the candidates it does
-// not reach must end as they did there. Prints the kill rate per template ("mutation kill rate:
-// transpose 5/5").
+// not reach must end as they did there. A template with a sample (mutants.h) is tuned, shipped and
+// mutated alike, only where the sample's constraint holds. Prints the kill rate per template
+// ("mutation kill rate: transpose 5/5").
 #include <gtest/gtest.h>
 
 #include <iostream>
@@ -44,6 +45,16 @@ std::map<std::string, std::string> Tune(const std::string& name, const std::stri
   return statuses;
 }
 
+// The shipped template at `size`, or its sample written as a template of its own when it has one.
+std::map<std::string, std::string> TuneShipped(const TemplateSpec& spec, const std::string& sample, const std::string& size,
+                                               const TempDir& dir) {
+  nlohmann::json best;
+  if (sample.empty()) return Tune(spec.name, size, dir, "", &best);
+  const std::string name = spec.name + "_sample";
+  WriteMutant(spec, Mutant{"none", {}, size, "0"}, name, dir.File(name), sample);
+  return Tune(name, size, dir, dir.File(name), &best);
+}
+
 bool Affected(const Mutant& mutant, const ProblemSize& size, const std::string& params_json) {
   return Evaluate(mutant.affects, MakeVariables(size, ParamsFromJson(params_json))) != 0;
 }
@@ -59,11 +70,11 @@ TEST_P(MutationGpu, EveryMutantIsWrongWhereItReachesAndNeverBest) {
   for (std::size_t i = 0; i < GetParam().mutants.size(); ++i) {
     const Mutant& mutant = GetParam().mutants[i];
     const ProblemSize size = ParseProblemSize(spec, mutant.size);
-    nlohmann::json shipped_best, best;
-    if (!baseline.count(mutant.size)) baseline[mutant.size] = Tune(spec.name, mutant.size, dir, "", &shipped_best);
+    nlohmann::json best;
+    if (!baseline.count(mutant.size)) baseline[mutant.size] = TuneShipped(spec, GetParam().sample, mutant.size, dir);
     const std::string name = spec.name + "_mutant" + std::to_string(i);
     const std::string folder = dir.File(name);
-    WriteMutant(spec, mutant, name, folder);
+    WriteMutant(spec, mutant, name, folder, GetParam().sample);
     const auto statuses = Tune(name, mutant.size, dir, folder, &best);
     std::size_t reached = 0, caught = 0;
     for (const auto& [params, status] : statuses) {

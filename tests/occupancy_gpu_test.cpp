@@ -1,6 +1,7 @@
-// On a real GPU (skipped without one): for every candidate of every shipped template, the
-// explorer's blocks per SM (cuda_occupancy.h fed with the live limits and ptxas's resources) must
-// equal cudaOccupancyMaxActiveBlocksPerMultiprocessor on the loaded kernel.
+// On a real GPU (skipped without one): for every candidate of every shipped template (of a large
+// space, a pairwise sample), the explorer's blocks per SM (cuda_occupancy.h fed with the live
+// limits and ptxas's resources) must equal cudaOccupancyMaxActiveBlocksPerMultiprocessor on the
+// loaded kernel.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -12,6 +13,7 @@
 #include "explore.h"
 #include "gpu_test_support.h"
 #include "gpu_handles.h"
+#include "pairwise_sample.h"
 #include "template_library.h"
 
 namespace tuner {
@@ -30,8 +32,9 @@ TEST(OccupancyGpu, ExplorerAgreesWithTheRuntimeForEveryShippedCandidate) {
   const auto threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   int checked = 0;
   for (const TemplateSpec& spec : library.templates) {
-    const Exploration exploration =
-        ExploreTemplate(spec, ParseProblemSize(spec, ""), limits, arch, dir.File("cubins"), threads, TUNER_EXECUTABLE);
+    const ProblemSize size = ParseProblemSize(spec, "");
+    const Exploration exploration = ExploreCandidates(spec, testing::CandidatesToCompile(spec, size), size, limits, arch,
+                                                      dir.File("cubins"), threads, TUNER_EXECUTABLE);
     for (const ExploredCandidate& c : exploration.explored) {
       ASSERT_TRUE(c.compiled) << spec.name << " " << ParamsJson(c.params);
       const CachedCompile compiled = cache.Compile(spec, c.params, spec.kernel, arch);

@@ -38,7 +38,12 @@ ExploredCandidate ExploreOne(const TemplateSpec& spec, const ProblemSize& size, 
 Exploration ExploreTemplate(const TemplateSpec& spec, const ProblemSize& size, const DeviceLimits& device,
                             const std::string& arch, const std::string& cache_dir, int threads,
                             const std::string& executable, const std::atomic<bool>* stop) {
-  const std::vector<ParamValues> candidates = EnumerateCandidates(spec, size);
+  return ExploreCandidates(spec, EnumerateCandidates(spec, size), size, device, arch, cache_dir, threads, executable, stop);
+}
+
+Exploration ExploreCandidates(const TemplateSpec& spec, const std::vector<ParamValues>& candidates, const ProblemSize& size,
+                              const DeviceLimits& device, const std::string& arch, const std::string& cache_dir,
+                              int threads, const std::string& executable, const std::atomic<bool>* stop) {
   std::vector<ExploredCandidate> explored(candidates.size());
   std::vector<char> done(candidates.size(), 0);
   ParallelCompiler compiler(threads, cache_dir, executable);
