@@ -2,7 +2,7 @@
 // for every two parameters (and every single one), each pair of values that some candidate has is
 // held by a candidate of the sample. Bugs that take two parameters to show (a vector width with a
 // layout, a tile with an unroll) are reached without the whole space: the 12,064 candidates of
-// gemm_large come down to 22. Greedy: each pick covers the most pairs still missing, the earliest
+// gemm_large come down to 24. Greedy: each pick covers the most pairs still missing, the earliest
 // candidate on ties, so the sample is the same on every run.
 #pragma once
 
@@ -46,7 +46,7 @@ inline std::vector<ParamValues> PairwiseSample(const std::vector<ParamValues>& c
 }
 
 // Above this many candidates a test compiles a template's pairwise sample (gemm_large: 12,064
-// candidates, about an hour on two cores, against 22 in under a minute); `tuner explore` compiles
+// candidates, about an hour on two cores, against 24 in under a minute); `tuner explore` compiles
 // them all.
 constexpr std::size_t kCompileAllUpTo = 2000;
 
