@@ -40,9 +40,10 @@ const std::vector<ParamValues>& Candidates(const TemplateSpec& spec, const std::
 
 // The candidates of the template's sample (all of them without one) at `size`.
 std::vector<ParamValues> Sampled(const TemplateSpec& spec, const std::string& sample, const std::string& size) {
+  const ProblemSize sizes = ParseProblemSize(spec, size);
   std::vector<ParamValues> sampled;
   for (const ParamValues& params : Candidates(spec, size))
-    if (Holds(sample, ParseProblemSize(spec, size), params)) sampled.push_back(params);
+    if (Holds(sample, sizes, params)) sampled.push_back(params);
   return sampled;
 }
 
