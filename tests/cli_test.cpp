@@ -61,6 +61,7 @@ TEST(Cli, EveryBadOptionIsRefusedBeforeAnyWork) {
       {"tune transpose --size ''", "--size ''"},
       {"tune transpose --size 9223372036854775807x8", "9223372036854775807 is too large"},
       {"tune transpose --strategy annealing --gpus all", "--gpus"},
+      {"tune transpose --db /tmp", "--db '/tmp': is a folder"},
       {"explore transpose --gpu -1", "--gpu '-1'"},
       {"explore transpose --size ''", "--size ''"},
       {"explore transpose --arch sm_90 --gpu 0", "--arch and --gpu"},
