@@ -76,5 +76,34 @@ TEST(Expression, CheckSyntaxNeedsOnlyNames) {
   EXPECT_THROW(CheckSyntax("cdiv(N, B) * 2", {{"N", 1}}), ExpressionError);
 }
 
+TEST(Expression, ACompiledExpressionReadsItsVariablesWhereTheyAre) {
+  double n = 10, b = 4;
+  CompiledExpression compiled("N % B == 0 && B > 1", {{"N", &n}, {"B", &b}});
+  EXPECT_EQ(compiled.Evaluate(), 0.0);
+  n = 12;  // no new parse: the next evaluation reads the new value
+  EXPECT_EQ(compiled.Evaluate(), 1.0);
+  b = 0;
+  try {
+    compiled.Evaluate();
+    FAIL() << "expected a division by zero";
+  } catch (const ExpressionError& e) {
+    EXPECT_EQ(std::string(e.what()), "in expression 'N % B == 0 && B > 1': division by zero");
+  }
+  std::vector<std::string> used = compiled.used_names();
+  std::sort(used.begin(), used.end());
+  EXPECT_EQ(used, (std::vector<std::string>{"B", "N"}));
+}
+
+TEST(Expression, ACompiledExpressionRefusesUnknownNamesWhenCompiled) {
+  double n = 1;
+  try {
+    CompiledExpression("N * Q", {{"N", &n}});
+    FAIL() << "expected an unknown name";
+  } catch (const ExpressionError& e) {
+    EXPECT_EQ(std::string(e.what()), "in expression 'N * Q': unknown name 'Q'");
+  }
+  EXPECT_THROW(CompiledExpression("N +", {{"N", &n}}), ExpressionError);
+}
+
 }  // namespace
 }  // namespace tuner

@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "db_test_util.h"
+#include "odometer_enumeration.h"
 #include "template_fixtures.h"
 #include "template_library.h"
 #include "template_values.h"
@@ -85,6 +88,98 @@ TEST(SearchSpace, AGuardedDivisionIsNoError) {
   TemplateSpec spec = LoadDividing(dir);
   spec.constraints = {"STEP == 0 ? 0 : N % STEP == 0"};
   EXPECT_EQ(EnumerateCandidates(spec, ParseProblemSize(spec, "1024")).size(), 6u);
+}
+
+TEST(SearchSpace, AConstraintIsCheckedOnceItsParametersAreBoundAndNamesThem) {
+  TempDir dir;
+  TemplateSpec spec = LoadDividing(dir);
+  std::swap(spec.params[0], spec.params[1]);  // STEP first: the constraint is complete after it
+  try {
+    EnumerateCandidates(spec, DefaultSize(spec));
+    FAIL() << "expected a TemplateError";
+  } catch (const TemplateError& e) {
+    EXPECT_NE(std::string(e.what()).find("for candidates with STEP=0 (at N=1024): division by zero"), std::string::npos)
+        << e.what();
+  }
+}
+
+// Shipped templates (and the ones a test folder adds) at their default sizes.
+TEST(SearchSpace, EveryShippedTemplateGivesTheEnumerationsCandidatesInItsOrder) {
+  const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs({}));
+  ASSERT_FALSE(library.templates.empty());
+  for (const TemplateSpec& spec : library.templates) {
+    const ProblemSize size = DefaultSize(spec);
+    const std::vector<ParamValues> built = EnumerateCandidates(spec, size);
+    EXPECT_EQ(built, testing::CompiledOdometerEnumeration(spec, size)) << spec.name;
+    if (CountCombinations(spec) <= 20000) {  // the enumeration tuner used, verbatim, where it is quick
+      EXPECT_EQ(built, testing::ParsingOdometerEnumeration(spec, size)) << spec.name;
+    }
+    EXPECT_EQ(CountCandidates(spec, size), built.size()) << spec.name;
+  }
+}
+
+// A random space: 0 to 5 parameters of 1 to 5 values (zero included) and up to 4 constraints that
+// read any parameters, in any order, and the size N, with the operators templates use.
+TemplateSpec RandomSpace(std::mt19937& rng) {
+  const auto below = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+  TemplateSpec spec;
+  spec.description_path = "random.toml";
+  const int params = below(6);
+  for (int p = 0; p < params; ++p) {
+    ParamSpec param{std::string(1, static_cast<char>('A' + p)), {}, {}};
+    for (int v = 1 + below(5); v > 0; --v) param.values.push_back(below(9));
+    spec.params.push_back(param);
+  }
+  const auto name = [&] { return params == 0 || below(5) == 0 ? std::string("N") : spec.params[below(params)].name; };
+  const std::vector<std::string> shapes = {"{0} * {1} <= 24", "{0} + 1 > {1}", "{1} == 0 ? 1 : {0} % {1} != 1",
+                                           "{0} < 5 || {1} >= 3", "N > 3", "min({0}, {1}) != 2 && {0} != 7", "1"};
+  for (int c = below(5); c > 0; --c) {
+    std::string constraint = shapes[below(static_cast<int>(shapes.size()))];
+    for (const std::string slot : {"{0}", "{1}"}) {
+      const std::string chosen = name();  // the same at every place of the slot: a guard guards its own divisor
+      for (std::size_t at; (at = constraint.find(slot)) != std::string::npos;) constraint.replace(at, slot.size(), chosen);
+    }
+    spec.constraints.push_back(constraint);
+  }
+  return spec;
+}
+
+TEST(SearchSpace, RandomSpacesGiveTheEnumerationsCandidatesInItsOrder) {
+  std::mt19937 rng(20261123);
+  for (int round = 0; round < 500; ++round) {
+    const TemplateSpec spec = RandomSpace(rng);
+    const ProblemSize size{{{"N", 1 + round % 7}}};
+    std::string where = "round " + std::to_string(round) + ":";
+    for (const std::string& c : spec.constraints) where += " [" + c + "]";
+    EXPECT_EQ(EnumerateCandidates(spec, size), testing::ParsingOdometerEnumeration(spec, size)) << where;
+  }
+}
+
+TEST(SearchSpace, NoParametersIsOneEmptyCandidateAndAFalseSizeConstraintNone) {
+  TemplateSpec spec;
+  const ProblemSize size{{{"N", 4}}};
+  EXPECT_EQ(EnumerateCandidates(spec, size), std::vector<ParamValues>{ParamValues{}});
+  spec.params.push_back({"A", {1, 2}, {}});
+  spec.constraints = {"N > 8"};
+  EXPECT_TRUE(EnumerateCandidates(spec, size).empty());
+}
+
+TEST(SearchSpace, MoreCandidatesThanTheLimitAreRefusedNamingTheCount) {
+  TemplateSpec spec;
+  spec.description_path = "wide.toml";
+  for (const char* name : {"A", "B", "C"}) spec.params.push_back({name, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, {}});
+  spec.constraints = {"A <= B"};  // 550 of 1000
+  const ProblemSize size;
+  EXPECT_EQ(EnumerateCandidates(spec, size, 550).size(), 550u);
+  EXPECT_EQ(CountCandidates(spec, size), 550u);
+  try {
+    EnumerateCandidates(spec, size, 549);
+    FAIL() << "expected a TemplateError";
+  } catch (const TemplateError& e) {
+    EXPECT_NE(std::string(e.what()).find("wide.toml: more than 549 valid candidates at no sizes (of 1000 combinations)"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

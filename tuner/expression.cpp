@@ -69,40 +69,50 @@ void Configure(mu::Parser& parser) {
   parser.DefineOprt("^", Power, mu::prPOW, mu::oaRIGHT, true);
 }
 
-// muparser reports an undefined name as an unexpected token; this finds it to say so plainly.
-std::string UnknownName(const std::string& expression, const Variables& variables) {
-  try {
-    mu::Parser parser;
-    Configure(parser);
-    parser.SetExpr(expression);
-    for (const auto& used : parser.GetUsedVar())
-      if (!variables.count(used.first)) return used.first;
-  } catch (const mu::Parser::exception_type&) {
-    // a syntax error: muparser's own message says it
-  }
-  return "";
-}
-
 // muparser binds variables by address, so the values are copied into storage it can point at.
-double Run(const std::string& expression, const Variables& variables, bool evaluate) {
-  mu::Parser parser;
-  std::map<std::string, double> storage(variables.begin(), variables.end());
-  try {
-    Configure(parser);
-    for (auto& [name, value] : storage) parser.DefineVar(name, &value);
-    parser.SetExpr(expression);
-    if (evaluate) return parser.Eval();
-    // GetUsedVar parses without evaluating, and accepts names that were never defined: check them.
-    for (const auto& used : parser.GetUsedVar())
-      if (!variables.count(used.first)) throw ExpressionError(expression, "unknown name '" + used.first + "'");
-    return 0.0;
-  } catch (const mu::Parser::exception_type& e) {
-    const std::string unknown = UnknownName(expression, variables);
-    throw ExpressionError(expression, unknown.empty() ? e.GetMsg() : "unknown name '" + unknown + "'");
-  }
+std::map<std::string, double*> Addresses(std::map<std::string, double>& storage) {
+  std::map<std::string, double*> addresses;
+  for (auto& [name, value] : storage) addresses[name] = &value;
+  return addresses;
 }
 
 }  // namespace
+
+struct CompiledExpression::Parser {
+  mu::Parser parser;
+};
+
+CompiledExpression::CompiledExpression(const std::string& expression, const std::map<std::string, double*>& variables)
+    : expression_(expression), parser_(std::make_unique<Parser>()) {
+  mu::Parser& parser = parser_->parser;
+  try {
+    Configure(parser);
+    for (const auto& [name, address] : variables) parser.DefineVar(name, address);
+    parser.SetExpr(expression);
+    // GetUsedVar parses without evaluating, and accepts names that were never defined: check them.
+    for (const auto& used : parser.GetUsedVar()) {
+      if (!variables.count(used.first)) throw ExpressionError(expression, "unknown name '" + used.first + "'");
+      used_names_.push_back(used.first);
+    }
+  } catch (const mu::Parser::exception_type& e) {
+    throw ExpressionError(expression, e.GetMsg());
+  }
+}
+
+CompiledExpression::~CompiledExpression() = default;
+CompiledExpression::CompiledExpression(CompiledExpression&&) noexcept = default;
+CompiledExpression& CompiledExpression::operator=(CompiledExpression&&) noexcept = default;
+
+double CompiledExpression::Evaluate() {
+  double value = 0;
+  try {
+    value = parser_->parser.Eval();
+  } catch (const mu::Parser::exception_type& e) {
+    throw ExpressionError(expression_, e.GetMsg());
+  }
+  if (!std::isfinite(value)) throw ExpressionError(expression_, "the value is not finite");
+  return value;
+}
 
 std::string FormatNumber(double value) {
   std::ostringstream text;
@@ -112,9 +122,8 @@ std::string FormatNumber(double value) {
 }
 
 double Evaluate(const std::string& expression, const Variables& variables) {
-  const double value = Run(expression, variables, true);
-  if (!std::isfinite(value)) throw ExpressionError(expression, "the value is not finite");
-  return value;
+  std::map<std::string, double> storage(variables.begin(), variables.end());  // muparser needs addresses
+  return CompiledExpression(expression, Addresses(storage)).Evaluate();
 }
 
 long long EvaluateInteger(const std::string& expression, const Variables& variables) {
@@ -126,7 +135,10 @@ long long EvaluateInteger(const std::string& expression, const Variables& variab
   return static_cast<long long>(value);
 }
 
-void CheckSyntax(const std::string& expression, const Variables& variables) { Run(expression, variables, false); }
+void CheckSyntax(const std::string& expression, const Variables& variables) {
+  std::map<std::string, double> storage(variables.begin(), variables.end());
+  CompiledExpression(expression, Addresses(storage));
+}
 
 std::vector<std::string> ExpressionFunctionNames() {
   mu::Parser parser;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -22,6 +23,30 @@ struct ExpressionError : std::runtime_error {
 // Throws ExpressionError for a division by zero, a NaN or an infinity anywhere in the evaluation
 // (only the branch `?:` takes is evaluated; `&&` and `||` evaluate both sides).
 double Evaluate(const std::string& expression, const Variables& variables);
+
+// An expression parsed once and evaluated many times over variables it reads by address: the
+// constraints of a search space are evaluated millions of times, and parsing costs far more than
+// evaluating. The storage behind `variables` must outlive it and keep its addresses.
+class CompiledExpression {
+ public:
+  // Throws ExpressionError for a syntax error or a name that is not one of `variables`.
+  CompiledExpression(const std::string& expression, const std::map<std::string, double*>& variables);
+  ~CompiledExpression();
+  CompiledExpression(CompiledExpression&&) noexcept;
+  CompiledExpression& operator=(CompiledExpression&&) noexcept;
+
+  // The value at the variables' current values; throws ExpressionError as Evaluate() does.
+  double Evaluate();
+  const std::string& text() const { return expression_; }
+  // The variables it reads.
+  const std::vector<std::string>& used_names() const { return used_names_; }
+
+ private:
+  struct Parser;
+  std::string expression_;
+  std::vector<std::string> used_names_;
+  std::unique_ptr<Parser> parser_;
+};
 
 // Evaluates and requires a whole number (grid and block extents, lengths, bytes).
 long long EvaluateInteger(const std::string& expression, const Variables& variables);

@@ -1,5 +1,7 @@
 #include "search_space.h"
 
+#include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 
 namespace tuner {
@@ -51,34 +53,127 @@ std::size_t CountCombinations(const TemplateSpec& spec) {
 
 namespace {
 
-bool SatisfiesConstraints(const TemplateSpec& spec, const ProblemSize& size, const ParamValues& params) {
-  const Variables vars = MakeVariables(size, params);
-  for (const std::string& constraint : spec.constraints) {
-    try {
-      if (Evaluate(constraint, vars) == 0.0) return false;
-    } catch (const ExpressionError& e) {
-      throw TemplateError(spec.description_path + ": constraint '" + constraint + "' for candidate " + DescribeParams(params) +
-                          " (at " + DescribeSizes(size) + "): " + e.problem);
+// Binds the parameters one at a time in declared order and checks each constraint as soon as every
+// parameter it reads is bound, so a prefix that fails one is never extended: the work follows the
+// valid candidates and their prefixes, not the Cartesian product. Declared order makes the
+// candidates come out in odometer order, as a plain enumeration gives them.
+class SpaceBuilder {
+ public:
+  SpaceBuilder(const TemplateSpec& spec, const ProblemSize& size) : spec_(spec), size_(size) {
+    storage_.resize(size.values.size() + spec.params.size());
+    std::map<std::string, double*> addresses;
+    for (std::size_t i = 0; i < size.values.size(); ++i) {
+      storage_[i] = static_cast<double>(size.values[i].second);
+      addresses[size.values[i].first] = &storage_[i];
+    }
+    for (std::size_t p = 0; p < spec.params.size(); ++p) addresses[spec.params[p].name] = &storage_[size.values.size() + p];
+    checks_.resize(spec.params.size() + 1);  // [p + 1]: constraints complete once parameter p is bound
+    for (const std::string& constraint : spec.constraints) {
+      CompiledExpression compiled = Compile(constraint, addresses);
+      checks_[ReadyAfter(compiled)].push_back(std::move(compiled));
     }
   }
-  return true;
+
+  // Calls `emit` with each valid candidate's value indices, in odometer order, until it returns false.
+  void Visit(const std::function<bool(const std::vector<std::size_t>&)>& emit) {
+    chosen_.assign(spec_.params.size(), 0);
+    emit_ = &emit;
+    if (Passes(0)) Bind(0);
+  }
+
+ private:
+  CompiledExpression Compile(const std::string& constraint, const std::map<std::string, double*>& addresses) const {
+    try {
+      return CompiledExpression(constraint, addresses);
+    } catch (const ExpressionError& e) {
+      throw TemplateError(spec_.description_path + ": constraint '" + constraint + "': " + e.problem);
+    }
+  }
+
+  // 0 when it reads no parameter, else one past the last parameter it reads.
+  std::size_t ReadyAfter(const CompiledExpression& compiled) const {
+    std::size_t ready = 0;
+    for (std::size_t p = 0; p < spec_.params.size(); ++p)
+      for (const std::string& name : compiled.used_names())
+        if (name == spec_.params[p].name) ready = p + 1;
+    return ready;
+  }
+
+  // Returns false once `emit` asked to stop.
+  bool Bind(std::size_t p) {
+    if (p == spec_.params.size()) return (*emit_)(chosen_);
+    const std::vector<long long>& values = spec_.params[p].values;
+    for (std::size_t v = 0; v < values.size(); ++v) {
+      chosen_[p] = v;
+      storage_[size_.values.size() + p] = static_cast<double>(values[v]);
+      if (Passes(p + 1) && !Bind(p + 1)) return false;
+    }
+    return true;
+  }
+
+  // The constraints that become complete with `bound` parameters bound, in declared order.
+  bool Passes(std::size_t bound) {
+    for (CompiledExpression& check : checks_[bound]) {
+      try {
+        if (check.Evaluate() == 0.0) return false;
+      } catch (const ExpressionError& e) {
+        throw TemplateError(spec_.description_path + ": constraint '" + check.text() + "' for " + BoundParams(bound) +
+                            " (at " + DescribeSizes(size_) + "): " + e.problem);
+      }
+    }
+    return true;
+  }
+
+  // "candidate TILE=0 ROWS=4", or "candidates with TILE=0" while later parameters are unbound.
+  std::string BoundParams(std::size_t bound) const {
+    ParamValues params;
+    for (std::size_t p = 0; p < bound; ++p) params.emplace_back(spec_.params[p].name, spec_.params[p].values[chosen_[p]]);
+    return (bound == spec_.params.size() ? "candidate " : "candidates with ") + DescribeParams(params);
+  }
+
+  const TemplateSpec& spec_;
+  const ProblemSize& size_;
+  std::vector<double> storage_;  // sizes, then parameters: the compiled constraints read them here
+  std::vector<std::vector<CompiledExpression>> checks_;
+  std::vector<std::size_t> chosen_;  // value index per parameter
+  const std::function<bool(const std::vector<std::size_t>&)>* emit_ = nullptr;
+};
+
+ParamValues ValuesAt(const TemplateSpec& spec, const std::vector<std::size_t>& chosen) {
+  ParamValues params;
+  params.reserve(chosen.size());
+  for (std::size_t p = 0; p < chosen.size(); ++p) params.emplace_back(spec.params[p].name, spec.params[p].values[chosen[p]]);
+  return params;
 }
 
 }  // namespace
 
-std::vector<ParamValues> EnumerateCandidates(const TemplateSpec& spec, const ProblemSize& size) {
+std::vector<ParamValues> EnumerateCandidates(const TemplateSpec& spec, const ProblemSize& size, std::size_t max_candidates) {
   std::vector<ParamValues> candidates;
-  std::vector<std::size_t> index(spec.params.size(), 0);
-  for (std::size_t n = 0; n < CountCombinations(spec); ++n) {
-    ParamValues params;
-    for (std::size_t i = 0; i < spec.params.size(); ++i) params.emplace_back(spec.params[i].name, spec.params[i].values[index[i]]);
-    if (SatisfiesConstraints(spec, size, params)) candidates.push_back(std::move(params));
-    for (std::size_t i = spec.params.size(); i-- > 0;) {  // advance the odometer
-      if (++index[i] < spec.params[i].values.size()) break;
-      index[i] = 0;
+  bool too_many = false;
+  SpaceBuilder(spec, size).Visit([&](const std::vector<std::size_t>& chosen) {
+    if (candidates.size() == max_candidates) {
+      too_many = true;
+      return false;
     }
-  }
+    candidates.push_back(ValuesAt(spec, chosen));
+    return true;
+  });
+  if (too_many)
+    throw TemplateError(spec.description_path + ": more than " + std::to_string(max_candidates) + " valid candidates at " +
+                        DescribeSizes(size) + " (of " + std::to_string(CountCombinations(spec)) +
+                        " combinations); tune, explore and simulate hold every candidate in memory: add constraints "
+                        "or fewer values to narrow the space");
   return candidates;
+}
+
+std::size_t CountCandidates(const TemplateSpec& spec, const ProblemSize& size) {
+  std::size_t count = 0;
+  SpaceBuilder(spec, size).Visit([&](const std::vector<std::size_t>&) {
+    ++count;
+    return true;
+  });
+  return count;
 }
 
 std::string DescribeParams(const ParamValues& params) {

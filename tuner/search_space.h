@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,9 +30,22 @@ Variables MakeVariables(const ProblemSize& size, const ParamValues& params);
 // Throws ExpressionError when an expression is not a positive whole number where one is needed.
 LaunchGeometry EvaluateLaunch(const LaunchSpec& launch, const Variables& variables);
 
-// In odometer order: the last parameter varies fastest. Throws TemplateError naming the constraint,
-// the candidate and the sizes when a constraint cannot be evaluated (a division by zero).
-std::vector<ParamValues> EnumerateCandidates(const TemplateSpec& spec, const ProblemSize& size);
+// The most candidates a command holds in memory (with the strategies' bookkeeping, under a
+// kilobyte each): real spaces have 10^3 to 10^5, and a space past this is refused rather than
+// sampled, before any GPU or database is touched.
+constexpr std::size_t kMaxCandidates = 1000000;
+
+// The valid candidates in odometer order (the last parameter varies fastest), built by binding the
+// parameters one at a time and checking each constraint, parsed once, as soon as the parameters it
+// reads are bound. Throws TemplateError naming the constraint, the candidate (its bound parameters)
+// and the sizes when a constraint cannot be evaluated (a division by zero) for a candidate that the
+// constraints checked before it accept, and naming the count when there are more than
+// `max_candidates`.
+std::vector<ParamValues> EnumerateCandidates(const TemplateSpec& spec, const ProblemSize& size,
+                                             std::size_t max_candidates = kMaxCandidates);
+
+// How many candidates EnumerateCandidates would give, without holding them.
+std::size_t CountCandidates(const TemplateSpec& spec, const ProblemSize& size);
 
 std::size_t CountCombinations(const TemplateSpec& spec);
 
