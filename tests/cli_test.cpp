@@ -7,6 +7,7 @@
 #include "cli_runner.h"
 #include "db_test_util.h"
 #include "device.h"
+#include "template_fixtures.h"
 
 namespace tuner {
 namespace {
@@ -153,6 +154,24 @@ TEST(Cli, BadSizeCreatesNoDatabase) {
   db::testing::TempDir dir;
   EXPECT_EQ(RunTuner("tune transpose --size 0x4 --db " + dir.File("t.db")).exit_code, 2);
   EXPECT_FALSE(std::filesystem::exists(dir.File("t.db")));
+}
+
+// 10^7 candidates, ten times what a command holds: counted, refused, and nothing created.
+TEST(Cli, ASpaceTooLargeToHoldIsRefusedBeforeAnyWork) {
+  db::testing::TempDir dir;
+  std::string params;
+  for (const char* name : {"A", "B", "C", "D", "E", "F", "G"})
+    params += std::string("[[param]]\nname = \"") + name + "\"\nvalues = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]\n";
+  testing::WriteTemplateFiles(dir.File("templates"), "small",
+                              testing::Replaced(testing::kSmallDescription, "[launch]", params + "[launch]"));
+  for (const std::string& command : {"tune small --db " + dir.File("t.db"), std::string("explore small --arch sm_90")}) {
+    const auto r = RunTuner(command + " --templates " + dir.File("templates"));
+    EXPECT_EQ(r.exit_code, 2) << command << ": " << r.err;
+    EXPECT_NE(r.err.find("small.toml: more than 1000000 valid candidates at N=1024 (of 10000000 combinations)"),
+              std::string::npos)
+        << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.File("t.db")));
+  }
 }
 
 }  // namespace

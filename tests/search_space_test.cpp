@@ -172,6 +172,7 @@ TEST(SearchSpace, MoreCandidatesThanTheLimitAreRefusedNamingTheCount) {
   const ProblemSize size;
   EXPECT_EQ(EnumerateCandidates(spec, size, 550).size(), 550u);
   EXPECT_EQ(CountCandidates(spec, size), 550u);
+  EXPECT_EQ(CountCandidates(spec, size, 100), 100u);  // stops there
   try {
     EnumerateCandidates(spec, size, 549);
     FAIL() << "expected a TemplateError";

@@ -148,32 +148,28 @@ ParamValues ValuesAt(const TemplateSpec& spec, const std::vector<std::size_t>& c
 
 }  // namespace
 
+std::size_t CountCandidates(const TemplateSpec& spec, const ProblemSize& size, std::size_t limit) {
+  std::size_t count = 0;
+  SpaceBuilder(spec, size).Visit([&](const std::vector<std::size_t>&) { return ++count < limit; });
+  return count;
+}
+
+// Counted first, so that a space too large to hold is refused without holding any of it, and one
+// that is held takes its exact memory.
 std::vector<ParamValues> EnumerateCandidates(const TemplateSpec& spec, const ProblemSize& size, std::size_t max_candidates) {
-  std::vector<ParamValues> candidates;
-  bool too_many = false;
-  SpaceBuilder(spec, size).Visit([&](const std::vector<std::size_t>& chosen) {
-    if (candidates.size() == max_candidates) {
-      too_many = true;
-      return false;
-    }
-    candidates.push_back(ValuesAt(spec, chosen));
-    return true;
-  });
-  if (too_many)
+  const std::size_t count = CountCandidates(spec, size, max_candidates + 1);
+  if (count > max_candidates)
     throw TemplateError(spec.description_path + ": more than " + std::to_string(max_candidates) + " valid candidates at " +
                         DescribeSizes(size) + " (of " + std::to_string(CountCombinations(spec)) +
                         " combinations); tune, explore and simulate hold every candidate in memory: add constraints "
                         "or fewer values to narrow the space");
-  return candidates;
-}
-
-std::size_t CountCandidates(const TemplateSpec& spec, const ProblemSize& size) {
-  std::size_t count = 0;
-  SpaceBuilder(spec, size).Visit([&](const std::vector<std::size_t>&) {
-    ++count;
+  std::vector<ParamValues> candidates;
+  candidates.reserve(count);
+  SpaceBuilder(spec, size).Visit([&](const std::vector<std::size_t>& chosen) {
+    candidates.push_back(ValuesAt(spec, chosen));
     return true;
   });
-  return count;
+  return candidates;
 }
 
 std::string DescribeParams(const ParamValues& params) {

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstddef>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -44,8 +45,10 @@ constexpr std::size_t kMaxCandidates = 1000000;
 std::vector<ParamValues> EnumerateCandidates(const TemplateSpec& spec, const ProblemSize& size,
                                              std::size_t max_candidates = kMaxCandidates);
 
-// How many candidates EnumerateCandidates would give, without holding them.
-std::size_t CountCandidates(const TemplateSpec& spec, const ProblemSize& size);
+// How many candidates EnumerateCandidates would give, without holding them; it stops counting at
+// `limit`.
+std::size_t CountCandidates(const TemplateSpec& spec, const ProblemSize& size,
+                            std::size_t limit = std::numeric_limits<std::size_t>::max());
 
 std::size_t CountCombinations(const TemplateSpec& spec);
 
