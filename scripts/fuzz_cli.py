@@ -69,14 +69,15 @@ ODD_OPTION_VALUES = ODD_NUMBERS + ["", " ", "-", "--json", "256K", "1K", "sm_90a
                                    "8192x", "0x0", "1x2x3x4", "9007199254740993", "TILE=17", "TILE=", "=1",
                                    "VARIANT=tiled", "threads", "regs", "smem", "all", "0,0", "-1,0"]
 EXTRA_OPTIONS = ["--bogus", "--json", "--gpu", "--arch", "--size", "--param", "--kernel", "--templates", "--db",
-                 "--threads", "--regs", "--list-archs", "--svg", "--vary", "-h"]
+                 "--threads", "--regs", "--list-archs", "--svg", "--vary", "--shard", "-h"]
 
 # Options refused by definition, so the command must exit 2 before any GPU or database is touched.
 REFUSED = {
     "tune": [["--budget", "-1"], ["--budget-seconds", "-1"], ["--budget-seconds", "nan"], ["--budget-seconds", "inf"],
              ["--timeout-floor", "0"], ["--timeout-floor", "-5"], ["--seed", "-1"], ["--gpu", "-1"],
              ["--gpus", "-1"], ["--gpus", ""], ["--size", ""], ["--size", "0"], ["--size", "9223372036854775807"],
-             ["--strategy", "bogus"], ["--gpu", "0", "--gpus", "0"], ["--budget", "1e3"]],
+             ["--strategy", "bogus"], ["--gpu", "0", "--gpus", "0"], ["--budget", "1e3"], ["--shard", "0/2"],
+             ["--shard", "3/2"], ["--shard", ""], ["--shard", "1/2", "--strategy", "genetic"]],
     "query": [["--gpu", "-1"], ["--size", ""], ["--size", "8x"], ["--gpu", "0", "--device", "H100"]],
     "simulate": [["--runs", "0"], ["--seed", "-1"], ["--budget", "-1"], ["--size", ""], ["--strategy", "bogus"]],
     "report": [["--size", ""], ["--format", "pdf"], ["-o", "/no/such/folder/r.html"]],

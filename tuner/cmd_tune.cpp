@@ -18,6 +18,7 @@
 #include "option_values.h"
 #include "reports/report_format.h"
 #include "search_space.h"
+#include "shard.h"
 #include "sweep.h"
 #include "template_library.h"
 #include "template_values.h"
@@ -60,7 +61,9 @@ void PrintTable(const std::vector<db::MeasurementRecord>& records) {
 
 void PrintSummary(const TemplateSpec& spec, const SweepOutcome& out) {
   std::cout << spec.name << " " << out.size.Key() << " on GPU " << out.gpu.index << " (" << out.gpu.name << ", "
-            << out.gpu.Arch() << "): " << out.candidates << " candidates, " << out.measured.size() << " measured now, "
+            << out.gpu.Arch() << "): " << out.candidates << " candidates"
+            << (out.shard.empty() ? "" : " (" + std::to_string(out.shard_candidates) + " in shard " + out.shard + ")")
+            << ", " << out.measured.size() << " measured now, "
             << out.already_stored << " already stored\n\n";
   PrintTable(out.stored);
   const auto best = FastestOk(out.stored);
@@ -86,6 +89,7 @@ nlohmann::json OutcomeJson(const TemplateSpec& spec, const SweepOutcome& out) {
                         {"copy_gbps", out.copy_gbps}, {"candidates_total", out.candidates},
                         {"measured_now", out.measured.size()}, {"already_stored", out.already_stored},
                         {"interrupted", out.interrupted}, {"candidates", candidates}, {"best", nullptr}};
+  if (!out.shard.empty()) doc.update({{"shard", out.shard}, {"shard_candidates", out.shard_candidates}});
   if (best) {
     doc["best"] = RecordJson(*best);
     if (best->perf_unit == "GB/s" && out.copy_gbps > 0) doc["best"]["fraction_of_copy"] = best->perf_value / out.copy_gbps;
@@ -169,6 +173,12 @@ SweepOptions SweepOptionsFrom(const po::variables_map& vm, int argc, char** argv
     throw UsageError("--gpus shares the candidates of brute_force and random sweeps; tune with --strategy " +
                      sweep.strategy.name + " one GPU at a time (--gpu N)");
   if (vm.count("gpus")) ParseGpuList(vm["gpus"].as<std::string>());
+  if (vm.count("shard")) {
+    sweep.node_shard = ParseShard(vm["shard"].as<std::string>());
+    if (sweep.strategy.name != "brute_force" && sweep.strategy.name != "random")
+      throw UsageError("--shard shares the candidates of brute_force and random sweeps; --strategy " + sweep.strategy.name +
+                       " chooses each candidate from the results before it, so it runs on one node");
+  }
   return sweep;
 }
 
@@ -186,6 +196,7 @@ int RunTune(int argc, char** argv) {
   AddGpuOption(options, "GPU index (see 'tuner devices'; default 0)");
   options.add_options()(
       "gpus", po::value<std::string>(), "several GPUs at once: 'all' or 0,1 (one worker each; GPUs of one model share the candidates)")(
+      "shard", po::value<std::string>(), "K/N: measure this node's share K of N (a job array over several nodes; then 'tuner db merge')")(
       "force", "measure candidates that are already stored again")(
       "strategy", po::value<std::string>()->default_value("brute_force"), "brute_force, random, annealing or genetic")(
       "budget", po::value<std::string>()->default_value("0"), "at most this many candidates evaluated (0: no limit)")(

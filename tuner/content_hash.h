@@ -10,6 +10,7 @@ class ContentHash {
  public:
   ContentHash& Add(std::string_view bytes);
   std::string Hex() const;
+  unsigned long long Value() const { return state_; }
 
  private:
   unsigned long long state_ = 14695981039346656037ULL;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <set>
 #include <memory>
 #include <thread>
 
@@ -73,6 +74,8 @@ class SweepRun {
   std::int64_t gpu_id_ = 0, template_id_ = 0, sweep_id_ = 0;
   double best_ms_ = 0;
   std::vector<ParamValues> all_;           // every candidate, in enumeration order
+  std::vector<bool> owned_;                // this node's share of all_ under --shard; empty: all
+  std::set<std::string> stored_here_;      // params_json of the candidates stored for this very card
   std::vector<Evaluation> history_;        // stored before this run, then measured now
   std::map<std::string, int> stored_kills_;  // params_json -> worker kills of stored candidates to retry
   std::vector<Leader> stored_ok_;           // stored `ok` candidates, for the leaders of a resumed run
@@ -109,13 +112,7 @@ void SweepRun::Prepare() {
 // Brute force and random sampling do not look at results, so their whole order is known at once
 // and every candidate can be compiled ahead of the GPU.
 std::vector<std::size_t> SweepRun::PlannedOrder(SearchStrategy& strategy) const {
-  std::vector<Evaluation> planned = history_;
-  std::vector<std::size_t> order;
-  while (const auto next = strategy.Next(planned)) {
-    if (*next % options_.shards == options_.shard) order.push_back(*next);
-    planned.push_back({*next, false, 0});
-  }
-  return order;
+  return PlannedShare(strategy, history_, owned_, options_.shard, options_.shards);
 }
 
 int SweepRun::CompileThreads() const {
@@ -315,22 +312,27 @@ void SweepRun::MeasureGuided(SearchStrategy& strategy) {
   }
 }
 
-// What is stored is not measured again, except candidates that killed their worker only once.
+// What is stored for the model is not measured again, except candidates that killed their worker
+// only once: cards of one model share their candidates (--gpus, or --shard and a merge).
 void SweepRun::ResumeFromStore() {
-  // Cards sharing a model's candidates resume from what any of them measured.
-  const std::vector<db::MeasurementRecord> stored =
-      options_.shards > 1 ? store_.ModelMeasurements(gpu_id_, template_id_, outcome_.size.Key())
-                          : store_.Measurements(gpu_id_, template_id_, outcome_.size.Key());
+  const std::vector<db::MeasurementRecord> stored = store_.ModelMeasurements(gpu_id_, template_id_, outcome_.size.Key());
   history_ = StoredEvaluations(all_, stored);
   for (const db::MeasurementRecord& r : stored)
     if (db::NeedsAnotherTry(r)) stored_kills_[ParamsJson(ParamsFromJson(r.params_json))] = r.worker_kills;
     else if (r.status == "ok") stored_ok_.push_back({ParamsJson(ParamsFromJson(r.params_json)), r.time_ms_median});
+  for (const db::MeasurementRecord& r : store_.Measurements(gpu_id_, template_id_, outcome_.size.Key()))
+    stored_here_.insert(ParamsJson(ParamsFromJson(r.params_json)));
 }
 
 SweepOutcome SweepRun::Run() {
   Prepare();
   all_ = EnumerateCandidates(spec_, outcome_.size);
   outcome_.candidates = all_.size();
+  if (options_.node_shard.count > 1) {
+    owned_ = ShardMembers(all_, options_.node_shard);
+    outcome_.shard = options_.node_shard.Text();
+  }
+  outcome_.shard_candidates = owned_.empty() ? all_.size() : static_cast<std::size_t>(std::count(owned_.begin(), owned_.end(), true));
   if (!options_.force) ResumeFromStore();
   outcome_.already_stored = history_.size();
   StrategyOptions strategy_options = options_.strategy;  // --budget counts new evaluations only
@@ -413,10 +415,15 @@ bool SweepRun::FastestAreConfirmed() const {
 }
 
 // Cards of one model differ by a few percent, so each of them times the model's leaders, not only
-// its own. Nothing is timed again when this run measured nothing new. Whether leaders were timed.
+// its own: after a merge of shards, the next run on a card of the model measures nothing new but
+// times the model's leaders that other cards measured. Nothing is timed again when this run
+// measured nothing new and every leader has been measured on this card. Whether leaders were timed.
 bool SweepRun::ConfirmLeadersOnce() {
   constexpr int kRounds = 10;
-  std::vector<Leader> leaders = outcome_.measured.empty() ? std::vector<Leader>{} : Fastest();
+  std::vector<Leader> leaders = Fastest();
+  const bool measured_elsewhere =
+      std::any_of(leaders.begin(), leaders.end(), [&](const Leader& l) { return !stored_here_.count(l.params_json); });
+  if (outcome_.measured.empty() && !measured_elsewhere) leaders.clear();
   if (options_.leader_exchange) leaders = options_.leader_exchange(leaders);  // every card hands in, even none
   if (leaders.size() > kLeaders) leaders.resize(kLeaders);
   if (leaders.size() < 2) return false;  // nothing to compare: a lone leader is not measured again

@@ -14,6 +14,7 @@
 #include "problem_size.h"
 #include "progress_bar.h"
 #include "search_strategy.h"
+#include "shard.h"
 #include "template_spec.h"
 
 namespace tuner {
@@ -44,6 +45,7 @@ struct SweepOptions {
   std::size_t shard = 0;          // of several GPUs of one model, this one measures the candidates
   std::size_t shards = 1;         // whose index % shards == shard (planned strategies only)
   LeaderExchange leader_exchange;  // set when shards > 1
+  Shard node_shard;                // of several nodes (--shard K/N), this one's share (planned strategies only)
 };
 
 struct SweepOutcome {
@@ -52,6 +54,8 @@ struct SweepOutcome {
   std::vector<db::MeasurementRecord> measured;  // this run, in order
   std::vector<db::MeasurementRecord> stored;    // everything stored for this GPU, version and size
   std::size_t candidates = 0;
+  std::string shard;                 // "K/N" under --shard K/N with N > 1, else ""
+  std::size_t shard_candidates = 0;  // of the candidates, this node's share (all of them without --shard)
   std::size_t already_stored = 0;
   double copy_gbps = 0;  // device-to-device copy bandwidth measured in the same run
   bool interrupted = false;
