@@ -73,3 +73,26 @@ bench_header() {
 
 # bench_database NAME: $BENCH_DB when given (the caller's, kept), else a fresh file in $work.
 bench_database() { echo "${BENCH_DB:-$work/$1.db}"; }
+
+# bench_sweep_options "$@": the options of the scripts that tune one kernel on several GPUs
+# ([--tuner PATH] [--kernel matmul] [--size S] [--json-dir DIR]); sets $tuner, $kernel, $size_args,
+# $json_dir, needs two GPUs, and keeps the compile cache in $work.
+bench_sweep_options() {
+  local tuner_path=build/bin/tuner size=""
+  kernel=matmul json_dir=""
+  while (($#)); do
+    case "$1" in
+      --tuner) tuner_path=${2:?}; shift 2 ;;
+      --kernel) kernel=${2:?}; shift 2 ;;
+      --size) size=${2:?}; shift 2 ;;
+      --json-dir) json_dir=${2:?}; shift 2 ;;
+      -h|--help) bench_help; exit 0 ;;
+      *) bench_usage "unknown argument '$1'" ;;
+    esac
+  done
+  bench_require_tuner "$tuner_path"
+  bench_require_gpus 2
+  export XDG_CACHE_HOME=$work/cache
+  size_args=()
+  [ -z "$size" ] || size_args=(--size "$size")
+}

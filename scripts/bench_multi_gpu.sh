@@ -10,23 +10,7 @@ set -euo pipefail
 source "$(dirname "$0")/bench_common.sh"
 bench_init bench_multi_gpu "$@"
 
-tuner_path=build/bin/tuner kernel=matmul size="" json_dir=""
-while (($#)); do
-  case "$1" in
-    --tuner) tuner_path=${2:?}; shift 2 ;;
-    --kernel) kernel=${2:?}; shift 2 ;;
-    --size) size=${2:?}; shift 2 ;;
-    --json-dir) json_dir=${2:?}; shift 2 ;;
-    -h|--help) bench_help; exit 0 ;;
-    *) bench_usage "unknown argument '$1'" ;;
-  esac
-done
-bench_require_tuner "$tuner_path"
-bench_require_gpus 2
-export XDG_CACHE_HOME=$work/cache
-reversed=$(seq $((gpu_count - 1)) -1 0 | paste -sd, -)
-size_args=()
-[ -z "$size" ] || size_args=(--size "$size")
+bench_sweep_options "$@"
 
 # run NAME DB ARGS...: one tune command with --json into DB; prints its wall time.
 run() {
