@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
+#include "db/sqlite.h"
 #include "db/store.h"
 #include "db_test_util.h"
 #include "device.h"
@@ -419,6 +420,47 @@ TEST(SweepGpu, AfterSigkillTheSameCommandMeasuresOnlyWhatIsMissing) {
   EXPECT_EQ(doc["already_stored"].get<std::size_t>(), stored);
   EXPECT_EQ(doc["measured_now"].get<std::size_t>(), 5 - stored);
   EXPECT_EQ(doc["candidates"].size(), 5u);
+}
+
+// Two nodes' shares, the second stored as another card of the model whose candidates came out ten
+// times faster, merged: the next run on this card measures nothing new but the model's three
+// leaders, all the other card's, and times them in turns; the run after it measures nothing.
+TEST(SweepGpu, AfterAMergeOfShardsTheNextRunTimesTheOtherCardsLeadersHere) {
+  TUNER_GPU_TEST(1);
+  TempDir dir;
+  const std::string cache = "XDG_CACHE_HOME=" + dir.File("cache");
+  std::size_t shares = 0;
+  std::set<std::string> here;  // measured by the first shard, on this card
+  for (const std::string k : {"1", "2"}) {
+    const auto shard = RunTuner("tune transpose --size 1024x1024 --json --shard " + k + "/2 --db " + dir.File("shard" + k + ".db"), cache);
+    ASSERT_EQ(shard.exit_code, 0) << shard.err;
+    const auto doc = nlohmann::json::parse(shard.out);
+    EXPECT_EQ(doc.at("shard"), k + "/2");
+    EXPECT_EQ(doc.at("measured_now"), doc.at("shard_candidates"));
+    shares += doc.at("shard_candidates").get<std::size_t>();
+    if (k == "1")
+      for (const auto& c : doc.at("candidates")) here.insert(c.at("params").dump());
+  }
+  EXPECT_EQ(shares, 30u);
+  {
+    db::sql::Connection other(dir.File("shard2.db"), db::sql::Connection::Mode::kReadWrite);
+    other.Execute("UPDATE gpus SET uuid = 'GPU-another-card-of-the-model'");
+    other.Execute("UPDATE measurements SET time_ms_median = time_ms_median / 10");
+  }
+  for (const std::string k : {"1", "2"})
+    ASSERT_EQ(RunTuner("db merge " + dir.File("shard" + k + ".db") + " --db " + dir.File("merged.db")).exit_code, 0);
+  const auto next = RunTuner("tune transpose --size 1024x1024 --json --db " + dir.File("merged.db"), cache);
+  ASSERT_EQ(next.exit_code, 0) << next.err;
+  const auto doc = nlohmann::json::parse(next.out);
+  EXPECT_EQ(doc.at("already_stored"), 30);
+  EXPECT_EQ(doc.at("measured_now"), 3);
+  std::size_t confirmed_from_elsewhere = 0;
+  for (const auto& c : doc.at("candidates"))
+    confirmed_from_elsewhere += !here.count(c.at("params").dump()) && c.at("reason").get<std::string>().rfind("confirmed", 0) == 0;
+  EXPECT_EQ(confirmed_from_elsewhere, 3u) << next.out;
+  const auto again = RunTuner("tune transpose --size 1024x1024 --json --db " + dir.File("merged.db"), cache);
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(nlohmann::json::parse(again.out).at("measured_now"), 0);
 }
 
 }  // namespace
