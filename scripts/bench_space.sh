@@ -5,7 +5,8 @@
 # the seconds to build the valid candidates as tune and explore do (and to count them alone), the
 # peak memory, and, on the 10^6 space, the enumeration tuner used before (every constraint parsed
 # for every combination) timed in the same run, with a check that both give the same candidates in
-# the same order. CPU only: no GPU needed.
+# the same order. Then the shares of `tune --shard K/N` of the 10^8 space over 8 nodes: their sizes
+# and the seconds a node takes to find its own. CPU only: no GPU needed.
 # Usage: scripts/bench_space.sh [build-dir]
 set -euo pipefail
 source "$(dirname "$0")/bench_common.sh"
@@ -23,7 +24,7 @@ echo
 echo "| space | combinations | valid | build s | count only s | peak RSS MiB | before (parse per combination) s | same candidates, same order |"
 echo "|---|---:|---:|---:|---:|---:|---:|---|"
 for space in space6 space8; do
-  if [ $space = space6 ]; then args=(--synthetic 6 "$six" --baseline); else args=(--synthetic 8 "$eight"); fi
+  if [ $space = space6 ]; then args=(--synthetic 6 "$six" --baseline); else args=(--synthetic 8 "$eight" --shards 8); fi
   json=$("$build/bin/space_benchmark" --templates "$work" --kernel $space "${args[@]}") || bench_die "space_benchmark failed on $space"
   python3 - "$json" <<'PY'
 import json, sys
@@ -33,5 +34,10 @@ before = "%.1f" % r["baseline_s"] if ran else "not run (about 45 us x combinatio
 same = ("yes" if r["baseline_same"] else "NO") if ran else "-"
 print("| %s | {:,} | {:,} | %.2f | %.2f | %.0f | %s | %s |".format(r["combinations"], r["valid"])
       % (r["kernel"], r["build_s"], r["count_s"], r["peak_rss_mib"], before, same))
+if "shard_sizes" in r:
+    sizes = r["shard_sizes"]
+    print("\n%s over %d nodes (--shard K/%d): shares of %s candidates (%s in all), %.2f s for a node to find its own"
+          % (r["kernel"], len(sizes), len(sizes), " / ".join("{:,}".format(n) for n in sizes), "{:,}".format(sum(sizes)),
+             r["shard_s"]))
 PY
 done

@@ -1,12 +1,14 @@
 // Times building a template's search space (scripts/bench_space.sh): the valid candidates as tune
 // and explore build them, their count alone, and optionally the enumeration tuner used before,
 // which parsed every constraint for every combination. Prints one JSON object.
-// Usage: space_benchmark --templates DIR --kernel NAME [--size WxH] [--baseline]
+// Usage: space_benchmark --templates DIR --kernel NAME [--size WxH] [--baseline] [--shards N]
 //        [--synthetic PARAMS CONSTRAINTS]: first write DIR/NAME.toml, the small test template with
 //        PARAMS parameters A, B, ... of the values 1, 2, 4, ..., 512 and CONSTRAINTS (a TOML list's
-//        items, e.g. '"A * B <= 1024", "C <= A"').
+//        items, e.g. '"A * B <= 1024", "C <= A"'). --shards N: the sizes of the N shares of
+//        --shard K/N and the seconds one node takes to find its own.
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
@@ -15,6 +17,7 @@
 #include "odometer_enumeration.h"
 #include "problem_size.h"
 #include "search_space.h"
+#include "shard.h"
 #include "template_fixtures.h"
 #include "template_library.h"
 
@@ -50,6 +53,7 @@ double PeakResidentMiB() {
 int main(int argc, char** argv) {
   std::string templates, kernel, size_text, constraints;
   int synthetic_params = 0;
+  std::size_t shards = 0;
   bool baseline = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -57,6 +61,7 @@ int main(int argc, char** argv) {
     else if (i + 1 < argc && arg == "--templates") templates = argv[++i];
     else if (i + 1 < argc && arg == "--kernel") kernel = argv[++i];
     else if (i + 1 < argc && arg == "--size") size_text = argv[++i];
+    else if (i + 1 < argc && arg == "--shards") shards = std::strtoul(argv[++i], nullptr, 10);
     else if (i + 2 < argc && arg == "--synthetic") {
       synthetic_params = std::atoi(argv[++i]);
       constraints = argv[++i];
@@ -84,6 +89,15 @@ int main(int argc, char** argv) {
       std::vector<ParamValues> old;
       result["baseline_s"] = Seconds([&] { old = testing::ParsingOdometerEnumeration(spec, size); });
       result["baseline_same"] = old == built;
+    }
+    if (shards > 0) {
+      result["shard_sizes"] = nlohmann::json::array();
+      for (std::size_t k = 1; k <= shards; ++k) {
+        std::vector<bool> owned;
+        const double seconds = Seconds([&] { owned = ShardMembers(built, {k, shards}); });
+        if (k == 1) result["shard_s"] = seconds;
+        result["shard_sizes"].push_back(std::count(owned.begin(), owned.end(), true));
+      }
     }
     std::cout << result.dump() << "\n";
   } catch (const std::exception& e) {
