@@ -14,6 +14,8 @@
 #include "db/store.h"
 #include "db_test_util.h"
 #include "errors.h"
+#include "leader_summary.h"
+#include "sweep.h"
 
 namespace tuner {
 namespace {
@@ -124,22 +126,42 @@ db::MeasurementRecord StoredResult(const ParamValues& params) {
   return record;
 }
 
-// What a brute-force sweep on the card `uuid` of one H100 model stores into `path`, owning `owned`.
+// What a brute-force sweep on the card `uuid` of one H100 model stores into `path`, owning `owned`:
+// every result, its three fastest marked as timed in turns.
 void StoreSweep(const std::string& path, const std::string& uuid, const std::vector<ParamValues>& candidates,
                 const std::vector<bool>& owned) {
+  std::vector<db::MeasurementRecord> results;
+  for (std::size_t c : PlannedShare(*MakeStrategy({"brute_force"}, candidates, Params()), {}, owned))
+    results.push_back(StoredResult(candidates[c]));
+  std::vector<db::MeasurementRecord*> fastest;
+  for (db::MeasurementRecord& r : results)
+    if (r.status == "ok") fastest.push_back(&r);
+  std::sort(fastest.begin(), fastest.end(), [](auto* a, auto* b) { return a->time_ms_median < b->time_ms_median; });
+  for (std::size_t i = 0; i < std::min<std::size_t>(3, fastest.size()); ++i) fastest[i]->reason = kConfirmedReasonPrefix;
   db::Store store = db::Store::Open(path, db::OpenMode::kReadWrite);
   const std::int64_t gpu = store.EnsureGpu(db::testing::SampleGpu(uuid));
   const std::int64_t templ = store.EnsureTemplate({"synthetic", "0123456789abcdef", ""});
   const std::int64_t sweep = store.StartSweep(gpu, templ, db::testing::SampleSweep("1024"));
-  for (std::size_t c : PlannedShare(*MakeStrategy({"brute_force"}, candidates, Params()), {}, owned))
-    store.AddMeasurement(sweep, StoredResult(candidates[c]));
+  for (const db::MeasurementRecord& r : results) store.AddMeasurement(sweep, r);
   store.FinishSweep(sweep, "done");
+}
+
+std::vector<db::MeasurementRecord> StoredRecords(const std::string& path) {
+  std::vector<db::MeasurementRecord> records;
+  for (const db::MeasurementRow& row : db::Store::Open(path, db::OpenMode::kReadOnly).ListMeasurements({}))
+    records.push_back(row.measurement);
+  return records;
 }
 
 std::set<std::string> StoredIdentities(const std::string& path) {
   std::set<std::string> identities;
-  for (const db::MeasurementRow& row : db::Store::Open(path, db::OpenMode::kReadOnly).ListMeasurements({}))
-    identities.insert(row.measurement.params_json);
+  for (const db::MeasurementRecord& r : StoredRecords(path)) identities.insert(r.params_json);
+  return identities;
+}
+
+std::vector<std::string> Identities(const std::vector<Leader>& leaders) {
+  std::vector<std::string> identities;
+  for (const Leader& leader : leaders) identities.push_back(leader.params_json);
   return identities;
 }
 
@@ -162,12 +184,15 @@ TEST(Shard, MergedShardsHoldOneFullSweepAndItsBest) {
   ASSERT_EQ(merged.size(), 1u);  // the four nodes' cards are one model
   EXPECT_EQ(merged[0].measurement.params_json, full[0].measurement.params_json);
   EXPECT_EQ(merged[0].measurement.time_ms_median, full[0].measurement.time_ms_median);
-  // What the next run on one card of the model resumes from: nothing is left to measure.
-  std::vector<db::MeasurementRecord> records;
-  for (const db::MeasurementRow& row : db::Store::Open(dir.File("merged.db"), db::OpenMode::kReadOnly).ListMeasurements({}))
-    records.push_back(row.measurement);
+  // What the next run on one card of the model resumes from: nothing is left to measure, and the
+  // leaders it times in turns are the full sweep's (each node confirmed its own three).
+  const std::vector<db::MeasurementRecord> records = StoredRecords(dir.File("merged.db"));
   const std::vector<Evaluation> history = StoredEvaluations(candidates, records);
   EXPECT_TRUE(PlannedShare(*MakeStrategy({"brute_force"}, candidates, Params()), history, {}).empty());
+  const std::vector<Leader> leaders = ConfirmedLeaders(records, 3);
+  ASSERT_EQ(leaders.size(), 3u);
+  EXPECT_EQ(Identities(leaders), Identities(ConfirmedLeaders(StoredRecords(dir.File("full.db")), 3)));
+  EXPECT_EQ(leaders[0].params_json, full[0].measurement.params_json);
 }
 
 TEST(Shard, TuneRefusesABadShardBeforeAnyGpuOrDatabase) {

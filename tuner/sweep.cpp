@@ -29,6 +29,8 @@ namespace {
 
 constexpr std::size_t kCopyBytes = 256u << 20;  // the reference copy: 256 MiB device to device
 constexpr double kSetupTimeoutS = 300;
+constexpr std::size_t kLeaders = 3;
+
 
 class SweepRun {
  public:
@@ -79,6 +81,7 @@ class SweepRun {
   std::vector<Evaluation> history_;        // stored before this run, then measured now
   std::map<std::string, int> stored_kills_;  // params_json -> worker kills of stored candidates to retry
   std::vector<Leader> stored_ok_;           // stored `ok` candidates, for the leaders of a resumed run
+  std::vector<Leader> model_leaders_;       // ConfirmedLeaders of what the model's cards stored
   std::vector<Compiled> measured_compiled_;  // parallel to outcome_.measured
   std::size_t to_measure_ = 0;  // by this run, for the progress bar
   std::size_t failures_ = 0;
@@ -315,13 +318,17 @@ void SweepRun::MeasureGuided(SearchStrategy& strategy) {
 // What is stored for the model is not measured again, except candidates that killed their worker
 // only once: cards of one model share their candidates (--gpus, or --shard and a merge).
 void SweepRun::ResumeFromStore() {
-  const std::vector<db::MeasurementRecord> stored = store_.ModelMeasurements(gpu_id_, template_id_, outcome_.size.Key());
-  history_ = StoredEvaluations(all_, stored);
-  for (const db::MeasurementRecord& r : stored)
+  const std::vector<db::MeasurementRecord> model = store_.ModelMeasurements(gpu_id_, template_id_, outcome_.size.Key());
+  const std::vector<db::MeasurementRecord> here = store_.Measurements(gpu_id_, template_id_, outcome_.size.Key());
+  history_ = StoredEvaluations(all_, model);
+  for (const db::MeasurementRecord& r : model)
     if (db::NeedsAnotherTry(r)) stored_kills_[ParamsJson(ParamsFromJson(r.params_json))] = r.worker_kills;
-    else if (r.status == "ok") stored_ok_.push_back({ParamsJson(ParamsFromJson(r.params_json)), r.time_ms_median});
-  for (const db::MeasurementRecord& r : store_.Measurements(gpu_id_, template_id_, outcome_.size.Key()))
-    stored_here_.insert(ParamsJson(ParamsFromJson(r.params_json)));
+  // This card's own time of a candidate first: Fastest() keeps the first time it meets.
+  for (const std::vector<db::MeasurementRecord>* rows : {&here, &model})
+    for (const db::MeasurementRecord& r : *rows)
+      if (r.status == "ok") stored_ok_.push_back({ParamsJson(ParamsFromJson(r.params_json)), r.time_ms_median});
+  for (const db::MeasurementRecord& r : here) stored_here_.insert(ParamsJson(ParamsFromJson(r.params_json)));
+  model_leaders_ = ConfirmedLeaders(model, kLeaders);
 }
 
 SweepOutcome SweepRun::Run() {
@@ -357,8 +364,6 @@ SweepOutcome SweepRun::Run() {
   outcome_.stored = store_.Measurements(gpu_id_, template_id_, outcome_.size.Key());
   return outcome_;
 }
-
-constexpr std::size_t kLeaders = 3;
 
 // The fastest `ok` candidates of this run and of the store (a resumed run's leaders may have been
 // measured by the interrupted one), at most kLeaders.
@@ -415,15 +420,17 @@ bool SweepRun::FastestAreConfirmed() const {
 }
 
 // Cards of one model differ by a few percent, so each of them times the model's leaders, not only
-// its own: after a merge of shards, the next run on a card of the model measures nothing new but
-// times the model's leaders that other cards measured. Nothing is timed again when this run
-// measured nothing new and every leader has been measured on this card. Whether leaders were timed.
+// its own. When this run measured nothing new, only the model's confirmed leaders are timed, and
+// only when one of them was never measured on this card: after a merge of shards, the next run on
+// a card of the model times the leaders that other nodes confirmed. Whether leaders were timed.
 bool SweepRun::ConfirmLeadersOnce() {
   constexpr int kRounds = 10;
   std::vector<Leader> leaders = Fastest();
-  const bool measured_elsewhere =
-      std::any_of(leaders.begin(), leaders.end(), [&](const Leader& l) { return !stored_here_.count(l.params_json); });
-  if (outcome_.measured.empty() && !measured_elsewhere) leaders.clear();
+  if (outcome_.measured.empty()) {
+    const bool measured_elsewhere = std::any_of(model_leaders_.begin(), model_leaders_.end(),
+                                                [&](const Leader& l) { return !stored_here_.count(l.params_json); });
+    leaders = measured_elsewhere ? model_leaders_ : std::vector<Leader>{};
+  }
   if (options_.leader_exchange) leaders = options_.leader_exchange(leaders);  // every card hands in, even none
   if (leaders.size() > kLeaders) leaders.resize(kLeaders);
   if (leaders.size() < 2) return false;  // nothing to compare: a lone leader is not measured again
@@ -462,6 +469,21 @@ bool SweepRun::ConfirmLeadersOnce() {
 
 SweepOutcome RunSweep(const TemplateSpec& spec, const SweepOptions& options, db::Store& store) {
   return SweepRun(spec, options, store).Run();
+}
+
+std::vector<Leader> ConfirmedLeaders(const std::vector<db::MeasurementRecord>& model, std::size_t count) {
+  std::map<std::string, double> fastest;
+  for (const db::MeasurementRecord& r : model) {
+    if (r.status != "ok" || r.reason.rfind(kConfirmedReasonPrefix, 0) != 0) continue;
+    const std::string params = ParamsJson(ParamsFromJson(r.params_json));
+    const auto known = fastest.find(params);
+    if (known == fastest.end() || r.time_ms_median < known->second) fastest[params] = r.time_ms_median;
+  }
+  std::vector<Leader> leaders;
+  for (const auto& [params, time_ms] : fastest) leaders.push_back({params, time_ms});
+  std::stable_sort(leaders.begin(), leaders.end(), [](const Leader& a, const Leader& b) { return a.time_ms < b.time_ms; });
+  if (leaders.size() > count) leaders.resize(count);
+  return leaders;
 }
 
 std::optional<db::MeasurementRecord> FastestOk(const std::vector<db::MeasurementRecord>& records) {

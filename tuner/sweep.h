@@ -67,6 +67,12 @@ extern std::atomic<bool> g_sweep_interrupted;  // lock-free, so a signal handler
 
 SweepOutcome RunSweep(const TemplateSpec& spec, const SweepOptions& options, db::Store& store);
 
+// The leaders of a model as its cards confirmed them (records with kConfirmedReasonPrefix): the
+// `count` fastest such candidates, each at its best card's time. Each card or shard confirms its own
+// fastest, so the model's true fastest are among them: the leaders the next run on one card of the
+// model times when it never measured one of them (after a merge of shards).
+std::vector<Leader> ConfirmedLeaders(const std::vector<db::MeasurementRecord>& model, std::size_t count);
+
 // The fastest `ok` record, if any.
 std::optional<db::MeasurementRecord> FastestOk(const std::vector<db::MeasurementRecord>& records);
 
