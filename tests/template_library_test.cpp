@@ -88,6 +88,17 @@ TEST(TemplateLibrary, UserFolderComesFromTheEnvironmentToo) {
   });
 }
 
+TEST(TemplateLibrary, AMissingFolderInTheEnvironmentIsNamed) {
+  WithTunerTemplates("/no/such/folder", [] {
+    try {
+      TemplateSearchDirs({});
+      FAIL() << "a missing folder in $TUNER_TEMPLATES was skipped";
+    } catch (const UsageError& e) {
+      EXPECT_STREQ(e.what(), "$TUNER_TEMPLATES '/no/such/folder': not a folder");
+    }
+  });
+}
+
 TEST(TemplateLibrary, AUserTemplateNamedLikeAShippedOneIsRefused) {
   TempDir dir;
   const std::string mine = WriteTemplate(dir.File("mine"), "my_transpose", "transpose");

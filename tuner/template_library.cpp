@@ -93,16 +93,27 @@ void TakeByName(std::vector<Loaded>& loaded, TemplateLibrary& library) {
 
 }  // namespace
 
+namespace {
+
+// `source` names where the folder was given ("--templates", "$TUNER_TEMPLATES").
+void RequireFolder(const std::string& source, const std::string& dir) {
+  std::error_code error;  // a name too long for the file system is a bad option too, not an internal error
+  if (!fs::is_directory(dir, error)) throw UsageError(source + " " + Quoted(dir) + ": " + (error && error != std::errc::no_such_file_or_directory ? error.message() : "not a folder"));
+}
+
+}  // namespace
+
 std::vector<std::string> TemplateSearchDirs(const std::vector<std::string>& command_line_dirs) {
   std::vector<std::string> dirs;
   for (const std::string& dir : command_line_dirs) {
-    std::error_code error;  // a name too long for the file system is a bad option too, not an internal error
-    if (!fs::is_directory(dir, error))
-      throw UsageError("--templates " + Quoted(dir) + ": " + (error ? error.message() : "not a folder"));
+    RequireFolder("--templates", dir);
     dirs.push_back(dir);
   }
   if (const char* env = std::getenv("TUNER_TEMPLATES"))
-    for (const std::string& dir : SplitPathList(env)) dirs.push_back(dir);
+    for (const std::string& dir : SplitPathList(env)) {
+      RequireFolder("$TUNER_TEMPLATES", dir);
+      dirs.push_back(dir);
+    }
   dirs.push_back(ShippedDir());
   return dirs;
 }
