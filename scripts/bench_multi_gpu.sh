@@ -11,6 +11,7 @@ source "$(dirname "$0")/bench_common.sh"
 bench_init bench_multi_gpu "$@"
 
 bench_sweep_options "$@"
+reversed=$(seq $((gpu_count - 1)) -1 0 | paste -sd, -)  # the GPUs in reverse order, for the resume
 
 # run NAME DB ARGS...: one tune command with --json into DB; prints its wall time.
 run() {

@@ -37,6 +37,15 @@ TEST(Expression, RejectsUnknownNamesAndFractions) {
   EXPECT_EQ(ErrorOf("N * Q", vars), "in expression 'N * Q': unknown name 'Q'");
 }
 
+TEST(Expression, AnExpressionOfSeveralLinesIsQuotedOnOne) {  // found by scripts/fuzz_cli.py
+  try {
+    Evaluate("a\nb", {});
+    FAIL() << "evaluated";
+  } catch (const ExpressionError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("in expression 'a\\nb': ", 0), 0u) << e.what();
+  }
+}
+
 TEST(Expression, DivisionByZeroIsAnErrorUnlessTheBranchIsNotTaken) {
   const Variables vars = {{"N", 10}, {"Z", 0}};
   EXPECT_EQ(ErrorOf("N / Z > 1", vars), "in expression 'N / Z > 1': division by zero");

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "option_values.h"
+
 namespace tuner {
 
 using Variables = std::map<std::string, double>;
@@ -16,7 +18,7 @@ using Variables = std::map<std::string, double>;
 // zero). The message quotes it.
 struct ExpressionError : std::runtime_error {
   ExpressionError(const std::string& expression, const std::string& problem)
-      : std::runtime_error("in expression '" + expression + "': " + problem), problem(problem) {}
+      : std::runtime_error("in expression " + Quoted(expression) + ": " + problem), problem(problem) {}
   std::string problem;  // without the expression: "division by zero"
 };
 
