@@ -357,6 +357,12 @@ ReadConnection OpenForReading(const std::string& path, IntegrityCheck check) {
   });
 }
 
+void CheckWritable(const std::string& path) {
+  if (!Exists(path)) return;
+  CheckFileHeader(path);
+  RequireWritable(path);
+}
+
 sql::Connection OpenForWriting(const std::string& path) {
   if (Exists(path)) return OpenExistingForWriting(path);
   const fs::path parent = fs::path(path).parent_path();

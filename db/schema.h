@@ -53,6 +53,10 @@ ReadConnection OpenForReading(const std::string& path, IntegrityCheck check);
 // user cannot write is a UsageError, before anything is changed.
 sql::Connection OpenForWriting(const std::string& path);
 
+// What OpenForWriting would refuse, checked without writing anything (a missing file passes: it
+// would be created), so a command can refuse a bad database before any other work.
+void CheckWritable(const std::string& path);
+
 // Puts a writer's file back into rollback-journal mode if no other connection has it open (SQLite
 // refuses at once otherwise; the next writer to close tries again): a file left in WAL mode can
 // only be read by someone who may create its -wal and -shm beside it. Returns whether it did.

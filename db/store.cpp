@@ -136,6 +136,8 @@ Store Store::Open(const std::string& path, OpenMode mode, IntegrityCheck check) 
   return Store(std::make_unique<Impl>(std::move(opened.connection), true, opened.file_schema_version));
 }
 
+void Store::CheckWritable(const std::string& path) { db::CheckWritable(path); }
+
 const std::string& Store::path() const { return impl_->connection.path(); }
 
 std::int64_t Store::EnsureGpu(const GpuRecord& gpu) {

@@ -52,6 +52,8 @@ class Store {
   // BadDatabaseError (corrupt, foreign, newer: the file is not modified), UsageError (a directory,
   // or kReadWrite of a file this user cannot write) or std::runtime_error (missing file, I/O).
   static Store Open(const std::string& path, OpenMode mode, IntegrityCheck check = IntegrityCheck::kQuick);
+  // Throws what Open(path, kReadWrite) would for a file that is there, and writes nothing.
+  static void CheckWritable(const std::string& path);
   ~Store();
   Store(Store&&) noexcept;
   Store& operator=(Store&&) noexcept;

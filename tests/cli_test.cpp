@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
@@ -148,6 +150,17 @@ TEST(Cli, GpuCommandWithoutAGpuExitsThreeAndCreatesNothing) {
   EXPECT_EQ(CountLines(r.err), 1) << r.err;
   EXPECT_NE(r.err.find("needs a CUDA GPU"), std::string::npos);
   EXPECT_FALSE(std::filesystem::exists(dir.File("t.db")));
+}
+
+// A database tune could not write is refused before a GPU is looked for, and left as it was.
+TEST(Cli, TuneRefusesABadDatabaseBeforeAnyGpu) {
+  db::testing::TempDir dir;
+  std::ofstream(dir.File("notes.db")) << "not a database, but a user's notes\n";
+  const auto foreign = RunTuner("tune transpose --db " + dir.File("notes.db"));
+  EXPECT_EQ(foreign.exit_code, 4) << foreign.err;
+  EXPECT_EQ(CountLines(foreign.err), 1) << foreign.err;
+  EXPECT_EQ(std::filesystem::file_size(dir.File("notes.db")), 35u);
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.File("")), {}), 1);  // no -wal, -shm or journal
 }
 
 TEST(Cli, BadSizeCreatesNoDatabase) {

@@ -22,11 +22,13 @@
 #include "db_test_util.h"
 #include "device.h"
 #include "gpu_test_support.h"
+#include "template_fixtures.h"
 
 namespace tuner {
 namespace {
 
 using db::testing::TempDir;
+using testing::Replaced;
 using testing::RunTuner;
 
 TEST(SweepGpu, TransposeEndToEndStoresAVerifiedBest) {
@@ -320,7 +322,7 @@ TEST(SweepGpu, AKernelRightOnlyAtItsFirstLaunchIsWrong) {
   for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
            {"scribbler", "stateful"}, {"scribbler", "stateful"}, {"[0, 1, 2, 3]", "[0, 1]"},
            {R"(labels = ["correct", "negates_input", "bumps_one_input", "correct_after"])", ""}})
-    description.replace(description.find(from), from.size(), to);
+    description = Replaced(description, from, to);
   std::map<int, nlohmann::json> by_variant;
   const auto doc = TuneByVariant("stateful", description, kStatefulSource, &by_variant);
   ASSERT_EQ(by_variant.size(), 2u) << doc.dump();

@@ -95,12 +95,18 @@ void RequireWith(const po::variables_map& vm, const char* option, const char* ne
     throw UsageError(std::string("--") + option + ": only with --" + needed);
 }
 
+void RequireNoFolder(const char* option, const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error))
+    throw UsageError(std::string("--") + option + " " + Quoted(path) + ": is a folder; give a file name");
+}
+
 void RequireOutputPath(const char* option, const std::string& path) {
   const std::string prefix = std::string("--") + option + " " + Quoted(path) + ": ";
   if (path.empty()) throw UsageError(prefix + "empty; give a file name");
   const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  RequireNoFolder(option, path);
   std::error_code error;
-  if (std::filesystem::is_directory(path, error)) throw UsageError(prefix + "is a folder; give a file name");
   if (!folder.empty() && !std::filesystem::is_directory(folder, error))
     throw UsageError(prefix + "the folder " + Quoted(folder.string()) + " does not exist");
 }

@@ -37,6 +37,8 @@ std::optional<int> GpuOption(const po::variables_map& vm);  // --gpu, a GPU inde
 
 // UsageError unless `option` was given: "--param: needs --kernel".
 void RequireWith(const po::variables_map& vm, const char* option, const char* needed);
+// UsageError "--OPTION 'PATH': is a folder; give a file name" when `path` is a folder.
+void RequireNoFolder(const char* option, const std::string& path);
 // UsageError unless a file can be written at `path`: its folder exists and it is not a folder.
 void RequireOutputPath(const char* option, const std::string& path);
 // UsageError when both were given.

@@ -1,7 +1,6 @@
 // `tuner tune KERNEL`: sweep every candidate of a template on one GPU and store the results.
 #include <climits>
 #include <cmath>
-#include <filesystem>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -224,8 +223,8 @@ int RunTune(int argc, char** argv) {
   MakeStrategy({vm["strategy"].as<std::string>()}, {}, templ.params);  // unknown strategy: exit 2
   const bool several = vm.count("gpus") > 0;
   const std::string db_path = ResolveDatabasePath(vm["db"].as<std::string>());
-  std::error_code error;  // a folder as the database is a bad option, refused before the GPU
-  if (std::filesystem::is_directory(db_path, error)) throw UsageError("--db " + Quoted(db_path) + ": is a folder; give a file name");
+  RequireNoFolder("db", db_path);  // bad databases (a folder, a foreign or read-only file) before the GPU
+  db::Store::CheckWritable(db_path);
   const std::vector<GpuInfo> gpus = SelectedGpus(vm, sweep);  // no GPU: exit 3 before the database is touched
   ProgressBar bar(!vm.count("json") && StderrIsTerminal());  // one bar for all GPUs' sweeps
   sweep.progress = &bar;
