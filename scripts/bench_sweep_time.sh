@@ -8,7 +8,9 @@
 #   the rest      worker start, buffers, reference, clock warm-up, copy bandwidth, module loads,
 #                 L2 flushes between samples, launch gaps and the tuner's own work.
 # Kernel times are each candidate's stored median times its launches (a failed candidate's one
-# launch is not timed), so the split is an estimate; the wall time is measured.
+# launch is not timed), so the split is an estimate; the wall time is measured. The last column is
+# the sweep's own account of its time (`time` in `tune --json`; README, "Where the time goes"):
+# compile / GPU work / waiting / overhead, which add up to the sweep's wall time.
 #
 #   scripts/bench_sweep_time.sh [--tuner PATH] [--gpu N] [--kernel baseline_sgemm]
 #                               [--templates bench/templates] [--size S] [--runs 1]
@@ -40,8 +42,8 @@ args=(tune "$kernel" --gpu "$gpu" --json)
 
 bench_header
 "$tuner" "${args[@]}" --db "$work/fill.db" >/dev/null || bench_die "tuner tune $kernel failed (filling the cache)"
-echo "| run | wall | first pass | second pass | leaders in turns | the rest |"
-echo "|---|---|---|---|---|---|"
+echo "| run | wall | first pass | second pass | leaders in turns | the rest | the sweep's account: compile / GPU work / waiting / overhead |"
+echo "|---|---|---|---|---|---|---|"
 for ((run = 1; run <= runs; run++)); do
   start=$(bench_now)
   "$tuner" "${args[@]}" --db "$work/run$run.db" >"$work/run$run.json" || bench_die "tuner tune $kernel failed"
@@ -71,7 +73,9 @@ for c in ok:
 failed = len(doc["candidates"]) - len(ok)
 cell = lambda part: f"{parts[part][1]:.2f} s ({parts[part][0]} launches)"
 rest = wall - sum(p[1] for p in parts.values())
+t = doc["time"]
+account = " / ".join(f"{t[k]:.2f}" for k in ("compile_s", "gpu_s", "waiting_s", "overhead_s"))
 print(f"| {run} | **{wall:.2f} s** | {cell('first')}{f', and {failed} failed' if failed else ''} | {cell('second')} | "
-      f"{cell('leaders')} | {rest:.2f} s |")
+      f"{cell('leaders')} | {rest:.2f} s | {account} s of {t['wall_s']:.2f} s ({t['bound_by']}) |")
 PY
 done

@@ -31,6 +31,14 @@ using db::testing::TempDir;
 using testing::Replaced;
 using testing::RunTuner;
 
+// The four parts of a sweep's time (README, "Where the time goes") add up to its wall time.
+void ExpectTimeAddsUp(const nlohmann::json& time) {
+  const double parts = time.at("compile_s").get<double>() + time.at("gpu_s").get<double>() +
+                       time.at("waiting_s").get<double>() + time.at("overhead_s").get<double>();
+  EXPECT_NEAR(parts, time.at("wall_s").get<double>(), 1e-9) << time.dump();
+  for (const char* part : {"compile_s", "gpu_s", "waiting_s", "overhead_s"}) EXPECT_GE(time[part].get<double>(), 0) << part;
+}
+
 TEST(SweepGpu, TransposeEndToEndStoresAVerifiedBest) {
   TUNER_GPU_TEST(1);
   TempDir dir;
@@ -58,10 +66,17 @@ TEST(SweepGpu, TransposeEndToEndStoresAVerifiedBest) {
   }
   const std::string separation = doc.at("winner_vs_runner_up").at("separation");
   EXPECT_TRUE(separation == "distinguishable" || separation == "within_noise") << separation;
+  ExpectTimeAddsUp(doc.at("time"));
+  EXPECT_GT(doc["time"]["gpu_s"].get<double>(), 0);  // the worker's setup, the candidates and the leaders
+  EXPECT_GT(doc["time"]["compile_threads_s"].get<double>(), 0);  // a fresh cache: every candidate compiled
 
   const auto again = RunTuner("tune transpose --size 1024x2048 --json" + db, "XDG_CACHE_HOME=" + dir.File("cache"));
   ASSERT_EQ(again.exit_code, 0) << again.err;
-  EXPECT_EQ(nlohmann::json::parse(again.out).at("measured_now"), 0);  // resumed: nothing missing
+  const auto resumed = nlohmann::json::parse(again.out);
+  EXPECT_EQ(resumed.at("measured_now"), 0);  // resumed: nothing missing
+  ExpectTimeAddsUp(resumed.at("time"));
+  EXPECT_EQ(resumed["time"]["gpu_s"], 0);  // no worker was started
+  EXPECT_EQ(resumed["time"]["bound_by"], "overhead");
 
   const auto query = RunTuner("query transpose --size 1024x2048 --json" + db);
   ASSERT_EQ(query.exit_code, 0) << query.err;
@@ -212,6 +227,8 @@ TEST(SweepGpu, FailingCandidatesAreRecordedAndTheSweepGoesOn) {
   EXPECT_EQ(kills[0], 0);
   EXPECT_EQ(kills[1], 2);  // tried once more with a fresh worker, then given up
   EXPECT_EQ(kills[2], 2);
+  ExpectTimeAddsUp(doc.at("time"));
+  EXPECT_GE(doc["time"]["waiting_s"].get<double>(), 6.0);  // VARIANT 2 hung twice until its 3 s deadline
 
   // Resuming measures nothing: the two that killed their worker twice are not tried a third time.
   const auto again = RunTuner(command, "XDG_CACHE_HOME=" + dir.File("cache"));

@@ -58,13 +58,8 @@ void PrintTable(const std::vector<db::MeasurementRecord>& records) {
   table.Print(std::cout);
 }
 
-void PrintSummary(const TemplateSpec& spec, const SweepOutcome& out) {
-  std::cout << spec.name << " " << out.size.Key() << " on GPU " << out.gpu.index << " (" << out.gpu.name << ", "
-            << out.gpu.Arch() << "): " << out.candidates << " candidates"
-            << (out.shard.empty() ? "" : " (" + std::to_string(out.shard_candidates) + " in shard " + out.shard + ")")
-            << ", " << out.measured.size() << " measured now, "
-            << out.already_stored << " already stored\n\n";
-  PrintTable(out.stored);
+// The best, against copy bandwidth where it is a bandwidth, and the leaders.
+void PrintBest(const SweepOutcome& out) {
   const auto best = FastestOk(out.stored);
   if (!best) {
     std::cout << "\nNo candidate passed the check.\n";
@@ -79,6 +74,17 @@ void PrintSummary(const TemplateSpec& spec, const SweepOutcome& out) {
   PrintLeaders(SummariseLeaders(out.stored), std::cout);
 }
 
+void PrintSummary(const TemplateSpec& spec, const SweepOutcome& out) {
+  std::cout << spec.name << " " << out.size.Key() << " on GPU " << out.gpu.index << " (" << out.gpu.name << ", "
+            << out.gpu.Arch() << "): " << out.candidates << " candidates"
+            << (out.shard.empty() ? "" : " (" + std::to_string(out.shard_candidates) + " in shard " + out.shard + ")")
+            << ", " << out.measured.size() << " measured now, "
+            << out.already_stored << " already stored\n\n";
+  PrintTable(out.stored);
+  PrintBest(out);
+  std::cout << "\n" << Describe(out.time) << "\n";
+}
+
 nlohmann::json OutcomeJson(const TemplateSpec& spec, const SweepOutcome& out) {
   nlohmann::json candidates = nlohmann::json::array();
   for (const auto& r : SortedByTime(out.stored)) candidates.push_back(RecordJson(r));
@@ -87,7 +93,8 @@ nlohmann::json OutcomeJson(const TemplateSpec& spec, const SweepOutcome& out) {
                         {"gpu", {{"index", out.gpu.index}, {"name", out.gpu.name}, {"uuid", out.gpu.uuid}, {"arch", out.gpu.Arch()}}},
                         {"copy_gbps", out.copy_gbps}, {"candidates_total", out.candidates},
                         {"measured_now", out.measured.size()}, {"already_stored", out.already_stored},
-                        {"interrupted", out.interrupted}, {"candidates", candidates}, {"best", nullptr}};
+                        {"interrupted", out.interrupted}, {"time", ToJson(out.time)}, {"candidates", candidates},
+                        {"best", nullptr}};
   if (!out.shard.empty()) doc.update({{"shard", out.shard}, {"shard_candidates", out.shard_candidates}});
   if (best) {
     doc["best"] = RecordJson(*best);

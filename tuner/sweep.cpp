@@ -17,6 +17,7 @@
 #include "occupancy.h"
 #include "parallel_compiler.h"
 #include "search_space.h"
+#include "sweep_time.h"
 #include "version.h"
 #include "worker_process.h"
 #include "worker_protocol.h"
@@ -49,11 +50,13 @@ class SweepRun {
   void StartMeasuring();
   bool OutOfTime() const;
   void ReportProgress() const;
-  Compiled CompileOne(const ParamValues& params, int slot) const;
+  Compiled CompileOne(const ParamValues& params, int slot);
+  Compiled CompileNow(const ParamValues& params);
   int CompileThreads() const;
   KernelLaunch MakeLaunch(const Variables& vars, const LaunchGeometry& geometry, const CachedCompile& compile) const;
   SetupRequest MakeSetup() const;
   void StartWorker();
+  WorkerProcess::Reply CallWorker(const nlohmann::json& request, double timeout_s);
   db::MeasurementRecord Measure(const Compiled& compiled, bool estimate_only);
   db::MeasurementRecord MeasureWithRetry(const Compiled& compiled, bool estimate_only, int kills);
   void TimeCloseCandidates(std::size_t first);
@@ -86,6 +89,7 @@ class SweepRun {
   std::size_t to_measure_ = 0;  // by this run, for the progress bar
   std::size_t failures_ = 0;
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  SweepClock time_;
 };
 
 void SweepRun::Prepare() {
@@ -122,7 +126,9 @@ int SweepRun::CompileThreads() const {
   return options_.compile_threads > 0 ? options_.compile_threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
-Compiled SweepRun::CompileOne(const ParamValues& params, int slot) const {
+// On compile thread `slot`; counted as compile work of the sweep.
+Compiled SweepRun::CompileOne(const ParamValues& params, int slot) {
+  const auto working = time_.Time(SweepClock::Part::kCompileWork);
   Compiled compiled{params, {}, {}, {}};
   try {
     compiled.geometry = EvaluateLaunch(spec_.launch, MakeVariables(outcome_.size, params));
@@ -135,6 +141,12 @@ Compiled SweepRun::CompileOne(const ParamValues& params, int slot) const {
   compiled.invalid_reason = ComputeOccupancy(limits_, resources).invalid_reason;
   if (compiled.invalid_reason.empty()) compiled.compile = compiler_->Compile(slot, spec_, params, spec_.kernel, outcome_.gpu.Arch());
   return compiled;
+}
+
+// On the measuring thread, which waits for it: the GPU is idle meanwhile.
+Compiled SweepRun::CompileNow(const ParamValues& params) {
+  const auto compiling = time_.Time(SweepClock::Part::kCompile);
+  return CompileOne(params, 0);
 }
 
 KernelLaunch SweepRun::MakeLaunch(const Variables& vars, const LaunchGeometry& geometry, const CachedCompile& compile) const {
@@ -169,12 +181,29 @@ SetupRequest SweepRun::MakeSetup() const {
 
 void SweepRun::StartWorker() {
   const std::string exe = options_.worker_executable.empty() ? SelfExecutable() : options_.worker_executable;
-  worker_ = std::make_unique<WorkerProcess>(exe, std::vector<std::string>{"__worker"});
-  const WorkerProcess::Reply reply = worker_->Call(ToJson(MakeSetup()), kSetupTimeoutS, &g_sweep_interrupted);
+  {
+    const auto starting = time_.Time(SweepClock::Part::kWaiting);
+    worker_ = std::make_unique<WorkerProcess>(exe, std::vector<std::string>{"__worker"});
+  }
+  nlohmann::json setup;
+  {
+    const auto compiling = time_.Time(SweepClock::Part::kCompile);  // the reference kernel
+    setup = ToJson(MakeSetup());
+  }
+  const WorkerProcess::Reply reply = CallWorker(setup, kSetupTimeoutS);
   if (reply.outcome == WorkerProcess::Outcome::kInterrupted) return;
   if (reply.outcome != WorkerProcess::Outcome::kReplied || !reply.body.value("ok", false))
     throw std::runtime_error("the GPU worker could not set up " + spec_.name + " (buffers and reference): " +
                              (reply.body.is_object() ? reply.body.value("error", reply.detail) : reply.detail));
+}
+
+// Every request to the worker goes through here, so that its time is accounted.
+WorkerProcess::Reply SweepRun::CallWorker(const nlohmann::json& request, double timeout_s) {
+  const auto start = SweepClock::Clock::now();
+  WorkerProcess::Reply reply = worker_->Call(request, timeout_s, &g_sweep_interrupted);
+  const bool replied = reply.outcome == WorkerProcess::Outcome::kReplied && reply.body.is_object();
+  time_.AddWorkerCall(SweepClock::SecondsSince(start), replied ? reply.body.value(kWorkerSecondsKey, 0.0) : 0.0);
+  return reply;
 }
 
 double SweepRun::CandidateTimeoutS() const {
@@ -198,7 +227,7 @@ db::MeasurementRecord SweepRun::Measure(const Compiled& compiled, bool estimate_
   request.launch = MakeLaunch(MakeVariables(outcome_.size, compiled.params), compiled.geometry, compiled.compile);
   request.best_ms = best_ms_;
   request.estimate_only = estimate_only;
-  const WorkerProcess::Reply reply = worker_->Call(ToJson(request), CandidateTimeoutS(), &g_sweep_interrupted);
+  const WorkerProcess::Reply reply = CallWorker(ToJson(request), CandidateTimeoutS());
   switch (reply.outcome) {
     case WorkerProcess::Outcome::kInterrupted: record.status = "interrupted"; return record;
     case WorkerProcess::Outcome::kTimedOut: record.status = "timeout"; record.reason = reply.detail; return record;
@@ -253,7 +282,7 @@ bool SweepRun::OutOfTime() const {
 void SweepRun::StartMeasuring() {
   StartWorker();
   if (g_sweep_interrupted) return;
-  const auto copy = worker_->Call({{"op", "copy_bandwidth"}, {"bytes", kCopyBytes}}, kSetupTimeoutS, &g_sweep_interrupted);
+  const auto copy = CallWorker({{"op", "copy_bandwidth"}, {"bytes", kCopyBytes}}, kSetupTimeoutS);
   if (copy.outcome == WorkerProcess::Outcome::kReplied) outcome_.copy_gbps = copy.body.value("gbps", 0.0);
   store_.SetCopyBandwidth(sweep_id_, outcome_.copy_gbps);
 }
@@ -279,12 +308,19 @@ void SweepRun::ReportProgress() const {
 
 void SweepRun::MeasureInOrder(const std::vector<std::size_t>& order) {
   std::vector<Compiled> compiled(order.size());
-  CompilePool pool(order.size(), CompileThreads(), [&](std::size_t i, int slot) { compiled[i] = CompileOne(all_[order[i]], slot); });
+  time_.SetCompileThreads(CompileThreads());
+  auto pool = std::make_unique<CompilePool>(order.size(), CompileThreads(),
+                                            [&](std::size_t i, int slot) { compiled[i] = CompileOne(all_[order[i]], slot); });
   if (!order.empty()) StartMeasuring();  // the worker starts while the first candidates compile
   for (std::size_t i = 0; i < order.size() && !g_sweep_interrupted && !OutOfTime(); ++i) {
-    pool.WaitFor(i);
+    {
+      const auto compiling = time_.Time(SweepClock::Part::kCompile);  // the GPU is ready before the compile threads
+      pool->WaitFor(i);
+    }
     if (!MeasureAndStore(order[i], compiled[i], true)) break;
   }
+  const auto compiling = time_.Time(SweepClock::Part::kCompile);  // stopped early: the compiles under way finish
+  pool.reset();
 }
 
 // The second pass of a planned sweep: every candidate has a one-launch estimate; only those close
@@ -311,7 +347,7 @@ void SweepRun::TimeCloseCandidates(std::size_t first) {
 void SweepRun::MeasureGuided(SearchStrategy& strategy) {
   while (!g_sweep_interrupted && !OutOfTime()) {
     const auto next = strategy.Next(history_);
-    if (!next || !MeasureAndStore(*next, CompileOne(all_[*next], 0), false)) break;
+    if (!next || !MeasureAndStore(*next, CompileNow(all_[*next]), false)) break;
   }
 }
 
@@ -362,6 +398,11 @@ SweepOutcome SweepRun::Run() {
   outcome_.interrupted = g_sweep_interrupted;
   store_.FinishSweep(sweep_id_, outcome_.interrupted ? "interrupted" : "done");
   outcome_.stored = store_.Measurements(gpu_id_, template_id_, outcome_.size.Key());
+  {
+    const auto stopping = time_.Time(SweepClock::Part::kWaiting);  // the worker ends with the sweep
+    worker_.reset();
+  }
+  outcome_.time = time_.Split();
   return outcome_;
 }
 
@@ -394,7 +435,7 @@ std::vector<std::size_t> SweepRun::MeasuredHere(const std::vector<Leader>& leade
     if (candidate == all_.end()) continue;
     const std::size_t index = static_cast<std::size_t>(candidate - all_.begin());
     ++to_measure_;
-    if (!MeasureAndStore(index, CompileOne(*candidate, 0), false)) break;
+    if (!MeasureAndStore(index, CompileNow(*candidate), false)) break;
     if (outcome_.measured.back().status == "ok") indices.push_back(outcome_.measured.size() - 1);
   }
   return indices;
@@ -431,21 +472,23 @@ bool SweepRun::ConfirmLeadersOnce() {
                                                 [&](const Leader& l) { return !stored_here_.count(l.params_json); });
     leaders = measured_elsewhere ? model_leaders_ : std::vector<Leader>{};
   }
-  if (options_.leader_exchange) leaders = options_.leader_exchange(leaders);  // every card hands in, even none
+  if (options_.leader_exchange) {  // every card hands in, even none
+    const auto waiting = time_.Time(SweepClock::Part::kWaiting);  // for the other GPUs' sweeps
+    leaders = options_.leader_exchange(leaders);
+  }
   if (leaders.size() > kLeaders) leaders.resize(kLeaders);
   if (leaders.size() < 2) return false;  // nothing to compare: a lone leader is not measured again
   const std::vector<std::size_t> indices = MeasuredHere(leaders);
   if (indices.size() < 2 || g_sweep_interrupted) return false;
   if (!worker_ || !worker_->Alive()) StartWorker();
   // A card may have sat idle while the others finished their shares.
-  if (options_.leader_exchange) worker_->Call({{"op", "warm_up"}}, kSetupTimeoutS, &g_sweep_interrupted);
+  if (options_.leader_exchange) CallWorker({{"op", "warm_up"}}, kSetupTimeoutS);
   nlohmann::json launches = nlohmann::json::array();
   for (std::size_t k : indices) {
     const Compiled& c = measured_compiled_[k];
     launches.push_back(ToJson(MakeLaunch(MakeVariables(outcome_.size, c.params), c.geometry, c.compile)));
   }
-  const auto reply = worker_->Call({{"op", "interleave"}, {"launches", launches}, {"rounds", kRounds}},
-                                   CandidateTimeoutS() * kLeaders, &g_sweep_interrupted);
+  const auto reply = CallWorker({{"op", "interleave"}, {"launches", launches}, {"rounds", kRounds}}, CandidateTimeoutS() * kLeaders);
   if (reply.outcome != WorkerProcess::Outcome::kReplied || !reply.body.value("ok", false)) return false;
   for (std::size_t j = 0; j < indices.size(); ++j) {
     db::MeasurementRecord& record = outcome_.measured[indices[j]];

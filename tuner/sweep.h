@@ -15,6 +15,7 @@
 #include "progress_bar.h"
 #include "search_strategy.h"
 #include "shard.h"
+#include "sweep_time.h"
 #include "template_spec.h"
 
 namespace tuner {
@@ -59,6 +60,7 @@ struct SweepOutcome {
   std::size_t already_stored = 0;
   double copy_gbps = 0;  // device-to-device copy bandwidth measured in the same run
   bool interrupted = false;
+  SweepTime time;  // where the sweep's wall time went
 };
 
 // Set from a SIGINT handler: the sweep stops after killing the worker, without storing the

@@ -4,12 +4,14 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <iostream>
 #include <memory>
 
 #include "commands.h"
 #include "gpu_session.h"
+#include "worker_protocol.h"
 
 namespace tuner {
 
@@ -57,6 +59,7 @@ int RunWorker(int, char**) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive the supervisor
   std::unique_ptr<GpuSession> session;
   for (std::string line; std::getline(std::cin, line);) {
+    const auto start = std::chrono::steady_clock::now();
     json request, reply;
     bool fatal = false;
     try {
@@ -70,6 +73,7 @@ int RunWorker(int, char**) {
     } catch (const std::exception& e) {
       reply = {{"ok", false}, {"error", e.what()}};
     }
+    reply[kWorkerSecondsKey] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::cout << reply.dump() << "\n" << std::flush;
     if (fatal) _exit(1);  // the context is lost; skip destructors that would touch it
   }

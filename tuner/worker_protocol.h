@@ -55,6 +55,10 @@ struct MeasureRequest {
   bool estimate_only = false;  // one timed launch: the first pass of a two-pass sweep
 };
 
+// Every reply of the worker carries the seconds it spent on the request, from reading it to writing
+// the reply: the sweep's GPU work (sweep_time.h).
+constexpr const char* kWorkerSecondsKey = "worker_s";
+
 nlohmann::json ToJson(const KernelLaunch& launch);
 KernelLaunch LaunchFromJson(const nlohmann::json& json);
 nlohmann::json ToJson(const SetupRequest& request);
