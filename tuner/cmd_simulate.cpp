@@ -17,7 +17,7 @@
 #include "option_values.h"
 #include "problem_size.h"
 #include "simulation.h"
-#include "template_library.h"
+#include "stored_template.h"
 #include "text_table.h"
 
 namespace tuner {
@@ -67,19 +67,6 @@ SimulateOptions ReadOptions(const po::variables_map& vm) {
       static_cast<std::size_t>(ParseWholeNumber("budget", vm["budget"].as<std::string>(), 0, LLONG_MAX, "0: no limit"));
   o.strategy.seed = ParseSeed("seed", vm["seed"].as<std::string>());
   return o;
-}
-
-std::optional<TemplateSpec> FindTemplate(const std::vector<std::string>& dirs, const std::string& name) {
-  const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs(dirs));
-  if (const TemplateSpec* spec = library.Lookup(name)) return *spec;  // two files of this name: exit 2
-  return std::nullopt;
-}
-
-std::string ResolveSizeKey(const std::optional<TemplateSpec>& spec, const std::string& kernel, const std::string& text) {
-  if (spec) return ParseProblemSize(*spec, text).Key();
-  if (text.empty())
-    throw UsageError("no template " + Quoted(kernel) + " is loaded here to give the default sizes; pass --size");
-  return db::SizeKey(ParseSizeNumbers(text));
 }
 
 // The stored rows of this template version and size, one group per GPU (uuid).
@@ -212,7 +199,7 @@ int RunSimulate(int argc, char** argv) {
   SimulateOptions o = ReadOptions(vm);
   const std::string size_text = SizeOption(vm);
   const auto dirs = TemplateFolders(vm);
-  const std::optional<TemplateSpec> templ = FindTemplate(dirs, o.kernel);
+  const std::optional<TemplateSpec> templ = FindTemplateIfAny(dirs, o.kernel);
   o.size_key = ResolveSizeKey(templ, o.kernel, size_text);
 
   db::Store store = db::Store::Open(ResolveDatabasePath(vm["db"].as<std::string>()), db::OpenMode::kReadOnly);

@@ -13,6 +13,8 @@ int RunQuery(int argc, char** argv);
 int RunSimulate(int argc, char** argv);
 int RunReport(int argc, char** argv);
 int RunDb(int argc, char** argv);
+int RunFormatImport(int argc, char** argv);  // tuner import: a T1 description as a template
+int RunFormatExport(int argc, char** argv);  // tuner export: stored results as T4
 int RunWorker(int argc, char** argv);         // hidden: the GPU worker process the sweep starts
 int RunCompileServer(int argc, char** argv);  // hidden: an NVRTC process of the compile pool
 

@@ -26,6 +26,8 @@ const Command kCommands[] = {
     {"simulate", tuner::RunSimulate, "replay a stored sweep to compare search strategies, no GPU needed"},
     {"report", tuner::RunReport, "write an HTML, Markdown or CSV report of the stored results"},
     {"db", tuner::RunDb, "check, inspect, export, import and merge the results database"},
+    {"import", tuner::RunFormatImport, "turn a T1 description (the community's input format) into a template"},
+    {"export", tuner::RunFormatExport, "write stored results as T4 (the community's results format)"},
     {"__worker", tuner::RunWorker, nullptr},
     {"__compile", tuner::RunCompileServer, nullptr},
 };

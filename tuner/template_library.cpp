@@ -18,13 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string ShippedDir() {
-  // Built from the source tree: the compile-time path; installed: <prefix>/share/tuner/kernel_templates.
-  if (fs::is_directory(TUNER_SHIPPED_TEMPLATES_DIR)) return TUNER_SHIPPED_TEMPLATES_DIR;
-  const fs::path exe = SelfExecutable();
-  return (exe.parent_path().parent_path() / "share" / "tuner" / "kernel_templates").string();
-}
-
 std::vector<std::string> SplitPathList(const std::string& list) {
   std::vector<std::string> parts;
   std::stringstream in(list);
@@ -93,6 +86,13 @@ void TakeByName(std::vector<Loaded>& loaded, TemplateLibrary& library) {
 
 }  // namespace
 
+std::string ShippedTemplatesDir() {
+  // Built from the source tree: the compile-time path; installed: <prefix>/share/tuner/kernel_templates.
+  if (fs::is_directory(TUNER_SHIPPED_TEMPLATES_DIR)) return TUNER_SHIPPED_TEMPLATES_DIR;
+  const fs::path exe = SelfExecutable();
+  return (exe.parent_path().parent_path() / "share" / "tuner" / "kernel_templates").string();
+}
+
 namespace {
 
 // `source` names where the folder was given ("--templates", "$TUNER_TEMPLATES").
@@ -114,7 +114,7 @@ std::vector<std::string> TemplateSearchDirs(const std::vector<std::string>& comm
       RequireFolder("$TUNER_TEMPLATES", dir);
       dirs.push_back(dir);
     }
-  dirs.push_back(ShippedDir());
+  dirs.push_back(ShippedTemplatesDir());
   return dirs;
 }
 
@@ -122,7 +122,7 @@ TemplateLibrary LoadTemplateLibrary(const std::vector<std::string>& dirs) {
   TemplateLibrary library;
   std::vector<Loaded> loaded;
   std::set<fs::path> files_read;
-  const fs::path shipped_dir = Canonical(ShippedDir());
+  const fs::path shipped_dir = Canonical(ShippedTemplatesDir());
   for (const std::string& dir : dirs) {
     const bool shipped = Canonical(dir) == shipped_dir;
     for (const fs::path& file : DescriptionsIn(dir)) {

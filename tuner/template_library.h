@@ -27,6 +27,9 @@ struct TemplateLibrary {
   const TemplateSpec* Lookup(const std::string& name) const;
 };
 
+// The folder of the templates shipped with the tool.
+std::string ShippedTemplatesDir();
+
 // User folders first, then the shipped one. Throws UsageError for a folder given on the command
 // line that does not exist.
 std::vector<std::string> TemplateSearchDirs(const std::vector<std::string>& command_line_dirs);

@@ -1,0 +1,313 @@
+#include "python_expression.h"
+
+#include <gtest/gtest.h>
+
+#include "expression.h"
+
+namespace tuner {
+namespace {
+
+// a and b take negative values too, so that no shortcut for non-negative operands is taken.
+PythonScope SignedScope() {
+  PythonScope scope;
+  scope.params = {{"a", {-7, -3, 0, 2, 3, 6, 7}}, {"b", {-3, -2, 0, 2, 3, 5}}};
+  return scope;
+}
+
+std::string Condition(const std::string& text, const PythonScope& scope) {
+  return TranslatePythonExpression(text, scope, PythonUse::kCondition);
+}
+
+std::string ErrorOf(const std::string& text, const PythonScope& scope = SignedScope()) {
+  try {
+    TranslatePythonExpression(text, scope, PythonUse::kCondition);
+  } catch (const PythonExpressionError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+struct Case {
+  const char* python;
+  int a;
+  int b;
+  double value;  // what Python 3 gives
+};
+
+// Each expected value is Python 3's own (eval with a and b bound): the translation must agree for
+// negative operands (floor division, the remainder's sign), for `and`/`or` as values, and must
+// not evaluate a right side that Python skips (b == 0 below).
+const Case kCases[] = {
+    {"a // b", 7, 2, 3.0},
+    {"a // b", -7, 2, -4.0},
+    {"a // b", 7, -3, -3.0},
+    {"a // b", -7, -3, 2.0},
+    {"a // b", 0, 5, 0.0},
+    {"a // b", 6, 3, 2.0},
+    {"a // b", 2, -2, -1.0},
+    {"a % b", 7, 2, 1.0},
+    {"a % b", -7, 2, 1.0},
+    {"a % b", 7, -3, -2.0},
+    {"a % b", -7, -3, -1.0},
+    {"a % b", 0, 5, 0.0},
+    {"a % b", 6, 3, 0.0},
+    {"a % b", 2, -2, 0.0},
+    {"-a // b", 7, 2, -4.0},
+    {"-a // b", -7, 2, 3.0},
+    {"-a // b", 7, -3, 2.0},
+    {"-a // b", -7, -3, -3.0},
+    {"-a // b", 0, 5, 0.0},
+    {"-a // b", 6, 3, -2.0},
+    {"-a // b", 2, -2, 1.0},
+    {"a % b == 0", 7, 2, 0.0},
+    {"a % b == 0", -7, 2, 0.0},
+    {"a % b == 0", 7, -3, 0.0},
+    {"a % b == 0", -7, -3, 0.0},
+    {"a % b == 0", 0, 5, 1.0},
+    {"a % b == 0", 6, 3, 1.0},
+    {"a % b == 0", 2, -2, 1.0},
+    {"a ** 2 - b", 7, 2, 47.0},
+    {"a ** 2 - b", -7, 2, 47.0},
+    {"a ** 2 - b", 7, -3, 52.0},
+    {"a ** 2 - b", -7, -3, 52.0},
+    {"a ** 2 - b", 0, 5, -5.0},
+    {"a ** 2 - b", 3, 0, 9.0},
+    {"a ** 2 - b", 6, 3, 33.0},
+    {"a ** 2 - b", 2, -2, 6.0},
+    {"not a", 7, 2, 0.0},
+    {"not a", -7, 2, 0.0},
+    {"not a", 7, -3, 0.0},
+    {"not a", -7, -3, 0.0},
+    {"not a", 0, 5, 1.0},
+    {"not a", 3, 0, 0.0},
+    {"not a", 6, 3, 0.0},
+    {"not a", 2, -2, 0.0},
+    {"a in (1, 2, -3)", 7, 2, 0.0},
+    {"a in (1, 2, -3)", -7, 2, 0.0},
+    {"a in (1, 2, -3)", 7, -3, 0.0},
+    {"a in (1, 2, -3)", -7, -3, 0.0},
+    {"a in (1, 2, -3)", 0, 5, 0.0},
+    {"a in (1, 2, -3)", 3, 0, 0.0},
+    {"a in (1, 2, -3)", 6, 3, 0.0},
+    {"a in (1, 2, -3)", 2, -2, 1.0},
+    {"a not in [1, 2]", 7, 2, 1.0},
+    {"a not in [1, 2]", -7, 2, 1.0},
+    {"a not in [1, 2]", 7, -3, 1.0},
+    {"a not in [1, 2]", -7, -3, 1.0},
+    {"a not in [1, 2]", 0, 5, 1.0},
+    {"a not in [1, 2]", 3, 0, 1.0},
+    {"a not in [1, 2]", 6, 3, 1.0},
+    {"a not in [1, 2]", 2, -2, 0.0},
+    {"1 < a <= 3", 7, 2, 0.0},
+    {"1 < a <= 3", -7, 2, 0.0},
+    {"1 < a <= 3", 7, -3, 0.0},
+    {"1 < a <= 3", -7, -3, 0.0},
+    {"1 < a <= 3", 0, 5, 0.0},
+    {"1 < a <= 3", 3, 0, 1.0},
+    {"1 < a <= 3", 6, 3, 0.0},
+    {"1 < a <= 3", 2, -2, 1.0},
+    {"a if b > 0 else -a", 7, 2, 7.0},
+    {"a if b > 0 else -a", -7, 2, -7.0},
+    {"a if b > 0 else -a", 7, -3, -7.0},
+    {"a if b > 0 else -a", -7, -3, 7.0},
+    {"a if b > 0 else -a", 0, 5, 0.0},
+    {"a if b > 0 else -a", 3, 0, -3.0},
+    {"a if b > 0 else -a", 6, 3, 6.0},
+    {"a if b > 0 else -a", 2, -2, -2.0},
+    {"abs(a - 5)", 7, 2, 2.0},
+    {"abs(a - 5)", -7, 2, 12.0},
+    {"abs(a - 5)", 7, -3, 2.0},
+    {"abs(a - 5)", -7, -3, 12.0},
+    {"abs(a - 5)", 0, 5, 5.0},
+    {"abs(a - 5)", 3, 0, 2.0},
+    {"abs(a - 5)", 6, 3, 1.0},
+    {"abs(a - 5)", 2, -2, 3.0},
+    {"int(a / 3)", 7, 2, 2.0},
+    {"int(a / 3)", -7, 2, -2.0},
+    {"int(a / 3)", 7, -3, 2.0},
+    {"int(a / 3)", -7, -3, -2.0},
+    {"int(a / 3)", 0, 5, 0.0},
+    {"int(a / 3)", 3, 0, 1.0},
+    {"int(a / 3)", 6, 3, 2.0},
+    {"int(a / 3)", 2, -2, 0.0},
+    {"max(a, b) - min(a, b, 0)", 7, 2, 7.0},
+    {"max(a, b) - min(a, b, 0)", -7, 2, 9.0},
+    {"max(a, b) - min(a, b, 0)", 7, -3, 10.0},
+    {"max(a, b) - min(a, b, 0)", -7, -3, 4.0},
+    {"max(a, b) - min(a, b, 0)", 0, 5, 5.0},
+    {"max(a, b) - min(a, b, 0)", 3, 0, 3.0},
+    {"max(a, b) - min(a, b, 0)", 6, 3, 6.0},
+    {"max(a, b) - min(a, b, 0)", 2, -2, 4.0},
+    {"b != 0 and a % b == 0", 7, 2, 0.0},
+    {"b != 0 and a % b == 0", -7, 2, 0.0},
+    {"b != 0 and a % b == 0", 7, -3, 0.0},
+    {"b != 0 and a % b == 0", -7, -3, 0.0},
+    {"b != 0 and a % b == 0", 0, 5, 1.0},
+    {"b != 0 and a % b == 0", 3, 0, 0.0},
+    {"b != 0 and a % b == 0", 6, 3, 1.0},
+    {"b != 0 and a % b == 0", 2, -2, 1.0},
+    {"b == 0 or a // b > 1", 7, 2, 1.0},
+    {"b == 0 or a // b > 1", -7, 2, 0.0},
+    {"b == 0 or a // b > 1", 7, -3, 0.0},
+    {"b == 0 or a // b > 1", -7, -3, 1.0},
+    {"b == 0 or a // b > 1", 0, 5, 0.0},
+    {"b == 0 or a // b > 1", 3, 0, 1.0},
+    {"b == 0 or a // b > 1", 6, 3, 1.0},
+    {"b == 0 or a // b > 1", 2, -2, 0.0},
+    {"(a and b) + 1", 7, 2, 3.0},
+    {"(a and b) + 1", -7, 2, 3.0},
+    {"(a and b) + 1", 7, -3, -2.0},
+    {"(a and b) + 1", -7, -3, -2.0},
+    {"(a and b) + 1", 0, 5, 1.0},
+    {"(a and b) + 1", 3, 0, 1.0},
+    {"(a and b) + 1", 6, 3, 4.0},
+    {"(a and b) + 1", 2, -2, -1.0},
+    {"(a or b) * 2", 7, 2, 14.0},
+    {"(a or b) * 2", -7, 2, -14.0},
+    {"(a or b) * 2", 7, -3, 14.0},
+    {"(a or b) * 2", -7, -3, -14.0},
+    {"(a or b) * 2", 0, 5, 10.0},
+    {"(a or b) * 2", 3, 0, 6.0},
+    {"(a or b) * 2", 6, 3, 12.0},
+    {"(a or b) * 2", 2, -2, 4.0},
+    {"not (a > 0 and b > 0)", 7, 2, 0.0},
+    {"not (a > 0 and b > 0)", -7, 2, 1.0},
+    {"not (a > 0 and b > 0)", 7, -3, 1.0},
+    {"not (a > 0 and b > 0)", -7, -3, 1.0},
+    {"not (a > 0 and b > 0)", 0, 5, 1.0},
+    {"not (a > 0 and b > 0)", 3, 0, 1.0},
+    {"not (a > 0 and b > 0)", 6, 3, 0.0},
+    {"not (a > 0 and b > 0)", 2, -2, 1.0},
+    {"a // 2 * 2 == a", 7, 2, 0.0},
+    {"a // 2 * 2 == a", -7, 2, 0.0},
+    {"a // 2 * 2 == a", 7, -3, 0.0},
+    {"a // 2 * 2 == a", -7, -3, 0.0},
+    {"a // 2 * 2 == a", 0, 5, 1.0},
+    {"a // 2 * 2 == a", 3, 0, 0.0},
+    {"a // 2 * 2 == a", 6, 3, 1.0},
+    {"a // 2 * 2 == a", 2, -2, 1.0},
+    {"-(a // -3)", 7, 2, 3.0},
+    {"-(a // -3)", -7, 2, -2.0},
+    {"-(a // -3)", 7, -3, 3.0},
+    {"-(a // -3)", -7, -3, -2.0},
+    {"-(a // -3)", 0, 5, 0.0},
+    {"-(a // -3)", 3, 0, 1.0},
+    {"-(a // -3)", 6, 3, 2.0},
+    {"-(a // -3)", 2, -2, 1.0},
+    {"(a + b) % 4", 7, 2, 1.0},
+    {"(a + b) % 4", -7, 2, 3.0},
+    {"(a + b) % 4", 7, -3, 0.0},
+    {"(a + b) % 4", -7, -3, 2.0},
+    {"(a + b) % 4", 0, 5, 1.0},
+    {"(a + b) % 4", 3, 0, 3.0},
+    {"(a + b) % 4", 6, 3, 1.0},
+    {"(a + b) % 4", 2, -2, 0.0},
+    {"a // b // 2", 7, 2, 1.0},
+    {"a // b // 2", -7, 2, -2.0},
+    {"a // b // 2", 7, -3, -2.0},
+    {"a // b // 2", -7, -3, 1.0},
+    {"a // b // 2", 0, 5, 0.0},
+    {"a // b // 2", 6, 3, 1.0},
+    {"a // b // 2", 2, -2, -1.0},
+    {"a < b == True", 7, 2, 0.0},
+    {"a < b == True", -7, 2, 0.0},
+    {"a < b == True", 7, -3, 0.0},
+    {"a < b == True", -7, -3, 0.0},
+    {"a < b == True", 0, 5, 0.0},
+    {"a < b == True", 3, 0, 0.0},
+    {"a < b == True", 6, 3, 0.0},
+    {"a < b == True", 2, -2, 0.0},
+    {"a in range(0, 10, 3)", 7, 2, 0.0},
+    {"a in range(0, 10, 3)", -7, 2, 0.0},
+    {"a in range(0, 10, 3)", 7, -3, 0.0},
+    {"a in range(0, 10, 3)", -7, -3, 0.0},
+    {"a in range(0, 10, 3)", 0, 5, 1.0},
+    {"a in range(0, 10, 3)", 3, 0, 1.0},
+    {"a in range(0, 10, 3)", 6, 3, 1.0},
+    {"a in range(0, 10, 3)", 2, -2, 0.0},
+};
+
+TEST(PythonExpression, TranslationsEvaluateAsPythonDoes) {
+  const PythonScope scope = SignedScope();
+  for (const Case& c : kCases) {
+    for (const PythonUse use : {PythonUse::kCondition, PythonUse::kValue}) {
+      const std::string translated = TranslatePythonExpression(c.python, scope, use);
+      const double value = Evaluate(translated, {{"a", c.a}, {"b", c.b}});
+      if (use == PythonUse::kValue) EXPECT_EQ(value, c.value) << c.python << " -> " << translated << " at a=" << c.a << " b=" << c.b;
+      else EXPECT_EQ(value != 0, c.value != 0) << c.python << " -> " << translated << " at a=" << c.a << " b=" << c.b;
+    }
+  }
+}
+
+TEST(PythonExpression, ADivisionByZeroThatPythonEvaluatesIsAnError) {
+  const std::string translated = Condition("a // b > 1", SignedScope());
+  EXPECT_THROW(Evaluate(translated, {{"a", 3}, {"b", 0}}), ExpressionError);
+}
+
+TEST(PythonExpression, ReadableWhereTheMeaningAllows) {
+  PythonScope scope;
+  scope.params = {{"use_padding", {0, 1}}, {"block_size_x", {16, 32, 48}}, {"block_size_y", {1, 2}}};
+  EXPECT_EQ(Condition("use_padding==0 or block_size_x % 32 != 0", scope), "use_padding == 0 || block_size_x % 32 != 0");
+  EXPECT_EQ(Condition("block_size_x*block_size_y<=1024", scope), "block_size_x * block_size_y <= 1024");
+  EXPECT_EQ(Condition("not (use_padding and block_size_y > 1)", scope), "(use_padding && block_size_y > 1) == 0");
+  EXPECT_EQ(Condition("block_size_x in (16, 48)", scope), "block_size_x == 16 || block_size_x == 48");
+  EXPECT_EQ(Condition("16 <= block_size_x < 48", scope), "16 <= block_size_x && block_size_x < 48");
+  EXPECT_EQ(Condition("block_size_x ** 2 >= 2 ** 10", scope), "block_size_x^2 >= 2^10");
+  // The remainder of a value that may be negative keeps Python's sign.
+  EXPECT_EQ(Condition("(block_size_y - 2) % 4 == 1", scope), "((block_size_y - 2) % 4 + 4) % 4 == 1");
+  // A right side that may divide by zero is evaluated only when Python would.
+  EXPECT_EQ(Condition("block_size_y == 1 or block_size_x % block_size_y == 0", scope),
+            "block_size_y == 1 ? 1 : block_size_x % block_size_y == 0");
+}
+
+TEST(PythonExpression, FloorDivisionOfAFloorDivisionHasNoDoubleMinus) {
+  PythonScope scope;
+  scope.params = {{"bx", {16, 32}}, {"tx", {1, 2}}};
+  const std::string translated = TranslatePythonExpression("(262144 // bx) // tx", scope, PythonUse::kValue);
+  EXPECT_EQ(translated, "-cdiv(cdiv(-262144, bx), tx)");
+  EXPECT_EQ(Evaluate(translated, {{"bx", 48}, {"tx", 5}}), 262144 / 48 / 5);
+}
+
+TEST(PythonExpression, ProblemSizesAndParameterRangesInSizes) {
+  PythonScope scope;
+  scope.params = {{"filter_width", {3, 15, 7}}};
+  scope.problem_sizes = {"ProblemSize_0", "ProblemSize_1"};
+  scope.params_allowed = false;
+  EXPECT_EQ(TranslatePythonExpression("(ProblemSize[0]+max(filter_width)-1) * ProblemSize[1]", scope, PythonUse::kValue),
+            "(ProblemSize_0 + 15 - 1) * ProblemSize_1");
+  EXPECT_EQ(TranslatePythonExpression("min(filter_width)", scope, PythonUse::kValue), "3");
+  EXPECT_NE(ErrorOf("ProblemSize[0] * filter_width", scope).find("'filter_width' is a tuning parameter"), std::string::npos);
+  EXPECT_EQ(ErrorOf("ProblemSize[2]", scope), "ProblemSize[2]: the description gives 2 problem size(s)");
+  EXPECT_NE(ErrorOf("ProblemSize * 2", scope).find("ProblemSize[0]"), std::string::npos);
+}
+
+TEST(PythonExpression, WhatHasNoCounterpartIsNamed) {
+  EXPECT_EQ(ErrorOf("a & b"), "the bitwise operator '&' has no counterpart in the template syntax");
+  EXPECT_NE(ErrorOf("a ^ b").find("Python's power is '**'"), std::string::npos);
+  EXPECT_EQ(ErrorOf("c > 1"), "unknown name 'c': it is not a tuning parameter");
+  EXPECT_EQ(ErrorOf("a is b"), "'is' is not supported; compare values with '==' or '!='");
+  EXPECT_EQ(ErrorOf("math.floor(a)"), "attributes ('math.floor') are not supported");
+  EXPECT_EQ(ErrorOf("round(a)"), "the function 'round' is not supported (only min, max, abs, int and float)");
+  EXPECT_NE(ErrorOf("a == 'x'").find("strings"), std::string::npos);
+  EXPECT_EQ(ErrorOf("a = 1"), "'=' is not an operator (comparisons are '==' and '!=')");
+  EXPECT_EQ(ErrorOf("(a + 1"), "expected ')' at the end");
+  EXPECT_EQ(ErrorOf(""), "the expression is empty");
+  EXPECT_EQ(ErrorOf("a in b"), "the right of 'in' must be a list, a tuple or a range of values");
+  EXPECT_EQ(ErrorOf("a b"), "unexpected 'b'");
+}
+
+TEST(PythonExpression, ValueLists) {
+  EXPECT_EQ(EvaluatePythonIntegerList("[16, 32, 2**6]", 100), (std::vector<long long>{16, 32, 64}));
+  EXPECT_EQ(EvaluatePythonIntegerList("(1, -2,)", 100), (std::vector<long long>{1, -2}));
+  EXPECT_EQ(EvaluatePythonIntegerList("range(3)", 100), (std::vector<long long>{0, 1, 2}));
+  EXPECT_EQ(EvaluatePythonIntegerList("list(range(0, 64, 16))", 100), (std::vector<long long>{0, 16, 32, 48}));
+  EXPECT_EQ(EvaluatePythonIntegerList("range(8, 0, -4)", 100), (std::vector<long long>{8, 4}));
+  EXPECT_THROW(EvaluatePythonIntegerList("[1.5, 2]", 100), PythonExpressionError);
+  EXPECT_THROW(EvaluatePythonIntegerList("[2**i for i in range(4)]", 100), PythonExpressionError);
+  EXPECT_THROW(EvaluatePythonIntegerList("range(0, 10, 0)", 100), PythonExpressionError);
+  EXPECT_THROW(EvaluatePythonIntegerList("range(1000)", 100), PythonExpressionError);
+  EXPECT_THROW(EvaluatePythonIntegerList("['a', 'b']", 100), PythonExpressionError);
+}
+
+}  // namespace
+}  // namespace tuner
