@@ -6,17 +6,12 @@
 #pragma once
 
 #include <map>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
-namespace tuner {
+#include "python_syntax.h"
 
-// A construct the translation does not take, or a malformed expression. The message quotes neither
-// the expression nor where it came from: the caller names both.
-struct PythonExpressionError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+namespace tuner {
 
 // What the names of an expression are.
 struct PythonScope {

@@ -1,0 +1,66 @@
+#include "python_syntax.h"
+
+#include <gtest/gtest.h>
+
+namespace tuner {
+namespace {
+
+// The tree in prefix form: "(and (< a b) (< b c))".
+std::string Shape(const PythonNodePtr& node) {
+  switch (node->kind) {
+    case PythonNode::kNumber: {
+      std::string text = std::to_string(node->value);
+      return text.substr(0, text.find('.'));
+    }
+    case PythonNode::kName:
+      return node->text;
+    case PythonNode::kProblemSize:
+      return "ProblemSize" + std::to_string(static_cast<int>(node->value));
+    default:
+      break;
+  }
+  std::string text = "(" + (node->kind == PythonNode::kNegate ? std::string("neg") : node->text);
+  for (const PythonNodePtr& child : node->children) text += " " + Shape(child);
+  return text + ")";
+}
+
+std::string ErrorOf(const std::string& text) {
+  try {
+    ParsePython(text);
+  } catch (const PythonExpressionError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(PythonSyntax, PythonsPrecedence) {
+  EXPECT_EQ(Shape(ParsePython("a < b <= c")), "(and (< a b) (<= b c))");
+  EXPECT_EQ(Shape(ParsePython("-2**-1")), "(neg (** 2 (neg 1)))");
+  EXPECT_EQ(Shape(ParsePython("2**3**2")), "(** 2 (** 3 2))");
+  EXPECT_EQ(Shape(ParsePython("not a == b or c and d")), "(or (not (== a b)) (and c d))");
+  EXPECT_EQ(Shape(ParsePython("a - b - c // d % e")), "(- (- a b) (% (// c d) e))");
+  EXPECT_EQ(Shape(ParsePython("x if c else y if d else z")), "( c x ( d y z))");
+  EXPECT_EQ(Shape(ParsePython("a not in (1, 2,)")), "(not in a (() 1 2))");
+  EXPECT_EQ(Shape(ParsePython("max(ProblemSize[1], True)")), "(max ProblemSize1 1)");
+  EXPECT_EQ(Shape(ParsePython("0x10 + 1_000 + 2.5e1")), "(+ (+ 16 1000) 25)");
+}
+
+TEST(PythonSyntax, MalformedOrUnsupportedIsNamed) {
+  EXPECT_EQ(ErrorOf("a & b"), "the bitwise operator '&' has no counterpart in the template syntax");
+  EXPECT_NE(ErrorOf("a ^ b").find("Python's power is '**'"), std::string::npos);
+  EXPECT_EQ(ErrorOf("a is b"), "'is' is not supported; compare values with '==' or '!='");
+  EXPECT_EQ(ErrorOf("math.floor(a)"), "attributes ('math.floor') are not supported");
+  EXPECT_NE(ErrorOf("a == 'x'").find("strings"), std::string::npos);
+  EXPECT_EQ(ErrorOf("a = 1"), "'=' is not an operator (comparisons are '==' and '!=')");
+  EXPECT_EQ(ErrorOf("(a + 1"), "expected ')' at the end");
+  EXPECT_EQ(ErrorOf(""), "the expression is empty");
+  EXPECT_EQ(ErrorOf("a b"), "unexpected 'b'");
+  EXPECT_EQ(ErrorOf("[x for x in y]"), "comprehensions are not supported; list the values");
+  EXPECT_EQ(ErrorOf("lambda: 1"), "'lambda' is not supported");
+  EXPECT_EQ(ErrorOf("a if b"), "'if' without 'else'");
+  EXPECT_EQ(ErrorOf("X[0]"), "indexing ('X[...]') is supported only as ProblemSize[i]");
+  EXPECT_EQ(ErrorOf("a $ b"), "the character '$' is not Python syntax");
+}
+
+}  // namespace
+}  // namespace tuner

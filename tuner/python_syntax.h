@@ -1,0 +1,34 @@
+// The syntax of the Python-like expressions of the community's T1 format: Python's grammar for
+// expressions, from the conditional expression down to numbers, names, calls, subscripts and
+// lists, as a tree. What the tree means is python_expression's concern.
+#pragma once
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tuner {
+
+// A construct the syntax or its translation does not take, or a malformed expression. The message
+// quotes neither the expression nor where it came from: the caller names both.
+struct PythonExpressionError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct PythonNode {
+  enum Kind { kNumber, kName, kProblemSize, kCall, kNegate, kBinary, kAnd, kOr, kNot, kCompare, kIn, kConditional, kSequence };
+  Kind kind = kNumber;
+  std::string text;  // the operator ("//", "not in"), name or function; a sequence's brackets
+  double value = 0;  // kNumber; kProblemSize: the index
+  std::vector<std::shared_ptr<const PythonNode>> children;  // a call's arguments, a sequence's items
+};
+using PythonNodePtr = std::shared_ptr<const PythonNode>;
+
+// `a < b < c` is parsed as `a < b and b < c`; True and False as the numbers 1 and 0. Throws
+// PythonExpressionError.
+PythonNodePtr ParsePython(const std::string& text);
+
+PythonNodePtr PythonNumber(double value);
+
+}  // namespace tuner
