@@ -23,7 +23,7 @@ void RefuseShippedName(const std::string& name) {
 }
 
 void PrintText(const ImportedTemplate& imported, const WrittenTemplate& written, const std::string& folder) {
-  std::cout << "imported " << imported.t1_path << " as template '" << imported.name << "': " << imported.constraints.size()
+  std::cout << "imported " << imported.origin_path << " as template '" << imported.name << "': " << imported.constraints.size()
             << " constraint(s), " << written.candidates << " candidate(s) at " << written.size_key << "\n  "
             << written.description_path << "\n";
   for (const auto& [python, translated] : imported.constraints) std::cout << "  " << python << "  ->  " << translated << "\n";
@@ -35,7 +35,7 @@ ordered_json Json(const ImportedTemplate& imported, const WrittenTemplate& writt
   ordered_json constraints = ordered_json::array();
   for (const auto& [python, translated] : imported.constraints) constraints.push_back({{"t1", python}, {"template", translated}});
   return {{"name", imported.name},
-          {"t1", imported.t1_path},
+          {"t1", imported.origin_path},
           {"description", written.description_path},
           {"folder", folder},
           {"source", imported.source_path},

@@ -1,0 +1,34 @@
+// A template made from another format's description (t1_import): its TOML text and the kernel
+// source it names, written into a folder only once they load as a template.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tuner {
+
+struct ImportedTemplate {
+  std::string name;
+  std::string origin_path;       // the description it was imported from
+  std::string description;       // the TOML text
+  std::string source_path;       // the kernel source the T1 file names
+  std::string source_file_name;  // the copy's name, beside the description
+  std::vector<std::pair<std::string, std::string>> constraints;  // T1's expression, its translation
+  std::vector<std::string> notes;  // what the import chose or left out, one line each
+};
+
+struct WrittenTemplate {
+  std::string description_path;
+  std::string size_key;    // the default problem size
+  std::size_t candidates = 0;  // valid at that size
+};
+
+// Writes NAME.toml, the kernel source and the headers it includes into `folder` (created if
+// missing) after loading the description as a template and counting its candidates. Throws
+// UsageError, having written nothing, when a file of one of those names with other contents is
+// there, the template does not load, or a constraint cannot be evaluated for a candidate.
+WrittenTemplate WriteImportedTemplate(const ImportedTemplate& imported, const std::string& folder);
+
+}  // namespace tuner
