@@ -1,11 +1,14 @@
 #include "db/tuned_config.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <nlohmann/json.hpp>
 
 #include "db/selection.h"
+#include "db/size_dispatch.h"
 #include "db/store.h"
 #include "tuner/default_paths.h"
 
@@ -106,10 +109,29 @@ long long TunedConfig::Param(const std::string& name, long long default_value) c
   return default_value;
 }
 
+// One GPU card's current `ok` rows of a kernel and their dispatch table.
+struct CardDispatch {
+  std::vector<db::MeasurementRow> rows;
+  db::DispatchTable table;
+};
+
 struct TunedConfigs::Impl {
   db::Store store;
-  std::mutex mutex;  // guards the connection and the cache
+  std::mutex mutex;  // guards the connection and the caches
   std::map<std::string, std::shared_ptr<const KernelConfigs>> cache;
+  std::map<std::pair<std::string, std::string>, std::shared_ptr<const CardDispatch>> dispatch;  // by kernel, GPU uuid
+
+  std::shared_ptr<const CardDispatch> Dispatch(const std::string& kernel, const std::string& uuid) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto& card = dispatch[{kernel, uuid}];
+    if (card) return card;
+    auto built = std::make_shared<CardDispatch>();
+    for (db::MeasurementRow& row : store.ListMeasurements({kernel, "", "", "ok", true}))
+      if (row.gpu.uuid == uuid) built->rows.push_back(std::move(row));
+    built->table = db::BuildDispatchTable(db::TimesBySize(built->rows));
+    card = built;
+    return card;
+  }
 
   std::shared_ptr<const KernelConfigs> Kernel(const std::string& kernel) {
     std::lock_guard<std::mutex> lock(mutex);
@@ -142,6 +164,28 @@ TunedConfig TunedConfigs::Lookup(const std::string& kernel, const GpuIdentity& g
   TunedConfig config = ToConfig(*configs, configs->best().Select(target), target);
   if (configs->best().rows().empty()) config.note = "no result of '" + kernel + "' is stored in " + path();
   return config;
+}
+
+TunedConfig TunedConfigs::Dispatch(const std::string& kernel, const GpuIdentity& gpu, const std::vector<long long>& sizes) const {
+  const TunedConfig best = Lookup(kernel, gpu, sizes);
+  if (!best) return best;
+  const auto card = impl_->Dispatch(kernel, best.gpu_uuid);
+  const db::DispatchTable& table = card->table;
+  const auto size = table.IndexOf(best.size_key);
+  if (!size) return best;  // not reached: the size Lookup chose has ok rows of this card
+  const std::string& config = table.configs[table.entry[*size]];
+  const auto row = std::find_if(card->rows.begin(), card->rows.end(), [&](const db::MeasurementRow& r) {
+    return r.size_key == best.size_key && r.measurement.params_json == config;
+  });
+  TunedConfig entry = FromRow(*row);
+  entry.status = best.status;
+  entry.fallback = best.fallback;
+  char loss[32];
+  std::snprintf(loss, sizeof loss, "%.1f%%", 100 * (table.entry_ms[*size] / table.best_ms[*size] - 1));
+  entry.note = best.note + "; dispatch table entry " + std::to_string(table.entry[*size] + 1) + " of " +
+               std::to_string(table.configs.size()) + " for " + std::to_string(table.size_keys.size()) + " tuned sizes (" +
+               table.Method() + "), " + loss + " slower than this size's own best";
+  return entry;
 }
 
 TunedConfig TunedConfigs::Lookup(const std::string& kernel, const std::string& gpu_name,

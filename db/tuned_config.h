@@ -107,6 +107,13 @@ class TunedConfigs {
   TunedConfig Lookup(const std::string& kernel, const GpuIdentity& gpu, const std::vector<long long>& sizes) const;
   // By GPU name: the stored models whose name contains `gpu_name` (case-insensitive); the closest wins.
   TunedConfig Lookup(const std::string& kernel, const std::string& gpu_name, const std::vector<long long>& sizes) const;
+  // The dispatch table's entry for this size: of the smallest set of configurations that keeps
+  // every tuned size of the GPU within 5% of its own best (`tuner tune --sizes`, `tuner report`),
+  // the one assigned to the size Lookup would choose (the same fallbacks: an untuned size gets the
+  // entry of the nearest tuned size, on the same GPU first). Its parameters, launch and time are
+  // those measured at that size; `note` names the table and the entry. Where Lookup finds nothing,
+  // the same answer. The first call for a kernel and GPU reads that GPU's `ok` rows of the kernel.
+  TunedConfig Dispatch(const std::string& kernel, const GpuIdentity& gpu, const std::vector<long long>& sizes) const;
   const std::string& path() const;
 
  private:

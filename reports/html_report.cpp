@@ -7,6 +7,7 @@
 #include "reports/report_charts.h"
 #include "reports/report_format.h"
 #include "reports/report_tables.h"
+#include "reports/size_tables.h"
 #include "tuner/svg_chart.h"
 
 namespace tuner::report {
@@ -95,6 +96,9 @@ std::string KernelSection(const KernelReport& kernel, const std::string& id) {
   if (auto across = AcrossChart(kernel)) overview += Figure(*across);
   if (auto ceiling = CeilingChart(kernel)) overview += Figure(*ceiling);
   if (!overview.empty()) out += "<div class=\"charts\">\n" + overview + "</div>\n";
+  for (const SizeDispatch& sizes : SizeDispatches(kernel))
+    out += Tag("h3", "Sizes on " + SizesHeading(sizes)) + Tag("p", DispatchSummary(sizes)) + Tag("h4", "Loss with the winners of other sizes") +
+           HtmlTable(LossMatrixTable(sizes)) + Tag("h4", "Dispatch table") + HtmlTable(DispatchTableTable(kernel, sizes));
   for (const Run& run : kernel.runs) out += RunSection(kernel, run);
   out += Tag("h3", "Provenance") + HtmlTable(ProvenanceTable(kernel));
   return out + "</section>\n";

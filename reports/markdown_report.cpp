@@ -6,6 +6,7 @@
 #include "reports/report_charts.h"
 #include "reports/report_format.h"
 #include "reports/report_tables.h"
+#include "reports/size_tables.h"
 #include "tuner/svg_chart.h"
 
 namespace tuner::report {
@@ -71,6 +72,9 @@ std::string KernelSection(const KernelReport& kernel, ChartLinks& links) {
   out += "### Best per GPU and size\n\n" + MdTable(BestTable(kernel));
   if (auto across = AcrossChart(kernel)) out += links.Link(kernel.kernel, *across);
   if (auto ceiling = CeilingChart(kernel)) out += links.Link(kernel.kernel, *ceiling);
+  for (const SizeDispatch& sizes : SizeDispatches(kernel))
+    out += "### Sizes on " + E(SizesHeading(sizes)) + "\n\n" + E(DispatchSummary(sizes)) + "\n\n#### Loss with the winners of other sizes\n\n" +
+           MdTable(LossMatrixTable(sizes)) + "#### Dispatch table\n\n" + MdTable(DispatchTableTable(kernel, sizes));
   for (const Run& run : kernel.runs) out += RunSection(kernel, run, links);
   return out + "### Provenance\n\n" + MdTable(ProvenanceTable(kernel));
 }

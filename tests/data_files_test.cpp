@@ -185,5 +185,102 @@ TEST_F(DataFilesTest, ACapturesDescriptionLoadsAsItIs) {
   EXPECT_NO_THROW(CheckDataFiles(spec, ParseProblemSize(spec, "")));
 }
 
+// [[data_size]]: another size's data in a folder of its own, at the same relative paths.
+class DataSizesTest : public DataFilesTest {
+ protected:
+  void SetUp() override {
+    DataFilesTest::SetUp();
+    std::filesystem::create_directories(dir_.File("sizes/16/data"));
+    std::filesystem::create_directories(dir_.File("sizes/16/expected"));
+    Floats("sizes/16/data/in.npy", 16);
+    Floats("sizes/16/expected/out.npy", 16);
+  }
+  static std::string WithDataSize(const std::string& table = "size = \"16\"\nfolder = \"sizes/16\"\n") {
+    return std::string(kScale) + "[[data_size]]\n" + table;
+  }
+  std::string Tune(const std::string& options) {
+    const auto r = testing::RunTuner("tune scale --templates " + dir_.File("") + " " + options + " --db " + dir_.File("results.db"));
+    EXPECT_FALSE(std::filesystem::exists(dir_.File("results.db"))) << options;
+    return std::to_string(r.exit_code) + " " + r.err;
+  }
+};
+
+TEST_F(DataSizesTest, EachSizeReadsItsOwnFolder) {
+  const TemplateSpec spec = LoadTemplateFile(Description(WithDataSize()));
+  ASSERT_EQ(spec.data_sizes.size(), 1u);
+  EXPECT_EQ(spec.data_sizes[0].size_key, "16");
+  const TemplateSpec at_16 = SpecAtSize(spec, ParseProblemSize(spec, "16"));
+  EXPECT_EQ(at_16.args[1].file, dir_.File("sizes/16/data/in.npy"));
+  EXPECT_EQ(at_16.check.expected.at("out"), dir_.File("sizes/16/expected/out.npy"));
+  EXPECT_EQ(at_16.hash, spec.hash);  // one version for every size: results of all sizes are current together
+  EXPECT_NO_THROW(CheckDataFiles(at_16, ParseProblemSize(spec, "16")));
+  EXPECT_EQ(SpecAtSize(spec, ParseProblemSize(spec, "")).args[1].file, dir_.File("data/in.npy"));
+  const std::vector<ProblemSize> sizes = SizesWithData(spec);
+  ASSERT_EQ(sizes.size(), 2u);
+  EXPECT_EQ(sizes[0].Key(), "8");
+  EXPECT_EQ(sizes[1].Key(), "16");
+}
+
+TEST_F(DataSizesTest, ASizeWithoutDataIsRefusedNamingTheSizesThatHaveIt) {
+  const TemplateSpec spec = LoadTemplateFile(Description(WithDataSize()));
+  try {
+    SpecAtSize(spec, ParseProblemSize(spec, "32"));
+    FAIL() << "no error";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("scale has no data files for size 32: its data (" + dir_.File("scale.toml") +
+                                         ") is for the sizes 8, 16"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(DataSizesTest, AnotherSizesDataIsAnotherVersion) {
+  const std::string before = LoadTemplateFile(Description(WithDataSize())).hash;
+  Floats("sizes/16/data/in.npy", 16, 5.0f);
+  EXPECT_NE(LoadTemplateFile(Description(WithDataSize())).hash, before);
+}
+
+TEST_F(DataSizesTest, BadTablesAreNamed) {
+  EXPECT_NE(LoadError(WithDataSize("size = \"16\"\nfolder = \"sizes/32\"\n")).find("data_size[0].folder: '" + dir_.File("sizes/32") + "' is not a folder"),
+            std::string::npos) << LoadError(WithDataSize("size = \"16\"\nfolder = \"sizes/32\"\n"));
+  const std::string twice = WithDataSize() + "[[data_size]]\nsize = \"16\"\nfolder = \"sizes/16\"\n";
+  EXPECT_NE(LoadError(twice).find("data_size[1].size: 16 is listed twice"), std::string::npos) << LoadError(twice);
+  const std::string defaults = WithDataSize("size = \"8\"\nfolder = \"sizes/16\"\n");
+  EXPECT_NE(LoadError(defaults).find("data_size[0].size: 8 is the default size"), std::string::npos) << LoadError(defaults);
+  const std::string two = WithDataSize("size = \"16x2\"\nfolder = \"sizes/16\"\n");
+  EXPECT_NE(LoadError(two).find("data_size[0].size: '16x2' gives 2 number(s) for the 1 size variable(s)"), std::string::npos) << LoadError(two);
+  const std::string form = WithDataSize("size = \"16x\"\nfolder = \"sizes/16\"\n");
+  EXPECT_NE(LoadError(form).find("data_size[0].size: '16x': expected whole numbers"), std::string::npos) << LoadError(form);
+  const std::string unknown = WithDataSize("size = \"16\"\nfolders = \"sizes/16\"\n");
+  EXPECT_NE(LoadError(unknown).find("folders"), std::string::npos) << LoadError(unknown);
+  std::filesystem::remove(dir_.File("sizes/16/data/in.npy"));
+  const std::vector<std::int32_t> ints(16);
+  npy::WriteFile(dir_.File("sizes/16/data/in.npy"), "<i4", ints.data(), 16);
+  EXPECT_NE(LoadError(WithDataSize()).find("data_size[0].folder: " + dir_.File("sizes/16/data/in.npy") +
+                                           ": the initial contents at 16 of 'in' (float): dtype is int32"),
+            std::string::npos) << LoadError(WithDataSize());
+}
+
+TEST_F(DataSizesTest, ATemplateWithoutDataFilesHasNoDataSizes) {
+  std::string toml = WithDataSize();
+  toml.replace(toml.find("init = \"file:data/in.npy\"\n"), 26, "init = \"random\"\n");
+  toml.replace(toml.find("expected = { out = \"expected/out.npy\" }\n"), 40, "kernel = \"scale_reference\"\n");
+  EXPECT_NE(LoadError(toml).find("data_size[0]: the template reads no data files"), std::string::npos) << LoadError(toml);
+}
+
+// --sizes: every bad list is exit 2 before any GPU or database.
+TEST_F(DataSizesTest, TuneRefusesBadSizeListsWithExitTwo) {
+  Description(WithDataSize());
+  EXPECT_EQ(Tune("--size 8 --sizes 8,16").substr(0, 2), "2 ") << Tune("--size 8 --sizes 8,16");
+  EXPECT_NE(Tune("--size 8 --sizes 8,16").find("--size and --sizes: give one of them, not both"), std::string::npos);
+  EXPECT_NE(Tune("--sizes ''").find("2 tuner tune: --sizes '': empty"), std::string::npos) << Tune("--sizes ''");
+  EXPECT_NE(Tune("--sizes 8,,16").find("--sizes '8,,16': an empty item"), std::string::npos) << Tune("--sizes 8,,16");
+  EXPECT_NE(Tune("--sizes 8,16x").find("--sizes '8,16x': '16x': expected whole numbers"), std::string::npos) << Tune("--sizes 8,16x");
+  EXPECT_NE(Tune("--sizes 8,16,8").find("'8' and '8' are both the size 8"), std::string::npos) << Tune("--sizes 8,16,8");
+  EXPECT_NE(Tune("--sizes 8,32").find("scale has no data files for size 32"), std::string::npos) << Tune("--sizes 8,32");
+  EXPECT_NE(Tune("--sizes 8,16x2").find("scale has 1 size variable(s)"), std::string::npos) << Tune("--sizes 8,16x2");
+  EXPECT_NE(Tune("--sizes captured --gpus all").find("--sizes and --gpus"), std::string::npos) << Tune("--sizes captured --gpus all");
+  Floats("sizes/16/expected/out.npy", 15);  // a wrong length at one of the sizes
+  EXPECT_NE(Tune("--sizes captured").find("holds 15 element(s), expected 16"), std::string::npos) << Tune("--sizes captured");
+}
+
 }  // namespace
 }  // namespace tuner

@@ -224,6 +224,21 @@ TEST(ReportMarkdown, EscapeKeepsTextAsText) {
   EXPECT_EQ(MarkdownEscape("a|b *c* [d](e) `f`\nnext"), "a\\|b \\*c\\* \\[d\\](e) \\`f\\` next");
 }
 
+// transpose is tuned at two sizes on each GPU, with the same ranking at both: one configuration
+// serves both sizes. The evil kernel has one size: no such section.
+TEST_F(ReportTest, SizesShowTheLossMatrixAndTheDispatchTable) {
+  const std::string markdown = RenderMarkdown(Select(), "").markdown;
+  EXPECT_EQ(Count(markdown, "### Sizes on "), 2u) << markdown;
+  EXPECT_NE(markdown.find("### Sizes on H100 \u00b7 2 sizes"), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("1 configuration keeps all 2 sizes within 5.0% of their own best (exact smallest set)"), std::string::npos);
+  EXPECT_NE(markdown.find("| Size / winner of | 4096x4096 | 8192x8192 |"), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("| 4096x4096 | best | 0% |"), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("| Size | Entry | Parameters | Time (median) | Own best | Loss |"), std::string::npos) << markdown;
+  const std::string html = RenderHtml(Select());
+  EXPECT_EQ(Count(html, "<h4>Dispatch table</h4>"), 2u);
+  EXPECT_EQ(Count(html, "<h4>Loss with the winners of other sizes</h4>"), 2u);
+}
+
 TEST_F(ReportTest, MarkdownHasTablesAndLinksEveryChartFile) {
   const MarkdownReport report = RenderMarkdown(Select(), "report-charts");
   EXPECT_EQ(report.markdown.find("<script"), std::string::npos);

@@ -144,6 +144,74 @@ int ReportSweeps(const TemplateSpec& spec, const std::vector<SweepOutcome>& outc
   return all_have_best ? kExitOk : kExitFailed;
 }
 
+// Candidates compiled by this run, and those taken from the compile cache (a size after the first).
+std::pair<std::size_t, std::size_t> CompiledAndCached(const SweepOutcome& out) {
+  std::size_t compiled = 0, cached = 0;
+  for (const db::MeasurementRecord& r : out.measured) {
+    if (r.status == "invalid") continue;
+    ++(r.compile_ms > 0 ? compiled : cached);
+  }
+  return {compiled, cached};
+}
+
+const char* const kSharedCandidates =
+    "sizes are not compiled into a candidate (only parameters are macros; sizes reach the kernel as arguments "
+    "and launch geometry), so each candidate is compiled once and every further size loads it from the compile cache";
+
+// --sizes: every size's sweep, then one line per size.
+int ReportSizes(const TemplateSpec& spec, const std::vector<SweepOutcome>& outcomes, bool json) {
+  bool all_have_best = true, interrupted = false;
+  std::size_t stored = 0;
+  nlohmann::json doc = {{"kernel", spec.name}, {"sizes", nlohmann::json::array()}, {"compiled_candidates", kSharedCandidates}};
+  TextTable table({"SIZE", "BEST", "TIME ms", "PERF", "MEASURED NOW", "COMPILED", "FROM CACHE"});
+  for (const SweepOutcome& out : outcomes) {
+    const auto best = FastestOk(out.stored);
+    const auto [compiled, cached] = CompiledAndCached(out);
+    all_have_best &= best.has_value();
+    interrupted |= out.interrupted;
+    stored += out.measured.size();
+    if (json) {
+      doc["sizes"].push_back(OutcomeJson(spec, out));
+      doc["sizes"].back().update({{"compiled_now", compiled}, {"from_compile_cache", cached}});
+      continue;
+    }
+    PrintSummary(spec, out);
+    std::cout << "\n";
+    table.Add({out.size.Key(), best ? ParamsText(best->params_json) : "none passed", best ? Fixed(best->time_ms_median, 4) : "",
+               best ? Fixed(best->perf_value, 1) + " " + best->perf_unit : "", std::to_string(out.measured.size()),
+               std::to_string(compiled), std::to_string(cached)});
+  }
+  if (json) {
+    std::cout << doc.dump(2) << "\n";
+  } else {
+    std::cout << spec.name << " at " << outcomes.size() << " sizes:\n";
+    table.Print(std::cout);
+    std::cout << "\nCompiled candidates: " << kSharedCandidates << ".\nEach size's loss with the other sizes' winners, and the "
+              << "smallest set of configurations within 5% at every size (the dispatch table): tuner report " << spec.name << "\n";
+  }
+  if (interrupted) return InterruptedSummary(stored);
+  return all_have_best ? kExitOk : kExitFailed;
+}
+
+// The sizes to tune, each with its data files: --sizes, else --size (or the defaults). Every one is
+// checked (lengths, tolerances, data files, constraints) before any GPU or database is touched.
+std::vector<std::pair<ProblemSize, TemplateSpec>> SizesToTune(const TemplateSpec& templ, const po::variables_map& vm,
+                                                              const SweepOptions& sweep) {
+  std::vector<ProblemSize> sizes;
+  if (!vm.count("sizes")) sizes = {ParseProblemSize(templ, sweep.size_text)};
+  else if (vm["sizes"].as<std::string>() == kCapturedSizes) sizes = SizesWithData(templ);
+  else sizes = ParseProblemSizes(templ, vm["sizes"].as<std::string>());
+  std::vector<std::pair<ProblemSize, TemplateSpec>> specs;
+  for (const ProblemSize& size : sizes) {
+    TemplateSpec spec = SpecAtSize(templ, size);
+    CheckValuesAtSize(spec, size);
+    CheckDataFiles(spec, size);
+    EnumerateCandidates(spec, size);  // a constraint that cannot be evaluated (division by zero)
+    specs.emplace_back(size, std::move(spec));
+  }
+  return specs;
+}
+
 std::string JoinArgs(int argc, char** argv) {
   std::string line = "tuner";
   for (int i = 0; i < argc; ++i) line += std::string(" ") + argv[i];
@@ -163,6 +231,12 @@ constexpr double kMaxTimeoutFloorS = 86400;
 SweepOptions SweepOptionsFrom(const po::variables_map& vm, int argc, char** argv) {
   SweepOptions sweep;
   RefuseTogether(vm, "gpu", "gpus");
+  RefuseTogether(vm, "size", "sizes");
+  if (vm.count("sizes")) {
+    CheckSizeList(vm["sizes"].as<std::string>());
+    if (vm.count("gpus"))
+      throw UsageError("--sizes and --gpus: tune several sizes on one GPU (--gpu N), or one size at a time on several GPUs");
+  }
   sweep.gpu = GpuOption(vm).value_or(0);
   sweep.size_text = SizeOption(vm);
   sweep.force = vm.count("force") > 0;
@@ -191,7 +265,7 @@ SweepOptions SweepOptionsFrom(const po::variables_map& vm, int argc, char** argv
 }  // namespace
 
 int RunTune(int argc, char** argv) {
-  const CommandSpec spec{"tune", "tuner tune KERNEL [--size WxH] [--gpu N] [options]",
+  const CommandSpec spec{"tune", "tuner tune KERNEL [--size WxH | --sizes LIST] [--gpu N] [options]",
                          "Compile every candidate of a kernel template with NVRTC, check it against the reference, time it on\n"
                          "the GPU and store every result. Running it again measures only what is missing. Ctrl-C stops\n"
                          "with a summary (exit 130); a second Ctrl-C stops at once.",
@@ -199,6 +273,8 @@ int RunTune(int argc, char** argv) {
   po::options_description options("Options");
   options.add_options()("kernel", po::value<std::string>()->required(), "the template to tune (see 'tuner kernels')");
   AddSizeOption(options, "problem size, e.g. 8192x8192 (template's size variables in order)");
+  options.add_options()("sizes", po::value<std::string>(),
+                        "several sizes in one run, e.g. 1024x256,4096x256, or 'captured' (every size the template has data for)");
   AddGpuOption(options, "GPU index (see 'tuner devices'; default 0)");
   options.add_options()(
       "gpus", po::value<std::string>(), "several GPUs at once: 'all' or 0,1 (one worker each; GPUs of one model share the candidates)")(
@@ -222,10 +298,7 @@ int RunTune(int argc, char** argv) {
   const TemplateLibrary library = LoadTemplateLibrary(dirs);
   const TemplateSpec& templ = library.Find(vm["kernel"].as<std::string>());
   // Bad sizes, and lengths, tolerances or data files that are wrong at them, are usage errors before any work.
-  const ProblemSize size = ParseProblemSize(templ, sweep.size_text);
-  CheckValuesAtSize(templ, size);
-  CheckDataFiles(templ, size);
-  EnumerateCandidates(templ, size);  // a constraint that cannot be evaluated (division by zero)
+  const auto sizes = SizesToTune(templ, vm, sweep);
   if (templ.check.own_configuration) std::cerr << "tuner tune: " << OwnConfigurationWarning(templ) << "\n";
   MakeStrategy({vm["strategy"].as<std::string>()}, {}, templ.params);  // unknown strategy: exit 2
   const bool several = vm.count("gpus") > 0;
@@ -237,15 +310,26 @@ int RunTune(int argc, char** argv) {
   sweep.progress = &bar;
   db::Store store = db::Store::Open(db_path, db::OpenMode::kReadWrite);
   StopOnInterrupt(&g_sweep_interrupted);
-  if (several) {
-    const std::vector<SweepOutcome> outcomes = RunSweeps(templ, ShareByModel(sweep, gpus), store);
+  if (vm.count("sizes")) {
+    std::vector<SweepOutcome> outcomes;
+    for (const auto& [size, spec] : sizes) {
+      sweep.size_text = size.Key();
+      outcomes.push_back(RunSweep(spec, sweep, store));
+      if (outcomes.back().interrupted) break;
+    }
     bar.Finish();
-    return ReportSweeps(templ, outcomes, vm.count("json") > 0);
+    return ReportSizes(templ, outcomes, vm.count("json") > 0);
   }
-  const SweepOutcome outcome = RunSweep(templ, sweep, store);
+  const TemplateSpec& at_size = sizes.front().second;
+  if (several) {
+    const std::vector<SweepOutcome> outcomes = RunSweeps(at_size, ShareByModel(sweep, gpus), store);
+    bar.Finish();
+    return ReportSweeps(at_size, outcomes, vm.count("json") > 0);
+  }
+  const SweepOutcome outcome = RunSweep(at_size, sweep, store);
   bar.Finish();
-  if (vm.count("json")) std::cout << OutcomeJson(templ, outcome).dump(2) << "\n";
-  else PrintSummary(templ, outcome);
+  if (vm.count("json")) std::cout << OutcomeJson(at_size, outcome).dump(2) << "\n";
+  else PrintSummary(at_size, outcome);
   if (outcome.interrupted) return InterruptedSummary(outcome.measured.size());
   return FastestOk(outcome.stored) ? kExitOk : kExitFailed;
 }

@@ -1,11 +1,13 @@
 #include "data_files.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "errors.h"
 #include "expression.h"
 #include "npy.h"
 #include "search_space.h"
+#include "template_values.h"
 
 namespace tuner {
 
@@ -61,6 +63,32 @@ std::string DataFileDigest(const std::string& path) {
   char text[17];
   std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash.Value()));
   return text;
+}
+
+TemplateSpec SpecAtSize(const TemplateSpec& spec, const ProblemSize& size) {
+  const std::string key = size.Key();
+  if (spec.data_sizes.empty() || key == DefaultSize(spec).Key()) return spec;
+  const auto data = std::find_if(spec.data_sizes.begin(), spec.data_sizes.end(), [&](const DataSizeSpec& d) { return d.size_key == key; });
+  if (data == spec.data_sizes.end()) {
+    std::string sizes;
+    for (const ProblemSize& s : SizesWithData(spec)) sizes += (sizes.empty() ? "" : ", ") + s.Key();
+    throw UsageError(spec.name + " has no data files for size " + key + ": its data (" + spec.description_path +
+                     ") is for the sizes " + sizes);
+  }
+  TemplateSpec at_size = spec;
+  for (ArgSpec& arg : at_size.args)
+    if (arg.init == BufferInit::kFile) arg.file = data->files.at(arg.file);
+  for (auto& [name, file] : at_size.check.expected) file = data->files.at(file);
+  return at_size;
+}
+
+std::vector<ProblemSize> SizesWithData(const TemplateSpec& spec) {
+  if (DataFilesOf(spec).empty())
+    throw UsageError(spec.name + " reads no data files (" + spec.description_path +
+                     "), so it has no captured sizes; list the sizes to tune instead, e.g. --sizes 1024x1024,4096x4096");
+  std::vector<ProblemSize> sizes = {DefaultSize(spec)};
+  for (const DataSizeSpec& data : spec.data_sizes) sizes.push_back(ParseProblemSize(spec, data.size_key));
+  return sizes;
 }
 
 void CheckDataFiles(const TemplateSpec& spec, const ProblemSize& size) {

@@ -1,5 +1,7 @@
 #include "problem_size.h"
 
+#include <algorithm>
+
 #include "errors.h"
 #include "option_values.h"
 
@@ -28,6 +30,23 @@ long long ParseOneSize(const std::string& text, const std::string& part) {
   return value;
 }
 
+std::vector<std::string> SplitList(const std::string& list) {
+  std::vector<std::string> items;
+  for (std::size_t start = 0; start <= list.size();) {
+    const std::size_t comma = std::min(list.find(',', start), list.size());
+    items.push_back(list.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return items;
+}
+
+// "--size '1024x': expected ..." said of an item of --sizes.
+UsageError SizesError(const std::string& list, const UsageError& e) {
+  std::string what = e.what();
+  if (what.rfind("--size ", 0) == 0) what.erase(0, 7);
+  return UsageError("--sizes " + Quoted(list) + ": " + what);
+}
+
 }  // namespace
 
 std::string ProblemSize::Key() const {
@@ -46,6 +65,40 @@ std::vector<long long> ParseSizeNumbers(const std::string& text) {
     start = x + 1;
   }
   return numbers;
+}
+
+void CheckSizeList(const std::string& list) {
+  if (list.empty())
+    throw UsageError("--sizes '': empty; give sizes joined by commas, e.g. 1024x256,4096x256, or 'captured'");
+  if (list == kCapturedSizes) return;
+  for (const std::string& item : SplitList(list)) {
+    if (item.empty())
+      throw UsageError("--sizes " + Quoted(list) + ": an empty item; give sizes joined by commas, e.g. 1024x256,4096x256, or 'captured'");
+    try {
+      ParseSizeNumbers(item);
+    } catch (const UsageError& e) {
+      throw SizesError(list, e);
+    }
+  }
+}
+
+std::vector<ProblemSize> ParseProblemSizes(const TemplateSpec& spec, const std::string& list) {
+  CheckSizeList(list);
+  std::vector<ProblemSize> sizes;
+  std::vector<std::string> items;
+  for (const std::string& item : SplitList(list)) {
+    try {
+      sizes.push_back(ParseProblemSize(spec, item));
+    } catch (const UsageError& e) {
+      throw SizesError(list, e);
+    }
+    for (std::size_t i = 0; i + 1 < sizes.size(); ++i)
+      if (sizes[i].Key() == sizes.back().Key())
+        throw UsageError("--sizes " + Quoted(list) + ": " + Quoted(items[i]) + " and " + Quoted(item) + " are both the size " +
+                         sizes.back().Key() + "; give each size once");
+    items.push_back(item);
+  }
+  return sizes;
 }
 
 ProblemSize ParseProblemSize(const TemplateSpec& spec, const std::string& text) {

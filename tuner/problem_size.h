@@ -27,4 +27,13 @@ std::vector<long long> ParseSizeNumbers(const std::string& text);
 // UsageError for anything ParseSizeNumbers refuses and for more numbers than variables.
 ProblemSize ParseProblemSize(const TemplateSpec& spec, const std::string& text);
 
+// `--sizes 1024x256,4096x256`: sizes joined by commas, each as --size takes it, or `captured` (every
+// size the template has data for). Checks the form only; throws UsageError naming --sizes and the item.
+constexpr char kCapturedSizes[] = "captured";
+void CheckSizeList(const std::string& list);
+
+// Each size of a list (not `captured`) completed like ParseProblemSize; the same size given twice
+// (also as 1024 and 1024x256 with the default 256) is a UsageError.
+std::vector<ProblemSize> ParseProblemSizes(const TemplateSpec& spec, const std::string& list);
+
 }  // namespace tuner

@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 // Keys written before the first table; a table's keys are listed where it is read.
 const std::vector<std::string> kTopLevelKeys = {"name", "summary", "source", "kernel", "replaces_shipped",
                                                 "constraints", "options"};
-const std::vector<std::string> kTables = {"size", "param", "launch", "arg", "symbol", "check", "work"};
+const std::vector<std::string> kTables = {"size", "param", "launch", "arg", "symbol", "check", "work", "data_size"};
 const char* const kOnlySizes = " (only sizes may be used here)";
 const char* const kCheckChoices =
     "name an independent reference kernel of the source (kernel = \"..._reference\"), give expected outputs "
@@ -320,6 +320,57 @@ void ReadWork(const DescriptionReader& r, const toml::table& root, const Scopes&
   if (spec.work.bytes.empty() && spec.work.flops.empty()) r.Fail(node, "work", "needs 'bytes' or 'flops'");
 }
 
+// The numbers of a [[data_size]]'s size: one per size variable.
+std::vector<long long> DataSizeValues(const DescriptionReader& r, const toml::table& t, const std::string& field,
+                                      const TemplateSpec& spec) {
+  const std::string text = r.String(t, "size", field + ".size", true);
+  std::vector<long long> values;
+  try {
+    values = ParseSizeNumbers(text);
+  } catch (const UsageError& e) {
+    r.Fail(t.get("size"), field + ".size", std::string(e.what()).substr(std::string("--size ").size()));
+  }
+  if (values.size() != spec.sizes.size())
+    r.Fail(t.get("size"), field + ".size", Quoted(text) + " gives " + std::to_string(values.size()) + " number(s) for the " +
+                                                std::to_string(spec.sizes.size()) + " size variable(s)");
+  return values;
+}
+
+// [[data_size]] size = "65536x256", folder = "sizes/65536x256": the data files at another size.
+void ReadDataSizes(const DescriptionReader& r, const toml::table& root, TemplateSpec& spec) {
+  const fs::path dir = fs::path(spec.description_path).parent_path();
+  const std::vector<std::string> files = DataFilesOf(spec);
+  const std::string default_key = DefaultSize(spec).Key();
+  r.ForEachTable(root, "data_size", [&](const toml::table& t, const std::string& field) {
+    r.AllowOnly(t, field, {"size", "folder"}, kTopLevelKeys);
+    if (files.empty())
+      r.Fail(&t, field, "the template reads no data files (init = \"file:...\" or [check] expected), so no size has data of its own");
+    DataSizeSpec data;
+    const std::vector<long long> values = DataSizeValues(r, t, field, spec);
+    ProblemSize size;
+    for (std::size_t i = 0; i < values.size(); ++i) size.values.emplace_back(spec.sizes[i].name, values[i]);
+    data.size_key = size.Key();
+    if (data.size_key == default_key)
+      r.Fail(t.get("size"), field + ".size", data.size_key + " is the default size, whose data files are named by the description itself");
+    for (const DataSizeSpec& other : spec.data_sizes)
+      if (other.size_key == data.size_key) r.Fail(t.get("size"), field + ".size", data.size_key + " is listed twice");
+    const std::string folder = r.String(t, "folder", field + ".folder", true);
+    data.folder = (dir / folder).lexically_normal().string();
+    std::error_code error;
+    if (folder.empty() || !fs::is_directory(data.folder, error))
+      r.Fail(t.get("folder"), field + ".folder", Quoted(data.folder) + " is not a folder");
+    for (const ArgSpec& arg : spec.args) {
+      auto add = [&](const std::string& file, const std::string& use) {
+        const std::string relative = fs::path(file).lexically_relative(dir.empty() ? fs::path(".") : dir).string();
+        data.files[file] = DataFile(r, t.get("folder"), field + ".folder", relative, data.folder, arg, use + " at " + data.size_key);
+      };
+      if (arg.init == BufferInit::kFile) add(arg.file, "the initial contents");
+      if (spec.check.expected.count(arg.name)) add(spec.check.expected.at(arg.name), "the expected contents");
+    }
+    spec.data_sizes.push_back(std::move(data));
+  });
+}
+
 // Reads the source and its headers, and finds in them every name the description expects there.
 void ReadSource(const DescriptionReader& r, const toml::table& root, TemplateSpec& spec) {
   const toml::node* source = root.get("source");
@@ -370,6 +421,7 @@ TemplateSpec LoadTemplateFile(const std::string& description_path) {
   ReadArgsAndSymbols(r, root, scopes, spec);
   ReadCheck(r, root, scopes, spec);
   ReadWork(r, root, scopes, spec);
+  ReadDataSizes(r, root, spec);
   ReadSource(r, root, spec);
   if (const auto problem = FindValueProblem(spec, DefaultSize(spec))) {
     const toml::node* node = root.at_path(problem->field).node();
@@ -379,6 +431,8 @@ TemplateSpec LoadTemplateFile(const std::string& description_path) {
   hash.Add(description).Add(spec.source_text);
   for (const SourceHeader& header : spec.headers) hash.Add(header.include_name).Add(header.text);
   for (const std::string& file : DataFilesOf(spec)) hash.Add(DataFileDigest(file));  // other data, another version
+  for (const DataSizeSpec& data : spec.data_sizes)
+    for (const std::string& file : DataFilesOf(spec)) hash.Add(data.size_key).Add(DataFileDigest(data.files.at(file)));
   spec.hash = hash.Hex();
   return spec;
 }

@@ -73,6 +73,14 @@ struct CheckSpec {
   std::string rtol = "1e-5";
 };
 
+// A size with data of its own ([[data_size]]): at this size every data file (init = "file:..." and
+// [check] expected) is read from `folder` at the path it has relative to the description.
+struct DataSizeSpec {
+  std::string size_key;  // "65536x256": every size variable, declared order
+  std::string folder;                          // resolved against the description's folder
+  std::map<std::string, std::string> files;    // data file at the default size -> the file at this size
+};
+
 struct WorkSpec {
   std::string bytes;  // empty when not given
   std::string flops;
@@ -97,6 +105,7 @@ struct TemplateSpec {
   std::vector<SymbolSpec> symbols;
   CheckSpec check;
   WorkSpec work;
+  std::vector<DataSizeSpec> data_sizes;  // sizes other than the defaults that have data files of their own
 };
 
 // Reads a description and its source, strictly (kernel_templates/README.md has the format): an
