@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
+
+#include "size_expressions.h"
 
 namespace tuner::capture {
 
@@ -40,9 +43,69 @@ std::string Number(double value) {
 
 std::size_t ItemBytes(const std::string& descr) { return std::stoul(descr.substr(2)); }
 
+// Every captured size's variables, the first size first.
+std::vector<SizeValues> AllSizes(const CapturedLaunch& l) {
+  std::vector<SizeValues> sizes = {l.sizes};
+  for (const CapturedSize& more : l.more_sizes) sizes.push_back(more.sizes);
+  return sizes;
+}
+
+// Argument `index` at every captured size, the first size first.
+std::vector<const CapturedArg*> AtEverySize(const CapturedLaunch& l, std::size_t index) {
+  std::vector<const CapturedArg*> args = {&l.args[index]};
+  for (const CapturedSize& more : l.more_sizes) args.push_back(&more.args[index]);
+  return args;
+}
+
+// A buffer's length: the count itself for one size, else the product of sizes that gives every
+// size's count; nullopt when none does.
+std::optional<std::string> LengthExpression(const CapturedLaunch& l, std::size_t index) {
+  if (l.more_sizes.empty()) return std::to_string(l.args[index].count);
+  std::vector<long long> counts;
+  for (const CapturedArg* a : AtEverySize(l, index)) counts.push_back(static_cast<long long>(a->count));
+  return ProductOfSizes(AllSizes(l), counts);
+}
+
+// A scalar's value: as captured for one size or where it never changes, else the product of sizes
+// that gives every size's (whole) value; nullopt when none does.
+std::optional<std::string> ScalarExpression(const CapturedLaunch& l, std::size_t index) {
+  const std::vector<const CapturedArg*> args = AtEverySize(l, index);
+  bool same = true;
+  for (const CapturedArg* a : args) same &= a->value == args[0]->value;
+  std::vector<long long> values;
+  for (const CapturedArg* a : args) {
+    std::size_t used = 0;
+    try {
+      values.push_back(std::stoll(a->value, &used));
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != a->value.size()) return same ? std::optional<std::string>(args[0]->value) : std::nullopt;
+  }
+  if (l.more_sizes.empty()) return args[0]->value;
+  if (const auto product = ProductOfSizes(AllSizes(l), values)) return product;
+  return same ? std::optional<std::string>(args[0]->value) : std::nullopt;
+}
+
+// What a value was at each captured size: "1024 at 1024x256, 4096 at 4096x256".
+std::string ValuesBySize(const CapturedLaunch& l, std::size_t index, bool count) {
+  const std::vector<SizeValues> sizes = AllSizes(l);
+  const std::vector<const CapturedArg*> args = AtEverySize(l, index);
+  std::string text;
+  for (std::size_t i = 0; i < args.size(); ++i)
+    text += (i ? ", " : "") + (count ? std::to_string(args[i]->count) : args[i]->value) + " at " + SizeKey(sizes[i]);
+  return text;
+}
+
+bool ZeroAtEverySize(const CapturedLaunch& l, std::size_t index) {
+  for (const CapturedArg* a : AtEverySize(l, index))
+    if (!a->initially_zero) return false;
+  return true;
+}
+
 void WriteHeader(std::ostream& out, const CapturedLaunch& l) {
   out << "# Captured by tuner's capture library " << l.provenance << ".\n"
-      << "# Tune it: tuner tune " << l.name << " --templates <this folder>\n"
+      << "# Tune it: tuner tune " << l.name << " --templates <this folder>" << (l.more_sizes.empty() ? "" : " --sizes captured") << "\n"
       << "# The inputs are in data/, the application's own outputs (the check) in expected/.\n"
       << "name = " << Quoted(l.name) << "\n"
       << "summary = " << Quoted("captured " + l.provenance) << "\n"
@@ -68,25 +131,38 @@ void WriteParams(std::ostream& out, const CapturedLaunch& l) {
 
 void WriteLaunch(std::ostream& out, const CapturedLaunch& l) {
   out << "\n[launch]\n";
-  if (!l.geometry_from_application && !l.params.empty())
+  if (!l.geometry_from_application && !l.more_sizes.empty())
+    out << "# LAUNCH: the application gave no expressions, so this is its own geometry at the first size for\n"
+        << "# every candidate and every size; write it in terms of the sizes (and parameters) before tuning\n"
+        << "# the other sizes.\n";
+  else if (!l.geometry_from_application && !l.params.empty())
     out << "# LAUNCH: the application gave no expressions, so this is its own geometry for every candidate;\n"
         << "# write it in terms of the parameters if they change it.\n";
   out << "grid = " << List(l.grid) << "\nblock = " << List(l.block) << "\nshared_bytes = " << Quoted(l.shared_bytes) << "\n";
 }
 
 void WriteArgs(std::ostream& out, const CapturedLaunch& l) {
-  for (const CapturedArg& a : l.args) {
+  for (std::size_t i = 0; i < l.args.size(); ++i) {
+    const CapturedArg& a = l.args[i];
     out << "\n[[arg]]\nname = " << Quoted(a.name) << "\ntype = " << Quoted(TunerType(a.descr)) << "\n";
     if (a.role == ArgRole::kScalar) {
-      out << "value = " << Quoted(a.value) << "\n";
+      const auto value = ScalarExpression(l, i);
+      if (!value)
+        out << "# SCALAR " << a.name << ": it changes with the size (" << ValuesBySize(l, i, false)
+            << ") as no product of the sizes does; write it as an expression over the sizes.\n";
+      out << "value = " << Quoted(value.value_or(a.value)) << "\n";
       continue;
     }
-    out << "length = " << Quoted(std::to_string(a.count)) << "\n";
+    const auto length = LengthExpression(l, i);
+    if (!length)
+      out << "# LENGTH " << a.name << ": it changes with the size (" << ValuesBySize(l, i, true)
+          << ") as no product of the sizes does; write it as an expression over the sizes.\n";
+    out << "length = " << Quoted(length.value_or(std::to_string(a.count))) << "\n";
     if (a.role != ArgRole::kIn) out << "output = true\n";
-    if (a.role == ArgRole::kIn || (a.role == ArgRole::kInOut && !a.initially_zero))
+    if (a.role == ArgRole::kIn || (a.role == ArgRole::kInOut && !ZeroAtEverySize(l, i)))
       out << "init = " << Quoted("file:" + InputFile(a.name)) << "\n";
     else if (a.role == ArgRole::kInOut)
-      out << "init = \"zero\"  # it held zeros before the application's launch\n";
+      out << "init = \"zero\"  # it held zeros before the application's launch" << (l.more_sizes.empty() ? "" : " at every size") << "\n";
   }
 }
 
@@ -113,11 +189,26 @@ void WriteCheck(std::ostream& out, const CapturedLaunch& l) {
 }
 
 void WriteWork(std::ostream& out, const CapturedLaunch& l) {
-  std::uint64_t bytes = 0;
-  for (const CapturedArg& a : l.args)
-    if (a.role != ArgRole::kScalar) bytes += a.count * ItemBytes(a.descr) * (a.role == ArgRole::kInOut ? 2 : 1);
-  out << "\n[work]\nbytes = " << Quoted(std::to_string(bytes))
+  std::string bytes;
+  std::uint64_t first_bytes = 0;
+  for (std::size_t i = 0; i < l.args.size(); ++i) {
+    const CapturedArg& a = l.args[i];
+    if (a.role == ArgRole::kScalar) continue;
+    const std::size_t factor = ItemBytes(a.descr) * (a.role == ArgRole::kInOut ? 2 : 1);
+    first_bytes += a.count * factor;
+    bytes += (bytes.empty() ? "" : " + ") + std::to_string(factor) + " * " + LengthExpression(l, i).value_or(std::to_string(a.count));
+  }
+  out << "\n[work]\nbytes = " << Quoted(l.more_sizes.empty() ? std::to_string(first_bytes) : bytes)
       << "  # an estimate: every buffer read or written once; edit if the kernel moves more\n";
+}
+
+void WriteDataSizes(std::ostream& out, const CapturedLaunch& l) {
+  if (l.more_sizes.empty()) return;
+  out << "\n# The other sizes the application launched at: their data and expected outputs are in their\n"
+      << "# folders, at the same paths. tuner tune " << l.name << " --sizes captured tunes all " << l.more_sizes.size() + 1
+      << " sizes.\n";
+  for (const CapturedSize& more : l.more_sizes)
+    out << "\n[[data_size]]\nsize = " << Quoted(SizeKey(more.sizes)) << "\nfolder = " << Quoted(more.folder) << "\n";
 }
 
 }  // namespace
@@ -130,6 +221,14 @@ std::string TunerType(const std::string& descr) {
   return it->second;
 }
 
+std::string SizeKey(const std::vector<std::pair<std::string, long long>>& sizes) {
+  std::string key;
+  for (const auto& [name, value] : sizes) key += (key.empty() ? "" : "x") + std::to_string(value);
+  return key;
+}
+
+std::string SizeFolder(const std::string& size_key) { return "sizes/" + size_key; }
+
 std::string InputFile(const std::string& arg) { return "data/" + arg + ".npy"; }
 std::string ExpectedFile(const std::string& arg) { return "expected/" + arg + ".npy"; }
 
@@ -141,6 +240,7 @@ std::string DescriptionToml(const CapturedLaunch& launch) {
   WriteArgs(out, launch);
   WriteCheck(out, launch);
   WriteWork(out, launch);
+  WriteDataSizes(out, launch);
   return out.str();
 }
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -97,6 +98,39 @@ std::string CaptureFolder::CopySource(const std::string& source_path) {
     }
   }
   return file_name;
+}
+
+std::string CaptureFolder::CommitAs(const std::string& final_name) {
+  const std::string target = (fs::path(parent_) / final_name).string();
+  if (!RenameNoReplace(temporary_, target)) throw CaptureError(target + ": exists already; it is kept");
+  committed_ = true;
+  return target;
+}
+
+void ReplaceTextFile(const std::string& path, const std::string& text) {
+  const fs::path target(path);
+  const std::string partial = (target.parent_path() / ("." + target.filename().string() + ".partial")).string();
+  std::ofstream out(partial, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out || std::rename(partial.c_str(), path.c_str()) != 0) {
+    std::remove(partial.c_str());
+    throw CaptureError(path + ": cannot write the file");
+  }
+}
+
+void WriteZeroArray(const std::string& path, const std::string& descr, std::uint64_t count) {
+  constexpr std::size_t kChunkBytes = std::size_t{1} << 20;
+  std::error_code error;
+  fs::create_directories(fs::path(path).parent_path(), error);
+  npy::Writer writer(path, descr, count);
+  const std::string zeros(kChunkBytes, '\0');
+  for (std::uint64_t left = count * std::stoul(descr.substr(2)); left > 0;) {
+    const std::size_t size = static_cast<std::size_t>(std::min<std::uint64_t>(left, zeros.size()));
+    writer.Write(zeros.data(), size);
+    left -= size;
+  }
+  writer.Close();
 }
 
 std::string CaptureFolder::Commit() {

@@ -32,6 +32,8 @@ class CaptureFolder {
 
   // Moves the folder to its final name and returns that path. Throws if it cannot.
   std::string Commit();
+  // Moves the folder to parent/final_name exactly (never onto an existing one) and returns that path.
+  std::string CommitAs(const std::string& final_name);
 
  private:
   std::string Path(const std::string& relative) const;
@@ -42,6 +44,13 @@ class CaptureFolder {
   std::string temporary_;
   bool committed_ = false;
 };
+
+// Replaces a text file whole: written beside it under a hidden name, then renamed over it, so a
+// reader sees the old file or the new one, never a part.
+void ReplaceTextFile(const std::string& path, const std::string& text);
+
+// A new .npy file of `count` zeros (an InOut buffer that held zeros, once a later size needs its file).
+void WriteZeroArray(const std::string& path, const std::string& descr, std::uint64_t count);
 
 // Why the capture failed: the message names the path and the problem.
 struct CaptureError : std::runtime_error {

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <map>
 #include <mutex>
 #include <regex>
 #include <set>
@@ -15,6 +16,7 @@
 
 #include "capture_description.h"
 #include "capture_folder.h"
+#include "captured_sizes.h"
 
 namespace tuner {
 
@@ -38,12 +40,14 @@ const std::vector<std::string>& RequestedNames() {
   return names;
 }
 
-// Each name is captured once per process: the first launch.
-bool ClaimCapture(const std::string& name) {
+// The captures of this process, by kernel name, and the lock that makes them one at a time.
+std::mutex& CaptureMutex() {
   static std::mutex mutex;
-  static std::set<std::string> claimed;
-  std::lock_guard<std::mutex> lock(mutex);
-  return claimed.insert(name).second;
+  return mutex;
+}
+capture::KernelCapture& CaptureOf(const std::string& name) {
+  static std::map<std::string, capture::KernelCapture> captures;
+  return captures[name];
 }
 
 void Check(cudaError_t status, const char* call) {
@@ -118,12 +122,12 @@ bool WriteBuffer(capture::CaptureFolder& folder, const std::string& file, const 
   return zero;
 }
 
-// Whether this launch is the first of a name TUNER_CAPTURE asks for.
+// Whether TUNER_CAPTURE asks for this name (its first launch at each size is captured).
 bool CaptureRequested(const char* name) {
   const std::vector<std::string>& names = RequestedNames();
   if (names.empty()) return false;
   for (const std::string& requested : names)
-    if (requested == name) return ClaimCapture(requested);
+    if (requested == name) return true;
   return false;
 }
 
@@ -191,18 +195,68 @@ cudaError_t Launch::CaptureAndRun() {
   }
   bool launched = false;
   cudaError_t status = cudaSuccess;
+  std::lock_guard<std::mutex> lock(CaptureMutex());
+  capture::KernelCapture& kernel = CaptureOf(name_);
+  const std::string size = capture::SizeKey(record_->sizes);
   try {
-    std::string folder = CaptureInto(&launched, &status);
-    std::fprintf(stderr, "tuner capture: %s: wrote %s (tune it: tuner tune %s --templates %s)\n", name_, folder.c_str(), name_,
-                 folder.c_str());
+    switch (capture::ClaimSize(kernel, size)) {
+      case capture::SizeClaim::kFirst: {
+        const std::string folder = CaptureInto(&launched, &status);
+        kernel.folder = folder;
+        kernel.launch = *record_;
+        std::fprintf(stderr, "tuner capture: %s: wrote %s (tune it: tuner tune %s --templates %s)\n", name_, folder.c_str(), name_,
+                     folder.c_str());
+        break;
+      }
+      case capture::SizeClaim::kFurther: {
+        const std::string folder = AddSize(&launched, &status);
+        std::fprintf(stderr, "tuner capture: %s: size %s added as %s (%zu sizes; tune them: tuner tune %s --templates %s --sizes captured)\n",
+                     name_, size.c_str(), folder.c_str(), kernel.launch.more_sizes.size() + 1, name_, kernel.folder.c_str());
+        break;
+      }
+      case capture::SizeClaim::kOverBound:
+        if (!kernel.told_bound)
+          std::fprintf(stderr, "tuner capture: %s: size %s and later new sizes are not captured: %zu sizes are, the most per kernel\n",
+                       name_, size.c_str(), capture::kMaxCapturedSizes);
+        kernel.told_bound = true;
+        break;
+      case capture::SizeClaim::kSeen:
+        break;
+    }
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "tuner capture: %s: not captured: %s\n", name_, e.what());
+    const std::string what = size.empty() ? "" : "size " + size + " ";
+    std::fprintf(stderr, "tuner capture: %s: %snot captured: %s\n", name_, what.c_str(), e.what());
   }
   if (!launched) status = cudaLaunchKernel(kernel_, grid_, block_, pointers_, shared_bytes_, stream_);
   return status;
 }
 
-// The capture proper: inputs, the application's launch, outputs, description, then the folder is
+// In and InOut buffers before the launch, the application's launch, Out and InOut after it.
+// `drop_zero_inputs`: an InOut buffer of zeros gets no input file (init = "zero").
+void Launch::CaptureBuffers(capture::CaptureFolder& folder, bool drop_zero_inputs, std::vector<capture::CapturedArg>* args,
+                            bool* launched, cudaError_t* status) {
+  static const std::regex kIdentifier("[A-Za-z_][A-Za-z0-9_]*");
+  Check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize before the capture");
+  args->clear();
+  for (int i = 0; i < count_; ++i) {
+    const Arg& a = args_[i];
+    if (!std::regex_match(std::string(a.name), kIdentifier)) throw CaptureError(std::string("argument '") + a.name + "': not an identifier");
+    capture::CapturedArg arg{a.name, a.type_code, static_cast<ArgRole>(a.role), a.count, "", false};
+    if (a.role == kScalar) arg.value = ScalarText(a.type_code, a.slot);
+    if (a.role == kIn || a.role == kInOut) arg.initially_zero = WriteBuffer(folder, capture::InputFile(a.name), arg, a.slot, stream_);
+    if (a.role == kInOut && arg.initially_zero && drop_zero_inputs) folder.Remove(capture::InputFile(a.name));
+    args->push_back(arg);
+  }
+  *status = cudaLaunchKernel(kernel_, grid_, block_, pointers_, shared_bytes_, stream_);
+  *launched = true;
+  Check(*status, "the application's launch");
+  Check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize after the application's launch");
+  for (int i = 0; i < count_; ++i)
+    if (args_[i].role == kOut || args_[i].role == kInOut)
+      WriteBuffer(folder, capture::ExpectedFile(args_[i].name), (*args)[i], args_[i].slot, stream_);
+}
+
+// The first size: inputs, the application's launch, outputs, description, then the folder is
 // moved into place. `launched` tells the caller whether the launch already happened.
 std::string Launch::CaptureInto(bool* launched, cudaError_t* status) {
   static const std::regex kIdentifier("[A-Za-z_][A-Za-z0-9_]*");
@@ -212,23 +266,7 @@ std::string Launch::CaptureInto(bool* launched, cudaError_t* status) {
   capture::CaptureFolder folder(dir && *dir ? dir : ".", name_);
   capture::CapturedLaunch& record = *record_;
   record.source = folder.CopySource(record.source_path);
-  Check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize before the capture");
-  for (int i = 0; i < count_; ++i) {
-    const Arg& a = args_[i];
-    if (!std::regex_match(std::string(a.name), kIdentifier)) throw CaptureError(std::string("argument '") + a.name + "': not an identifier");
-    capture::CapturedArg arg{a.name, a.type_code, static_cast<ArgRole>(a.role), a.count, "", false};
-    if (a.role == kScalar) arg.value = ScalarText(a.type_code, a.slot);
-    if (a.role == kIn || a.role == kInOut) arg.initially_zero = WriteBuffer(folder, capture::InputFile(a.name), arg, a.slot, stream_);
-    if (a.role == kInOut && arg.initially_zero) folder.Remove(capture::InputFile(a.name));
-    record.args.push_back(arg);
-  }
-  *status = cudaLaunchKernel(kernel_, grid_, block_, pointers_, shared_bytes_, stream_);
-  *launched = true;
-  Check(*status, "the application's launch");
-  Check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize after the application's launch");
-  for (int i = 0; i < count_; ++i)
-    if (args_[i].role == kOut || args_[i].role == kInOut)
-      WriteBuffer(folder, capture::ExpectedFile(args_[i].name), record.args[i], args_[i].slot, stream_);
+  CaptureBuffers(folder, true, &record.args, launched, status);
   if (!record.geometry_from_application) {
     record.grid = Dims(grid_);
     record.block = Dims(block_);
@@ -237,6 +275,16 @@ std::string Launch::CaptureInto(bool* launched, cudaError_t* status) {
   record.provenance = Provenance();
   folder.WriteText(record.name + ".toml", capture::DescriptionToml(record));
   return folder.Commit();
+}
+
+// A further size, added to the capture of the first.
+std::string Launch::AddSize(bool* launched, cudaError_t* status) {
+  const capture::CapturedSize size{record_->sizes, {}, ""};
+  return capture::AddFurtherSize(CaptureOf(name_), size, [&](capture::CaptureFolder& folder) {
+    std::vector<capture::CapturedArg> args;
+    CaptureBuffers(folder, false, &args, launched, status);
+    return args;
+  });
 }
 
 }  // namespace tuner

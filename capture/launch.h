@@ -14,6 +14,8 @@
 // stream, writes the buffers of In and InOut as .npy files, launches, and writes Out and InOut as
 // the expected outputs, with the description, into $TUNER_CAPTURE_DIR/capture-NAME (default: the
 // current folder); an existing capture is never replaced: the new one takes capture-NAME-2, -3, ...
+// The first launch of each further size (the values given with Size()) is added to that capture
+// under sizes/SIZE, up to 16 sizes; `tuner tune NAME --templates FOLDER --sizes captured` tunes all.
 // A capture that fails says why on stderr and the launch goes on as usual.
 // `kernel` is what cudaLaunchKernel takes: a __global__ function or a cudaKernel_t.
 #pragma once
@@ -27,11 +29,14 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace tuner {
 
 namespace capture {
+struct CapturedArg;
 struct CapturedLaunch;
+class CaptureFolder;
 }  // namespace capture
 
 class Launch {
@@ -117,6 +122,9 @@ class Launch {
   Launch(const char* name, const void* kernel, dim3 grid, dim3 block, std::size_t shared_bytes, cudaStream_t stream, int);
   cudaError_t CaptureAndRun();
   std::string CaptureInto(bool* launched, cudaError_t* status);
+  std::string AddSize(bool* launched, cudaError_t* status);
+  void CaptureBuffers(capture::CaptureFolder& folder, bool drop_zero_inputs, std::vector<capture::CapturedArg>* args,
+                      bool* launched, cudaError_t* status);
 
   const char* name_;
   const void* kernel_;

@@ -85,6 +85,76 @@ TEST_F(CaptureGpu, CaptureTuneAndRelaunchWithTheTunedConfiguration) {
         << "best " << best << "\n" << relaunched.out;
 }
 
+// An application that runs its kernel at several sizes: each size's first launch is captured into
+// one capture, `tune --sizes captured` tunes them all in one run with candidates compiled once, the
+// report shows the loss matrix and the dispatch table, and the relaunched application takes each
+// size's entry of that table (within 5% of the size's best) and checks its own output.
+TEST_F(CaptureGpu, SeveralSizesAreCapturedTunedAndServedByTheDispatchTable) {
+  TUNER_GPU_TEST(1);
+  // 65536x256 twice: its second launch is not captured again.
+  const std::string args = "--sizes 1048576x256,65536x256,4194304x4096,65536x256 --skew 0.5";
+  const CliResult captured = App(args, true);
+  ASSERT_EQ(captured.exit_code, 0) << captured.out << captured.err;
+  const fs::path capture = dir_.File("capture-app_histogram");
+  EXPECT_NE(captured.err.find("tuner capture: app_histogram: wrote"), std::string::npos) << captured.err;
+  EXPECT_NE(captured.err.find("size 65536x256 added as " + (capture / "sizes" / "65536x256").string() + " (2 sizes"), std::string::npos)
+      << captured.err;
+  EXPECT_NE(captured.err.find("size 4194304x4096 added"), std::string::npos) << captured.err;
+  for (const char* file : {"app_histogram.toml", "data/data.npy", "expected/bins.npy", "sizes/65536x256/data/data.npy",
+                           "sizes/65536x256/expected/bins.npy", "sizes/4194304x4096/expected/bins.npy"})
+    EXPECT_TRUE(fs::is_regular_file(capture / file)) << file;
+  const std::string toml = db::testing::ReadBytes((capture / "app_histogram.toml").string());
+  EXPECT_NE(toml.find("length = \"N\""), std::string::npos) << toml;
+  EXPECT_NE(toml.find("[[data_size]]\nsize = \"4194304x4096\""), std::string::npos) << toml;
+
+  const CliResult tuned = Tune(capture.string(), " --sizes captured");
+  ASSERT_EQ(tuned.exit_code, 0) << tuned.err;
+  const auto doc = nlohmann::json::parse(tuned.out);
+  ASSERT_EQ(doc.at("sizes").size(), 3u);
+  std::map<std::string, nlohmann::json> by_size;
+  for (const auto& run : doc.at("sizes")) {
+    by_size[run.at("size")] = run;
+    for (const auto& c : run.at("candidates")) EXPECT_NE(c.at("status"), "wrong_result") << c.dump();
+    ASSERT_FALSE(run.at("best").is_null());
+  }
+  EXPECT_EQ(doc["sizes"][0].at("size"), "1048576x256");
+  for (std::size_t i = 1; i < 3; ++i) {  // compiled once, at the first size
+    EXPECT_EQ(doc["sizes"][i].at("compiled_now"), 0) << doc["sizes"][i].at("size");
+    EXPECT_GT(doc["sizes"][i].at("from_compile_cache").get<int>(), 0);
+  }
+
+  const CliResult report = RunTuner("report app_histogram --format md -o - --db " + Db());
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  EXPECT_NE(report.out.find("#### Loss with the winners of other sizes"), std::string::npos) << report.out;
+  EXPECT_NE(report.out.find("#### Dispatch table"), std::string::npos) << report.out;
+
+  const CliResult relaunched = App("--sizes 1048576x256,65536x256,4194304x4096 --skew 0.5", false);
+  ASSERT_EQ(relaunched.exit_code, 0) << relaunched.out << relaunched.err;
+  // Per size: "configuration: tuned (...)", its parameters, "histogram of N values into B bins ...: correct".
+  std::size_t at = 0;
+  for (const char* size : {"1048576x256", "65536x256", "4194304x4096"}) {
+    at = relaunched.out.find("configuration: ", at);
+    ASSERT_NE(at, std::string::npos) << relaunched.out;
+    const std::string block = relaunched.out.substr(at, relaunched.out.find("histogram of", at) - at);
+    EXPECT_NE(block.find("configuration: tuned"), std::string::npos) << block;
+    EXPECT_NE(block.find("dispatch table entry"), std::string::npos) << block;
+    const nlohmann::json& run = by_size[size];
+    double used_ms = 0;
+    for (const auto& c : run.at("candidates")) {
+      bool same = c.at("status") == "ok";
+      for (const auto& [name, value] : c.at("params").items()) {
+        const std::string param = " " + name + "=" + std::to_string(value.get<long long>());
+        same = same && (block.find(param + " ") != std::string::npos || block.find(param + "\n") != std::string::npos);
+      }
+      if (same) used_ms = c.at("time_ms").get<double>();
+    }
+    EXPECT_GT(used_ms, 0) << size << ": the configuration used is no ok candidate of the sweep\n" << block;
+    EXPECT_LE(used_ms, run["best"].at("time_ms").get<double>() * 1.05) << size << "\n" << block;
+    at = relaunched.out.find("histogram of", at);
+    EXPECT_EQ(relaunched.out.compare(relaunched.out.find(": ", at) + 2, 7, "correct"), 0) << relaunched.out;
+  }
+}
+
 // The captured output is the check: a kernel that miscounts is wrong_result and never best.
 TEST_F(CaptureGpu, TheCapturedOutputCatchesAWrongKernel) {
   TUNER_GPU_TEST(1);
