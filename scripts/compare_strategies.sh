@@ -52,7 +52,7 @@ for sweep in doc["sweeps"]:
     print("| {} | {} | {} | {} | {} | {} |".format(doc["kernel"], doc["size"], sweep["gpu"]["name"], sweep["candidates"],
                                              sweep["within_5pct"], " | ".join(cells)))
 PY
-strategies=(brute_force random annealing genetic)
+strategies=(brute_force random annealing genetic bayesian)
 echo "Evaluations to come within 5% of the optimum: mean / median over the runs that got there (runs that got there of $runs); budget ${budget/#0/none}, seeds $seed..$((seed + runs - 1))."
 echo
 printf '| template | size | GPU | candidates | within 5%% |'; printf ' %s |' "${strategies[@]}"; echo

@@ -10,6 +10,7 @@ packages=(
   nlohmann-json3-dev
   libtomlplusplus-dev
   libmuparser-dev
+  libeigen3-dev  # the Gaussian process of --strategy bayesian (header-only)
   libgtest-dev
   zlib1g-dev
   python3   # scripts/fuzz_cli.py, whose short run is a CTest test

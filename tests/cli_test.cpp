@@ -64,6 +64,8 @@ TEST(Cli, EveryBadOptionIsRefusedBeforeAnyWork) {
       {"tune transpose --size ''", "--size ''"},
       {"tune transpose --size 9223372036854775807x8", "9223372036854775807 is too large"},
       {"tune transpose --strategy annealing --gpus all", "--gpus"},
+      {"tune transpose --strategy bayesian --shard 1/2", "--shard"},
+      {"tune transpose --strategy Bayesian", "--strategy 'Bayesian': unknown search strategy (known: brute_force, random, annealing, genetic, bayesian)"},
       {"tune transpose --db /tmp", "--db '/tmp': is a folder"},
       {"explore transpose --gpu -1", "--gpu '-1'"},
       {"explore transpose --size ''", "--size ''"},

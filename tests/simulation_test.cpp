@@ -148,7 +148,8 @@ TEST(SimulateCommand, JsonPerStrategy) {
   EXPECT_EQ(sweep["within_5pct"], 1);
   EXPECT_DOUBLE_EQ(sweep["optimum"]["time_ms"].get<double>(), 1.0);
   EXPECT_EQ(sweep["optimum"]["params"]["TILE"], 64);
-  ASSERT_EQ(sweep["strategies"].size(), 4u);
+  ASSERT_EQ(sweep["strategies"].size(), 5u);
+  EXPECT_EQ(sweep["strategies"][4]["strategy"], "bayesian");
   const auto& brute = sweep["strategies"][0];
   EXPECT_EQ(brute["strategy"], "brute_force");
   EXPECT_EQ(brute["reached"], 10);
@@ -161,9 +162,10 @@ TEST(SimulateCommand, JsonPerStrategy) {
 
 TEST(SimulateCommand, TextTableAndOneStrategyWithBudget) {
   TempDir dir;
-  const auto r = RunTuner("simulate transpose --strategy annealing,random --budget 5 --runs 4 --db " + MakeDatabase(dir));
+  const auto r = RunTuner("simulate transpose --strategy annealing,random,bayesian --budget 5 --runs 4 --db " + MakeDatabase(dir));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("annealing"), std::string::npos);
+  EXPECT_NE(r.out.find("bayesian"), std::string::npos);
   EXPECT_NE(r.out.find("random"), std::string::npos);
   EXPECT_EQ(r.out.find("brute_force"), std::string::npos);
 }

@@ -92,14 +92,18 @@ TEST(SweepGpu, TransposeEndToEndStoresAVerifiedBest) {
 
 TEST(SweepGpu, AnOptimiserStaysWithinItsBudget) {
   TUNER_GPU_TEST(1);
-  TempDir dir;
-  const auto r = RunTuner("tune transpose --size 1024x1024 --strategy annealing --budget 8 --seed 3 --json --db " + dir.File("t.db"),
-                          "XDG_CACHE_HOME=" + dir.File("cache"));
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto doc = nlohmann::json::parse(r.out);
-  EXPECT_LE(doc.at("measured_now").get<int>(), 8);
-  EXPECT_GE(doc.at("measured_now").get<int>(), 1);
-  EXPECT_EQ(doc.at("best").at("status"), "ok");
+  for (const std::string strategy : {"annealing", "bayesian"}) {
+    TempDir dir;
+    const auto r = RunTuner("tune transpose --size 1024x1024 --strategy " + strategy + " --budget 12 --seed 3 --json --db " +
+                                dir.File("t.db"),
+                            "XDG_CACHE_HOME=" + dir.File("cache"));
+    ASSERT_EQ(r.exit_code, 0) << strategy << ": " << r.err;
+    const auto doc = nlohmann::json::parse(r.out);
+    EXPECT_LE(doc.at("measured_now").get<int>(), 12) << strategy;  // bayesian: 10 random, then 2 from its model
+    EXPECT_GE(doc.at("measured_now").get<int>(), 1) << strategy;
+    EXPECT_EQ(doc.at("best").at("status"), "ok") << strategy;
+    ExpectTimeAddsUp(doc.at("time"));
+  }
 }
 
 // Several GPUs (skipped with fewer than two): one sweep each; GPUs of one model share the

@@ -184,7 +184,7 @@ int RunSimulate(int argc, char** argv) {
   AddSizeOption(options, "problem size of the stored sweep; omitted sizes take the template's defaults");
   options.add_options()(
       "device", po::value<std::string>()->default_value(""), "only stored GPUs whose name contains NAME (default: every one)")(
-      "strategy", po::value<std::string>()->default_value("all"), "all, or a comma-separated list of: brute_force, random, annealing, genetic")(
+      "strategy", po::value<std::string>()->default_value("all"), "all, or a comma-separated list of: brute_force, random, annealing, genetic, bayesian")(
       "budget", po::value<std::string>()->default_value("0"), "at most N evaluations per run (0: until the strategy stops)")(
       "runs", po::value<std::string>()->default_value("50"), "runs per strategy, seeded S, S+1, ... (1 to 100000)")(
       "seed", po::value<std::string>()->default_value("0"), "seed of the first run (0 to 2^64-1)");

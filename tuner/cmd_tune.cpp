@@ -280,7 +280,7 @@ int RunTune(int argc, char** argv) {
       "gpus", po::value<std::string>(), "several GPUs at once: 'all' or 0,1 (one worker each; GPUs of one model share the candidates)")(
       "shard", po::value<std::string>(), "K/N: measure this node's share K of N (a job array over several nodes; then 'tuner db merge')")(
       "force", "measure candidates that are already stored again")(
-      "strategy", po::value<std::string>()->default_value("brute_force"), "brute_force, random, annealing or genetic")(
+      "strategy", po::value<std::string>()->default_value("brute_force"), "brute_force, random, annealing, genetic or bayesian")(
       "budget", po::value<std::string>()->default_value("0"), "at most this many candidates evaluated (0: no limit)")(
       "budget-seconds", po::value<std::string>()->default_value("0"), "stop measuring after this many seconds (0: no limit)")(
       "seed", po::value<std::string>()->default_value("1"), "seed of the random and optimising strategies (0 to 2^64-1)")(

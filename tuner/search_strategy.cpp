@@ -3,6 +3,7 @@
 #include <map>
 
 #include "annealing.h"
+#include "bayesian.h"
 #include "errors.h"
 #include "genetic.h"
 #include "option_values.h"
@@ -38,7 +39,7 @@ class RandomSampling : public StrategyBase {
 }  // namespace
 
 const std::vector<std::string>& StrategyNames() {
-  static const std::vector<std::string> names = {"brute_force", "random", "annealing", "genetic"};
+  static const std::vector<std::string> names = {"brute_force", "random", "annealing", "genetic", "bayesian"};
   return names;
 }
 
@@ -48,6 +49,7 @@ std::unique_ptr<SearchStrategy> MakeStrategy(const StrategyOptions& options, con
   if (options.name == "brute_force") return std::make_unique<BruteForce>(candidates.size(), options);
   if (options.name == "random") return std::make_unique<RandomSampling>(candidates.size(), options);
   if (options.name == "annealing") return MakeAnnealing(CandidateGraph(candidates, params), options);
+  if (options.name == "bayesian") return MakeBayesian(CandidateGraph(candidates, params), options);
   return MakeGenetic(CandidateGraph(candidates, params), options);
 }
 
