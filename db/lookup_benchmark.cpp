@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "db/synthetic_database.h"
-#include "db/tuned_config.h"
+#include "db/query/tuned_config.h"
 
 namespace {
 

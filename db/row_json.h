@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "db/records.h"
-#include "db/store.h"
+#include "db/query/records.h"
+#include "db/query/store.h"
 
 namespace tuner::db {
 

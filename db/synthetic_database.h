@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "db/store.h"
+#include "db/query/store.h"
 
 namespace tuner::db {
 

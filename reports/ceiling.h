@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "db/records.h"
+#include "db/query/records.h"
 
 namespace tuner::report {
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "reports/report_data.h"
-#include "tuner/svg_chart.h"
+#include "common/svg_chart.h"
 
 namespace tuner::report {
 

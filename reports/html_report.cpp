@@ -8,7 +8,7 @@
 #include "reports/report_format.h"
 #include "reports/report_tables.h"
 #include "reports/size_tables.h"
-#include "tuner/svg_chart.h"
+#include "common/svg_chart.h"
 
 namespace tuner::report {
 

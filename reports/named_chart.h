@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "tuner/svg_chart.h"
+#include "common/svg_chart.h"
 
 namespace tuner::report {
 

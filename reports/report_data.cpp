@@ -4,11 +4,11 @@
 #include <map>
 #include <tuple>
 
-#include "db/selection.h"
+#include "db/query/selection.h"
 #include "reports/report_format.h"
-#include "tuner/errors.h"
-#include "tuner/option_values.h"
-#include "tuner/version.h"
+#include "common/errors.h"
+#include "common/option_values.h"
+#include "common/version.h"
 
 namespace tuner::report {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "db/store.h"
+#include "db/query/store.h"
 #include "reports/ceiling.h"
 #include "reports/report_format.h"
 

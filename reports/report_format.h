@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "db/records.h"
+#include "db/query/records.h"
 
 namespace tuner::report {
 

@@ -8,8 +8,8 @@
 #include "reports/csv_report.h"
 #include "reports/html_report.h"
 #include "reports/markdown_report.h"
-#include "tuner/errors.h"
-#include "tuner/option_values.h"
+#include "common/errors.h"
+#include "common/option_values.h"
 
 namespace tuner::report {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "db/size_dispatch.h"
+#include "db/query/size_dispatch.h"
 #include "reports/report_tables.h"
 
 namespace tuner::report {

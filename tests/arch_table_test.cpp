@@ -1,12 +1,12 @@
 // The built-in architectures and the names --arch takes: exactly NVRTC's real-architecture names,
 // variants as their own targets, and every other spelling refused with the name to use.
-#include "arch_table.h"
+#include "occupancy/arch_table.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "errors.h"
+#include "common/errors.h"
 
 namespace tuner {
 namespace {

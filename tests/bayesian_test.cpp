@@ -8,7 +8,7 @@
 #include <numeric>
 #include <set>
 
-#include "search_strategy.h"
+#include "search/search_strategy.h"
 #include "synthetic_spaces.h"
 
 namespace tuner {

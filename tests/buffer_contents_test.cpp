@@ -1,4 +1,4 @@
-#include "buffer_contents.h"
+#include "measure/buffer_contents.h"
 
 #include <gtest/gtest.h>
 

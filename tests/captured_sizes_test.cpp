@@ -9,10 +9,10 @@
 #include <fstream>
 #include <numeric>
 
-#include "data_files.h"
+#include "template/data_files.h"
 #include "db_test_util.h"
 #include "npy.h"
-#include "template_spec.h"
+#include "template/template_spec.h"
 
 namespace tuner::capture {
 namespace {

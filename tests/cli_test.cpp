@@ -8,7 +8,7 @@
 
 #include "cli_runner.h"
 #include "db_test_util.h"
-#include "device.h"
+#include "cuda/device.h"
 #include "template_fixtures.h"
 
 namespace tuner {

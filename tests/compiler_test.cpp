@@ -1,5 +1,5 @@
 // NVRTC compiles without a GPU: these always run.
-#include "compiler.h"
+#include "compile/compiler.h"
 
 #include <cuda_runtime_api.h>  // CUDART_VERSION: the toolkit of this build
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 #include <regex>
 #include <string>
 
-#include "template_library.h"
+#include "template/template_library.h"
 
 namespace tuner {
 namespace {

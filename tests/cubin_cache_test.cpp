@@ -1,11 +1,11 @@
-#include "cubin_cache.h"
+#include "compile/cubin_cache.h"
 
 #include <gtest/gtest.h>
 
 #include <fstream>
 
 #include "db_test_util.h"
-#include "template_library.h"
+#include "template/template_library.h"
 
 namespace tuner {
 namespace {

@@ -1,9 +1,9 @@
-#include "cubin_elf.h"
+#include "compile/cubin_elf.h"
 
 #include <gtest/gtest.h>
 
-#include "compiler.h"
-#include "template_library.h"
+#include "compile/compiler.h"
+#include "template/template_library.h"
 
 namespace tuner {
 namespace {

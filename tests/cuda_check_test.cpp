@@ -1,4 +1,4 @@
-#include "cuda_check.h"
+#include "cuda/cuda_check.h"
 
 #include <gtest/gtest.h>
 

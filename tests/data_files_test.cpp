@@ -1,6 +1,6 @@
 // Templates that read .npy files (init = "file:...", [check] expected): loading, length checks at
 // the problem size, the version, and `tuner tune` refusing bad files with exit 2 before any work.
-#include "data_files.h"
+#include "template/data_files.h"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include "capture_folder.h"
 #include "cli_runner.h"
 #include "db_test_util.h"
-#include "errors.h"
+#include "common/errors.h"
 #include "npy.h"
 
 namespace tuner {

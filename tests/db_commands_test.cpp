@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
-#include "db/schema.h"
-#include "db/store.h"
+#include "db/query/schema.h"
+#include "db/query/store.h"
 #include "db_test_util.h"
 #include "run_unprivileged.h"
 

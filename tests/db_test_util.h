@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "db/records.h"
-#include "db/sqlite.h"
+#include "db/query/records.h"
+#include "db/query/sqlite.h"
 
 namespace tuner::db::testing {
 

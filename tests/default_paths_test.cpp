@@ -1,4 +1,4 @@
-#include "tuner/default_paths.h"
+#include "db/query/default_paths.h"
 
 #include <gtest/gtest.h>
 

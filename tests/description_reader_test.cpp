@@ -1,11 +1,11 @@
-#include "description_reader.h"
+#include "template/description_reader.h"
 
 #include <gtest/gtest.h>
 
 #include <functional>
 #include <string_view>
 
-#include "template_spec.h"
+#include "template/template_spec.h"
 
 namespace tuner {
 namespace {

@@ -1,6 +1,6 @@
 // Every candidate of every shipped template compiles with NVRTC for sm_80 and sm_90 (no GPU); a
 // space too large to compile in a test is compiled on a pairwise sample.
-#include "explore.h"
+#include "occupancy/explore.h"
 
 #include <gtest/gtest.h>
 
@@ -11,11 +11,11 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "arch_table.h"
+#include "occupancy/arch_table.h"
 #include "cli_runner.h"
 #include "db_test_util.h"
 #include "pairwise_sample.h"
-#include "template_library.h"
+#include "template/template_library.h"
 
 namespace tuner {
 namespace {

@@ -1,4 +1,4 @@
-#include "expression.h"
+#include "template/expression.h"
 
 #include <gtest/gtest.h>
 

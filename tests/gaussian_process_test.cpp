@@ -1,6 +1,6 @@
 // The Gaussian process of Bayesian optimisation: its incremental posterior against the textbook
 // formulas, its likelihood, and the choice of hyperparameters.
-#include "gaussian_process.h"
+#include "search/gaussian_process.h"
 
 #include <gtest/gtest.h>
 

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <string>
 
-#include "device.h"
+#include "cuda/device.h"
 
 namespace tuner::testing {
 

@@ -1,7 +1,7 @@
 // The worker's own kernels compile without a GPU; on a GPU (skipped without one) the fill kernel
 // gives exactly the values FillBuffer defines, the checksum is Checksum's, and the check rejects
 // exactly the elements worked out by hand below, as CompareBuffers does.
-#include "gpu_utility_kernels.h"
+#include "measure/gpu_utility_kernels.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "buffer_contents.h"
+#include "measure/buffer_contents.h"
 #include "gpu_test_support.h"
 
 namespace tuner {

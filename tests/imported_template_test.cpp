@@ -1,4 +1,4 @@
-#include "imported_template.h"
+#include "template/imported_template.h"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 
 #include "cli_runner.h"
 #include "db_test_util.h"
-#include "errors.h"
+#include "common/errors.h"
 
 namespace tuner {
 namespace {

@@ -1,13 +1,13 @@
 // The worker's guard of its inputs, on host memory: a changed input is named with its checksums
 // and filled again; an unchanged one is left alone.
-#include "input_guard.h"
+#include "measure/input_guard.h"
 
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 #include <vector>
 
-#include "buffer_contents.h"
+#include "measure/buffer_contents.h"
 
 namespace tuner {
 namespace {

@@ -1,7 +1,7 @@
 // Ctrl-C handling: the first SIGINT sets the flag, a second ends the process, an ignored SIGINT
 // stays ignored, and one pending from before the handler is not lost. Each case runs in a child
 // process, so this test's own signal handling is left alone.
-#include "interrupt.h"
+#include "common/interrupt.h"
 
 #include <gtest/gtest.h>
 #include <signal.h>

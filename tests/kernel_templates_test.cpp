@@ -6,10 +6,10 @@
 #include <cmath>
 #include <map>
 
-#include "compiler.h"
-#include "expression.h"
-#include "search_space.h"
-#include "template_library.h"
+#include "compile/compiler.h"
+#include "template/expression.h"
+#include "template/search_space.h"
+#include "template/template_library.h"
 
 namespace tuner {
 namespace {

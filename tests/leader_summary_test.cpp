@@ -1,6 +1,6 @@
 // The leaders of a sweep and whether the winner is told apart from the runner-up, from records
 // built here (no GPU needed): what `tuner tune` prints and puts in its --json.
-#include "leader_summary.h"
+#include "sweep/leader_summary.h"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,11 @@
-#include "multi_gpu_sweep.h"
+#include "sweep/multi_gpu_sweep.h"
 
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <thread>
 
-#include "errors.h"
+#include "common/errors.h"
 
 namespace tuner {
 namespace {

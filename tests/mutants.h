@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "template_spec.h"
+#include "template/template_spec.h"
 
 namespace tuner::testing {
 

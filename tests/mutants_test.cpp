@@ -11,11 +11,11 @@
 #include <map>
 #include <set>
 
-#include "compiler.h"
+#include "compile/compiler.h"
 #include "db_test_util.h"
-#include "expression.h"
-#include "search_space.h"
-#include "template_library.h"
+#include "template/expression.h"
+#include "template/search_space.h"
+#include "template/template_library.h"
 
 namespace tuner::testing {
 namespace {

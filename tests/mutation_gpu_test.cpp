@@ -13,11 +13,11 @@
 
 #include "cli_runner.h"
 #include "db_test_util.h"
-#include "expression.h"
+#include "template/expression.h"
 #include "gpu_test_support.h"
 #include "mutants.h"
-#include "search_space.h"
-#include "template_library.h"
+#include "template/search_space.h"
+#include "template/template_library.h"
 
 namespace tuner::testing {
 namespace {

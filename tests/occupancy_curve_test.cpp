@@ -1,8 +1,8 @@
-#include "occupancy_curve.h"
+#include "occupancy/occupancy_curve.h"
 
 #include <gtest/gtest.h>
 
-#include "arch_table.h"
+#include "occupancy/arch_table.h"
 
 namespace tuner {
 namespace {

@@ -8,13 +8,13 @@
 #include <thread>
 
 #include "db_test_util.h"
-#include "device.h"
-#include "device_limits.h"
-#include "explore.h"
+#include "cuda/device.h"
+#include "occupancy/device_limits.h"
+#include "occupancy/explore.h"
 #include "gpu_test_support.h"
-#include "gpu_handles.h"
+#include "cuda/gpu_handles.h"
 #include "pairwise_sample.h"
-#include "template_library.h"
+#include "template/template_library.h"
 
 namespace tuner {
 namespace {

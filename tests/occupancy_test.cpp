@@ -1,7 +1,7 @@
 // The occupancy engine against NVIDIA's cuda_occupancy.h called directly (how the engine feeds it),
 // the built-in table and hand-worked results against the documentation (independent of both), the
 // seeds' worked example, invalid kernels, and the `tuner occupancy` command line (no GPU needed).
-#include "occupancy.h"
+#include "occupancy/occupancy.h"
 
 #include <cuda_occupancy.h>
 #include <cuda_runtime_api.h>
@@ -18,9 +18,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "arch_table.h"
-#include "device_limits.h"
-#include "errors.h"
+#include "occupancy/arch_table.h"
+#include "occupancy/device_limits.h"
+#include "common/errors.h"
 
 namespace tuner {
 namespace {

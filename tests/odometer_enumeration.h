@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "expression.h"
-#include "search_space.h"
-#include "template_spec.h"
+#include "template/expression.h"
+#include "template/search_space.h"
+#include "template/template_spec.h"
 
 namespace tuner::testing {
 

@@ -1,13 +1,13 @@
 // Numbers from the command line: every refusal names the option and the value and says what is
 // allowed.
-#include "option_values.h"
+#include "common/option_values.h"
 
 #include <gtest/gtest.h>
 
 #include <climits>
 #include <cmath>
 
-#include "errors.h"
+#include "common/errors.h"
 
 namespace tuner {
 namespace {

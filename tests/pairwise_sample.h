@@ -10,7 +10,7 @@
 #include <tuple>
 #include <vector>
 
-#include "search_space.h"
+#include "template/search_space.h"
 
 namespace tuner::testing {
 

@@ -1,8 +1,8 @@
-#include "problem_size.h"
+#include "template/problem_size.h"
 
 #include <gtest/gtest.h>
 
-#include "errors.h"
+#include "common/errors.h"
 
 namespace tuner {
 namespace {

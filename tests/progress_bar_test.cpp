@@ -1,4 +1,4 @@
-#include "tuner/progress_bar.h"
+#include "common/progress_bar.h"
 
 #include <gtest/gtest.h>
 

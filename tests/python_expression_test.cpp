@@ -1,8 +1,8 @@
-#include "python_expression.h"
+#include "template/python_expression.h"
 
 #include <gtest/gtest.h>
 
-#include "expression.h"
+#include "template/expression.h"
 
 namespace tuner {
 namespace {

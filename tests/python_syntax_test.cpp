@@ -1,4 +1,4 @@
-#include "python_syntax.h"
+#include "template/python_syntax.h"
 
 #include <gtest/gtest.h>
 

@@ -6,9 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
-#include "db/store.h"
+#include "db/query/store.h"
 #include "db_test_util.h"
-#include "template_library.h"
+#include "template/template_library.h"
 
 namespace tuner {
 namespace {

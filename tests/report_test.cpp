@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "cli_runner.h"
-#include "errors.h"
+#include "common/errors.h"
 #include "reports/ceiling.h"
 #include "reports/csv_report.h"
 #include "reports/html_report.h"

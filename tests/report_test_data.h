@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "db/store.h"
+#include "db/query/store.h"
 #include "db_test_util.h"
 
 namespace tuner::report::testing {

@@ -1,4 +1,4 @@
-#include "reserved_names.h"
+#include "template/reserved_names.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "sample_stats.h"
+#include "measure/sample_stats.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Opening a database: reading never writes (no migration, no journal-mode change, no side files),
 // a file nobody may write reads like any other, writers leave one self-contained file, and the
 // migration to schema 5 keeps the best row of every group (best_per_gpu) right.
-#include "db/schema.h"
+#include "db/query/schema.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -10,10 +10,10 @@
 #include <map>
 #include <optional>
 
-#include "db/store.h"
+#include "db/query/store.h"
 #include "db_test_util.h"
 #include "run_unprivileged.h"
-#include "tuner/errors.h"
+#include "common/errors.h"
 
 namespace tuner::db {
 namespace {

@@ -1,4 +1,4 @@
-#include "search_space.h"
+#include "template/search_space.h"
 
 #include <gtest/gtest.h>
 
@@ -7,8 +7,8 @@
 #include "db_test_util.h"
 #include "odometer_enumeration.h"
 #include "template_fixtures.h"
-#include "template_library.h"
-#include "template_values.h"
+#include "template/template_library.h"
+#include "template/template_values.h"
 
 namespace tuner {
 namespace {

@@ -1,4 +1,4 @@
-#include "db/selection.h"
+#include "db/query/selection.h"
 
 #include <gtest/gtest.h>
 

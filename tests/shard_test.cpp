@@ -2,7 +2,7 @@
 // order, and N shard databases that, merged with `tuner db merge`, hold what one full sweep holds
 // and give its best. No GPU: each "measurement" is a stored result of a fixed landscape, and each
 // node stores what PlannedShare, the sweep's own choice of candidates, gives it.
-#include "shard.h"
+#include "sweep/shard.h"
 
 #include <gtest/gtest.h>
 
@@ -10,12 +10,12 @@
 #include <set>
 
 #include "cli_runner.h"
-#include "content_hash.h"
-#include "db/store.h"
+#include "common/content_hash.h"
+#include "db/query/store.h"
 #include "db_test_util.h"
-#include "errors.h"
-#include "leader_summary.h"
-#include "sweep.h"
+#include "common/errors.h"
+#include "sweep/leader_summary.h"
+#include "sweep/sweep.h"
 
 namespace tuner {
 namespace {

@@ -6,12 +6,12 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
-#include "db/store.h"
+#include "db/query/store.h"
 #include "db_test_util.h"
-#include "problem_size.h"
-#include "search_space.h"
-#include "simulation.h"
-#include "template_library.h"
+#include "template/problem_size.h"
+#include "template/search_space.h"
+#include "search/simulation.h"
+#include "template/template_library.h"
 
 namespace tuner {
 namespace {

@@ -1,11 +1,11 @@
 // The loss matrix and the dispatch table across sizes (db/size_dispatch.*), on stored times, and
 // the application library's Dispatch on a database tuned at several sizes.
-#include "db/size_dispatch.h"
+#include "db/query/size_dispatch.h"
 
 #include <gtest/gtest.h>
 
-#include "db/store.h"
-#include "db/tuned_config.h"
+#include "db/query/store.h"
+#include "db/query/tuned_config.h"
 #include "db_test_util.h"
 
 namespace tuner::db {

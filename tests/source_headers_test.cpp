@@ -1,16 +1,16 @@
-#include "source_headers.h"
+#include "template/source_headers.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 
-#include "compiler.h"
-#include "cubin_cache.h"
+#include "compile/compiler.h"
+#include "compile/cubin_cache.h"
 #include "db_test_util.h"
 #include "template_fixtures.h"
-#include "template_library.h"
-#include "template_spec.h"
+#include "template/template_library.h"
+#include "template/template_spec.h"
 
 namespace tuner {
 namespace {

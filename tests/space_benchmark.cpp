@@ -15,11 +15,11 @@
 #include <nlohmann/json.hpp>
 
 #include "odometer_enumeration.h"
-#include "problem_size.h"
-#include "search_space.h"
-#include "shard.h"
+#include "template/problem_size.h"
+#include "template/search_space.h"
+#include "sweep/shard.h"
 #include "template_fixtures.h"
-#include "template_library.h"
+#include "template/template_library.h"
 
 namespace {
 

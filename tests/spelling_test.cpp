@@ -1,4 +1,4 @@
-#include "spelling.h"
+#include "common/spelling.h"
 
 #include <gtest/gtest.h>
 

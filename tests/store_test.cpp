@@ -1,4 +1,4 @@
-#include "db/store.h"
+#include "db/query/store.h"
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -8,10 +8,10 @@
 #include <thread>
 
 #include "db/row_json.h"
-#include "db/schema.h"
-#include "db/sqlite.h"
+#include "db/query/schema.h"
+#include "db/query/sqlite.h"
 #include "db_test_util.h"
-#include "tuner/errors.h"
+#include "common/errors.h"
 
 namespace tuner::db {
 namespace {

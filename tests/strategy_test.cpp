@@ -7,9 +7,9 @@
 #include <functional>
 #include <set>
 
-#include "candidate_graph.h"
-#include "errors.h"
-#include "search_strategy.h"
+#include "search/candidate_graph.h"
+#include "common/errors.h"
+#include "search/search_strategy.h"
 #include "synthetic_spaces.h"
 
 namespace tuner {

@@ -17,10 +17,10 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
-#include "db/sqlite.h"
-#include "db/store.h"
+#include "db/query/sqlite.h"
+#include "db/query/store.h"
 #include "db_test_util.h"
-#include "device.h"
+#include "cuda/device.h"
 #include "gpu_test_support.h"
 #include "template_fixtures.h"
 

@@ -1,4 +1,4 @@
-#include "sweep_time.h"
+#include "sweep/sweep_time.h"
 
 #include <gtest/gtest.h>
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "search_strategy.h"
+#include "search/search_strategy.h"
 
 namespace tuner {
 namespace testing {

@@ -1,4 +1,4 @@
-#include "t1_import.h"
+#include "template/t1_import.h"
 
 #include <gtest/gtest.h>
 
@@ -10,10 +10,10 @@
 
 #include "cli_runner.h"
 #include "db_test_util.h"
-#include "errors.h"
-#include "search_space.h"
-#include "template_spec.h"
-#include "template_values.h"
+#include "common/errors.h"
+#include "template/search_space.h"
+#include "template/template_spec.h"
+#include "template/template_values.h"
 
 namespace tuner {
 namespace {

@@ -1,4 +1,4 @@
-#include "t4_export.h"
+#include "db/t4_export.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
-#include "db/store.h"
+#include "db/query/store.h"
 #include "db_test_util.h"
 #include "t4_schema_check.h"
 

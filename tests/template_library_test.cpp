@@ -1,6 +1,6 @@
 // The templates of several folders: the shipped ones, the user's, a broken one that hides nothing,
 // and names that two files claim.
-#include "template_library.h"
+#include "template/template_library.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 
 #include "cli_runner.h"
 #include "db_test_util.h"
-#include "errors.h"
+#include "common/errors.h"
 #include "template_fixtures.h"
 
 namespace tuner {

@@ -1,6 +1,6 @@
 // Loading one template description: what a valid one gives, and every malformed one reported with
 // file, line and field (the library of several templates is tests/template_library_test.cpp).
-#include "template_spec.h"
+#include "template/template_spec.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -10,8 +10,8 @@
 
 #include "cli_runner.h"
 #include "db_test_util.h"
-#include "errors.h"
-#include "expression.h"
+#include "common/errors.h"
+#include "template/expression.h"
 
 namespace tuner {
 namespace {

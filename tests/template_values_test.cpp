@@ -1,4 +1,4 @@
-#include "template_values.h"
+#include "template/template_values.h"
 
 #include <gtest/gtest.h>
 

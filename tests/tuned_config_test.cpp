@@ -1,4 +1,4 @@
-#include "db/tuned_config.h"
+#include "db/query/tuned_config.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "db/store.h"
+#include "db/query/store.h"
 #include "db/synthetic_database.h"
 #include "db_test_util.h"
 #include "run_unprivileged.h"

@@ -1,8 +1,8 @@
 // The GPU worker process (`tuner __worker`) without a GPU: what it answers before it is set up.
 #include <gtest/gtest.h>
 
-#include "worker_process.h"
-#include "worker_protocol.h"
+#include "common/worker_process.h"
+#include "measure/worker_protocol.h"
 
 namespace tuner {
 namespace {

@@ -1,0 +1,195 @@
+#include "db/query/selection.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <limits>
+
+namespace tuner::db {
+
+namespace {
+
+std::string Lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  return text;
+}
+
+bool SameArchitecture(const GpuRecord& a, const GpuRecord& b) {
+  return a.cc_major == b.cc_major && a.cc_minor == b.cc_minor;
+}
+
+std::string GpuLabel(const GpuRecord& gpu) { return gpu.name + " (" + gpu.uuid + ")"; }
+
+}  // namespace
+
+const char* ToString(Fallback fallback) {
+  switch (fallback) {
+    case Fallback::kExact: return "exact";
+    case Fallback::kNearestSize: return "nearest_size";
+    case Fallback::kSameModel: return "same_model";
+    case Fallback::kSameArchitecture: return "same_architecture";
+  }
+  return "?";
+}
+
+const char* ToString(LookupStatus status) {
+  switch (status) {
+    case LookupStatus::kFound: return "found";
+    case LookupStatus::kOnlyStale: return "only_stale";
+    case LookupStatus::kNotFound: return "not_found";
+  }
+  return "?";
+}
+
+BestRows::BestRows(std::vector<MeasurementRow> rows) : rows_(std::move(rows)) {
+  sizes_.reserve(rows_.size());
+  for (const MeasurementRow& row : rows_) sizes_.push_back(ParseSizeKey(row.size_key));
+  models_ = ModelsIn(rows_);
+}
+
+// The accepted row closest to the asked size, then fastest; status kNotFound if none.
+template <typename Accept>
+Selection BestRows::Nearest(const LookupTarget& target, Accept accept) const {
+  std::size_t best = rows_.size();
+  double best_distance = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < rows_.size(); ++i) {
+    if (!accept(rows_[i])) continue;
+    const double distance = LogDistance(sizes_[i], target.sizes);
+    if (!std::isfinite(distance)) continue;
+    const bool closer = distance < best_distance - 1e-12;
+    const bool tie = std::abs(distance - best_distance) <= 1e-12;
+    if (closer || (tie && Faster(rows_[i], rows_[best]))) {
+      best = i;
+      best_distance = distance;
+    }
+  }
+  Selection chosen;
+  if (best == rows_.size()) return chosen;
+  chosen.status = LookupStatus::kFound;
+  chosen.index = best;
+  chosen.size_distance = best_distance;
+  return chosen;
+}
+
+// The fallback chain over the rows whose staleness is `stale`.
+Selection BestRows::SelectAmong(const LookupTarget& target, bool stale) const {
+  const GpuRecord& want = target.gpu;
+  const bool by_card = !want.uuid.empty();
+  Selection chosen = Nearest(target, [&](const MeasurementRow& r) {
+    return r.stale == stale && (by_card ? r.gpu.uuid == want.uuid : SameModel(r.gpu, want));
+  });
+  if (chosen.status == LookupStatus::kFound) {
+    chosen.fallback = chosen.size_distance == 0 ? Fallback::kExact : Fallback::kNearestSize;
+    return chosen;
+  }
+  if (by_card) {
+    chosen = Nearest(target, [&](const MeasurementRow& r) { return r.stale == stale && SameModel(r.gpu, want); });
+    chosen.fallback = Fallback::kSameModel;
+    if (chosen.status == LookupStatus::kFound) return chosen;
+  }
+  chosen = Nearest(target, [&](const MeasurementRow& r) { return r.stale == stale && SameArchitecture(r.gpu, want); });
+  chosen.fallback = Fallback::kSameArchitecture;
+  return chosen;
+}
+
+Selection BestRows::Select(const LookupTarget& target) const {
+  Selection chosen = SelectAmong(target, false);
+  if (chosen.status != LookupStatus::kFound) {
+    chosen = SelectAmong(target, true);
+    if (chosen.status == LookupStatus::kFound) chosen.status = LookupStatus::kOnlyStale;
+  }
+  if (chosen.status != LookupStatus::kNotFound) chosen.row = rows_[chosen.index];
+  return chosen;
+}
+
+Selection SelectBest(const std::vector<MeasurementRow>& best_rows, const LookupTarget& target) {
+  return BestRows(best_rows).Select(target);
+}
+
+std::string Selection::Describe(const LookupTarget& target) const {
+  const std::string asked = SizeKey(target.sizes);
+  if (status == LookupStatus::kNotFound)
+    return "no result for size " + asked + " on " + target.gpu.name + " or any GPU of its architecture";
+  std::string text;
+  if (status == LookupStatus::kOnlyStale)
+    text = "only results of an older version of the template (" + row.templ.hash + "): ";
+  const std::string where = " on " + GpuLabel(row.gpu);
+  if (size_distance == 0) {
+    text += "exact size " + row.size_key;
+  } else {
+    text += "nearest tuned size " + row.size_key + " (asked " + asked + ")";
+  }
+  switch (fallback) {
+    case Fallback::kExact:
+    case Fallback::kNearestSize: return text + where;
+    case Fallback::kSameModel: return text + where + ", another card of the same model";
+    case Fallback::kSameArchitecture:
+      return text + where + ", another model of the same architecture (sm_" + std::to_string(row.gpu.cc_major) +
+             std::to_string(row.gpu.cc_minor) + ")";
+  }
+  return text;
+}
+
+bool Faster(const MeasurementRow& a, const MeasurementRow& b) {
+  if (a.measurement.time_ms_median != b.measurement.time_ms_median)
+    return a.measurement.time_ms_median < b.measurement.time_ms_median;
+  return a.id < b.id;
+}
+
+bool SameModel(const GpuRecord& a, const GpuRecord& b) {
+  return a.name == b.name && a.cc_major == b.cc_major && a.cc_minor == b.cc_minor && a.sm_count == b.sm_count &&
+         a.memory_bytes == b.memory_bytes;
+}
+
+std::vector<GpuRecord> ModelsIn(const std::vector<MeasurementRow>& rows, const std::string& name_part) {
+  std::vector<GpuRecord> models;
+  for (const MeasurementRow& row : rows) {
+    if (Lower(row.gpu.name).find(Lower(name_part)) == std::string::npos) continue;
+    if (std::none_of(models.begin(), models.end(), [&](const GpuRecord& m) { return SameModel(m, row.gpu); })) {
+      models.push_back(row.gpu);
+      models.back().uuid.clear();
+    }
+  }
+  return models;
+}
+
+std::vector<GpuRecord> ModelsNamed(const std::vector<GpuRecord>& models, const std::string& name_part) {
+  std::vector<GpuRecord> named;
+  const std::string part = Lower(name_part);
+  for (const GpuRecord& model : models)
+    if (Lower(model.name).find(part) != std::string::npos) named.push_back(model);
+  return named;
+}
+
+std::vector<long long> ParseSizeKey(const std::string& key) {
+  std::vector<long long> sizes;
+  std::size_t start = 0;
+  while (start <= key.size()) {
+    std::size_t end = key.find('x', start);
+    if (end == std::string::npos) end = key.size();
+    const std::string part = key.substr(start, end - start);
+    if (part.empty() || part.size() > 18 || !std::all_of(part.begin(), part.end(), ::isdigit)) return {};
+    sizes.push_back(std::stoll(part));
+    if (sizes.back() <= 0) return {};
+    start = end + 1;
+  }
+  return sizes;
+}
+
+std::string SizeKey(const std::vector<long long>& sizes) {
+  std::string key;
+  for (long long size : sizes) key += (key.empty() ? "" : "x") + std::to_string(size);
+  return key;
+}
+
+double LogDistance(const std::vector<long long>& a, const std::vector<long long>& b) {
+  if (a.size() != b.size() || a.empty()) return std::numeric_limits<double>::infinity();
+  double sum = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const double d = std::log(static_cast<double>(a[i]) / static_cast<double>(b[i]));
+    sum += d * d;
+  }
+  return std::sqrt(sum);
+}
+
+}  // namespace tuner::db

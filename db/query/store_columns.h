@@ -1,0 +1,32 @@
+// How the records map to the columns of the store's tables (store.cpp's private helper): the
+// measurement columns in MeasurementRecord's order, binding and reading them, and the joined
+// SELECT that MeasurementRow is read from.
+#pragma once
+
+#include <string>
+
+#include "db/query/records.h"
+#include "db/query/sqlite.h"
+#include "db/query/store.h"
+
+namespace tuner::db {
+
+
+// The 21 measurement columns, "params_json, launch_json, ..., measured_at", for INSERT and SELECT.
+extern const char* const kMeasurementColumns;
+inline constexpr int kMeasurementColumnCount = 21;
+
+// Binds the 21 columns from parameter `first` on; an empty measured_at becomes now.
+void BindMeasurement(sql::Statement& statement, int first, const MeasurementRecord& measurement);
+MeasurementRecord ReadMeasurement(const sql::Statement& statement, int first);
+
+// INSERT of (sweep_id, gpu_id, template_id, size_key, the 21 columns) as ?1..?25 that replaces the
+// stored row of the same candidate; with `only_if_newer`, only by a later measured_at.
+std::string UpsertMeasurementSql(bool only_if_newer);
+
+// SELECT of everything MeasurementRow holds, from `source` (a table or subquery) named m, joined with
+// gpus g, templates t and sweeps s; append WHERE / ORDER BY.
+std::string RowSelect(const std::string& source);
+MeasurementRow ReadRow(const sql::Statement& statement);
+
+}  // namespace tuner::db

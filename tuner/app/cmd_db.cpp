@@ -1,0 +1,264 @@
+// tuner db check | info | export | import | merge | upgrade: looking after the results database.
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "app/cli.h"
+#include "app/commands.h"
+#include "db/row_json.h"
+#include "db/query/schema.h"
+#include "db/query/store.h"
+#include "db/query/default_paths.h"
+#include "common/errors.h"
+
+namespace tuner {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+const char* kDbOptionHelp = "database file (default $TUNER_DB, else under $XDG_DATA_HOME)";
+
+// Parses the options of one `tuner db X` command; false when --help was shown.
+bool Parse(int argc, char** argv, const CommandSpec& spec, po::options_description options,
+           const po::positional_options_description& positional, po::variables_map* vm) {
+  options.add_options()("db", po::value<std::string>()->default_value(""), kDbOptionHelp);
+  return ParseCommandLine(argc, argv, spec, options, positional, vm);
+}
+
+std::string DbPath(const po::variables_map& vm) { return ResolveDatabasePath(vm["db"].as<std::string>()); }
+
+// "schema version 4, read through an upgrade to 5 in memory; 'tuner db upgrade' upgrades the file".
+std::string VersionText(const db::Store& store) {
+  std::string text = "schema version " + std::to_string(store.SchemaVersion());
+  if (store.SchemaVersion() < db::kSchemaVersion)
+    text += ", read through an upgrade to " + std::to_string(db::kSchemaVersion) +
+            " in memory; 'tuner db upgrade' upgrades the file";
+  return text;
+}
+
+int RunCheck(int argc, char** argv) {
+  po::options_description options("Options");
+  options.add_options()("json", "print one JSON document");
+  po::variables_map vm;
+  if (!Parse(argc, argv, {"db check", "tuner db check [--db PATH] [--json]",
+                          "Run SQLite's full integrity check and the foreign-key check. Exit 4 when the database is bad.", ""},
+             options, {}, &vm))
+    return kExitOk;
+  db::Store store = db::Store::Open(DbPath(vm), db::OpenMode::kReadOnly);
+  const std::vector<std::string> problems = store.FullCheck();
+  if (vm.count("json")) {
+    std::cout << ordered_json{{"database", store.path()}, {"schema_version", store.SchemaVersion()},
+                              {"ok", problems.empty()}, {"problems", problems}}.dump(2) << "\n";
+  } else {
+    for (const std::string& problem : problems) std::cout << "problem: " << problem << "\n";
+    if (problems.empty()) std::cout << store.path() << ": ok (" << VersionText(store) << ")\n";
+  }
+  if (!problems.empty())
+    throw BadDatabaseError("'" + store.path() + "' failed the integrity check (" + std::to_string(problems.size()) +
+                           " problem(s)); restore a copy, or export what can be read and import it into a new file");
+  return kExitOk;
+}
+
+int RunInfo(int argc, char** argv) {
+  po::options_description options("Options");
+  options.add_options()("json", "print one JSON document");
+  po::variables_map vm;
+  if (!Parse(argc, argv, {"db info", "tuner db info [--db PATH] [--json]",
+                          "Counts of stored measurements per GPU, template and status.", ""},
+             options, {}, &vm))
+    return kExitOk;
+  db::Store store = db::Store::Open(DbPath(vm), db::OpenMode::kReadOnly);
+  const std::vector<db::CountRow> counts = store.Counts();
+  if (vm.count("json")) {
+    ordered_json rows = ordered_json::array();
+    for (const db::CountRow& c : counts)
+      rows.push_back({{"gpu", c.gpu_name}, {"uuid", c.gpu_uuid}, {"template", c.template_name}, {"status", c.status}, {"count", c.count}});
+    std::cout << ordered_json{{"database", store.path()}, {"schema_version", store.SchemaVersion()}, {"counts", rows}}.dump(2)
+              << "\n";
+    return kExitOk;
+  }
+  std::cout << store.path() << " (" << VersionText(store) << ")\n";
+  std::string last_gpu;
+  for (const db::CountRow& c : counts) {
+    if (c.gpu_uuid != last_gpu) std::cout << c.gpu_name << " (" << c.gpu_uuid << ")\n";
+    last_gpu = c.gpu_uuid;
+    std::printf("  %-24s %-14s %8lld\n", c.template_name.c_str(), c.status.c_str(), static_cast<long long>(c.count));
+  }
+  if (counts.empty()) std::cout << "  no measurements\n";
+  return kExitOk;
+}
+
+int RunExport(int argc, char** argv) {
+  po::options_description options("Options");
+  options.add_options()("output,o", po::value<std::string>()->default_value("-"), "file to write (default: stdout)")(
+      "kernel", po::value<std::string>()->default_value(""), "only this template")(
+      "device", po::value<std::string>()->default_value(""), "only GPUs whose name contains this");
+  po::variables_map vm;
+  if (!Parse(argc, argv, {"db export", "tuner db export [--output FILE] [--kernel NAME] [--device NAME] [--db PATH]",
+                          "Write every measurement, with its GPU, template version and sweep, as JSON lines.",
+                          "tuner db export -o results.jsonl"},
+             options, {}, &vm))
+    return kExitOk;
+  const std::string output = vm["output"].as<std::string>();
+  if (output != "-") RequireOutputPath("output", output);
+  db::Store store = db::Store::Open(DbPath(vm), db::OpenMode::kReadOnly);
+  db::MeasurementFilter filter;
+  filter.template_name = vm["kernel"].as<std::string>();
+  filter.gpu_name = vm["device"].as<std::string>();
+  std::ofstream file;
+  if (output != "-") {
+    file.open(output);
+    if (!file) throw UsageError("export: cannot write '" + output + "'");
+  }
+  std::ostream& out = output == "-" ? std::cout : file;
+  std::size_t count = 0;
+  for (const db::MeasurementRow& row : store.ListMeasurements(filter)) {
+    out << db::ToJson(row).dump() << "\n";
+    ++count;
+  }
+  if (!out.flush()) throw std::runtime_error("writing '" + output + "' failed");
+  std::cerr << "exported " << count << " measurement(s)\n";
+  return kExitOk;
+}
+
+// Reads every line first, so a bad line changes nothing.
+std::vector<db::MeasurementRow> ReadJsonLines(std::istream& in, const std::string& name) {
+  std::vector<db::MeasurementRow> rows;
+  int number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    try {
+      rows.push_back(db::RowFromJson(nlohmann::json::parse(line)));
+    } catch (const std::exception& e) {
+      throw UsageError("import: " + name + ":" + std::to_string(number) + ": " + e.what() +
+                       "; nothing was imported");
+    }
+  }
+  return rows;
+}
+
+void PrintImported(const std::string& what, std::size_t read, std::int64_t changed) {
+  std::cout << what << ": " << read << " measurement(s) read, " << changed << " added or updated, "
+            << static_cast<std::int64_t>(read) - changed << " already present\n";
+}
+
+int RunImport(int argc, char** argv) {
+  po::options_description options("Options");
+  options.add_options()("file", po::value<std::string>()->required(), "JSON lines written by 'tuner db export' (- for stdin)");
+  po::positional_options_description positional;
+  positional.add("file", 1);
+  po::variables_map vm;
+  if (!Parse(argc, argv, {"db import", "tuner db import FILE [--db PATH]",
+                          "Add the measurements of a 'tuner db export' file. A measurement replaces a stored one of the\n"
+                          "same candidate only if it is newer; importing a file twice changes nothing.",
+                          "tuner db import results.jsonl"},
+             options, positional, &vm))
+    return kExitOk;
+  const std::string name = vm["file"].as<std::string>();
+  std::ifstream file;
+  if (name != "-") {
+    file.open(name);
+    if (!file) throw UsageError("import: cannot read '" + name + "'");
+  }
+  const auto rows = ReadJsonLines(name == "-" ? std::cin : file, name);
+  db::Store store = db::Store::Open(DbPath(vm), db::OpenMode::kReadWrite);
+  PrintImported(name, rows.size(), store.Import(rows));
+  return kExitOk;
+}
+
+int RunMerge(int argc, char** argv) {
+  po::options_description options("Options");
+  options.add_options()("other", po::value<std::string>()->required(), "the database to merge in (read only)");
+  po::positional_options_description positional;
+  positional.add("other", 1);
+  po::variables_map vm;
+  if (!Parse(argc, argv, {"db merge", "tuner db merge OTHER.db [--db PATH]",
+                          "Add the results of another database (from another machine) to this one. GPUs match by UUID,\n"
+                          "templates by name and hash, sweeps by id; merging twice changes nothing.",
+                          "tuner db merge h200-node.db"},
+             options, positional, &vm))
+    return kExitOk;
+  const std::string other_path = vm["other"].as<std::string>();
+  const std::string path = DbPath(vm);
+  std::error_code error;
+  if (!std::filesystem::exists(other_path, error))
+    throw UsageError("merge: there is no database at '" + other_path + "'");
+  if (std::filesystem::equivalent(other_path, path, error))
+    throw UsageError("merge: '" + other_path + "' is the database itself");
+  std::vector<db::MeasurementRow> rows = db::Store::Open(other_path, db::OpenMode::kReadOnly).ListMeasurements({});
+  db::Store store = db::Store::Open(path, db::OpenMode::kReadWrite);
+  PrintImported(other_path, rows.size(), store.Import(rows));
+  return kExitOk;
+}
+
+int RunUpgrade(int argc, char** argv) {
+  po::options_description options("Options");
+  po::variables_map vm;
+  if (!Parse(argc, argv, {"db upgrade", "tuner db upgrade [--db PATH]",
+                          "Upgrade the database file to this tuner's schema and fold in a write-ahead log left by a\n"
+                          "killed writer, leaving one self-contained file (no -wal or -shm) that readers who cannot\n"
+                          "write can read. Reading commands read an older file through an upgrade in memory, so this\n"
+                          "only makes them faster; it needs write access to the file and its folder.",
+                          "tuner db upgrade --db /shared/tuner.db"},
+             options, {}, &vm))
+    return kExitOk;
+  const std::string path = DbPath(vm);
+  std::error_code error;
+  if (!std::filesystem::exists(path, error)) throw UsageError("upgrade: there is no database at '" + path + "'");
+  const int before = db::CheckFileHeader(path).schema_version;
+  db::Store store = db::Store::Open(path, db::OpenMode::kReadWrite);
+  std::cout << path << ": schema version " << before;
+  if (before < db::kSchemaVersion) std::cout << ", upgraded to " << db::kSchemaVersion;
+  std::cout << "\n";
+  if (!store.LeaveWalMode())
+    std::cout << "another program has it open: it stays in WAL mode (with -wal and -shm) until the last writer closes it\n";
+  return kExitOk;
+}
+
+struct DbCommand {
+  const char* name;
+  int (*run)(int, char**);
+  const char* summary;
+};
+
+const DbCommand kDbCommands[] = {
+    {"check", RunCheck, "full integrity check of the database"},
+    {"info", RunInfo, "counts per GPU, template and status"},
+    {"export", RunExport, "write the measurements as JSON lines"},
+    {"import", RunImport, "add the measurements of an export"},
+    {"merge", RunMerge, "add the results of another database"},
+    {"upgrade", RunUpgrade, "upgrade the file to this tuner's schema"},
+};
+
+void PrintDbUsage(std::ostream& out) {
+  out << "Usage: tuner db COMMAND [options]\n\nLook after the results database ($TUNER_DB, else "
+      << ResolveDatabasePath() << ").\n\nCommands:\n";
+  for (const DbCommand& c : kDbCommands)
+    out << "  " << c.name << std::string(10 - std::strlen(c.name), ' ') << c.summary << "\n";
+  out << "\nRun 'tuner db COMMAND --help' for the options of one command.\n";
+}
+
+}  // namespace
+
+int RunDb(int argc, char** argv) {
+  if (argc < 2) {
+    PrintDbUsage(std::cerr);
+    return kExitUsage;
+  }
+  const std::string name = argv[1];
+  if (name == "--help" || name == "-h") {
+    PrintDbUsage(std::cout);
+    return kExitOk;
+  }
+  for (const DbCommand& c : kDbCommands)
+    if (name == c.name) return c.run(argc - 1, argv + 1);
+  throw UsageError("'" + name + "' is not a db command (check, info, export, import, merge, upgrade)");
+}
+
+}  // namespace tuner

@@ -1,0 +1,181 @@
+// tuner query: the stored best configuration of a kernel for a GPU and a problem size, with the
+// fallback used (db/selection.h) always named.
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "app/cli.h"
+#include "app/commands.h"
+#include "db/row_json.h"
+#include "db/query/selection.h"
+#include "db/query/store.h"
+#include "db/query/default_paths.h"
+#include "cuda/device.h"
+#include "common/errors.h"
+#include "common/option_values.h"
+#include "template/problem_size.h"
+#include "template/template_library.h"
+
+namespace tuner {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+// The template, when it can be loaded here: it gives the size defaults and the current version.
+std::optional<TemplateSpec> FindTemplate(const std::vector<std::string>& dirs, const std::string& name) {
+  const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs(dirs));
+  if (const TemplateSpec* spec = library.Lookup(name)) return *spec;  // two files of this name: exit 2
+  return std::nullopt;
+}
+
+// --size completed with the template's defaults; without the template, --size as given.
+std::vector<long long> ResolveSizes(const std::optional<TemplateSpec>& spec, const std::string& kernel,
+                                    const std::string& text) {
+  if (spec) {
+    std::vector<long long> sizes;
+    for (const auto& [name, value] : ParseProblemSize(*spec, text).values) sizes.push_back(value);
+    return sizes;
+  }
+  if (text.empty())
+    throw UsageError("no template " + Quoted(kernel) + " is loaded here to give the default sizes; pass --size");
+  return ParseSizeNumbers(text);
+}
+
+db::GpuRecord ToRecord(const GpuInfo& gpu) {
+  return {gpu.uuid, gpu.name, gpu.cc_major, gpu.cc_minor, gpu.sm_count, gpu.memory_bytes, "", ""};
+}
+
+// --gpu N: that card (read before the database is opened). --device NAME: every stored model whose
+// name contains NAME. Neither: GPU 0 if this machine has one, else every stored model.
+std::vector<db::GpuRecord> Targets(const po::variables_map& vm, const std::optional<GpuInfo>& gpu,
+                                   const std::vector<db::MeasurementRow>& rows, const std::string& kernel) {
+  if (gpu) return {ToRecord(*gpu)};
+  if (vm.count("device")) {
+    const std::string name = vm["device"].as<std::string>();
+    std::vector<db::GpuRecord> models = db::ModelsIn(rows, name);
+    if (models.empty()) {
+      std::string stored;
+      for (const db::GpuRecord& m : db::ModelsIn(rows)) stored += (stored.empty() ? "" : ", ") + m.name;
+      throw std::runtime_error("no results of '" + kernel + "' for a GPU matching '" + name + "' (stored: " +
+                               stored + ")");
+    }
+    return models;
+  }
+  const GpuDiscovery discovery = DiscoverGpus();
+  if (!discovery.gpus.empty()) return {ToRecord(discovery.gpus.front())};
+  return db::ModelsIn(rows);
+}
+
+ordered_json SelectionJson(const db::Selection& s, const db::LookupTarget& target) {
+  ordered_json out = {{"gpu", db::ToJson(target.gpu)},
+                      {"status", db::ToString(s.status)},
+                      {"note", s.Describe(target)}};
+  if (s.status == db::LookupStatus::kNotFound) return out;
+  const db::MeasurementRecord& m = s.row.measurement;
+  out["fallback"] = db::ToString(s.fallback);
+  out["from"] = {{"size", s.row.size_key}, {"gpu", db::ToJson(s.row.gpu)}, {"size_distance", s.size_distance}};
+  out["template_hash"] = s.row.templ.hash;
+  out["stale"] = s.row.stale;
+  out["params"] = db::ParseStoredJson(m.params_json);
+  out["launch"] = db::ParseStoredJson(m.launch_json);
+  out["time_ms"] = {{"median", m.time_ms_median}, {"min", m.time_ms_min}, {"max", m.time_ms_max},
+                    {"spread", m.time_ms_spread}, {"samples", m.samples}};
+  out["perf"] = {{"value", m.perf_value}, {"unit", m.perf_unit}};
+  out["regs_per_thread"] = m.regs_per_thread;
+  out["smem_bytes"] = m.smem_bytes;
+  out["blocks_per_sm"] = m.blocks_per_sm;
+  out["occupancy"] = m.occupancy;
+  out["limiter"] = m.limiter;
+  out["measured_at"] = m.measured_at;
+  return out;
+}
+
+std::string Dims(const ordered_json& dims) {
+  if (!dims.is_array()) return "?";
+  std::string text;
+  for (const auto& d : dims) text += (text.empty() ? "" : "x") + d.dump();
+  return text;
+}
+
+std::string ParamsText(const std::string& params_json) {
+  const ordered_json params = db::ParseStoredJson(params_json);
+  if (!params.is_object()) return params_json;
+  std::string text;
+  for (const auto& [name, value] : params.items()) text += (text.empty() ? "" : " ") + name + "=" + value.dump();
+  return text;
+}
+
+void PrintSelection(const db::Selection& s, const db::LookupTarget& target, const std::string& kernel) {
+  std::printf("%s %s on %s\n  %-11s %s\n", kernel.c_str(), db::SizeKey(target.sizes).c_str(),
+              target.gpu.name.c_str(), db::ToString(s.status), s.Describe(target).c_str());
+  if (s.status == db::LookupStatus::kNotFound) return;
+  const db::MeasurementRecord& m = s.row.measurement;
+  const ordered_json launch = db::ParseStoredJson(m.launch_json);
+  std::printf("  %-11s %s\n", "parameters", ParamsText(m.params_json).c_str());
+  if (launch.is_object())
+    std::printf("  %-11s grid %s  block %s  shared %s B\n", "launch", Dims(launch.value("grid", ordered_json())).c_str(),
+                Dims(launch.value("block", ordered_json())).c_str(), launch.value("shared_bytes", ordered_json(0)).dump().c_str());
+  std::printf("  %-11s %.4f ms median (min %.4f, max %.4f, %d samples)\n", "time", m.time_ms_median, m.time_ms_min,
+              m.time_ms_max, m.samples);
+  std::printf("  %-11s %.1f %s\n", "throughput", m.perf_value, m.perf_unit.c_str());
+  std::printf("  %-11s %d registers/thread, %lld B shared/block, occupancy %.2f (%s)\n", "resources",
+              m.regs_per_thread, static_cast<long long>(m.smem_bytes), m.occupancy, m.limiter.c_str());
+  std::printf("  %-11s %s\n", "measured", m.measured_at.c_str());
+}
+
+}  // namespace
+
+int RunQuery(int argc, char** argv) {
+  const CommandSpec spec{"query", "tuner query KERNEL [--gpu N | --device NAME] [--size WxH] [--db PATH] [--json]",
+                         "Print the stored best configuration of a kernel for a GPU and a problem size. When the exact\n"
+                         "size or GPU was not tuned, the nearest tuned size, then another card of the same model, then\n"
+                         "another model of the same architecture is used, and the output says which.",
+                         "tuner query transpose --size 8192x8192"};
+  po::options_description options("Options");
+  options.add_options()("kernel", po::value<std::string>()->required(), "the template (see 'tuner kernels')");
+  AddSizeOption(options, "problem size, e.g. 8192x8192; omitted sizes take the template's defaults");
+  AddGpuOption(options, "this machine's GPU N (see 'tuner devices'); default 0 when there is one");
+  options.add_options()("device", po::value<std::string>(), "stored GPU models whose name contains NAME, e.g. H100 (no GPU needed)");
+  AddJsonOption(options);
+  AddTemplatesOption(options);
+  AddDatabaseOption(options);
+  po::positional_options_description positional;
+  positional.add("kernel", 1);
+  po::variables_map vm;
+  if (!ParseCommandLine(argc, argv, spec, options, positional, &vm)) return kExitOk;
+  RefuseTogether(vm, "gpu", "device");
+  const std::optional<int> gpu_index = GpuOption(vm);
+  const std::string size_text = SizeOption(vm);
+  const std::string kernel = vm["kernel"].as<std::string>();
+  const auto dirs = TemplateFolders(vm);
+  const std::optional<TemplateSpec> templ = FindTemplate(dirs, kernel);
+  // Bad sizes are usage errors before the database is read; a missing template with no --size
+  // waits until we know whether anything is stored at all.
+  std::vector<long long> sizes;
+  if (templ || !size_text.empty()) sizes = ResolveSizes(templ, kernel, size_text);
+  const std::optional<GpuInfo> gpu = gpu_index ? std::optional(RequireGpu(*gpu_index)) : std::nullopt;
+
+  db::Store store = db::Store::Open(ResolveDatabasePath(vm["db"].as<std::string>()), db::OpenMode::kReadOnly);
+  const std::vector<db::MeasurementRow> rows = store.BestPerGpu(kernel, templ ? templ->hash : "");
+  if (rows.empty())
+    throw std::runtime_error("no successful result of '" + kernel + "' is stored in " + store.path() +
+                             "; run 'tuner tune " + kernel + "' on a GPU first");
+  if (sizes.empty()) sizes = ResolveSizes(templ, kernel, size_text);
+  ordered_json doc = {{"kernel", kernel}, {"size", db::SizeKey(sizes)}, {"database", store.path()},
+                      {"results", ordered_json::array()}};
+  bool any_current = false;
+  for (const db::GpuRecord& target_gpu : Targets(vm, gpu, rows, kernel)) {
+    const db::LookupTarget target{target_gpu, sizes};
+    const db::Selection selection = db::SelectBest(rows, target);
+    any_current = any_current || selection.status == db::LookupStatus::kFound;
+    if (vm.count("json")) doc["results"].push_back(SelectionJson(selection, target));
+    else PrintSelection(selection, target, kernel);
+  }
+  if (vm.count("json")) std::cout << doc.dump(2) << "\n";
+  if (!any_current) std::cerr << "tuner query: no current result of '" << kernel << "' for this GPU and size\n";
+  return any_current ? kExitOk : kExitFailed;
+}
+
+}  // namespace tuner

@@ -1,0 +1,225 @@
+// tuner simulate: replay a complete stored sweep without a GPU and count, per search strategy, the
+// evaluations needed to come within 5% of the sweep's optimum (simulation.h).
+#include <algorithm>
+#include <climits>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "app/cli.h"
+#include "app/commands.h"
+#include "db/row_json.h"
+#include "db/query/selection.h"
+#include "db/query/store.h"
+#include "db/query/default_paths.h"
+#include "common/errors.h"
+#include "common/option_values.h"
+#include "template/problem_size.h"
+#include "search/simulation.h"
+#include "app/stored_template.h"
+#include "common/text_table.h"
+
+namespace tuner {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+constexpr double kTolerance = 0.05;
+constexpr long long kMaxRuns = 100000;
+
+struct SimulateOptions {
+  std::string kernel;
+  std::string size_key;
+  std::vector<std::string> strategies;
+  std::size_t runs = 0;
+  StrategyOptions strategy;  // budget and seed; the name is set per strategy
+};
+
+// One GPU's complete sweep, replayable.
+struct StoredSweep {
+  db::GpuRecord gpu;
+  std::string template_hash;
+  Landscape landscape;
+};
+
+std::vector<std::string> ParseStrategies(const std::string& text) {
+  if (text == "all") return StrategyNames();
+  std::vector<std::string> names;
+  for (std::size_t start = 0; start <= text.size();) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    names.push_back(text.substr(start, comma - start));
+    RequireStrategyName(names.back());
+    start = comma + 1;
+  }
+  return names;
+}
+
+// Everything but the size, which needs the template.
+SimulateOptions ReadOptions(const po::variables_map& vm) {
+  SimulateOptions o;
+  o.kernel = vm["kernel"].as<std::string>();
+  o.strategies = ParseStrategies(vm["strategy"].as<std::string>());
+  o.runs = static_cast<std::size_t>(
+      ParseWholeNumber("runs", vm["runs"].as<std::string>(), 1, kMaxRuns, "more runs hardly change the statistics"));
+  o.strategy.max_evaluations =
+      static_cast<std::size_t>(ParseWholeNumber("budget", vm["budget"].as<std::string>(), 0, LLONG_MAX, "0: no limit"));
+  o.strategy.seed = ParseSeed("seed", vm["seed"].as<std::string>());
+  return o;
+}
+
+// The stored rows of this template version and size, one group per GPU (uuid).
+std::map<std::string, std::vector<db::MeasurementRow>> RowsPerGpu(db::Store& store, const SimulateOptions& o,
+                                                                  const std::string& device, const std::string& hash) {
+  db::MeasurementFilter filter;
+  filter.template_name = o.kernel;
+  filter.gpu_name = device;
+  filter.size_key = o.size_key;
+  std::map<std::string, std::vector<db::MeasurementRow>> groups;
+  std::size_t other_versions = 0;
+  for (db::MeasurementRow& row : store.ListMeasurements(filter)) {
+    if (row.templ.hash == hash) groups[row.gpu.uuid].push_back(std::move(row));
+    else ++other_versions;
+  }
+  if (!groups.empty()) return groups;
+  std::string what = "no sweep of '" + o.kernel + "' at size " + o.size_key;
+  if (!device.empty()) what += " on a GPU matching '" + device + "'";
+  what += " is stored in " + store.path();
+  if (other_versions > 0)
+    what += " for the current version of the template (" + std::to_string(other_versions) + " results of other versions)";
+  throw std::runtime_error(what + "; run 'tuner tune " + o.kernel + "' on a GPU first");
+}
+
+// The complete sweeps; incomplete ones are named on stderr, and none at all is an error.
+std::vector<StoredSweep> CompleteSweeps(const std::map<std::string, std::vector<db::MeasurementRow>>& groups,
+                                        const std::optional<TemplateSpec>& spec, const SimulateOptions& o,
+                                        const std::string& hash) {
+  std::vector<StoredSweep> sweeps;
+  std::string problems;
+  for (const auto& [uuid, rows] : groups) {
+    std::vector<db::MeasurementRecord> records;
+    for (const db::MeasurementRow& row : rows) records.push_back(row.measurement);
+    const std::string where = o.kernel + " " + o.size_key + " on " + rows.front().gpu.name + " (" + uuid + ")";
+    try {
+      Landscape landscape = spec ? LandscapeFromRecords(EnumerateCandidates(*spec, ParseProblemSize(*spec, o.size_key)),
+                                                        spec->params, records)
+                                 : LandscapeFromRecordsOnly(records);
+      if (!landscape.Optimum()) throw IncompleteSweepError("no candidate succeeded");
+      sweeps.push_back({rows.front().gpu, hash, std::move(landscape)});
+    } catch (const IncompleteSweepError& e) {
+      problems += "\n  " + where + ": " + e.what();
+    }
+  }
+  if (sweeps.empty())
+    throw std::runtime_error("no complete sweep to replay:" + problems + "\nrun 'tuner tune " + o.kernel +
+                             "' (brute force) on that GPU to complete it");
+  if (!problems.empty()) std::cerr << "tuner simulate: skipping incomplete sweeps:" << problems << "\n";
+  if (!spec) std::cerr << "tuner simulate: template '" << o.kernel << "' is not at hand; the stored candidates are the space\n";
+  return sweeps;
+}
+
+ordered_json OptionalJson(const std::optional<double>& value) { return value ? ordered_json(*value) : ordered_json(); }
+
+ordered_json SummaryJson(const StrategySummary& s) {
+  return {{"strategy", s.strategy},
+          {"runs", s.runs},
+          {"reached", s.reached},
+          {"reached_fraction", s.runs ? static_cast<double>(s.reached) / static_cast<double>(s.runs) : 0.0},
+          {"evaluations_to_within_5pct",
+           {{"mean", OptionalJson(s.mean_to_target)},
+            {"median", OptionalJson(s.median_to_target)},
+            {"min", s.min_to_target ? ordered_json(*s.min_to_target) : ordered_json()},
+            {"max", s.max_to_target ? ordered_json(*s.max_to_target) : ordered_json()}}},
+          {"evaluations_mean", s.mean_evaluations},
+          {"best_over_optimum_mean", s.mean_best_ratio}};
+}
+
+ordered_json SweepJson(const StoredSweep& sweep, const std::vector<StrategySummary>& summaries) {
+  const Landscape& l = sweep.landscape;
+  const std::size_t optimum = *l.Optimum();
+  std::size_t within = 0;
+  for (const auto& t : l.time_ms) within += t && *t <= *l.time_ms[optimum] * (1 + kTolerance);
+  ordered_json out = {{"gpu", db::ToJson(sweep.gpu)},
+                      {"template_hash", sweep.template_hash},
+                      {"candidates", l.candidates.size()},
+                      {"ok", l.OkCount()},
+                      {"within_5pct", within},
+                      {"optimum", {{"params", ordered_json::parse(ParamsJson(l.candidates[optimum]))},
+                                   {"time_ms", *l.time_ms[optimum]}}},
+                      {"strategies", ordered_json::array()}};
+  for (const StrategySummary& s : summaries) out["strategies"].push_back(SummaryJson(s));
+  return out;
+}
+
+std::string Cell(const std::optional<double>& value) { return value ? Fixed(*value, 1) : "-"; }
+
+void PrintSweep(const StoredSweep& sweep, const std::vector<StrategySummary>& summaries, const SimulateOptions& o) {
+  const Landscape& l = sweep.landscape;
+  const std::size_t optimum = *l.Optimum();
+  std::cout << o.kernel << " " << o.size_key << " on " << sweep.gpu.name << " (" << sweep.gpu.uuid << "): "
+            << l.candidates.size() << " candidates, " << l.OkCount() << " ok, optimum " << Fixed(*l.time_ms[optimum], 4)
+            << " ms " << ParamsJson(l.candidates[optimum]) << "\n";
+  TextTable table({"strategy", "reached", "evals to 5% mean", "median", "min", "max", "evals used", "best/opt"});
+  for (const StrategySummary& s : summaries)
+    table.Add({s.strategy, std::to_string(s.reached) + "/" + std::to_string(s.runs), Cell(s.mean_to_target),
+               Cell(s.median_to_target), s.min_to_target ? std::to_string(*s.min_to_target) : "-",
+               s.max_to_target ? std::to_string(*s.max_to_target) : "-", Fixed(s.mean_evaluations, 1),
+               Fixed(s.mean_best_ratio, 3)});
+  table.Print(std::cout);
+}
+
+}  // namespace
+
+int RunSimulate(int argc, char** argv) {
+  const CommandSpec spec{"simulate",
+                         "tuner simulate KERNEL [--size WxH] [--device NAME] [--strategy S|all] [--budget N] [--runs R] "
+                         "[--seed S] [--db PATH] [--json]",
+                         "Replay a complete stored sweep without a GPU: each strategy's evaluations are answered from\n"
+                         "the stored results. Prints, per strategy, how many evaluations it needed to come within 5% of\n"
+                         "the optimum (over R runs seeded S, S+1, ...) and how often it got there within the budget.",
+                         "tuner simulate transpose --strategy all --runs 50"};
+  po::options_description options("Options");
+  options.add_options()("kernel", po::value<std::string>()->required(), "the template (see 'tuner kernels')");
+  AddSizeOption(options, "problem size of the stored sweep; omitted sizes take the template's defaults");
+  options.add_options()(
+      "device", po::value<std::string>()->default_value(""), "only stored GPUs whose name contains NAME (default: every one)")(
+      "strategy", po::value<std::string>()->default_value("all"), "all, or a comma-separated list of: brute_force, random, annealing, genetic, bayesian")(
+      "budget", po::value<std::string>()->default_value("0"), "at most N evaluations per run (0: until the strategy stops)")(
+      "runs", po::value<std::string>()->default_value("50"), "runs per strategy, seeded S, S+1, ... (1 to 100000)")(
+      "seed", po::value<std::string>()->default_value("0"), "seed of the first run (0 to 2^64-1)");
+  AddJsonOption(options);
+  AddTemplatesOption(options);
+  AddDatabaseOption(options);
+  po::positional_options_description positional;
+  positional.add("kernel", 1);
+  po::variables_map vm;
+  if (!ParseCommandLine(argc, argv, spec, options, positional, &vm)) return kExitOk;
+
+  SimulateOptions o = ReadOptions(vm);
+  const std::string size_text = SizeOption(vm);
+  const auto dirs = TemplateFolders(vm);
+  const std::optional<TemplateSpec> templ = FindTemplateIfAny(dirs, o.kernel);
+  o.size_key = ResolveSizeKey(templ, o.kernel, size_text);
+
+  db::Store store = db::Store::Open(ResolveDatabasePath(vm["db"].as<std::string>()), db::OpenMode::kReadOnly);
+  const std::string hash = templ ? templ->hash : store.LatestTemplateHash(o.kernel);
+  const auto groups = RowsPerGpu(store, o, vm["device"].as<std::string>(), hash);
+  ordered_json doc = {{"kernel", o.kernel}, {"size", o.size_key}, {"database", store.path()},
+                      {"tolerance", kTolerance}, {"runs", o.runs}, {"budget", o.strategy.max_evaluations},
+                      {"seed", o.strategy.seed}, {"sweeps", ordered_json::array()}};
+  for (const StoredSweep& sweep : CompleteSweeps(groups, templ, o, hash)) {
+    std::vector<StrategySummary> summaries;
+    for (const std::string& name : o.strategies) {
+      StrategyOptions options = o.strategy;
+      options.name = name;
+      summaries.push_back(SimulateStrategy(sweep.landscape, options, o.runs, kTolerance));
+    }
+    if (vm.count("json")) doc["sweeps"].push_back(SweepJson(sweep, summaries));
+    else PrintSweep(sweep, summaries, o);
+  }
+  if (vm.count("json")) std::cout << doc.dump(2) << "\n";
+  return kExitOk;
+}
+
+}  // namespace tuner

@@ -1,0 +1,337 @@
+// `tuner tune KERNEL`: sweep every candidate of a template on one GPU and store the results.
+#include <climits>
+#include <cmath>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "app/cli.h"
+#include "app/commands.h"
+#include "template/data_files.h"
+#include "db/query/store.h"
+#include "db/query/default_paths.h"
+#include "common/errors.h"
+#include "common/interrupt.h"
+#include "sweep/leader_summary.h"
+#include "sweep/multi_gpu_sweep.h"
+#include "common/option_values.h"
+#include "reports/report_format.h"
+#include "template/search_space.h"
+#include "sweep/shard.h"
+#include "sweep/sweep.h"
+#include "template/template_library.h"
+#include "template/template_values.h"
+#include "common/text_table.h"
+
+namespace tuner {
+
+namespace {
+
+using report::ParamsText;
+
+nlohmann::json RecordJson(const db::MeasurementRecord& r) {
+  return {{"params", nlohmann::ordered_json::parse(r.params_json)}, {"launch", nlohmann::json::parse(r.launch_json)},
+          {"status", r.status}, {"reason", r.reason}, {"time_ms", r.time_ms_median}, {"time_ms_min", r.time_ms_min},
+          {"time_ms_max", r.time_ms_max},
+          {"spread", r.time_ms_spread}, {"samples", r.samples}, {"perf", r.perf_value}, {"perf_unit", r.perf_unit},
+          {"regs_per_thread", r.regs_per_thread}, {"smem_bytes", r.smem_bytes}, {"spill_bytes", r.spill_bytes},
+          {"blocks_per_sm", r.blocks_per_sm}, {"occupancy", r.occupancy}, {"limiter", r.limiter},
+          {"worker_kills", r.worker_kills}};
+}
+
+std::vector<db::MeasurementRecord> SortedByTime(std::vector<db::MeasurementRecord> records) {
+  std::stable_sort(records.begin(), records.end(), [](const auto& a, const auto& b) {
+    if ((a.status == "ok") != (b.status == "ok")) return a.status == "ok";
+    return a.status == "ok" && a.time_ms_median < b.time_ms_median;
+  });
+  return records;
+}
+
+void PrintTable(const std::vector<db::MeasurementRecord>& records) {
+  TextTable table({"PARAMS", "STATUS", "TIME ms", "PERF", "REGS", "SMEM", "OCC", "LIMITER", "NOTE"});
+  for (const auto& r : SortedByTime(records)) {
+    const bool ok = r.status == "ok";
+    table.Add({ParamsText(r.params_json), r.status, ok ? Fixed(r.time_ms_median, 4) : "",
+               ok ? Fixed(r.perf_value, 1) + " " + r.perf_unit : "", std::to_string(r.regs_per_thread),
+               std::to_string(r.smem_bytes), Fixed(r.occupancy * 100, 0) + "%", r.limiter, r.reason.substr(0, 70)});
+  }
+  table.Print(std::cout);
+}
+
+// The best, against copy bandwidth where it is a bandwidth, and the leaders.
+void PrintBest(const SweepOutcome& out) {
+  const auto best = FastestOk(out.stored);
+  if (!best) {
+    std::cout << "\nNo candidate passed the check.\n";
+    return;
+  }
+  std::cout << "\nbest: " << ParamsText(best->params_json) << "  " << Fixed(best->time_ms_median, 4) << " ms  "
+            << Fixed(best->perf_value, 1) << " " << best->perf_unit;
+  if (best->perf_unit == "GB/s" && out.copy_gbps > 0)
+    std::cout << " = " << Fixed(100 * best->perf_value / out.copy_gbps, 1) << "% of device-to-device copy ("
+              << Fixed(out.copy_gbps, 0) << " GB/s, same run)";
+  std::cout << "\n\n";
+  PrintLeaders(SummariseLeaders(out.stored), std::cout);
+}
+
+void PrintSummary(const TemplateSpec& spec, const SweepOutcome& out) {
+  std::cout << spec.name << " " << out.size.Key() << " on GPU " << out.gpu.index << " (" << out.gpu.name << ", "
+            << out.gpu.Arch() << "): " << out.candidates << " candidates"
+            << (out.shard.empty() ? "" : " (" + std::to_string(out.shard_candidates) + " in shard " + out.shard + ")")
+            << ", " << out.measured.size() << " measured now, "
+            << out.already_stored << " already stored\n\n";
+  PrintTable(out.stored);
+  PrintBest(out);
+  std::cout << "\n" << Describe(out.time) << "\n";
+}
+
+nlohmann::json OutcomeJson(const TemplateSpec& spec, const SweepOutcome& out) {
+  nlohmann::json candidates = nlohmann::json::array();
+  for (const auto& r : SortedByTime(out.stored)) candidates.push_back(RecordJson(r));
+  const auto best = FastestOk(out.stored);
+  nlohmann::json doc = {{"kernel", spec.name}, {"size", out.size.Key()}, {"template_hash", spec.hash},
+                        {"gpu", {{"index", out.gpu.index}, {"name", out.gpu.name}, {"uuid", out.gpu.uuid}, {"arch", out.gpu.Arch()}}},
+                        {"copy_gbps", out.copy_gbps}, {"candidates_total", out.candidates},
+                        {"measured_now", out.measured.size()}, {"already_stored", out.already_stored},
+                        {"interrupted", out.interrupted}, {"time", ToJson(out.time)}, {"candidates", candidates},
+                        {"best", nullptr}};
+  if (!out.shard.empty()) doc.update({{"shard", out.shard}, {"shard_candidates", out.shard_candidates}});
+  if (best) {
+    doc["best"] = RecordJson(*best);
+    if (best->perf_unit == "GB/s" && out.copy_gbps > 0) doc["best"]["fraction_of_copy"] = best->perf_value / out.copy_gbps;
+  }
+  doc.update(ToJson(SummariseLeaders(out.stored)));
+  return doc;
+}
+
+int InterruptedSummary(std::size_t stored) {
+  std::cerr << "tuner tune: interrupted; " << stored << " candidate(s) stored. Run the same command to resume.\n";
+  return kExitInterrupted;
+}
+
+// Several GPUs: each GPU's sweep, then the best of each model over its GPUs' shares.
+int ReportSweeps(const TemplateSpec& spec, const std::vector<SweepOutcome>& outcomes, bool json) {
+  std::map<std::string, std::vector<db::MeasurementRecord>> per_model;
+  bool interrupted = false;
+  for (const SweepOutcome& out : outcomes) {
+    auto& records = per_model[ModelKey(out.gpu)];
+    records.insert(records.end(), out.stored.begin(), out.stored.end());
+    interrupted |= out.interrupted;
+  }
+  nlohmann::json doc = {{"sweeps", nlohmann::json::array()}, {"best_per_model", nlohmann::json::object()}};
+  for (const SweepOutcome& out : outcomes) {
+    if (json) {
+      doc["sweeps"].push_back(OutcomeJson(spec, out));
+    } else {
+      PrintSummary(spec, out);
+      std::cout << "\n";
+    }
+  }
+  bool all_have_best = true;
+  for (const auto& [model, records] : per_model) {
+    const auto best = FastestOk(records);
+    all_have_best &= best.has_value();
+    if (json) doc["best_per_model"][model] = best ? RecordJson(*best) : nlohmann::json();
+    else if (best) std::cout << "best on " << model << ": " << ParamsText(best->params_json) << "  " << Fixed(best->time_ms_median, 4)
+                             << " ms  " << Fixed(best->perf_value, 1) << " " << best->perf_unit << "\n";
+  }
+  if (json) std::cout << doc.dump(2) << "\n";
+  if (interrupted) {
+    std::size_t stored = 0;
+    for (const SweepOutcome& out : outcomes) stored += out.measured.size();
+    return InterruptedSummary(stored);
+  }
+  return all_have_best ? kExitOk : kExitFailed;
+}
+
+// Candidates compiled by this run, and those taken from the compile cache (a size after the first).
+std::pair<std::size_t, std::size_t> CompiledAndCached(const SweepOutcome& out) {
+  std::size_t compiled = 0, cached = 0;
+  for (const db::MeasurementRecord& r : out.measured) {
+    if (r.status == "invalid") continue;
+    ++(r.compile_ms > 0 ? compiled : cached);
+  }
+  return {compiled, cached};
+}
+
+const char* const kSharedCandidates =
+    "sizes are not compiled into a candidate (only parameters are macros; sizes reach the kernel as arguments "
+    "and launch geometry), so each candidate is compiled once and every further size loads it from the compile cache";
+
+// --sizes: every size's sweep, then one line per size.
+int ReportSizes(const TemplateSpec& spec, const std::vector<SweepOutcome>& outcomes, bool json) {
+  bool all_have_best = true, interrupted = false;
+  std::size_t stored = 0;
+  nlohmann::json doc = {{"kernel", spec.name}, {"sizes", nlohmann::json::array()}, {"compiled_candidates", kSharedCandidates}};
+  TextTable table({"SIZE", "BEST", "TIME ms", "PERF", "MEASURED NOW", "COMPILED", "FROM CACHE"});
+  for (const SweepOutcome& out : outcomes) {
+    const auto best = FastestOk(out.stored);
+    const auto [compiled, cached] = CompiledAndCached(out);
+    all_have_best &= best.has_value();
+    interrupted |= out.interrupted;
+    stored += out.measured.size();
+    if (json) {
+      doc["sizes"].push_back(OutcomeJson(spec, out));
+      doc["sizes"].back().update({{"compiled_now", compiled}, {"from_compile_cache", cached}});
+      continue;
+    }
+    PrintSummary(spec, out);
+    std::cout << "\n";
+    table.Add({out.size.Key(), best ? ParamsText(best->params_json) : "none passed", best ? Fixed(best->time_ms_median, 4) : "",
+               best ? Fixed(best->perf_value, 1) + " " + best->perf_unit : "", std::to_string(out.measured.size()),
+               std::to_string(compiled), std::to_string(cached)});
+  }
+  if (json) {
+    std::cout << doc.dump(2) << "\n";
+  } else {
+    std::cout << spec.name << " at " << outcomes.size() << " sizes:\n";
+    table.Print(std::cout);
+    std::cout << "\nCompiled candidates: " << kSharedCandidates << ".\nEach size's loss with the other sizes' winners, and the "
+              << "smallest set of configurations within 5% at every size (the dispatch table): tuner report " << spec.name << "\n";
+  }
+  if (interrupted) return InterruptedSummary(stored);
+  return all_have_best ? kExitOk : kExitFailed;
+}
+
+// The sizes to tune, each with its data files: --sizes, else --size (or the defaults). Every one is
+// checked (lengths, tolerances, data files, constraints) before any GPU or database is touched.
+std::vector<std::pair<ProblemSize, TemplateSpec>> SizesToTune(const TemplateSpec& templ, const po::variables_map& vm,
+                                                              const SweepOptions& sweep) {
+  std::vector<ProblemSize> sizes;
+  if (!vm.count("sizes")) sizes = {ParseProblemSize(templ, sweep.size_text)};
+  else if (vm["sizes"].as<std::string>() == kCapturedSizes) sizes = SizesWithData(templ);
+  else sizes = ParseProblemSizes(templ, vm["sizes"].as<std::string>());
+  std::vector<std::pair<ProblemSize, TemplateSpec>> specs;
+  for (const ProblemSize& size : sizes) {
+    TemplateSpec spec = SpecAtSize(templ, size);
+    CheckValuesAtSize(spec, size);
+    CheckDataFiles(spec, size);
+    EnumerateCandidates(spec, size);  // a constraint that cannot be evaluated (division by zero)
+    specs.emplace_back(size, std::move(spec));
+  }
+  return specs;
+}
+
+std::string JoinArgs(int argc, char** argv) {
+  std::string line = "tuner";
+  for (int i = 0; i < argc; ++i) line += std::string(" ") + argv[i];
+  return line;
+}
+
+// --gpu N, or --gpus for several (brute force and random sweeps only, which can share candidates).
+std::vector<GpuInfo> SelectedGpus(const po::variables_map& vm, const SweepOptions& sweep) {
+  if (!vm.count("gpus")) return {RequireGpu(sweep.gpu)};
+  return SelectGpus(vm["gpus"].as<std::string>());
+}
+
+// Limits that keep a deadline a representable time: longer than any kernel should ever run.
+constexpr double kMaxTimeoutFloorS = 86400;
+
+// Every option checked and read before any file, GPU or database is touched.
+SweepOptions SweepOptionsFrom(const po::variables_map& vm, int argc, char** argv) {
+  SweepOptions sweep;
+  RefuseTogether(vm, "gpu", "gpus");
+  RefuseTogether(vm, "size", "sizes");
+  if (vm.count("sizes")) {
+    CheckSizeList(vm["sizes"].as<std::string>());
+    if (vm.count("gpus"))
+      throw UsageError("--sizes and --gpus: tune several sizes on one GPU (--gpu N), or one size at a time on several GPUs");
+  }
+  sweep.gpu = GpuOption(vm).value_or(0);
+  sweep.size_text = SizeOption(vm);
+  sweep.force = vm.count("force") > 0;
+  sweep.timeout_floor_s = ParseSeconds("timeout-floor", vm["timeout-floor"].as<std::string>(), 0.001, kMaxTimeoutFloorS,
+                                       "a candidate's deadline; a day at most");
+  sweep.command_line = JoinArgs(argc, argv);
+  sweep.strategy.name = vm["strategy"].as<std::string>();
+  RequireStrategyName(sweep.strategy.name);
+  sweep.strategy.max_evaluations =
+      static_cast<std::size_t>(ParseWholeNumber("budget", vm["budget"].as<std::string>(), 0, LLONG_MAX, "0: no limit"));
+  sweep.strategy.seed = ParseSeed("seed", vm["seed"].as<std::string>());
+  sweep.budget_seconds = ParseSeconds("budget-seconds", vm["budget-seconds"].as<std::string>(), 0, HUGE_VAL, "0: no limit");
+  if (vm.count("gpus") && sweep.strategy.name != "brute_force" && sweep.strategy.name != "random")
+    throw UsageError("--gpus shares the candidates of brute_force and random sweeps; tune with --strategy " +
+                     sweep.strategy.name + " one GPU at a time (--gpu N)");
+  if (vm.count("gpus")) ParseGpuList(vm["gpus"].as<std::string>());
+  if (vm.count("shard")) {
+    sweep.node_shard = ParseShard(vm["shard"].as<std::string>());
+    if (sweep.strategy.name != "brute_force" && sweep.strategy.name != "random")
+      throw UsageError("--shard shares the candidates of brute_force and random sweeps; --strategy " + sweep.strategy.name +
+                       " chooses each candidate from the results before it, so it runs on one node");
+  }
+  return sweep;
+}
+
+}  // namespace
+
+int RunTune(int argc, char** argv) {
+  const CommandSpec spec{"tune", "tuner tune KERNEL [--size WxH | --sizes LIST] [--gpu N] [options]",
+                         "Compile every candidate of a kernel template with NVRTC, check it against the reference, time it on\n"
+                         "the GPU and store every result. Running it again measures only what is missing. Ctrl-C stops\n"
+                         "with a summary (exit 130); a second Ctrl-C stops at once.",
+                         "tuner tune transpose --size 8192x8192"};
+  po::options_description options("Options");
+  options.add_options()("kernel", po::value<std::string>()->required(), "the template to tune (see 'tuner kernels')");
+  AddSizeOption(options, "problem size, e.g. 8192x8192 (template's size variables in order)");
+  options.add_options()("sizes", po::value<std::string>(),
+                        "several sizes in one run, e.g. 1024x256,4096x256, or 'captured' (every size the template has data for)");
+  AddGpuOption(options, "GPU index (see 'tuner devices'; default 0)");
+  options.add_options()(
+      "gpus", po::value<std::string>(), "several GPUs at once: 'all' or 0,1 (one worker each; GPUs of one model share the candidates)")(
+      "shard", po::value<std::string>(), "K/N: measure this node's share K of N (a job array over several nodes; then 'tuner db merge')")(
+      "force", "measure candidates that are already stored again")(
+      "strategy", po::value<std::string>()->default_value("brute_force"), "brute_force, random, annealing, genetic or bayesian")(
+      "budget", po::value<std::string>()->default_value("0"), "at most this many candidates evaluated (0: no limit)")(
+      "budget-seconds", po::value<std::string>()->default_value("0"), "stop measuring after this many seconds (0: no limit)")(
+      "seed", po::value<std::string>()->default_value("1"), "seed of the random and optimising strategies (0 to 2^64-1)")(
+      "timeout-floor", po::value<std::string>()->default_value("10"),
+      "seconds a candidate may always take before it is killed (0.001 to 86400)");
+  AddJsonOption(options);
+  AddTemplatesOption(options);
+  AddDatabaseOption(options);
+  po::positional_options_description positional;
+  positional.add("kernel", 1);
+  po::variables_map vm;
+  if (!ParseCommandLine(argc, argv, spec, options, positional, &vm)) return kExitOk;
+  SweepOptions sweep = SweepOptionsFrom(vm, argc, argv);
+  const auto dirs = TemplateSearchDirs(TemplateFolders(vm));
+  const TemplateLibrary library = LoadTemplateLibrary(dirs);
+  const TemplateSpec& templ = library.Find(vm["kernel"].as<std::string>());
+  // Bad sizes, and lengths, tolerances or data files that are wrong at them, are usage errors before any work.
+  const auto sizes = SizesToTune(templ, vm, sweep);
+  if (templ.check.own_configuration) std::cerr << "tuner tune: " << OwnConfigurationWarning(templ) << "\n";
+  MakeStrategy({vm["strategy"].as<std::string>()}, {}, templ.params);  // unknown strategy: exit 2
+  const bool several = vm.count("gpus") > 0;
+  const std::string db_path = ResolveDatabasePath(vm["db"].as<std::string>());
+  RequireNoFolder("db", db_path);  // bad databases (a folder, a foreign or read-only file) before the GPU
+  db::Store::CheckWritable(db_path);
+  const std::vector<GpuInfo> gpus = SelectedGpus(vm, sweep);  // no GPU: exit 3 before the database is touched
+  ProgressBar bar(!vm.count("json") && StderrIsTerminal());  // one bar for all GPUs' sweeps
+  sweep.progress = &bar;
+  db::Store store = db::Store::Open(db_path, db::OpenMode::kReadWrite);
+  StopOnInterrupt(&g_sweep_interrupted);
+  if (vm.count("sizes")) {
+    std::vector<SweepOutcome> outcomes;
+    for (const auto& [size, spec] : sizes) {
+      sweep.size_text = size.Key();
+      outcomes.push_back(RunSweep(spec, sweep, store));
+      if (outcomes.back().interrupted) break;
+    }
+    bar.Finish();
+    return ReportSizes(templ, outcomes, vm.count("json") > 0);
+  }
+  const TemplateSpec& at_size = sizes.front().second;
+  if (several) {
+    const std::vector<SweepOutcome> outcomes = RunSweeps(at_size, ShareByModel(sweep, gpus), store);
+    bar.Finish();
+    return ReportSweeps(at_size, outcomes, vm.count("json") > 0);
+  }
+  const SweepOutcome outcome = RunSweep(at_size, sweep, store);
+  bar.Finish();
+  if (vm.count("json")) std::cout << OutcomeJson(at_size, outcome).dump(2) << "\n";
+  else PrintSummary(at_size, outcome);
+  if (outcome.interrupted) return InterruptedSummary(outcome.measured.size());
+  return FastestOk(outcome.stored) ? kExitOk : kExitFailed;
+}
+
+}  // namespace tuner

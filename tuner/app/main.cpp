@@ -1,0 +1,81 @@
+// tuner: an autotuner and occupancy explorer for CUDA kernels. main only dispatches to a
+// subcommand and turns exceptions into exit codes.
+#include <cstring>
+#include <iostream>
+#include <string>
+
+#include "app/commands.h"
+#include "common/errors.h"
+#include "common/version.h"
+
+namespace {
+
+struct Command {
+  const char* name;
+  int (*run)(int, char**);
+  const char* summary;  // nullptr: hidden
+};
+
+const Command kCommands[] = {
+    {"devices", tuner::RunDevices, "list the CUDA GPUs of this machine"},
+    {"kernels", tuner::RunKernels, "list the kernel templates, their parameters and sizes"},
+    {"occupancy", tuner::RunOccupancy, "blocks per SM, occupancy and its limiter, with or without a GPU"},
+    {"explore", tuner::RunExplore, "compile every candidate offline: registers, shared memory, occupancy"},
+    {"tune", tuner::RunTune, "compile, verify and time every candidate of a kernel on a GPU"},
+    {"query", tuner::RunQuery, "print the stored best configuration of a kernel"},
+    {"simulate", tuner::RunSimulate, "replay a stored sweep to compare search strategies, no GPU needed"},
+    {"report", tuner::RunReport, "write an HTML, Markdown or CSV report of the stored results"},
+    {"db", tuner::RunDb, "check, inspect, export, import and merge the results database"},
+    {"import", tuner::RunFormatImport, "turn a T1 description (the community's input format) into a template"},
+    {"export", tuner::RunFormatExport, "write stored results as T4 (the community's results format)"},
+    {"__worker", tuner::RunWorker, nullptr},
+    {"__compile", tuner::RunCompileServer, nullptr},
+};
+
+void PrintUsage(std::ostream& out) {
+  out << "Usage: tuner COMMAND [options]\n\n"
+         "Autotuner and occupancy explorer for CUDA kernels.\n\nCommands:\n";
+  for (const Command& c : kCommands)
+    if (c.summary) out << "  " << c.name << std::string(12 - std::strlen(c.name), ' ') << c.summary << "\n";
+  out << "\nRun 'tuner COMMAND --help' for the options of one command.\n";
+}
+
+int Dispatch(const Command& command, int argc, char** argv) {
+  try {
+    return command.run(argc, argv);
+  } catch (const tuner::UsageError& e) {
+    std::cerr << "tuner " << command.name << ": " << e.what() << "\n";
+    return tuner::kExitUsage;
+  } catch (const tuner::NoGpuError& e) {
+    std::cerr << "tuner " << command.name << ": " << e.what() << "\n";
+    return tuner::kExitNoGpu;
+  } catch (const tuner::BadDatabaseError& e) {
+    std::cerr << "tuner " << command.name << ": " << e.what() << "\n";
+    return tuner::kExitBadDatabase;
+  } catch (const std::exception& e) {
+    std::cerr << "tuner " << command.name << ": " << e.what() << "\n";
+    return tuner::kExitFailed;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    PrintUsage(std::cerr);
+    return tuner::kExitUsage;
+  }
+  const std::string name = argv[1];
+  if (name == "--help" || name == "-h" || name == "help") {
+    PrintUsage(std::cout);
+    return tuner::kExitOk;
+  }
+  if (name == "--version") {
+    std::cout << "tuner " << tuner::kVersion << "\n";
+    return tuner::kExitOk;
+  }
+  for (const Command& c : kCommands)
+    if (name == c.name) return Dispatch(c, argc - 1, argv + 1);
+  std::cerr << "tuner: '" << name << "' is not a tuner command; see 'tuner --help'\n";
+  return tuner::kExitUsage;
+}

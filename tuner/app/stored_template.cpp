@@ -1,0 +1,24 @@
+#include "app/stored_template.h"
+
+#include "db/query/selection.h"
+#include "common/errors.h"
+#include "common/option_values.h"
+#include "template/problem_size.h"
+#include "template/template_library.h"
+
+namespace tuner {
+
+std::optional<TemplateSpec> FindTemplateIfAny(const std::vector<std::string>& dirs, const std::string& name) {
+  const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs(dirs));
+  if (const TemplateSpec* spec = library.Lookup(name)) return *spec;  // two files of this name: exit 2
+  return std::nullopt;
+}
+
+std::string ResolveSizeKey(const std::optional<TemplateSpec>& spec, const std::string& kernel, const std::string& size_text) {
+  if (spec) return ParseProblemSize(*spec, size_text).Key();
+  if (size_text.empty())
+    throw UsageError("no template " + Quoted(kernel) + " is loaded here to give the default sizes; pass --size");
+  return db::SizeKey(ParseSizeNumbers(size_text));
+}
+
+}  // namespace tuner

@@ -1,0 +1,190 @@
+#include "compile/compiler.h"
+
+#include "compile/cubin_elf.h"
+
+#include <nvrtc.h>
+
+#include <chrono>
+#include <mutex>
+#include <shared_mutex>
+#include <regex>
+#include <vector>
+
+namespace tuner {
+
+namespace {
+
+// Owns an nvrtcProgram.
+class Program {
+ public:
+  // The headers are given by name, so NVRTC compiles exactly the text that was hashed.
+  Program(const std::string& source, const std::string& name, const std::vector<SourceHeader>& headers) {
+    std::vector<const char*> texts, names;
+    for (const SourceHeader& h : headers) {
+      texts.push_back(h.text.c_str());
+      names.push_back(h.include_name.c_str());
+    }
+    if (nvrtcCreateProgram(&program_, source.c_str(), name.c_str(), static_cast<int>(headers.size()), texts.data(),
+                           names.data()) != NVRTC_SUCCESS)
+      program_ = nullptr;
+  }
+  ~Program() {
+    if (program_) nvrtcDestroyProgram(&program_);
+  }
+  Program(const Program&) = delete;
+  Program& operator=(const Program&) = delete;
+  nvrtcProgram get() const { return program_; }
+
+ private:
+  nvrtcProgram program_ = nullptr;
+};
+
+bool IsIdentifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Replaces whole-word parameter names in a C++ name expression by their values.
+std::string SubstituteParams(const std::string& expression, const ParamValues& params) {
+  std::string result;
+  for (std::size_t i = 0; i < expression.size();) {
+    if (!IsIdentifierChar(expression[i])) {
+      result += expression[i++];
+      continue;
+    }
+    std::size_t end = i;
+    while (end < expression.size() && IsIdentifierChar(expression[end])) ++end;
+    std::string word = expression.substr(i, end - i);
+    for (const auto& [name, value] : params)
+      if (word == name) word = std::to_string(value);
+    result += word;
+    i = end;
+  }
+  return result;
+}
+
+bool IsNameExpression(const std::string& entry) { return entry.find_first_of("<:") != std::string::npos; }
+
+std::string ProgramLog(nvrtcProgram program) {
+  std::size_t size = 0;
+  nvrtcGetProgramLogSize(program, &size);
+  std::string log(size, '\0');
+  if (size) nvrtcGetProgramLog(program, log.data());
+  while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
+  return log;
+}
+
+std::vector<std::string> Options(const TemplateSpec& spec, const ParamValues& params, const std::string& arch) {
+  std::vector<std::string> options = {"-arch=" + arch, "-std=c++17", "-Xptxas=-v"};
+  for (const auto& [name, value] : params) options.push_back("-D" + name + "=" + std::to_string(value));
+  options.insert(options.end(), spec.options.begin(), spec.options.end());
+  return options;
+}
+
+CompileResult CompileOnce(const TemplateSpec& spec, const ParamValues& params, const std::string& entry,
+                          const std::string& arch);
+
+// Registers, static shared memory and barriers come from the CUBIN itself; ptxas's report adds
+// spills and stack when the log has it. A report that disagrees with the CUBIN (NVRTC's log of a
+// program compiled while others compile can carry the wrong report) is redone with the other
+// compiles held off, and the CUBIN wins if they still disagree.
+bool TakeResourcesFromCubin(CompileResult& r, const std::string& arch) {
+  const auto elf = ReadCubinResources(r.cubin, r.lowered_name, arch);
+  if (!elf) {
+    r.ok = false;
+    r.log += "\ncannot read the resources of " + r.lowered_name + " from its CUBIN";
+    return true;
+  }
+  const bool has_report = r.info.regs_per_thread > 0;
+  const bool agrees = !has_report || (r.info.regs_per_thread == elf->regs_per_thread &&
+                                      r.info.static_smem_bytes == elf->static_smem_bytes);
+  r.info.regs_per_thread = elf->regs_per_thread;
+  r.info.static_smem_bytes = elf->static_smem_bytes;
+  r.info.barriers = elf->barriers;
+  return agrees;
+}
+
+}  // namespace
+
+CompileResult CompileCandidate(const TemplateSpec& spec, const ParamValues& params, const std::string& entry,
+                               const std::string& arch) {
+  static std::shared_mutex exclusive;
+  {
+    std::shared_lock<std::shared_mutex> shared(exclusive);
+    CompileResult result = CompileOnce(spec, params, entry, arch);
+    if (!result.ok || TakeResourcesFromCubin(result, arch)) return result;
+  }
+  std::unique_lock<std::shared_mutex> alone(exclusive);
+  CompileResult result = CompileOnce(spec, params, entry, arch);
+  if (result.ok && !TakeResourcesFromCubin(result, arch)) result.info.spill_bytes = result.info.stack_bytes = 0;
+  return result;
+}
+
+namespace {
+
+CompileResult CompileOnce(const TemplateSpec& spec, const ParamValues& params, const std::string& entry,
+                          const std::string& arch) {
+  const auto start = std::chrono::steady_clock::now();
+  CompileResult result;
+  Program program(spec.source_text, spec.source_path, spec.headers);
+  if (!program.get()) {
+    result.log = "nvrtcCreateProgram failed";
+    return result;
+  }
+  const std::string name_expression = SubstituteParams(entry, params);
+  const bool lowered = IsNameExpression(name_expression);
+  if (lowered) nvrtcAddNameExpression(program.get(), name_expression.c_str());
+  const std::vector<std::string> options = Options(spec, params, arch);
+  std::vector<const char*> option_ptrs;
+  for (const std::string& o : options) option_ptrs.push_back(o.c_str());
+  const nvrtcResult status = nvrtcCompileProgram(program.get(), static_cast<int>(option_ptrs.size()), option_ptrs.data());
+  result.log = ProgramLog(program.get());
+  result.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (status != NVRTC_SUCCESS) {
+    if (result.log.empty()) result.log = nvrtcGetErrorString(status);
+    return result;
+  }
+  result.lowered_name = name_expression;
+  if (lowered) {
+    const char* name = nullptr;
+    if (nvrtcGetLoweredName(program.get(), name_expression.c_str(), &name) != NVRTC_SUCCESS || !name) {
+      result.log += "\ncannot lower the kernel name '" + name_expression + "'";
+      return result;
+    }
+    result.lowered_name = name;
+  }
+  std::size_t size = 0;
+  nvrtcGetCUBINSize(program.get(), &size);
+  result.cubin.resize(size);
+  nvrtcGetCUBIN(program.get(), result.cubin.data());
+  result.info = ParsePtxasReport(result.log, result.lowered_name);
+  result.ok = size > 0;
+  if (!result.ok) result.log += "\nNVRTC produced no CUBIN for " + arch;
+  return result;
+}
+
+}  // namespace
+
+KernelInfo ParsePtxasReport(const std::string& log, const std::string& lowered_name) {
+  KernelInfo info;
+  // The report of one entry runs from "Compiling entry function 'NAME'" to the next such line.
+  const std::string marker = "Compiling entry function '" + lowered_name + "'";
+  std::size_t begin = log.find(marker);
+  if (begin == std::string::npos) return info;
+  std::size_t end = log.find("Compiling entry function", begin + marker.size());
+  const std::string block = log.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+  std::smatch m;
+  if (std::regex_search(block, m, std::regex(R"((\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads)"))) {
+    info.stack_bytes = std::stoi(m[1]);
+    info.spill_bytes = std::stoi(m[2]) + std::stoi(m[3]);
+  }
+  if (std::regex_search(block, m, std::regex(R"(Used (\d+) registers)"))) info.regs_per_thread = std::stoi(m[1]);
+  if (std::regex_search(block, m, std::regex(R"(used (\d+) barriers)"))) info.barriers = std::stoi(m[1]);
+  if (std::regex_search(block, m, std::regex(R"((\d+) bytes smem)"))) info.static_smem_bytes = std::stoll(m[1]);
+  return info;
+}
+
+std::string NvrtcVersion() {
+  int major = 0, minor = 0;
+  nvrtcVersion(&major, &minor);
+  return std::to_string(major) + "." + std::to_string(minor);
+}
+
+}  // namespace tuner

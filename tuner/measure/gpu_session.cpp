@@ -1,0 +1,420 @@
+#include "measure/gpu_session.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "measure/buffer_contents.h"
+#include "npy.h"
+#include "measure/sample_stats.h"
+
+namespace tuner {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Sampling policy: candidates far slower than the best so far cannot win, so they get few samples.
+constexpr double kFarSlower = 3.0;   // one sample
+constexpr double kSlower = 1.5;      // three samples
+constexpr int kFewSamples = 3;
+// A candidate whose checked launch alone takes this much longer than the best, and long enough
+// that loading the module cannot account for it, is not timed again.
+constexpr double kHopeless = 5.0;
+constexpr double kHopelessMinMs = 2.0;
+
+std::string ReadBinary(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read the compiled kernel " + path);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+
+template <typename T>
+void Store(std::uint64_t& slot, double value) {
+  const T typed = static_cast<T>(value);
+  std::memcpy(&slot, &typed, sizeof typed);
+}
+
+void StoreScalar(std::uint64_t& slot, ScalarType type, double value) {
+  switch (type) {
+    case ScalarType::kFloat: Store<float>(slot, value); break;
+    case ScalarType::kDouble: Store<double>(slot, value); break;
+    case ScalarType::kInt: Store<std::int32_t>(slot, value); break;
+    case ScalarType::kUint: Store<std::uint32_t>(slot, value); break;
+    case ScalarType::kInt64: Store<std::int64_t>(slot, value); break;
+    case ScalarType::kUint64: Store<std::uint64_t>(slot, value); break;
+  }
+}
+
+int SelectDevice(int gpu) {
+  TUNER_CUDA_CHECK(cudaSetDevice(gpu));
+  return gpu;
+}
+
+std::set<std::string> SymbolSources(const SetupRequest& setup) {
+  std::set<std::string> sources;
+  for (const SymbolSpec& s : setup.reference.symbols) sources.insert(s.from);
+  return sources;
+}
+
+}  // namespace
+
+GpuSession::GpuSession(const SetupRequest& setup)
+    : utility_(SelectDevice(setup.gpu)),
+      inputs_([this](const void* data, std::size_t bytes) { return utility_.Checksum(data, bytes); }),
+      atol_(setup.atol),
+      rtol_(setup.rtol),
+      start_(MakeEvent()),
+      stop_(MakeEvent()) {
+  const std::set<std::string> symbol_sources = SymbolSources(setup);
+  unsigned long long seed = setup.seed;
+  for (const BufferDecl& decl : setup.buffers) {
+    const std::size_t bytes = decl.count * SizeOf(decl.type);
+    Buffer buffer{decl, DeviceAlloc(bytes), {}, {}, {}, {}};
+    void* device = buffer.device.get();
+    const unsigned long long buffer_seed = seed++;
+    const bool from_file = decl.init == BufferInit::kFile;
+    if (from_file) LoadFile(decl.file, device);
+    else utility_.Fill(device, decl.type, decl.count, decl.init, buffer_seed);
+    if (decl.output && from_file) buffer.initial_device = CopyOnDevice(device, bytes);
+    // An overwritten input is filled again: from the seed, or read again from its file (rare).
+    if (!decl.output)
+      inputs_.Add("input '" + decl.name + "'", device, bytes, [this, device, decl, buffer_seed] {
+        if (decl.init == BufferInit::kFile) LoadFile(decl.file, device);
+        else utility_.Fill(device, decl.type, decl.count, decl.init, buffer_seed);
+      });
+    if (symbol_sources.count(decl.name)) {
+      buffer.initial.resize(decl.count * SizeOf(decl.type));
+      TUNER_CUDA_CHECK(cudaMemcpy(buffer.initial.data(), buffer.device.get(), buffer.initial.size(), cudaMemcpyDeviceToHost));
+    }
+    has_zeroed_outputs_ |= decl.output && (decl.init == BufferInit::kZero || decl.init == BufferInit::kFile);
+    buffers_.emplace(decl.name, std::move(buffer));
+  }
+  int l2_bytes = 0;
+  TUNER_CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, setup.gpu));
+  flush_bytes_ = static_cast<std::size_t>(l2_bytes) * 2;  // twice L2, so nothing of the inputs stays
+  flush_buffer_ = DeviceAlloc(flush_bytes_);
+  WarmUpClocks();
+
+  const bool has_reference_kernel = !setup.reference.cubin_path.empty();
+  if (has_reference_kernel) {
+    Loaded reference = Load(setup.reference);
+    PrepareOutputs(true);
+    TUNER_CUDA_CHECK(Launch(MakeReady(reference.kernel, setup.reference)));
+    TUNER_CUDA_CHECK(cudaDeviceSynchronize());
+    const std::string overwritten = inputs_.RestoreChanged();
+    if (!overwritten.empty()) throw std::runtime_error("the reference kernel " + overwritten);
+  }
+  for (auto& [name, buffer] : buffers_) {
+    if (!buffer.decl.output) continue;
+    const std::size_t bytes = buffer.decl.count * SizeOf(buffer.decl.type);
+    buffer.reference.resize(bytes);
+    if (has_reference_kernel)
+      TUNER_CUDA_CHECK(cudaMemcpy(buffer.reference.data(), buffer.device.get(), bytes, cudaMemcpyDeviceToHost));
+    if (!buffer.decl.expected.empty()) TakeExpected(buffer, has_reference_kernel);
+    buffer.reference_device = DeviceAlloc(bytes);
+    TUNER_CUDA_CHECK(cudaMemcpy(buffer.reference_device.get(), buffer.reference.data(), bytes, cudaMemcpyHostToDevice));
+    // An out-of-bounds write of a candidate could land here and fail every later candidate.
+    const Buffer* b = &buffer;
+    inputs_.Add("the reference output '" + name + "'", b->reference_device.get(), b->reference.size(), [b] {
+      TUNER_CUDA_CHECK(cudaMemcpy(b->reference_device.get(), b->reference.data(), b->reference.size(), cudaMemcpyHostToDevice));
+    });
+  }
+}
+
+// Streams a .npy file (checked by the supervisor) into device memory, 64 MiB at a time: a 1 GiB
+// input costs one read per worker, not one per candidate, and no second host copy.
+void GpuSession::LoadFile(const std::string& path, void* device) {
+  std::size_t offset = 0;
+  npy::ReadData(path, npy::ReadHeader(path), [&](const char* bytes, std::size_t size) {
+    TUNER_CUDA_CHECK(cudaMemcpy(static_cast<char*>(device) + offset, bytes, size, cudaMemcpyHostToDevice));
+    offset += size;
+  });
+}
+
+DevicePointer GpuSession::CopyOnDevice(const void* device, std::size_t bytes) {
+  DevicePointer copy = DeviceAlloc(bytes);
+  TUNER_CUDA_CHECK(cudaMemcpy(copy.get(), device, bytes, cudaMemcpyDeviceToDevice));
+  return copy;
+}
+
+// The expected file becomes the output's reference. A reference kernel, if there is one, must
+// agree with it first: otherwise one of the two is wrong and no candidate could be judged.
+void GpuSession::TakeExpected(Buffer& buffer, bool check_reference_kernel) {
+  const std::string& path = buffer.decl.expected;
+  std::string expected = npy::ReadAll(path, npy::ReadHeader(path));
+  if (check_reference_kernel) {
+    const Comparison c = CompareBuffers(buffer.reference.data(), expected.data(), buffer.decl.type, buffer.decl.count, atol_, rtol_);
+    if (!c.Passed())
+      throw std::runtime_error("the reference kernel disagrees with the expected output " + path + ": " + c.Describe(buffer.decl.name));
+  }
+  buffer.reference = std::move(expected);
+}
+
+void GpuSession::WarmUpClocks() {
+  // Idle GPUs start at low clocks: keep the memory system busy until three memsets in a row take
+  // the same time (within 2%), for at least 50 ms and at most 400 ms.
+  const auto start = Clock::now();
+  std::vector<double> recent;
+  for (;;) {
+    for (int i = 0; i < 4; ++i) FlushL2();
+    TUNER_CUDA_CHECK(cudaEventRecord(start_.get()));
+    FlushL2();
+    TUNER_CUDA_CHECK(cudaEventRecord(stop_.get()));
+    TUNER_CUDA_CHECK(cudaEventSynchronize(stop_.get()));
+    float ms = 0;
+    TUNER_CUDA_CHECK(cudaEventElapsedTime(&ms, start_.get(), stop_.get()));
+    recent.push_back(ms);
+    const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    if (elapsed > 0.4) break;
+    if (elapsed < 0.05 || recent.size() < 3) continue;
+    const auto [lo, hi] = std::minmax_element(recent.end() - 3, recent.end());
+    if (*hi <= *lo * 1.02) break;
+  }
+}
+
+void GpuSession::FlushL2() { TUNER_CUDA_CHECK(cudaMemsetAsync(flush_buffer_.get(), 0, flush_bytes_)); }
+
+void GpuSession::PrepareOutputs(bool poison) {
+  for (auto& [name, buffer] : buffers_) {
+    if (!buffer.decl.output) continue;
+    if (buffer.initial_device.get()) {  // a file's contents: restored before every launch
+      TUNER_CUDA_CHECK(cudaMemcpyAsync(buffer.device.get(), buffer.initial_device.get(),
+                                       buffer.decl.count * SizeOf(buffer.decl.type), cudaMemcpyDeviceToDevice));
+      continue;
+    }
+    const bool zero = buffer.decl.init == BufferInit::kZero;
+    if (zero || poison)
+      TUNER_CUDA_CHECK(cudaMemsetAsync(buffer.device.get(), zero ? 0 : 0xFF, buffer.decl.count * SizeOf(buffer.decl.type)));
+  }
+}
+
+GpuSession::Loaded GpuSession::Load(const KernelLaunch& launch) {
+  Loaded loaded{LoadLibrary(ReadBinary(launch.cubin_path)), nullptr};
+  TUNER_CUDA_CHECK(cudaLibraryGetKernel(&loaded.kernel, loaded.library.get(), launch.kernel.c_str()));
+  if (launch.geometry.shared_bytes > 48 * 1024)
+    TUNER_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(loaded.kernel), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(launch.geometry.shared_bytes)));
+  CopySymbols(launch, loaded.library.get());
+  return loaded;
+}
+
+std::vector<void*> GpuSession::ArgPointers(const KernelLaunch& launch, std::vector<std::uint64_t>& storage) {
+  storage.assign(launch.args.size(), 0);
+  std::vector<void*> pointers;
+  for (std::size_t i = 0; i < launch.args.size(); ++i) {
+    const LaunchArg& arg = launch.args[i];
+    if (arg.buffer.empty()) {
+      StoreScalar(storage[i], arg.type, arg.value);
+    } else {
+      void* device = buffers_.at(arg.buffer).device.get();
+      std::memcpy(&storage[i], &device, sizeof device);
+    }
+    pointers.push_back(&storage[i]);
+  }
+  return pointers;
+}
+
+void GpuSession::CopySymbols(const KernelLaunch& launch, cudaLibrary_t library) {
+  for (const SymbolSpec& symbol : launch.symbols) {
+    void* address = nullptr;
+    std::size_t bytes = 0;
+    TUNER_CUDA_CHECK(cudaLibraryGetGlobal(&address, &bytes, library, symbol.name.c_str()));
+    const std::string& contents = buffers_.at(symbol.from).initial;
+    TUNER_CUDA_CHECK(cudaMemcpy(address, contents.data(), std::min(bytes, contents.size()), cudaMemcpyHostToDevice));
+  }
+}
+
+GpuSession::ReadyLaunch GpuSession::MakeReady(cudaKernel_t kernel, const KernelLaunch& launch) {
+  ReadyLaunch ready;
+  ready.kernel = kernel;
+  const auto& g = launch.geometry;
+  ready.grid = dim3(g.grid[0], g.grid[1], g.grid[2]);
+  ready.block = dim3(g.block[0], g.block[1], g.block[2]);
+  ready.shared_bytes = g.shared_bytes;
+  ready.args = ArgPointers(launch, ready.storage);
+  return ready;
+}
+
+cudaError_t GpuSession::Launch(const ReadyLaunch& ready) {
+  return cudaLaunchKernel(reinterpret_cast<const void*>(ready.kernel), ready.grid, ready.block,
+                          const_cast<void**>(ready.args.data()), ready.shared_bytes, nullptr);
+}
+
+// One sample: L2 flushed and accumulators cleared first, outside the timed region.
+double GpuSession::TimedLaunch(const ReadyLaunch& ready) {
+  FlushL2();
+  if (has_zeroed_outputs_) PrepareOutputs(false);
+  TUNER_CUDA_CHECK(cudaEventRecord(start_.get()));
+  TUNER_CUDA_CHECK(Launch(ready));
+  TUNER_CUDA_CHECK(cudaEventRecord(stop_.get()));
+  TUNER_CUDA_CHECK(cudaEventSynchronize(stop_.get()));
+  float ms = 0;
+  TUNER_CUDA_CHECK(cudaEventElapsedTime(&ms, start_.get(), stop_.get()));
+  return ms;
+}
+
+// The inputs a launch overwrote, named, after filling them again ("" when none); `when` ends the
+// sentence.
+std::string GpuSession::RestoredInputs(const char* when) {
+  const std::string overwritten = inputs_.RestoreChanged();
+  return overwritten.empty() ? "" : overwritten + when + "; restored for the next candidates";
+}
+
+std::string GpuSession::Verify() {
+  std::string host;
+  for (auto& [name, buffer] : buffers_) {
+    if (!buffer.decl.output) continue;
+    const Buffer& b = buffer;
+    const std::uint64_t mismatches = utility_.CountMismatches(b.device.get(), b.reference_device.get(), b.decl.type, b.decl.count, atol_, rtol_);
+    if (mismatches == 0) continue;
+    // Only a failing output comes to the host, for the message naming the first bad element.
+    host.resize(b.reference.size());
+    TUNER_CUDA_CHECK(cudaMemcpy(host.data(), b.device.get(), host.size(), cudaMemcpyDeviceToHost));
+    const Comparison result = CompareBuffers(host.data(), b.reference.data(), b.decl.type, b.decl.count, atol_, rtol_);
+    if (!result.Passed()) return result.Describe(name);
+    return std::to_string(mismatches) + " element(s) of '" + name + "' differ from the reference (GPU check)";
+  }
+  return "";
+}
+
+// The last timed launch's outputs checked as the first one's were (no launch more: outputs are
+// cleared or restored before every sample, and the first check saw every element written): a
+// kernel that keeps state between launches (a counter in __device__ memory left unreset) or races
+// may be right only at first.
+std::string GpuSession::RecheckAfterTiming() {
+  const std::string mismatch = Verify();
+  return mismatch.empty() ? "" : "right at the first launch, wrong after the timed ones: " + mismatch;
+}
+
+std::vector<double> GpuSession::TimeSamples(const ReadyLaunch& ready, const MeasureRequest& request,
+                                            double checked_ms, std::string* note) {
+  if (request.estimate_only) {
+    // A long checked launch is its own estimate; a short one may be mostly loading the module.
+    *note = "estimated from one launch (first pass); timed further only if close to the best";
+    return {checked_ms > kHopelessMinMs ? checked_ms : TimedLaunch(ready)};
+  }
+  if (request.best_ms > 0 && checked_ms > kHopeless * request.best_ms && checked_ms > kHopelessMinMs) {
+    char text[112];
+    std::snprintf(text, sizeof text, "timed once (the checked launch): %.1fx slower than the best so far", checked_ms / request.best_ms);
+    *note = text;
+    return {checked_ms};
+  }
+  const auto deadline = Clock::now() + std::chrono::duration<double, std::milli>(request.time_cap_ms);
+  std::vector<double> samples = {TimedLaunch(ready)};
+  const double ratio = request.best_ms > 0 ? samples[0] / request.best_ms : 0;
+  int wanted = request.max_samples;
+  if (ratio > kSlower) {
+    wanted = ratio > kFarSlower ? 1 : kFewSamples;
+    char text[96];
+    std::snprintf(text, sizeof text, "sampled briefly: %.1fx slower than the best so far", ratio);
+    *note = text;
+  }
+  while (static_cast<int>(samples.size()) < wanted) {
+    samples.push_back(TimedLaunch(ready));
+    if (!note->empty() || static_cast<int>(samples.size()) < request.min_samples) continue;
+    if (Clock::now() > deadline || Summarise(samples).spread < request.target_spread) break;
+  }
+  return samples;
+}
+
+nlohmann::json GpuSession::Measure(const MeasureRequest& request) {
+  const KernelLaunch& launch = request.launch;
+  Loaded loaded = Load(launch);
+  const void* func = reinterpret_cast<const void*>(loaded.kernel);
+  cudaFuncAttributes attributes{};
+  TUNER_CUDA_CHECK(cudaFuncGetAttributes(&attributes, func));
+  int blocks_per_sm = 0;
+  TUNER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, func, static_cast<int>(launch.geometry.ThreadsPerBlock()),
+                                                                 launch.geometry.shared_bytes));
+  nlohmann::json reply = {{"regs_per_thread", attributes.numRegs},
+                          {"static_smem_bytes", attributes.sharedSizeBytes},
+                          {"runtime_blocks_per_sm", blocks_per_sm}};
+  if (blocks_per_sm == 0) {
+    reply["status"] = "invalid";
+    reply["reason"] = "the runtime reports 0 blocks per SM for this kernel and block";
+    return reply;
+  }
+  PrepareOutputs(true);
+  const ReadyLaunch ready = MakeReady(loaded.kernel, launch);
+  TUNER_CUDA_CHECK(cudaEventRecord(start_.get()));
+  cudaError_t status = Launch(ready);  // checked, and warms the kernel up
+  if (status == cudaSuccess) status = cudaEventRecord(stop_.get());
+  if (status == cudaSuccess) status = cudaDeviceSynchronize();
+  if (status != cudaSuccess) {
+    if (IsStickyError(status)) throw CudaError(status, DescribeCudaError(status));
+    cudaGetLastError();  // clear a non-sticky launch error
+    reply["status"] = "launch_error";
+    reply["reason"] = DescribeCudaError(status);
+    return reply;
+  }
+  const std::string overwritten = RestoredInputs("");
+  const std::string mismatch = Verify();
+  if (!overwritten.empty() || !mismatch.empty()) {
+    reply["status"] = "wrong_result";
+    reply["reason"] = overwritten.empty() ? mismatch : mismatch.empty() ? overwritten : overwritten + "; " + mismatch;
+    return reply;
+  }
+  float checked_ms = 0;
+  TUNER_CUDA_CHECK(cudaEventElapsedTime(&checked_ms, start_.get(), stop_.get()));
+  std::string note;
+  const SampleStats stats = Summarise(TimeSamples(ready, request, checked_ms, &note));
+  const std::string overwritten_while_timed = RestoredInputs(" while it was timed");
+  const std::string wrong_later = overwritten_while_timed.empty() ? RecheckAfterTiming() : "";
+  if (!overwritten_while_timed.empty() || !wrong_later.empty()) {
+    reply["status"] = "wrong_result";
+    reply["reason"] = overwritten_while_timed.empty() ? wrong_later : overwritten_while_timed;
+    return reply;
+  }
+  reply.update({{"status", "ok"}, {"reason", note}, {"time_ms_median", stats.median}, {"time_ms_min", stats.min},
+                {"time_ms_max", stats.max}, {"time_ms_spread", stats.spread}, {"samples", stats.count}});
+  return reply;
+}
+
+nlohmann::json GpuSession::Interleave(const std::vector<KernelLaunch>& launches, int rounds) {
+  std::vector<Loaded> loaded;
+  std::vector<ReadyLaunch> ready;
+  for (const KernelLaunch& launch : launches) {
+    loaded.push_back(Load(launch));
+    ready.push_back(MakeReady(loaded.back().kernel, launch));
+  }
+  std::vector<std::vector<double>> samples(launches.size());
+  for (int round = 0; round < rounds; ++round)
+    for (std::size_t i = 0; i < launches.size(); ++i) samples[i].push_back(TimedLaunch(ready[i]));
+  const std::string overwritten = RestoredInputs(" while the leaders were timed in turns");
+  if (!overwritten.empty()) return {{"ok", false}, {"error", "a leader " + overwritten}};
+  nlohmann::json medians = nlohmann::json::array(), spreads = nlohmann::json::array();
+  nlohmann::json mins = nlohmann::json::array(), maxs = nlohmann::json::array();
+  for (const auto& s : samples) {
+    const SampleStats stats = Summarise(s);
+    medians.push_back(stats.median);
+    spreads.push_back(stats.spread);
+    mins.push_back(stats.min);
+    maxs.push_back(stats.max);
+  }
+  return {{"ok", true}, {"medians", medians}, {"spreads", spreads}, {"mins", mins}, {"maxs", maxs}, {"samples", rounds}};
+}
+
+double GpuSession::CopyBandwidthGbps(std::size_t bytes) {
+  DevicePointer source = DeviceAlloc(bytes), target = DeviceAlloc(bytes);
+  TUNER_CUDA_CHECK(cudaMemset(source.get(), 1, bytes));
+  std::vector<double> samples;
+  for (int i = 0; i < 23; ++i) {
+    TUNER_CUDA_CHECK(cudaEventRecord(start_.get()));
+    TUNER_CUDA_CHECK(cudaMemcpyAsync(target.get(), source.get(), bytes, cudaMemcpyDeviceToDevice));
+    TUNER_CUDA_CHECK(cudaEventRecord(stop_.get()));
+    TUNER_CUDA_CHECK(cudaEventSynchronize(stop_.get()));
+    float ms = 0;
+    TUNER_CUDA_CHECK(cudaEventElapsedTime(&ms, start_.get(), stop_.get()));
+    if (i >= 3) samples.push_back(ms);  // the first copies warm up
+  }
+  return 2.0 * static_cast<double>(bytes) / (Summarise(samples).median * 1e6);
+}
+
+}  // namespace tuner

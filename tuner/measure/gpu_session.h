@@ -1,0 +1,98 @@
+// The GPU side of a sweep, inside the worker process: the buffers of one problem, the reference
+// output, and loading, checking and timing one candidate.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cuda/gpu_handles.h"
+#include "measure/gpu_utility_kernels.h"
+#include "measure/input_guard.h"
+#include "measure/worker_protocol.h"
+
+namespace tuner {
+
+class GpuSession {
+ public:
+  // Allocates and fills the buffers, runs the reference once and keeps its outputs. Throws if the
+  // reference writes one of its inputs.
+  explicit GpuSession(const SetupRequest& setup);
+
+  // {"status": "ok" | "wrong_result" | "launch_error" | "invalid", ...} with time statistics,
+  // registers, shared memory and the runtime's blocks per SM. A sticky CUDA error (a fault) is
+  // thrown as CudaError: the process is then unusable and the supervisor restarts it. A candidate
+  // that wrote one of its inputs or the reference's outputs (checked after its checked launch and
+  // after its samples, never inside one) is wrong_result, and the buffer is written again.
+  nlohmann::json Measure(const MeasureRequest& request);
+
+  // Times several candidates again in turns (A B C A B C ...), so that a change of clocks or a
+  // neighbour on the GPU affects them alike: {"medians": [...], "spreads", "mins", "maxs", "samples": n}.
+  nlohmann::json Interleave(const std::vector<KernelLaunch>& launches, int rounds);
+
+  // Keeps the memory system busy until the clocks settle (50 to 400 ms): after setup, and before
+  // timing again after the GPU sat idle.
+  void WarmUpClocks();
+
+  // Device-to-device cudaMemcpy of `bytes`, reported as (read + written bytes) / time in GB/s.
+  double CopyBandwidthGbps(std::size_t bytes);
+
+ private:
+  struct Buffer {
+    BufferDecl decl;
+    DevicePointer device;
+    std::string initial;             // host copy of the initial contents, for symbol sources only
+    DevicePointer initial_device;    // outputs filled from a file: their contents, restored before each launch
+    std::string reference;           // outputs: the reference result, on the host (for messages)
+    DevicePointer reference_device;  // and on the device (for the check)
+  };
+  struct Loaded {
+    Library library;
+    cudaKernel_t kernel = nullptr;
+  };
+  // A launch with its argument array built: timing it does no host work between the events.
+  // Move-only, since `args` points into `storage`.
+  struct ReadyLaunch {
+    cudaKernel_t kernel = nullptr;
+    dim3 grid, block;
+    std::size_t shared_bytes = 0;
+    std::vector<std::uint64_t> storage;
+    std::vector<void*> args;
+    ReadyLaunch() = default;
+    ReadyLaunch(ReadyLaunch&&) = default;
+    ReadyLaunch& operator=(ReadyLaunch&&) = default;
+    ReadyLaunch(const ReadyLaunch&) = delete;
+  };
+
+  void LoadFile(const std::string& path, void* device);
+  DevicePointer CopyOnDevice(const void* device, std::size_t bytes);
+  void TakeExpected(Buffer& buffer, bool check_reference_kernel);
+  Loaded Load(const KernelLaunch& launch);
+  void PrepareOutputs(bool poison);
+  std::vector<void*> ArgPointers(const KernelLaunch& launch, std::vector<std::uint64_t>& storage);
+  void CopySymbols(const KernelLaunch& launch, cudaLibrary_t library);
+  ReadyLaunch MakeReady(cudaKernel_t kernel, const KernelLaunch& launch);
+  static cudaError_t Launch(const ReadyLaunch& ready);
+  double TimedLaunch(const ReadyLaunch& ready);
+  std::string Verify();
+  std::string RecheckAfterTiming();
+  std::vector<double> TimeSamples(const ReadyLaunch& ready, const MeasureRequest& request,
+                                  double checked_ms, std::string* note);
+  void FlushL2();
+
+  std::string RestoredInputs(const char* when);
+
+  std::map<std::string, Buffer> buffers_;
+  UtilityKernels utility_;
+  InputGuard inputs_;
+  double atol_ = 0;
+  double rtol_ = 0;
+  DevicePointer flush_buffer_;
+  std::size_t flush_bytes_ = 0;
+  bool has_zeroed_outputs_ = false;
+  Event start_, stop_;
+};
+
+}  // namespace tuner

@@ -1,0 +1,48 @@
+// Offline exploration: every candidate of a template compiled with NVRTC for an architecture (no
+// GPU needed), with its registers, shared memory, spills and occupancy, or why it has none.
+#pragma once
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include "compile/compiler.h"
+#include "compile/parallel_compiler.h"
+#include "occupancy/occupancy.h"
+#include "template/problem_size.h"
+#include "template/search_space.h"
+#include "template/template_spec.h"
+
+namespace tuner {
+
+struct ExploredCandidate {
+  ParamValues params;
+  LaunchGeometry geometry;
+  std::string invalid_reason;  // the launch cannot work (found before compiling where possible)
+  bool compiled = false;       // false also when the launch geometry could not be evaluated
+  std::string compile_log;     // NVRTC's error, never empty when compiling failed
+  KernelInfo info;
+  OccupancyResult occupancy;
+
+  bool CompileFailed() const { return !compiled && !compile_log.empty(); }
+};
+
+struct Exploration {
+  std::size_t candidates = 0;               // in the search space
+  std::vector<ExploredCandidate> explored;  // in the space's order; fewer when interrupted
+  bool interrupted = false;
+};
+
+// Compiles on `threads` threads (and as many NVRTC processes of `executable`, the tuner binary; ""
+// for this process's own) into the cubin cache `cache_dir`. Once `*stop` is set (if given), no
+// further compile starts; those under way finish.
+Exploration ExploreTemplate(const TemplateSpec& spec, const ProblemSize& size, const DeviceLimits& device,
+                            const std::string& arch, const std::string& cache_dir, int threads,
+                            const std::string& executable = "", const std::atomic<bool>* stop = nullptr);
+
+// The same for the given candidates of the template only (a sample of a large space).
+Exploration ExploreCandidates(const TemplateSpec& spec, const std::vector<ParamValues>& candidates, const ProblemSize& size,
+                              const DeviceLimits& device, const std::string& arch, const std::string& cache_dir,
+                              int threads, const std::string& executable = "", const std::atomic<bool>* stop = nullptr);
+
+}  // namespace tuner

@@ -1,0 +1,145 @@
+#include "search/bayesian.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "search/gaussian_process.h"
+#include "search/strategy_base.h"
+
+namespace tuner {
+
+namespace {
+
+constexpr std::size_t kInitialSamples = 10;  // random candidates before the model proposes
+constexpr double kRefitGrowth = 1.5;         // hyperparameters are chosen again when the data grew by half
+constexpr std::size_t kMaxPool = 20000;      // candidates scored per proposal: a fixed sample of larger spaces
+constexpr std::size_t kMaxObservations = 1000;  // the model's size limit: the strategy stops there
+constexpr std::size_t kMinPatience = 20;        // evaluations without a better time before it stops,
+constexpr std::size_t kMaxPatience = 100;       // an eighth of the space within these bounds
+const double kFailedPenalty = std::log(2.0);    // a failed candidate: twice as slow as the slowest that passed
+
+std::vector<GpHyper> HyperGrid() {
+  std::vector<GpHyper> grid;
+  for (const double length_scale : {0.3, 0.5, 0.8, 1.2, 2.0})
+    for (const double noise : {1e-3, 1e-2}) grid.push_back({length_scale, noise});
+  return grid;
+}
+
+// Standard normal density and distribution.
+double Density(double z) { return std::exp(-0.5 * z * z) / std::sqrt(2 * M_PI); }
+double Distribution(double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); }
+
+// Of a minimisation with the best value `best`: the expected amount by which a point whose value is
+// normal with `mean` and `sd` comes in under it.
+double ExpectedImprovement(double mean, double sd, double best) {
+  const double z = (best - mean) / sd;
+  return sd * (z * Distribution(z) + Density(z));
+}
+
+class BayesianOptimisation : public StrategyBase {
+ public:
+  BayesianOptimisation(CandidateGraph space, const StrategyOptions& options)
+      : StrategyBase(space.size(), options),
+        space_(std::move(space)),
+        patience_(std::clamp(space_.size() / 8, kMinPatience, kMaxPatience)) {
+    ChoosePool();
+  }
+
+ private:
+  // Each parameter's values evenly on [0, 1], in ascending order.
+  Eigen::VectorXd Point(std::size_t candidate) const {
+    Eigen::VectorXd x(static_cast<Eigen::Index>(space_.dimensions()));
+    for (std::size_t d = 0; d < space_.dimensions(); ++d) {
+      const std::size_t extent = space_.Extent(d);
+      x[static_cast<Eigen::Index>(d)] =
+          extent > 1 ? static_cast<double>(space_.Coordinates(candidate)[d]) / static_cast<double>(extent - 1) : 0.0;
+    }
+    return x;
+  }
+
+  // Every candidate, or a seeded sample of a space too large to score every candidate each time.
+  void ChoosePool() {
+    const std::size_t n = CandidateCount();
+    pool_.resize(std::min(n, kMaxPool));
+    if (n <= kMaxPool) {
+      for (std::size_t c = 0; c < n; ++c) pool_[c] = c;
+      return;
+    }
+    std::vector<std::size_t> all(n);  // a partial Fisher-Yates shuffle
+    for (std::size_t c = 0; c < n; ++c) all[c] = c;
+    for (std::size_t i = 0; i < kMaxPool; ++i) std::swap(all[i], all[i + rng().Below(n - i)]);
+    std::copy(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(kMaxPool), pool_.begin());
+    std::sort(pool_.begin(), pool_.end());
+  }
+
+  void OnResult(const Evaluation& e) override {
+    if (!e.ok) {
+      failed_.push_back(e.candidate);
+      if (slowest_) AddFailures();
+      return;
+    }
+    const double y = std::log(e.time_ms);
+    slowest_ = std::max(slowest_.value_or(y), y);
+    Observe(e.candidate, y);
+    AddFailures();  // those that failed before any candidate passed
+  }
+
+  void AddFailures() {
+    for (const std::size_t c : failed_) Observe(c, *slowest_ + kFailedPenalty);
+    failed_.clear();
+  }
+
+  void Observe(std::size_t candidate, double y) {
+    xs_.push_back(Point(candidate));
+    ys_.push_back(y);
+    if (model_) model_->Add(xs_.back(), y);
+  }
+
+  void Refit() {
+    const GpHyper hyper = MostLikelyHyper(HyperGrid(), xs_, ys_);
+    Eigen::MatrixXd pool(static_cast<Eigen::Index>(space_.dimensions()), static_cast<Eigen::Index>(pool_.size()));
+    for (std::size_t i = 0; i < pool_.size(); ++i) pool.col(static_cast<Eigen::Index>(i)) = Point(pool_[i]);
+    model_ = std::make_unique<GaussianProcess>(std::move(pool), hyper);
+    for (std::size_t i = 0; i < xs_.size(); ++i) model_->Add(xs_[i], ys_[i]);
+    next_refit_ = static_cast<std::size_t>(std::ceil(kRefitGrowth * static_cast<double>(xs_.size())));
+  }
+
+  std::optional<std::size_t> Propose() override {
+    if (Best() && SinceImprovement() >= patience_) return std::nullopt;
+    if (xs_.size() >= kMaxObservations) return std::nullopt;
+    if (!slowest_ || xs_.size() < kInitialSamples) return RandomUnvisited();
+    if (!model_ || xs_.size() >= next_refit_) Refit();
+    const GaussianProcess::Posterior posterior = model_->Predict();
+    const double best = posterior.observed.minCoeff();
+    std::optional<std::size_t> chosen;
+    double chosen_improvement = -1;
+    for (std::size_t i = 0; i < pool_.size(); ++i) {
+      if (Visited(pool_[i])) continue;
+      const auto k = static_cast<Eigen::Index>(i);
+      const double improvement = ExpectedImprovement(posterior.mean[k], posterior.sd[k], best);
+      if (improvement > chosen_improvement) {  // ties: the first in enumeration order
+        chosen_improvement = improvement;
+        chosen = pool_[i];
+      }
+    }
+    return chosen ? chosen : RandomUnvisited();  // the pool is spent: outside it
+  }
+
+  CandidateGraph space_;
+  std::size_t patience_;
+  std::vector<std::size_t> pool_;     // the candidates the model scores, ascending
+  std::vector<Eigen::VectorXd> xs_;   // the model's observations
+  std::vector<double> ys_;
+  std::vector<std::size_t> failed_;   // failed before any candidate passed: not yet in the model
+  std::optional<double> slowest_;     // the largest log time that passed
+  std::unique_ptr<GaussianProcess> model_;
+  std::size_t next_refit_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<SearchStrategy> MakeBayesian(CandidateGraph space, const StrategyOptions& options) {
+  return std::make_unique<BayesianOptimisation>(std::move(space), options);
+}
+
+}  // namespace tuner

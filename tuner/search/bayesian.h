@@ -1,0 +1,19 @@
+// Bayesian optimisation: a Gaussian process (gaussian_process.h) models the logarithm of a
+// candidate's time from its parameters, each parameter's values placed evenly on [0, 1] in
+// ascending order. After a few random candidates, each next one is the unmeasured candidate of
+// greatest expected improvement over the fastest so far. A failed candidate counts as twice as slow
+// as the slowest that passed. The length scale and noise are those of a small grid under which the
+// measurements are most likely, chosen again whenever the measurements have grown by half.
+#pragma once
+
+#include <memory>
+
+#include "search/candidate_graph.h"
+#include "search/search_strategy.h"
+
+namespace tuner {
+
+// The graph gives each candidate's coordinates (its values' ranks); its neighbours are not used.
+std::unique_ptr<SearchStrategy> MakeBayesian(CandidateGraph space, const StrategyOptions& options);
+
+}  // namespace tuner

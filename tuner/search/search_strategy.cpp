@@ -1,0 +1,79 @@
+#include "search/search_strategy.h"
+
+#include <map>
+
+#include "search/annealing.h"
+#include "search/bayesian.h"
+#include "common/errors.h"
+#include "search/genetic.h"
+#include "common/option_values.h"
+#include "search/strategy_base.h"
+
+namespace tuner {
+
+namespace {
+
+// Every candidate in enumeration order.
+class BruteForce : public StrategyBase {
+ public:
+  using StrategyBase::StrategyBase;
+
+ private:
+  std::optional<std::size_t> Propose() override {
+    while (cursor_ < CandidateCount() && Visited(cursor_)) ++cursor_;
+    if (cursor_ == CandidateCount()) return std::nullopt;
+    return cursor_;
+  }
+  std::size_t cursor_ = 0;
+};
+
+// Uniform sampling without replacement.
+class RandomSampling : public StrategyBase {
+ public:
+  using StrategyBase::StrategyBase;
+
+ private:
+  std::optional<std::size_t> Propose() override { return RandomUnvisited(); }
+};
+
+}  // namespace
+
+const std::vector<std::string>& StrategyNames() {
+  static const std::vector<std::string> names = {"brute_force", "random", "annealing", "genetic", "bayesian"};
+  return names;
+}
+
+std::unique_ptr<SearchStrategy> MakeStrategy(const StrategyOptions& options, const std::vector<ParamValues>& candidates,
+                                             const std::vector<ParamSpec>& params) {
+  RequireStrategyName(options.name);
+  if (options.name == "brute_force") return std::make_unique<BruteForce>(candidates.size(), options);
+  if (options.name == "random") return std::make_unique<RandomSampling>(candidates.size(), options);
+  if (options.name == "annealing") return MakeAnnealing(CandidateGraph(candidates, params), options);
+  if (options.name == "bayesian") return MakeBayesian(CandidateGraph(candidates, params), options);
+  return MakeGenetic(CandidateGraph(candidates, params), options);
+}
+
+void RequireStrategyName(const std::string& name) {
+  for (const std::string& known : StrategyNames())
+    if (name == known) return;
+  std::string known;
+  for (const std::string& n : StrategyNames()) known += (known.empty() ? "" : ", ") + n;
+  throw UsageError("--strategy " + Quoted(name) + ": unknown search strategy (known: " + known + ")");
+}
+
+std::vector<Evaluation> StoredEvaluations(const std::vector<ParamValues>& candidates,
+                                          const std::vector<db::MeasurementRecord>& records) {
+  std::map<std::string, const db::MeasurementRecord*> by_params;  // keyed the way the sweep writes params
+  for (const db::MeasurementRecord& r : records)
+    if (r.status != "skipped" && !db::NeedsAnotherTry(r)) by_params[ParamsJson(ParamsFromJson(r.params_json))] = &r;
+  std::vector<Evaluation> history;
+  for (std::size_t c = 0; c < candidates.size(); ++c) {
+    const auto it = by_params.find(ParamsJson(candidates[c]));
+    if (it == by_params.end()) continue;
+    const bool ok = it->second->status == "ok";
+    history.push_back({c, ok, ok ? it->second->time_ms_median : 0});
+  }
+  return history;
+}
+
+}  // namespace tuner

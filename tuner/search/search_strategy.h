@@ -1,0 +1,62 @@
+// Search strategies: which candidate of a sweep to evaluate next. The sweep asks Next() with every
+// evaluation so far; a strategy never proposes a candidate twice. Brute force and random sampling
+// cover the space; annealing and the genetic algorithm walk the neighbourhood graph
+// (candidate_graph.h) and stop by themselves once they stop improving.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "db/query/records.h"
+#include "template/search_space.h"
+#include "template/template_spec.h"
+
+namespace tuner {
+
+// One evaluated candidate. ok=false: it failed (compile error, wrong result, fault, invalid, ...)
+// and is treated as infinitely slow.
+struct Evaluation {
+  std::size_t candidate = 0;  // index into the enumerated candidates
+  bool ok = false;
+  double time_ms = 0;
+};
+
+class SearchStrategy {
+ public:
+  virtual ~SearchStrategy() = default;
+  // The next candidate index to evaluate, given every evaluation so far in order; nullopt when the
+  // strategy is done (budget spent, space exhausted, or converged). Never returns an index twice.
+  // `history` only grows between calls. It may hold candidates the strategy did not propose (results
+  // already stored when a sweep resumes): they count as evaluated and against the budget. Next may
+  // be called again before the last proposal's result is in (to keep a compile pipeline full).
+  // Throws std::invalid_argument when history shrinks or names an index out of range.
+  virtual std::optional<std::size_t> Next(const std::vector<Evaluation>& history) = 0;
+};
+
+struct StrategyOptions {
+  std::string name = "brute_force";   // brute_force | random | annealing | genetic | bayesian
+  std::size_t max_evaluations = 0;    // 0: no limit; counts every distinct candidate proposed or in history
+  unsigned long long seed = 0;        // same seed, same history: same proposals
+};
+
+// The strategy names MakeStrategy accepts, brute force first.
+const std::vector<std::string>& StrategyNames();
+
+// Throws UsageError naming --strategy unless `name` is one of StrategyNames().
+void RequireStrategyName(const std::string& name);
+
+// Throws UsageError for an unknown name, std::invalid_argument when `candidates` do not carry the
+// parameters of `params` in order.
+std::unique_ptr<SearchStrategy> MakeStrategy(const StrategyOptions& options, const std::vector<ParamValues>& candidates,
+                                             const std::vector<ParamSpec>& params);
+
+// What a sweep has stored already, as a history (to resume a sweep with a strategy, or to replay
+// one): one evaluation per candidate with a stored record other than `skipped`, in candidate order;
+// ok when the record's status is ok, with its median time.
+std::vector<Evaluation> StoredEvaluations(const std::vector<ParamValues>& candidates,
+                                          const std::vector<db::MeasurementRecord>& records);
+
+}  // namespace tuner

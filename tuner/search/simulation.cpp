@@ -1,0 +1,129 @@
+#include "search/simulation.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace tuner {
+
+namespace {
+
+// The stored identity of a candidate, written the way the sweep writes it.
+std::map<std::string, const db::MeasurementRecord*> ByParams(const std::vector<db::MeasurementRecord>& records) {
+  std::map<std::string, const db::MeasurementRecord*> by_params;
+  for (const db::MeasurementRecord& r : records)
+    if (r.status != "skipped") by_params[ParamsJson(ParamsFromJson(r.params_json))] = &r;
+  return by_params;
+}
+
+std::optional<double> TimeOf(const db::MeasurementRecord& r) {
+  if (r.status != "ok") return std::nullopt;
+  return r.time_ms_median;
+}
+
+double Median(std::vector<std::size_t> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 ? static_cast<double>(values[n / 2]) : (static_cast<double>(values[n / 2 - 1]) + values[n / 2]) / 2;
+}
+
+}  // namespace
+
+std::optional<std::size_t> Landscape::Optimum() const {
+  std::optional<std::size_t> best;
+  for (std::size_t c = 0; c < time_ms.size(); ++c)
+    if (time_ms[c] && (!best || *time_ms[c] < *time_ms[*best])) best = c;
+  return best;
+}
+
+std::size_t Landscape::OkCount() const {
+  return static_cast<std::size_t>(std::count_if(time_ms.begin(), time_ms.end(), [](const auto& t) { return t.has_value(); }));
+}
+
+Landscape LandscapeFromRecords(std::vector<ParamValues> candidates, std::vector<ParamSpec> params,
+                               const std::vector<db::MeasurementRecord>& records) {
+  Landscape landscape{std::move(candidates), std::move(params), {}};
+  const std::vector<Evaluation> stored = StoredEvaluations(landscape.candidates, records);
+  if (stored.size() < landscape.candidates.size()) {
+    std::size_t first_missing = 0;
+    while (first_missing < stored.size() && stored[first_missing].candidate == first_missing) ++first_missing;
+    throw IncompleteSweepError(std::to_string(landscape.candidates.size() - stored.size()) + " of " +
+                               std::to_string(landscape.candidates.size()) + " candidates have no stored result (e.g. " +
+                               ParamsJson(landscape.candidates[first_missing]) + ")");
+  }
+  for (const Evaluation& e : stored) landscape.time_ms.push_back(e.ok ? std::optional<double>(e.time_ms) : std::nullopt);
+  return landscape;
+}
+
+Landscape LandscapeFromRecordsOnly(const std::vector<db::MeasurementRecord>& records) {
+  std::vector<std::pair<ParamValues, std::optional<double>>> stored;
+  for (const auto& [json, record] : ByParams(records)) stored.emplace_back(ParamsFromJson(json), TimeOf(*record));
+  // Odometer order over ascending values, as a template that lists its values ascending enumerates.
+  const auto values_less = [](const auto& a, const auto& b) {
+    return std::lexicographical_compare(a.first.begin(), a.first.end(), b.first.begin(), b.first.end(),
+                                        [](const auto& x, const auto& y) { return x.second < y.second; });
+  };
+  std::sort(stored.begin(), stored.end(), values_less);
+  Landscape landscape;
+  std::vector<std::set<long long>> values;
+  for (auto& [params, time] : stored) {
+    if (landscape.params.empty()) {
+      for (const auto& [name, value] : params) landscape.params.push_back({name, {}, {}});
+      values.resize(params.size());
+    }
+    for (std::size_t d = 0; d < params.size() && d < values.size(); ++d) values[d].insert(params[d].second);
+    landscape.candidates.push_back(std::move(params));
+    landscape.time_ms.push_back(time);
+  }
+  for (std::size_t d = 0; d < values.size(); ++d) landscape.params[d].values.assign(values[d].begin(), values[d].end());
+  return landscape;
+}
+
+SimulatedRun SimulateRun(const Landscape& landscape, const StrategyOptions& options, double target_ms) {
+  const auto strategy = MakeStrategy(options, landscape.candidates, landscape.params);
+  std::vector<Evaluation> history;
+  SimulatedRun run;
+  while (const std::optional<std::size_t> next = strategy->Next(history)) {
+    const std::optional<double>& time = landscape.time_ms.at(*next);
+    history.push_back({*next, time.has_value(), time.value_or(0)});
+    if (time && (!run.best_ms || *time < *run.best_ms)) run.best_ms = time;
+    if (time && *time <= target_ms && !run.evaluations_to_target) run.evaluations_to_target = history.size();
+  }
+  run.evaluations = history.size();
+  return run;
+}
+
+StrategySummary SimulateStrategy(const Landscape& landscape, const StrategyOptions& options, std::size_t runs,
+                                 double tolerance) {
+  const std::optional<std::size_t> optimum = landscape.Optimum();
+  if (!optimum) throw std::invalid_argument("no candidate of the stored sweep succeeded: nothing to search for");
+  const double optimum_ms = *landscape.time_ms[*optimum];
+  StrategySummary summary{options.name, runs, 0, {}, {}, {}, {}, 0, 0};
+  std::vector<std::size_t> to_target;
+  double evaluations = 0, ratio = 0;
+  std::size_t found = 0;
+  for (std::size_t r = 0; r < runs; ++r) {
+    StrategyOptions seeded = options;
+    seeded.seed = options.seed + r;
+    const SimulatedRun run = SimulateRun(landscape, seeded, optimum_ms * (1 + tolerance));
+    evaluations += static_cast<double>(run.evaluations);
+    if (run.best_ms) {
+      ratio += *run.best_ms / optimum_ms;
+      ++found;
+    }
+    if (run.evaluations_to_target) to_target.push_back(*run.evaluations_to_target);
+  }
+  summary.reached = to_target.size();
+  summary.mean_evaluations = runs ? evaluations / static_cast<double>(runs) : 0;
+  summary.mean_best_ratio = found ? ratio / static_cast<double>(found) : 0;
+  if (to_target.empty()) return summary;
+  double sum = 0;
+  for (const std::size_t n : to_target) sum += static_cast<double>(n);
+  summary.mean_to_target = sum / static_cast<double>(to_target.size());
+  summary.median_to_target = Median(to_target);
+  summary.min_to_target = *std::min_element(to_target.begin(), to_target.end());
+  summary.max_to_target = *std::max_element(to_target.begin(), to_target.end());
+  return summary;
+}
+
+}  // namespace tuner

@@ -1,0 +1,66 @@
+// Replaying a complete stored sweep without a GPU: each strategy's evaluations are answered from
+// the stored measurements, to count how many evaluations it needs to come within a tolerance
+// (5%) of the sweep's optimum.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "db/query/records.h"
+#include "template/search_space.h"
+#include "search/search_strategy.h"
+#include "template/template_spec.h"
+
+namespace tuner {
+
+// The stored sweep does not cover every candidate; the message says how many are missing.
+struct IncompleteSweepError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Every candidate of a sweep and its stored outcome.
+struct Landscape {
+  std::vector<ParamValues> candidates;
+  std::vector<ParamSpec> params;
+  std::vector<std::optional<double>> time_ms;  // nullopt: the candidate did not succeed
+
+  std::optional<std::size_t> Optimum() const;  // the fastest ok candidate
+  std::size_t OkCount() const;
+};
+
+// The candidates are the template's, in enumeration order; every one needs a stored record other
+// than `skipped`. Throws IncompleteSweepError otherwise.
+Landscape LandscapeFromRecords(std::vector<ParamValues> candidates, std::vector<ParamSpec> params,
+                               const std::vector<db::MeasurementRecord>& records);
+// Without the template: the stored candidates are the space, each parameter's values ascending,
+// the candidates in odometer order over those values (brute force's order).
+Landscape LandscapeFromRecordsOnly(const std::vector<db::MeasurementRecord>& records);
+
+// One seeded run of a strategy until it stops.
+struct SimulatedRun {
+  std::size_t evaluations = 0;
+  std::optional<std::size_t> evaluations_to_target;  // counting the one that reached it
+  std::optional<double> best_ms;
+};
+SimulatedRun SimulateRun(const Landscape& landscape, const StrategyOptions& options, double target_ms);
+
+struct StrategySummary {
+  std::string strategy;
+  std::size_t runs = 0;
+  std::size_t reached = 0;  // runs that came within the tolerance before stopping
+  // Over the runs that reached the target; empty when none did.
+  std::optional<double> mean_to_target, median_to_target;
+  std::optional<std::size_t> min_to_target, max_to_target;
+  double mean_evaluations = 0;  // until the strategy stopped
+  double mean_best_ratio = 0;   // best time found / optimum, over runs that found an ok candidate
+};
+
+// `runs` runs with seeds options.seed, options.seed + 1, ... Throws std::invalid_argument when the
+// landscape has no ok candidate.
+StrategySummary SimulateStrategy(const Landscape& landscape, const StrategyOptions& options, std::size_t runs,
+                                 double tolerance = 0.05);
+
+}  // namespace tuner

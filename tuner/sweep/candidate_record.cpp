@@ -1,0 +1,50 @@
+#include "sweep/candidate_record.h"
+
+#include "template/expression.h"
+
+namespace tuner {
+
+db::MeasurementRecord CandidateRecords::Base(const Compiled& compiled) const {
+  db::MeasurementRecord record;
+  record.params_json = ParamsJson(compiled.params);
+  record.launch_json = compiled.geometry.Json();
+  record.measured_at = db::NowUtc();
+  const CompileResult& c = compiled.compile.result;
+  record.compile_ms = compiled.compile.cache_hit ? 0 : c.compile_ms;
+  record.spill_bytes = c.info.spill_bytes;
+  const OccupancyResult occupancy = FillResources(record, compiled, c.info.regs_per_thread, c.info.static_smem_bytes);
+  if (!compiled.invalid_reason.empty()) {
+    record.status = "invalid";
+    record.reason = compiled.invalid_reason;
+  } else if (!c.ok) {
+    record.status = "compile_error";
+    record.reason = "NVRTC failed to compile this candidate";
+    record.error_text = c.log;
+  } else if (!occupancy.invalid_reason.empty()) {
+    record.status = "invalid";
+    record.reason = occupancy.invalid_reason;
+  }
+  return record;
+}
+
+OccupancyResult CandidateRecords::FillResources(db::MeasurementRecord& record, const Compiled& compiled, int regs,
+                                        long long static_smem) const {
+  record.regs_per_thread = regs;
+  record.smem_bytes = static_smem + compiled.geometry.shared_bytes;
+  const OccupancyResult occupancy = ComputeOccupancy(
+      limits_, {static_cast<int>(compiled.geometry.ThreadsPerBlock()), regs, static_cast<std::size_t>(record.smem_bytes)});
+  record.blocks_per_sm = occupancy.blocks_per_sm;
+  record.occupancy = occupancy.occupancy;
+  record.limiter = ToString(occupancy.limiter);
+  return occupancy;
+}
+
+void CandidateRecords::FillPerformance(db::MeasurementRecord& record) const {
+  const Variables vars = MakeVariables(size_, {});
+  const bool flops = !spec_.work.flops.empty();
+  const double work = Evaluate(flops ? spec_.work.flops : spec_.work.bytes, vars);
+  record.perf_unit = flops ? "GFLOP/s" : "GB/s";
+  record.perf_value = work / (record.time_ms_median * 1e6);
+}
+
+}  // namespace tuner

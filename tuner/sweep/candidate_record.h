@@ -1,0 +1,44 @@
+// The stored record of one candidate: what is known before the GPU runs it (launch, resources,
+// occupancy, compile outcome) and the performance derived from its measured time.
+#pragma once
+
+#include <string>
+
+#include "compile/cubin_cache.h"
+#include "db/query/records.h"
+#include "occupancy/occupancy.h"
+#include "template/problem_size.h"
+#include "template/search_space.h"
+#include "template/template_spec.h"
+
+namespace tuner {
+
+// One candidate, ready for the GPU unless invalid_reason is set or the compile failed.
+struct Compiled {
+  ParamValues params;
+  LaunchGeometry geometry;
+  std::string invalid_reason;  // set before compiling when the launch cannot work
+  CachedCompile compile;
+};
+
+class CandidateRecords {
+ public:
+  CandidateRecords(const TemplateSpec& spec, const DeviceLimits& limits, const ProblemSize& size)
+      : spec_(spec), limits_(limits), size_(size) {}
+
+  // Parameters, launch, compile time and resources; status set already if the candidate cannot
+  // run (invalid, compile_error), empty if it is for the GPU to decide.
+  db::MeasurementRecord Base(const Compiled& compiled) const;
+  // Registers, shared memory, blocks per SM, occupancy and limiter from these resources.
+  OccupancyResult FillResources(db::MeasurementRecord& record, const Compiled& compiled, int regs,
+                                long long static_smem) const;
+  // perf_value and perf_unit from time_ms_median and the template's work (flops or bytes).
+  void FillPerformance(db::MeasurementRecord& record) const;
+
+ private:
+  const TemplateSpec& spec_;
+  const DeviceLimits& limits_;
+  const ProblemSize& size_;
+};
+
+}  // namespace tuner

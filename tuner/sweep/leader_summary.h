@@ -1,0 +1,57 @@
+// How a sweep's fastest candidates compare: how many samples each median comes from, their spread,
+// and whether the winner is told apart from the runner-up by more than the timing noise.
+#pragma once
+
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "db/query/records.h"
+
+namespace tuner {
+
+// The reason a leader timed again in turns with the others carries (sweep.cpp writes it).
+inline constexpr const char* kConfirmedReasonPrefix = "confirmed:";
+
+// Fewer samples than this say nothing about the spread.
+inline constexpr int kMinSamplesToCompare = 5;
+
+struct LeaderStanding {
+  db::MeasurementRecord record;
+  double iqr_ms = 0;  // interquartile range: spread x median
+  bool confirmed = false;  // timed again in turns with the other leaders
+};
+
+enum class Separation {
+  kNoRunnerUp,      // fewer than two ok candidates
+  kTooFewSamples,   // the winner or the runner-up has fewer than kMinSamplesToCompare samples
+  kDistinguishable, // gap > winner's IQR + runner-up's IQR: their interquartile ranges cannot overlap
+  kWithinNoise,     // otherwise: another run may rank them the other way round
+};
+
+struct LeaderSummary {
+  std::vector<LeaderStanding> leaders;  // fastest first
+  Separation separation = Separation::kNoRunnerUp;
+  double gap_ms = 0;    // runner-up's median - winner's median
+  double noise_ms = 0;  // winner's IQR + runner-up's IQR
+};
+
+// The `count` fastest `ok` records (by median), and how the first two compare.
+LeaderSummary SummariseLeaders(const std::vector<db::MeasurementRecord>& records, std::size_t count = 3);
+
+// "distinguishable", "within_noise", "too_few_samples", "no_runner_up" (the JSON contract).
+std::string ToString(Separation separation);
+
+// One sentence on the winner against the runner-up, for the text summary.
+std::string DescribeSeparation(const LeaderSummary& summary);
+
+// The leaders as a table (rank, parameters, median, IQR, samples, confirmed), then that sentence.
+void PrintLeaders(const LeaderSummary& summary, std::ostream& out);
+
+// {"leaders": [{params, time_ms, iqr_ms, spread, samples, confirmed}, ...], "winner_vs_runner_up":
+// {"separation", "distinguishable", "gap_ms", "noise_ms"}}.
+nlohmann::json ToJson(const LeaderSummary& summary);
+
+}  // namespace tuner

@@ -1,0 +1,333 @@
+#include "template/python_expression.h"
+
+#include "template/python_syntax.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+namespace tuner {
+
+namespace {
+
+using Node = PythonNode;
+using NodePtr = PythonNodePtr;
+
+constexpr double kLargestExactInteger = 9007199254740992.0;  // 2^53
+
+[[noreturn]] void Fail(const std::string& problem) { throw PythonExpressionError(problem); }
+
+// ---- translation -----------------------------------------------------------------------------
+
+// Precedence of the template syntax, loosest first. A negation is parenthesised wherever it is an
+// operand, and a power takes only atoms, so no reading of `-a^b` or `a^-b` is ever relied on.
+enum Precedence { kTernary, kOr, kAnd, kCompare, kAdd, kMultiply, kPower, kAtom };
+constexpr int kNegation = kOr;
+
+struct Text {
+  Text(std::string text, int precedence, std::string negation_of = "")
+      : text(std::move(text)), precedence(precedence), negation_of(std::move(negation_of)) {}
+  std::string text;
+  int precedence;
+  std::string negation_of;  // "-X" with X an atom: X, so that -(-X) is written X
+};
+
+std::string Wrap(const Text& t, int needed) { return t.precedence < needed ? "(" + t.text + ")" : t.text; }
+
+Text Negation(const std::string& atom) { return {"-" + atom, kNegation, atom}; }
+
+// -t, written without a double minus.
+std::string Negated(const Text& t) { return t.negation_of.empty() ? "-" + Wrap(t, kAtom) : t.negation_of; }
+
+
+std::string FormatLiteral(double value) {
+  if (std::fabs(value) >= kLargestExactInteger) Fail("the number " + std::to_string(value) + " is beyond 2^53");
+  char buffer[64];
+  if (value == std::floor(value)) {
+    std::snprintf(buffer, sizeof buffer, "%.0f", value);
+    return buffer;
+  }
+  for (int precision = 15; precision <= 17; ++precision) {
+    std::snprintf(buffer, sizeof buffer, "%.*g", precision, value);
+    if (std::strtod(buffer, nullptr) == value) break;
+  }
+  return buffer;
+}
+
+class Translator {
+ public:
+  explicit Translator(const PythonScope& scope) : scope_(scope) {}
+
+  Text Emit(const NodePtr& node, bool boolean) const {
+    switch (node->kind) {
+      case Node::kNumber:
+        return node->value < 0 ? Negation(FormatLiteral(-node->value)) : Text(FormatLiteral(node->value), kAtom);
+      case Node::kName:
+        return {Name(node->text), kAtom};
+      case Node::kProblemSize:
+        return {ProblemSize(node->value), kAtom};
+      case Node::kNegate:
+        return Negation(Wrap(Emit(node->children[0], false), kAtom));
+      case Node::kBinary:
+        return Binary(*node);
+      case Node::kAnd:
+      case Node::kOr:
+        return Logical(*node, boolean);
+      case Node::kNot:
+        return {Wrap(Emit(node->children[0], true), kAdd) + " == 0", kCompare};
+      case Node::kCompare:
+        return {Wrap(Emit(node->children[0], false), kAdd) + " " + node->text + " " + Wrap(Emit(node->children[1], false), kAdd),
+                kCompare};
+      case Node::kIn:
+        return Membership(*node);
+      case Node::kConditional:
+        return {Wrap(Emit(node->children[0], true), kOr) + " ? " + Wrap(Emit(node->children[1], boolean), kOr) + " : " +
+                    Wrap(Emit(node->children[2], boolean), kOr),
+                kTernary};
+      case Node::kCall:
+        return Call(*node);
+      case Node::kSequence:
+        Fail("a list or tuple is a value only on the right of 'in'");
+    }
+    Fail("unsupported expression");
+  }
+
+  // Whether evaluating the node can fail (a division by a value that may be zero, a power that may
+  // not be real): Python's `and`/`or` then must not evaluate it when the left side decides.
+  static bool MayFail(const NodePtr& node) {
+    if (node->kind == Node::kBinary) {
+      const NodePtr& right = node->children[1];
+      const bool literal_divisor = right->kind == Node::kNumber && right->value != 0;
+      if ((node->text == "/" || node->text == "//" || node->text == "%") && !literal_divisor) return true;
+      if (node->text == "**" && !(right->kind == Node::kNumber && right->value >= 0 && right->value == std::floor(right->value)))
+        return true;
+    }
+    return std::any_of(node->children.begin(), node->children.end(), MayFail);
+  }
+
+ private:
+  std::string Name(const std::string& name) const {
+    if (name == "ProblemSize") Fail("'ProblemSize' is a list: write ProblemSize[0], ProblemSize[1] or ProblemSize[2]");
+    if (!scope_.params.count(name)) Fail("unknown name '" + name + "': it is not a tuning parameter");
+    if (!scope_.params_allowed)
+      Fail("'" + name + "' is a tuning parameter, and this value may depend on the problem size only (max(" + name +
+           ") is the largest of its values)");
+    return name;
+  }
+
+  std::string ProblemSize(double index) const {
+    const auto i = static_cast<std::size_t>(index);
+    if (i >= scope_.problem_sizes.size())
+      Fail("ProblemSize[" + std::to_string(i) + "]: the description gives " + std::to_string(scope_.problem_sizes.size()) +
+           " problem size(s)");
+    return scope_.problem_sizes[i];
+  }
+
+  bool NonNegative(const NodePtr& node) const {
+    const auto all = [&](std::size_t first) {
+      return std::all_of(node->children.begin() + static_cast<std::ptrdiff_t>(first), node->children.end(),
+                         [&](const NodePtr& child) { return NonNegative(child); });
+    };
+    switch (node->kind) {
+      case Node::kNumber:
+        return node->value >= 0;
+      case Node::kName: {
+        const auto param = scope_.params.find(node->text);
+        return param != scope_.params.end() &&
+               std::all_of(param->second.begin(), param->second.end(), [](long long v) { return v >= 0; });
+      }
+      case Node::kProblemSize:
+      case Node::kNot:
+      case Node::kCompare:
+      case Node::kIn:
+        return true;
+      case Node::kBinary:
+        return node->text != "-" && (node->text == "**" ? NonNegative(node->children[0]) : all(0));
+      case Node::kAnd:
+        return NonNegative(node->children[1]);
+      case Node::kOr:
+        return all(0);
+      case Node::kConditional:
+        return all(1);
+      case Node::kCall:
+        return node->text == "abs" || (node->children.size() == 1 && IsParameterRange(*node) ? Extreme(*node) >= 0 : all(0));
+      case Node::kNegate:
+      case Node::kSequence:
+        return false;
+    }
+    return false;
+  }
+
+  Text Binary(const Node& node) const {
+    const NodePtr& a = node.children[0];
+    const NodePtr& b = node.children[1];
+    const std::string op = node.text;
+    if (op == "+" || op == "-") return {Wrap(Emit(a, false), kAdd) + " " + op + " " + Wrap(Emit(b, false), kMultiply), kAdd};
+    if (op == "*" || op == "/") return {Wrap(Emit(a, false), kMultiply) + " " + op + " " + Wrap(Emit(b, false), kPower), kMultiply};
+    if (op == "**") return {Wrap(Emit(a, false), kAtom) + "^" + Wrap(Emit(b, false), kAtom), kPower};
+    const std::string divisor = Wrap(Emit(b, false), kAtom);
+    if (op == "//")  // floor(a / b) = -ceil(-a / b)
+      return Negation("cdiv(" + Negated(Emit(a, false)) + ", " + Wrap(Emit(b, false), kOr) + ")");
+    // %: the template's remainder takes the sign of the dividend, Python's that of the divisor.
+    const std::string remainder = Wrap(Emit(a, false), kMultiply) + " % " + divisor;
+    if (NonNegative(a) && NonNegative(b)) return {remainder, kMultiply};
+    return {"(" + remainder + " + " + divisor + ") % " + divisor, kMultiply};
+  }
+
+  // Python's `a and b` is a when a is false, else b; `a or b` is a when a is true, else b.
+  Text Logical(const Node& node, bool boolean) const {
+    const bool is_and = node.kind == Node::kAnd;
+    const NodePtr& a = node.children[0];
+    const NodePtr& b = node.children[1];
+    const int level = is_and ? kAnd : kOr;
+    if (boolean && !MayFail(b))
+      return {Wrap(Emit(a, true), level) + (is_and ? " && " : " || ") + Wrap(Emit(b, true), level + 1), level};
+    const std::string test = Wrap(Emit(a, true), kOr);
+    const std::string right = Wrap(Emit(b, boolean), kOr);
+    if (is_and) return {test + " ? " + right + " : 0", kTernary};
+    return {test + " ? " + (boolean ? "1" : Wrap(Emit(a, false), kOr)) + " : " + right, kTernary};
+  }
+
+  Text Membership(const Node& node) const {
+    const std::vector<NodePtr> items = Items(node.children[1]);
+    const std::string value = Wrap(Emit(node.children[0], false), kAdd);
+    const bool negated = node.text == "not in";
+    const char* compare = negated ? " != " : " == ";
+    const char* join = negated ? " && " : " || ";
+    if (items.empty()) return {negated ? "1" : "0", kAtom};
+    std::string text;
+    for (const NodePtr& item : items) text += (text.empty() ? "" : join) + value + compare + Wrap(Emit(item, false), kAdd);
+    return {text, items.size() == 1 ? kCompare : negated ? kAnd : kOr};
+  }
+
+  std::vector<NodePtr> Items(const NodePtr& sequence) const {
+    if (sequence->kind == Node::kSequence) return sequence->children;
+    if (sequence->kind == Node::kCall && (sequence->text == "range" || sequence->text == "list" || sequence->text == "tuple")) {
+      std::vector<NodePtr> items;
+      for (long long v : Values(sequence, 4096)) items.push_back(PythonNumber(static_cast<double>(v)));
+      return items;
+    }
+    Fail("the right of 'in' must be a list, a tuple or a range of values");
+  }
+
+  static bool IsParameterRange(const Node& call) {
+    return (call.text == "min" || call.text == "max") && call.children.size() == 1 && call.children[0]->kind == Node::kName;
+  }
+
+  double Extreme(const Node& call) const {
+    const auto param = scope_.params.find(call.children[0]->text);
+    if (param == scope_.params.end())
+      Fail(call.text + "(" + call.children[0]->text + "): '" + call.children[0]->text + "' is not a tuning parameter");
+    const auto& v = param->second;
+    return static_cast<double>(call.text == "min" ? *std::min_element(v.begin(), v.end()) : *std::max_element(v.begin(), v.end()));
+  }
+
+  Text Call(const Node& node) const {
+    const std::string& f = node.text;
+    const auto& args = node.children;
+    if (IsParameterRange(node)) return Emit(PythonNumber(Extreme(node)), false);
+    if ((f == "min" || f == "max") && args.size() >= 2) {
+      std::string text = f + "(";
+      for (std::size_t i = 0; i < args.size(); ++i) text += (i ? ", " : "") + Wrap(Emit(args[i], false), kOr);
+      return {text + ")", kAtom};
+    }
+    if (args.size() == 1 && (f == "abs" || f == "int" || f == "float")) {
+      const std::string x = Wrap(Emit(args[0], false), kAtom);
+      if (f == "abs") return {x + " < 0 ? -" + x + " : " + x, kTernary};
+      if (f == "int") return {x + " - " + x + " % 1", kAdd};  // truncation, as Python's int()
+      return Emit(args[0], false);
+    }
+    if (f == "min" || f == "max") Fail(f + "() takes two or more values, or one tuning parameter");
+    Fail("the function '" + f + "' is not supported (only min, max, abs, int and float)");
+  }
+
+ public:
+  static std::vector<long long> Values(const NodePtr& node, std::size_t max_values);
+
+ private:
+  const PythonScope& scope_;
+};
+
+// ---- constant values -------------------------------------------------------------------------
+
+double PythonFloorDivide(double a, double b) {
+  if (b == 0) Fail("division by zero");
+  return std::floor(a / b);
+}
+
+double PythonRemainder(double a, double b) {
+  if (b == 0) Fail("division by zero");
+  const double r = std::fmod(a, b);
+  return r != 0 && ((r < 0) != (b < 0)) ? r + b : r;
+}
+
+double Constant(const NodePtr& node) {
+  switch (node->kind) {
+    case Node::kNumber:
+      return node->value;
+    case Node::kNegate:
+      return -Constant(node->children[0]);
+    case Node::kBinary: {
+      const double a = Constant(node->children[0]), b = Constant(node->children[1]);
+      if (node->text == "+") return a + b;
+      if (node->text == "-") return a - b;
+      if (node->text == "*") return a * b;
+      if (node->text == "**") return std::pow(a, b);
+      if (node->text == "//") return PythonFloorDivide(a, b);
+      if (node->text == "%") return PythonRemainder(a, b);
+      if (b == 0) Fail("division by zero");
+      return a / b;
+    }
+    case Node::kName:
+      Fail("'" + node->text + "' in a list of values: the values must be numbers");
+    default:
+      Fail("a value of the list is not a number");
+  }
+}
+
+long long WholeNumber(double value) {
+  if (!std::isfinite(value) || value != std::floor(value) || std::fabs(value) >= kLargestExactInteger)
+    Fail("the value " + FormatLiteral(std::isfinite(value) ? value : 0) + " is not a whole number; tuner's parameters are whole numbers");
+  return static_cast<long long>(value);
+}
+
+std::vector<long long> Translator::Values(const NodePtr& node, std::size_t max_values) {
+  std::vector<long long> values;
+  const auto add = [&](long long v) {
+    if (values.size() >= max_values) Fail("more than " + std::to_string(max_values) + " values");
+    values.push_back(v);
+  };
+  if (node->kind == Node::kSequence) {
+    for (const NodePtr& item : node->children) add(WholeNumber(Constant(item)));
+    return values;
+  }
+  if (node->kind == Node::kCall && (node->text == "list" || node->text == "tuple") && node->children.size() == 1)
+    return Values(node->children[0], max_values);
+  if (node->kind == Node::kCall && node->text == "range" && !node->children.empty() && node->children.size() <= 3) {
+    std::vector<long long> a;
+    for (const NodePtr& arg : node->children) a.push_back(WholeNumber(Constant(arg)));
+    const long long start = a.size() == 1 ? 0 : a[0];
+    const long long stop = a.size() == 1 ? a[0] : a[1];
+    const long long step = a.size() == 3 ? a[2] : 1;
+    if (step == 0) Fail("range() with a step of 0");
+    for (long long v = start; step > 0 ? v < stop : v > stop; v += step) add(v);
+    return values;
+  }
+  Fail("the values must be a list such as [1, 2, 4], a tuple, or range(...)");
+}
+
+}  // namespace
+
+std::string TranslatePythonExpression(const std::string& text, const PythonScope& scope, PythonUse use) {
+  const NodePtr tree = ParsePython(text);
+  return Translator(scope).Emit(tree, use == PythonUse::kCondition).text;
+}
+
+std::vector<long long> EvaluatePythonIntegerList(const std::string& text, std::size_t max_values) {
+  return Translator::Values(ParsePython(text), max_values);
+}
+
+}  // namespace tuner

@@ -1,0 +1,67 @@
+// The candidates of a template: every combination of parameter values that satisfies the
+// constraints, and the launch geometry of each.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "template/expression.h"
+#include "template/problem_size.h"
+#include "template/template_spec.h"
+
+namespace tuner {
+
+using ParamValues = std::vector<std::pair<std::string, long long>>;  // declared order
+
+struct LaunchGeometry {
+  std::array<long long, 3> grid{1, 1, 1};
+  std::array<long long, 3> block{1, 1, 1};
+  long long shared_bytes = 0;  // dynamic
+
+  long long ThreadsPerBlock() const { return block[0] * block[1] * block[2]; }
+  std::string Json() const;
+};
+
+Variables MakeVariables(const ProblemSize& size, const ParamValues& params);
+
+// Throws ExpressionError when an expression is not a positive whole number where one is needed.
+LaunchGeometry EvaluateLaunch(const LaunchSpec& launch, const Variables& variables);
+
+// The most candidates a command holds in memory (with the strategies' bookkeeping, under a
+// kilobyte each): real spaces have 10^3 to 10^5, and a space past this is refused rather than
+// sampled, before any GPU or database is touched.
+constexpr std::size_t kMaxCandidates = 1000000;
+
+// The valid candidates in odometer order (the last parameter varies fastest), built by binding the
+// parameters one at a time and checking each constraint, parsed once, as soon as the parameters it
+// reads are bound. Throws TemplateError naming the constraint, the candidate (its bound parameters)
+// and the sizes when a constraint cannot be evaluated (a division by zero) for a candidate that the
+// constraints checked before it accept, and naming the count when there are more than
+// `max_candidates`.
+std::vector<ParamValues> EnumerateCandidates(const TemplateSpec& spec, const ProblemSize& size,
+                                             std::size_t max_candidates = kMaxCandidates);
+
+// How many candidates EnumerateCandidates would give, without holding them; it stops counting at
+// `limit`.
+std::size_t CountCandidates(const TemplateSpec& spec, const ProblemSize& size,
+                            std::size_t limit = std::numeric_limits<std::size_t>::max());
+
+std::size_t CountCombinations(const TemplateSpec& spec);
+
+// {"TILE":64,"ROWS":4,"PAD":1}: the identity of a candidate in the database.
+std::string ParamsJson(const ParamValues& params);
+ParamValues ParamsFromJson(const std::string& json);
+
+// "TILE=32 ROWS=8": a candidate in a message.
+std::string DescribeParams(const ParamValues& params);
+// "W=8192 H=4096": a problem size in a message.
+std::string DescribeSizes(const ProblemSize& size);
+
+// The reference configuration of a template (check.params).
+ParamValues ReferenceParams(const TemplateSpec& spec);
+
+}  // namespace tuner

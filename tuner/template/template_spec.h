@@ -1,0 +1,122 @@
+// A kernel template: the CUDA source plus its parsed TOML description (format in
+// kernel_templates/README.md).
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "common/errors.h"
+#include "template/source_headers.h"
+
+namespace tuner {
+
+// A malformed description or source; the message names the file, the line and the field. Bad input,
+// so a command that meets one exits 2.
+struct TemplateError : UsageError {
+  using UsageError::UsageError;
+};
+
+enum class ScalarType { kFloat, kDouble, kInt, kUint, kInt64, kUint64 };
+std::size_t SizeOf(ScalarType type);
+std::string ToString(ScalarType type);
+bool IsFloatingPoint(ScalarType type);
+std::string NpyDescr(ScalarType type);  // the .npy type code of the type: "<f4", "<u4", ...
+
+// kRandomInt: integers for exact sums (see FillBuffer). kFile: the contents of a .npy file
+// (ArgSpec::file); for an output, restored before every launch.
+enum class BufferInit { kRandom, kZero, kOne, kIndex, kPoison, kRandomInt, kFile };
+std::string ToString(BufferInit init);
+
+struct SizeSpec {
+  std::string name;
+  long long default_value = 0;
+};
+
+struct ParamSpec {
+  std::string name;
+  std::vector<long long> values;
+  std::vector<std::string> labels;  // empty, or one per value
+};
+
+struct LaunchSpec {
+  std::vector<std::string> grid;   // 1 to 3 expressions
+  std::vector<std::string> block;  // 1 to 3 expressions
+  std::string shared_bytes = "0";
+};
+
+struct ArgSpec {
+  std::string name;
+  ScalarType type = ScalarType::kFloat;
+  bool is_buffer = false;
+  std::string length;  // buffers: elements
+  std::string value;   // scalars
+  BufferInit init = BufferInit::kZero;
+  bool output = false;
+  std::string file;  // init = "file:PATH": PATH resolved against the description's folder
+};
+
+struct SymbolSpec {
+  std::string name;  // the __constant__ / __device__ variable
+  std::string from;  // the buffer argument whose contents it receives
+};
+
+struct CheckSpec {
+  std::string kernel;                       // reference entry point; empty: every output has an expected file
+  bool own_configuration = false;           // the template's own kernel at `params`, not an independent one
+  std::map<std::string, std::string> expected;  // output argument -> .npy file of its expected contents
+  std::map<std::string, long long> params;  // complete: every parameter has a value
+  LaunchSpec launch;
+  std::string atol = "0";     // expressions over sizes: the error of a sum grows with its length
+  std::string rtol = "1e-5";
+};
+
+// A size with data of its own ([[data_size]]): at this size every data file (init = "file:..." and
+// [check] expected) is read from `folder` at the path it has relative to the description.
+struct DataSizeSpec {
+  std::string size_key;  // "65536x256": every size variable, declared order
+  std::string folder;                          // resolved against the description's folder
+  std::map<std::string, std::string> files;    // data file at the default size -> the file at this size
+};
+
+struct WorkSpec {
+  std::string bytes;  // empty when not given
+  std::string flops;
+};
+
+struct TemplateSpec {
+  std::string name;
+  std::string summary;
+  std::string kernel;
+  std::string description_path;
+  std::string source_path;
+  std::string source_text;
+  std::vector<SourceHeader> headers;  // included from beside the source
+  std::string hash;  // of the description, the source and its headers: a new hash is a new version
+  bool replaces_shipped = false;  // a user's template that is meant to take a shipped one's name
+  std::vector<std::string> constraints;
+  std::vector<std::string> options;
+  std::vector<SizeSpec> sizes;
+  std::vector<ParamSpec> params;
+  LaunchSpec launch;
+  std::vector<ArgSpec> args;
+  std::vector<SymbolSpec> symbols;
+  CheckSpec check;
+  WorkSpec work;
+  std::vector<DataSizeSpec> data_sizes;  // sizes other than the defaults that have data files of their own
+};
+
+// Reads a description and its source, strictly (kernel_templates/README.md has the format): an
+// unknown key, a name that is no identifier, a duplicate, a value out of range at the default sizes
+// or a kernel the source does not mention is a TemplateError.
+TemplateSpec LoadTemplateFile(const std::string& description_path);
+
+// What `tune` says on stderr of a template checked against one of its own configurations.
+std::string OwnConfigurationWarning(const TemplateSpec& spec);
+
+// The label of a parameter value ("padded") or the number itself.
+std::string ValueLabel(const ParamSpec& param, long long value);
+
+}  // namespace tuner
