@@ -13,7 +13,7 @@
 #include "db/query/store.h"
 #include "db_test_util.h"
 #include "run_unprivileged.h"
-#include "common/errors.h"
+#include "db/query/errors.h"
 
 namespace tuner::db {
 namespace {

@@ -11,7 +11,7 @@
 #include "db/query/schema.h"
 #include "db/query/sqlite.h"
 #include "db_test_util.h"
-#include "common/errors.h"
+#include "db/query/errors.h"
 
 namespace tuner::db {
 namespace {

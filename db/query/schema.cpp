@@ -11,7 +11,7 @@
 #include <random>
 #include <stdexcept>
 
-#include "common/errors.h"
+#include "db/query/errors.h"
 
 namespace tuner::db {
 

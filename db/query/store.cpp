@@ -53,8 +53,8 @@ struct Store::Impl {
     return found->second;
   }
   // Serialises the calls of threads sharing this Store (one sweep per GPU): one connection is one
-  // writer, which SQLite 3.40 needs (see DESIGN.md on the WAL-reset race). Recursive: some calls
-  // make others.
+  // writer, which SQLite 3.40 needs (before 3.51.3 two connections writing or checkpointing at once
+  // can hit the WAL-reset race). Recursive: some calls make others.
   std::recursive_mutex mutex;
   std::unique_lock<std::recursive_mutex> Lock() { return std::unique_lock<std::recursive_mutex>(mutex); }
 

@@ -1,5 +1,6 @@
 // The subcommands. Each parses its own options and returns an exit code (errors.h); main only
-// dispatches.
+// dispatches. The hidden ones are declared where they live: RunWorker in measure/worker.h,
+// RunCompileServer in compile/parallel_compiler.h.
 #pragma once
 
 namespace tuner {
@@ -15,7 +16,5 @@ int RunReport(int argc, char** argv);
 int RunDb(int argc, char** argv);
 int RunFormatImport(int argc, char** argv);  // tuner import: a T1 description as a template
 int RunFormatExport(int argc, char** argv);  // tuner export: stored results as T4
-int RunWorker(int argc, char** argv);         // hidden: the GPU worker process the sweep starts
-int RunCompileServer(int argc, char** argv);  // hidden: an NVRTC process of the compile pool
 
 }  // namespace tuner

@@ -7,6 +7,8 @@
 #include "app/commands.h"
 #include "common/errors.h"
 #include "common/version.h"
+#include "compile/parallel_compiler.h"
+#include "measure/worker.h"
 
 namespace {
 

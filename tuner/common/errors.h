@@ -4,9 +4,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "db/query/errors.h"  // UsageError, BadDatabaseError: the query library throws them too
+
 namespace tuner {
 
-// Exit codes: the contract in DESIGN.md.
+// Exit codes, a contract that scripts rely on: 0 success, 1 the work failed, 2 bad usage or bad
+// input (the message names it; nothing is created or changed), 3 no usable GPU, 4 a bad database,
+// 130 interrupted.
 enum ExitCode : int {
   kExitOk = 0,
   kExitFailed = 1,
@@ -16,18 +20,8 @@ enum ExitCode : int {
   kExitInterrupted = 130,
 };
 
-// Bad command line or bad input file: the message names what is wrong. Exit 2.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 // A command needs a GPU and none is usable. Exit 3.
 struct NoGpuError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-// The database file is corrupt, foreign or from a newer version. Exit 4; the file is left untouched.
-struct BadDatabaseError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 

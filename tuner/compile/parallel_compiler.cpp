@@ -5,7 +5,6 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "app/commands.h"
 #include "db/query/default_paths.h"
 
 namespace tuner {

@@ -1,6 +1,6 @@
 // Compiling many candidates at once. By default each compile thread of the caller drives its own
 // NVRTC process (`tuner __compile`): on a 16-core host threads of one process scaled about 2x for
-// small kernels while separate processes scaled about 6x (shared/DESIGN.md; remeasure with
+// small kernels while separate processes scaled about 6x (remeasure with
 // scripts/bench_compile.sh), and an NVRTC crash is contained in its process. Each process writes
 // its result into the content-addressed cubin cache, where the caller picks it up.
 // $TUNER_COMPILE=threads compiles in the caller's threads instead.
@@ -38,5 +38,9 @@ class ParallelCompiler {
 
 // Whether compiles run in processes (default) or threads ($TUNER_COMPILE=threads).
 bool CompileInProcesses();
+
+// The hidden `tuner __compile` command: an NVRTC process of the pool, one JSON request per line on
+// stdin, one reply per line on stdout.
+int RunCompileServer(int argc, char** argv);
 
 }  // namespace tuner

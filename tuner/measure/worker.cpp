@@ -1,6 +1,8 @@
 // The hidden `tuner __worker` command: the process that drives one GPU for a sweep. It reads one
 // JSON request per line on stdin and answers one JSON line on stdout. After a fault the CUDA
 // context is lost, so it answers and exits; the supervisor starts a new one.
+#include "measure/worker.h"
+
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -9,7 +11,6 @@
 #include <iostream>
 #include <memory>
 
-#include "app/commands.h"
 #include "measure/gpu_session.h"
 #include "measure/worker_protocol.h"
 

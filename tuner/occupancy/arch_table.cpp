@@ -5,8 +5,8 @@
 // memory per thread block (the opt-in figure from 7.0 on); shared memory reserved by the CUDA driver
 // per thread block). Figures common to every row listed here: 1024 threads per block, 65536 registers
 // per SM, 48 KiB shared memory per block without opt-in, warp size 32.
-// The sm_90 row was also checked against an H100 80GB HBM3 and an H200 (../shared/MEASURED.md,
-// cudaGetDeviceProperties, CUDA 13.0): 228 KiB per SM, 227 KiB opt-in, 1 KiB reserved per block,
+// The sm_90 row was also checked against an H100 80GB HBM3 and an H200
+// (cudaGetDeviceProperties, CUDA 13.0): 228 KiB per SM, 227 KiB opt-in, 1 KiB reserved per block,
 // 65536 registers, 2048 threads and 32 blocks per SM.
 #include "occupancy/arch_table.h"
 

@@ -1,4 +1,4 @@
-// JSON keys beyond DESIGN.md's four: device{...}, kernel{...}, warps_per_block, max_warps_per_sm,
+// JSON keys beyond the four of occupancy_output.h: device{...}, kernel{...}, warps_per_block, max_warps_per_sm,
 // limiters (every limit reached, ties included), blocks_by_{warps,registers,shared_memory,blocks,
 // barriers} (null: that resource does not limit), regs_allocated_per_block,
 // smem_allocated_per_block_bytes (with the reserve, rounded), valid, invalid_reason (null when valid),

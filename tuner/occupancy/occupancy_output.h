@@ -1,4 +1,4 @@
-// What `tuner occupancy` prints: the text report and the JSON document (keys in DESIGN.md:
+// What `tuner occupancy` prints: the text report and the JSON document (keys scripts rely on:
 // blocks_per_sm, warps_per_sm, occupancy, limiter, and the others documented in occupancy_output.cpp).
 #pragma once
 

@@ -1,0 +1,97 @@
+// The folders' dependency rule of ARCHITECTURE.md, checked on the sources: every folder-qualified
+// #include "folder/file.h" of a folder names the folder itself or one it may depend on.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Each folder (relative to the repository root) and the folders it may include, as in
+// ARCHITECTURE.md's table. A folder always may include itself.
+const std::map<std::string, std::set<std::string>> kMayInclude = {
+    {"tuner/app",
+     {"tuner/sweep", "tuner/search", "tuner/measure", "tuner/occupancy", "tuner/compile", "tuner/template",
+      "tuner/cuda", "tuner/common", "reports", "db", "db/query"}},
+    {"tuner/sweep",
+     {"tuner/search", "tuner/measure", "tuner/occupancy", "tuner/compile", "tuner/template", "tuner/cuda",
+      "tuner/common", "reports", "db", "db/query"}},
+    {"tuner/search", {"tuner/template", "tuner/common", "db/query"}},
+    {"tuner/measure", {"tuner/template", "tuner/cuda", "tuner/common"}},
+    {"tuner/occupancy", {"tuner/compile", "tuner/template", "tuner/cuda", "tuner/common"}},
+    {"tuner/compile", {"tuner/template", "tuner/common", "db/query"}},
+    {"tuner/template", {"tuner/common", "db/query"}},
+    {"tuner/cuda", {"tuner/common"}},
+    {"tuner/common", {"db/query"}},
+    {"reports", {"tuner/common", "db", "db/query"}},
+    {"db", {"db/query"}},
+    {"db/query", {}},
+};
+
+// The folder an include names: "sweep/sweep.h" -> "tuner/sweep", "db/query/store.h" -> "db/query",
+// "reports/x.h" -> "reports"; "" for one without a folder (a library's own header such as npy.h).
+std::string IncludedFolder(const std::string& include) {
+  const fs::path path(include);
+  const std::string folder = path.parent_path().string();
+  if (folder.empty()) return "";
+  if (folder == "db" || folder == "db/query" || folder == "reports") return folder;
+  return "tuner/" + folder;
+}
+
+struct Violation {
+  std::string file;
+  std::string include;
+};
+
+std::vector<Violation> Violations(const fs::path& root) {
+  static const std::regex kInclude(R"re(^\s*#\s*include\s+"([^"]+)")re");
+  std::vector<Violation> found;
+  for (const auto& [folder, allowed] : kMayInclude) {
+    for (const auto& entry : fs::directory_iterator(root / folder)) {
+      const std::string extension = entry.path().extension().string();
+      if (extension != ".h" && extension != ".cpp") continue;
+      std::ifstream in(entry.path());
+      for (std::string line; std::getline(in, line);) {
+        std::smatch match;
+        if (!std::regex_search(line, match, kInclude)) continue;
+        const std::string included = IncludedFolder(match[1]);
+        if (included.empty() || included == folder || allowed.count(included)) continue;
+        found.push_back({folder + "/" + entry.path().filename().string(), match[1]});
+      }
+    }
+  }
+  return found;
+}
+
+TEST(Layout, EveryFolderIncludesOnlyTheFoldersBelowIt) {
+  for (const Violation& v : Violations(TUNER_SOURCE_DIR))
+    ADD_FAILURE() << v.file << " includes \"" << v.include << "\", a folder it may not depend on";
+}
+
+TEST(Layout, EveryFolderOfTheToolIsInTheTable) {
+  for (const auto& entry : fs::directory_iterator(fs::path(TUNER_SOURCE_DIR) / "tuner"))
+    if (entry.is_directory())
+      EXPECT_TRUE(kMayInclude.count("tuner/" + entry.path().filename().string())) << entry.path();
+}
+
+TEST(Layout, AnUpwardIncludeIsFound) {
+  const fs::path root = fs::temp_directory_path() / ("layout_test_" + std::to_string(::getpid()));
+  for (const auto& [folder, allowed] : kMayInclude) fs::create_directories(root / folder);
+  std::ofstream(root / "tuner/measure/worker.cpp") << "#include \"measure/worker.h\"\n#include \"app/commands.h\"\n";
+  std::ofstream(root / "db/query/schema.cpp") << "#include <sqlite3.h>\n  #  include \"common/errors.h\"\n";
+  const std::vector<Violation> found = Violations(root);
+  fs::remove_all(root);
+  ASSERT_EQ(found.size(), 2u);
+  std::set<std::string> files = {found[0].file, found[1].file};
+  EXPECT_EQ(files, (std::set<std::string>{"tuner/measure/worker.cpp", "db/query/schema.cpp"}));
+}
+
+}  // namespace
