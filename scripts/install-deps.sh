@@ -9,7 +9,6 @@ packages=(
   libsqlite3-dev
   nlohmann-json3-dev
   libtomlplusplus-dev
-  libmuparser-dev
   libeigen3-dev  # the Gaussian process of --strategy bayesian (header-only)
   libgtest-dev
   zlib1g-dev

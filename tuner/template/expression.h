@@ -1,14 +1,17 @@
 // Arithmetic expressions of a template description (constraints, launch geometry, lengths, work),
-// evaluated with muparser over named integer variables (sizes and parameters).
+// evaluated over named integer variables (sizes and parameters). The syntax, functions and messages
+// are muparser's, which the project used until it had to link only the C library and NVRTC
+// dynamically (Debian ships muparser only as a shared library): our own parser compiles each
+// expression once to a postfix program (expression_program.h).
 #pragma once
 
 #include <map>
-#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "common/option_values.h"
+#include "template/expression_program.h"
 
 namespace tuner {
 
@@ -33,9 +36,6 @@ class CompiledExpression {
  public:
   // Throws ExpressionError for a syntax error or a name that is not one of `variables`.
   CompiledExpression(const std::string& expression, const std::map<std::string, double*>& variables);
-  ~CompiledExpression();
-  CompiledExpression(CompiledExpression&&) noexcept;
-  CompiledExpression& operator=(CompiledExpression&&) noexcept;
 
   // The value at the variables' current values; throws ExpressionError as Evaluate() does.
   double Evaluate();
@@ -44,10 +44,10 @@ class CompiledExpression {
   const std::vector<std::string>& used_names() const { return used_names_; }
 
  private:
-  struct Parser;
   std::string expression_;
   std::vector<std::string> used_names_;
-  std::unique_ptr<Parser> parser_;
+  ExpressionProgram program_;
+  std::vector<double> stack_;
 };
 
 // Evaluates and requires a whole number (grid and block extents, lengths, bytes).
