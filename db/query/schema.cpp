@@ -8,10 +8,10 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <stdexcept>
 
 #include "db/query/errors.h"
+#include "db/query/random_hex.h"
 
 namespace tuner::db {
 
@@ -368,7 +368,7 @@ sql::Connection OpenForWriting(const std::string& path) {
   const fs::path parent = fs::path(path).parent_path();
   if (!parent.empty()) fs::create_directories(parent);
   const std::string temporary =
-      path + ".new-" + std::to_string(getpid()) + "-" + std::to_string(std::random_device{}());
+      path + ".new-" + std::to_string(getpid()) + "-" + RandomHex(4);
   {
     // Left in rollback-journal mode: OpenExistingForWriting switches the live connection to WAL.
     sql::Connection connection = Connect(temporary, sql::Connection::Mode::kCreate);

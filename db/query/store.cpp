@@ -1,28 +1,21 @@
 #include "db/query/store.h"
 
-#include <cstdio>
 #include <iostream>
 #include <map>
 #include <mutex>
-#include <random>
 #include <stdexcept>
 #include <tuple>
 
 #include "db/query/schema.h"
 #include "db/query/sqlite.h"
 #include "db/query/store_columns.h"
+#include "db/query/random_hex.h"
 
 namespace tuner::db {
 
 namespace {
 
-// Fresh entropy on every call: a generator kept in memory would repeat itself in forked children.
-std::string NewUid() {
-  std::random_device random;
-  char text[40];
-  std::snprintf(text, sizeof text, "%08x%08x%08x%08x", random(), random(), random(), random());
-  return text;
-}
+std::string NewUid() { return RandomHex(16); }
 
 }  // namespace
 

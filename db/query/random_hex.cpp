@@ -1,0 +1,29 @@
+#include "db/query/random_hex.h"
+
+#include <sys/random.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <vector>
+
+namespace tuner::db {
+
+std::string RandomHex(std::size_t bytes) {
+  std::vector<unsigned char> random(bytes);
+  for (std::size_t filled = 0; filled < bytes;) {
+    const ssize_t got = getrandom(random.data() + filled, bytes - filled, 0);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) throw std::runtime_error(std::string("cannot read random bytes from the kernel: ") + std::strerror(errno));
+    filled += static_cast<std::size_t>(got);
+  }
+  static const char kDigits[] = "0123456789abcdef";
+  std::string text;
+  for (const unsigned char byte : random) {
+    text += kDigits[byte >> 4];
+    text += kDigits[byte & 15];
+  }
+  return text;
+}
+
+}  // namespace tuner::db
