@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <random>
 
+#include "db/query/random_hex.h"
 #include "common/errors.h"
 #include "common/option_values.h"
 #include "template/search_space.h"
@@ -53,7 +53,7 @@ std::vector<PlannedFile> PlanFiles(const ImportedTemplate& imported, const fs::p
 class StagingFolder {
  public:
   StagingFolder()
-      : path_(fs::temp_directory_path() / ("tuner-import-" + std::to_string(getpid()) + "-" + std::to_string(std::random_device{}()))) {
+      : path_(fs::temp_directory_path() / ("tuner-import-" + std::to_string(getpid()) + "-" + db::RandomHex(4))) {
     fs::create_directories(path_);
   }
   ~StagingFolder() {
