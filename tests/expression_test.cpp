@@ -158,7 +158,7 @@ TEST(Expression, SyntaxErrorsSayWhatAndWhere) {
       {"", "Expression is empty."},
       {"\"a\"", "Strings must only be used as function arguments!"},
       {"N\x0f", "Invalid non printable characters found in expression/identifer!"},
-      {"-", "Internal error"},  // muparser's words
+      {"-", "an operator or function has no operand"},  // muparser said "Internal error"
       {"N, -", "an operator after a comma has no operand of its own"},  // muparser gave an arbitrary value
       {"Q + P", "unknown name 'P'"},
       {"sin", "unknown name 'sin'"},
@@ -177,12 +177,23 @@ TEST(Expression, SyntaxErrorsSayWhatAndWhere) {
 
 TEST(Expression, NotANumberAndInfinityAreRefusedByOperatorsAndAtTheEnd) {
   const Variables vars = {{"Z", 0}, {"NEG", -3}, {"BIG", 1e200}};
-  EXPECT_EQ(ErrorOf("sqrt(NEG)", vars), "in expression 'sqrt(NEG)': the value is not finite");
+  const std::string not_a_number = "a value is not a number (such as the square root of a negative)";
+  EXPECT_EQ(ErrorOf("sqrt(NEG)", vars), "in expression 'sqrt(NEG)': " + not_a_number);
   EXPECT_EQ(ErrorOf("1 + log(Z)", vars), "in expression '1 + log(Z)': a value is infinite");
   EXPECT_EQ(ErrorOf("BIG * BIG", vars), "in expression 'BIG * BIG': a value overflows");
   EXPECT_EQ(ErrorOf("Z / Z", vars), "in expression 'Z / Z': division by zero");
-  EXPECT_EQ(ErrorOf("sqrt(NEG) > 0", vars),
-            "in expression 'sqrt(NEG) > 0': a value is not a number (such as the square root of a negative)");
+  EXPECT_EQ(ErrorOf("sqrt(NEG) > 0", vars), "in expression 'sqrt(NEG) > 0': " + not_a_number);
+}
+
+// Each of these once gave a silent answer: a NaN condition took the first branch, sign gave 0 and
+// min and max dropped the NaN when it was not their first argument.
+TEST(Expression, NotANumberNeverBecomesAConditionOrAFunctionsAnswer) {
+  const Variables vars = {{"NEG", -3}, {"BIG", 1e200}};
+  for (const char* expression : {"sqrt(NEG) ? 1 : 2", "sign(sqrt(NEG))", "min(3, sqrt(NEG))", "max(3, sqrt(NEG))",
+                                 "1 || sqrt(NEG)", "0 && sqrt(NEG)", "sqrt(-1) ? 1 : 2"})
+    EXPECT_NE(ErrorOf(expression, vars).find("not a number"), std::string::npos) << expression;
+  EXPECT_NE(ErrorOf("atan(exp(BIG))", vars).find("infinite"), std::string::npos);
+  EXPECT_EQ(ErrorOf("NEG < 0 ? 1 : sqrt(NEG)", vars), "");  // the branch not taken is not evaluated
 }
 
 TEST(Expression, HugeValuesAreTooLargeNotFractions) {

@@ -77,9 +77,11 @@ TEST(Layout, EveryFolderIncludesOnlyTheFoldersBelowIt) {
 }
 
 TEST(Layout, EveryFolderOfTheToolIsInTheTable) {
-  for (const auto& entry : fs::directory_iterator(fs::path(TUNER_SOURCE_DIR) / "tuner"))
-    if (entry.is_directory())
+  for (const auto& entry : fs::directory_iterator(fs::path(TUNER_SOURCE_DIR) / "tuner")) {
+    if (entry.is_directory()) {  // braces: EXPECT_TRUE is an if-else of its own
       EXPECT_TRUE(kMayInclude.count("tuner/" + entry.path().filename().string())) << entry.path();
+    }
+  }
 }
 
 TEST(Layout, AnUpwardIncludeIsFound) {

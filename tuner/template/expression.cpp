@@ -12,8 +12,8 @@ namespace {
 
 constexpr double kLargestExactInteger = 9007199254740992.0;  // 2^53: above it doubles skip integers
 
-// muparser's message for an operator that finds no operand, kept as users saw it.
-constexpr const char* kMalformed = "Internal error";
+// An operator that finds no operand, such as a lone `-` (muparser said "Internal error").
+constexpr const char* kMalformed = "an operator or function has no operand";
 constexpr const char* kStringArgument = "String value used where a numerical argument is expected.";
 
 [[noreturn]] void Fail(const std::string& problem) { throw ExpressionProblem(problem); }

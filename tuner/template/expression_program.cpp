@@ -10,9 +10,9 @@ namespace {
 
 [[noreturn]] void Fail(const char* problem) { throw ExpressionProblem(problem); }
 
-// A division by zero would become inf or NaN, which a comparison then turns into a silent 0 or 1:
-// operators refuse it, and refuse any NaN or infinity on the way. Functions do not check (a NaN
-// they return is refused by the operator that takes it, or as the final value).
+// A division by zero would become inf or NaN, which a comparison, a condition or a function such as
+// min or sign then turns into a silent 0 or 1: operators refuse it, and every function's value,
+// operand and condition is checked, so that no NaN or infinity goes on.
 inline double Operand(double value) {
   if (!std::isfinite(value)) Fail(std::isnan(value) ? "a value is not a number (such as the square root of a negative)"
                                                     : "a value is infinite");
@@ -30,7 +30,7 @@ inline double Divide(double a, double b) {
 }
 
 // `&&` and `||` decide on their left operand when they can: the right one is computed (a division
-// by zero in it is an error) but not checked.
+// by zero or a NaN in it is an error) but its value is not looked at.
 inline double ApplyBinary(Operation operation, double a, double b) {
   switch (operation) {
     case Operation::kOr: return Operand(a) != 0 || Operand(b) != 0;
@@ -258,17 +258,17 @@ double ExpressionProgram::Run(std::vector<double>& stack) const {
       case Operation::kConstant: values[++top] = instruction.value; break;
       case Operation::kVariable: values[++top] = *instruction.address; break;
       case Operation::kNegate: values[top] = -values[top]; break;
-      case Operation::kFunction1: values[top] = instruction.one(values[top]); break;
+      case Operation::kFunction1: values[top] = Operand(instruction.one(values[top])); break;
       case Operation::kFunction2:
         --top;
-        values[top] = instruction.two(values[top], values[top + 1]);
+        values[top] = Operand(instruction.two(values[top], values[top + 1]));
         break;
       case Operation::kVariadic:
         top -= instruction.count - 1;
-        values[top] = instruction.many(&values[top], instruction.count);
+        values[top] = Operand(instruction.many(&values[top], instruction.count));
         break;
       case Operation::kJumpIfZero:
-        if (values[top--] == 0) pc = instruction.count - 1;
+        if (Operand(values[top--]) == 0) pc = instruction.count - 1;
         break;
       case Operation::kJump:
         pc = instruction.count - 1;
