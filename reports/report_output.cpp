@@ -1,15 +1,13 @@
 #include "reports/report_output.h"
 
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <stdexcept>
 
 #include "reports/csv_report.h"
 #include "reports/html_report.h"
 #include "reports/markdown_report.h"
 #include "common/errors.h"
 #include "common/option_values.h"
+#include "common/whole_file.h"
 
 namespace tuner::report {
 
@@ -17,38 +15,16 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void WriteWhole(const std::string& path, const std::string& text) {
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
-    if (!file) throw std::runtime_error("cannot open " + temporary + " for writing (does the folder exist?)");
-    file << text;
-    file.close();
-    if (!file) throw std::runtime_error("cannot write " + temporary);
-  }
-  std::error_code error;
-  fs::rename(temporary, path, error);
-  if (error) {
-    std::remove(temporary.c_str());
-    throw std::runtime_error("cannot rename " + temporary + " to " + path + ": " + error.message());
-  }
-}
-
 std::vector<std::string> WriteMarkdown(const ReportData& data, const std::string& path) {
   const std::string folder = ChartsFolderOf(path);
   const MarkdownReport report = RenderMarkdown(data, fs::path(folder).filename().string());
   std::vector<std::string> written;
-  if (!report.charts.empty()) {
-    std::error_code error;
-    fs::create_directories(folder, error);
-    if (error) throw std::runtime_error("cannot create the charts folder " + folder + ": " + error.message());
-  }
   for (const ChartFile& chart : report.charts) {
     const std::string chart_path = (fs::path(path).parent_path() / chart.relative_path).string();
-    WriteWhole(chart_path, chart.svg);
+    WriteWholeFile(chart_path, chart.svg);  // creates the charts folder
     written.push_back(chart_path);
   }
-  WriteWhole(path, report.markdown);
+  WriteWholeFile(path, report.markdown);
   written.insert(written.begin(), path);
   return written;
 }
@@ -94,7 +70,7 @@ std::vector<std::string> WriteReport(const ReportData& data, ReportFormat format
     out.flush();
     return {};
   }
-  WriteWhole(path, text);
+  WriteWholeFile(path, text);
   return {path};
 }
 
