@@ -33,6 +33,23 @@ TEST(CubinCache, SecondCompileIsAHitWithTheSameResources) {
   EXPECT_NE(cache.Compile(Transpose(), kParams, "transpose", "sm_80").cubin_path, first.cubin_path);
 }
 
+TEST(CubinCache, CandidatesThatDifferOnlyInHostParametersShareTheirKernel) {
+  TempDir dir;
+  const CubinCache cache(dir.File("cubins"));
+  TemplateSpec spec = Transpose();
+  spec.params.push_back({"STREAMS", {1, 4}, {}, true});
+  ParamValues one = kParams, four = kParams;
+  one.emplace_back("STREAMS", 1);
+  four.emplace_back("STREAMS", 4);
+  const CachedCompile first = cache.Compile(spec, one, "transpose", "sm_90");
+  ASSERT_TRUE(first.result.ok) << first.result.log;
+  const CachedCompile second = cache.Compile(spec, four, "transpose", "sm_90");
+  EXPECT_TRUE(second.cache_hit);
+  EXPECT_EQ(second.cubin_path, first.cubin_path);
+  spec.params.back().host = false;  // a kernel parameter is a macro: another kernel
+  EXPECT_NE(cache.Compile(spec, four, "transpose", "sm_90").cubin_path, first.cubin_path);
+}
+
 TEST(CubinCache, ACorruptEntryIsRebuilt) {
   TempDir dir;
   const CubinCache cache(dir.File("cubins"));

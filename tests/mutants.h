@@ -267,6 +267,21 @@ inline const std::vector<TemplateMutants>& AllMutants() {
                  // 158 of the 12,064 candidates at 200x152x76, with every pair of parameter values.
                  "(TILE_M + 2 * TILE_N + 3 * TILE_K + 5 * WORK_M + 7 * WORK_N + 11 * VEC_A + 13 * VEC_B + 17 * A_TRANSPOSED"
                  " + 19 * PAD_A + 23 * STRIDE_N + 29 * UNROLL_K + 31 * DB) % 79 == 0"});
+    t.push_back({"divergence",
+                 {
+                     {"wrong mapping: the per-warp mapping shifts the lane by 4 bits, so elements repeat and others stay unwritten",
+                      {{"return warp | (lane << 5);", "return warp | (lane << 4);"}},
+                      "100000x4", "BRANCH == 1 && TRIPS == 1"},
+                     {"off-by-one bound: the last element is never written",
+                      {{"    if (i < n) out[i] = divergent_work(", "    if (i < n - 1) out[i] = divergent_work("}},
+                      "100000x4", "1"},
+                     {"wrong mapping: the step count comes from 3 warp bits, so elements repeat",
+                      {{"((warp & 15) << 1)", "((warp & 7) << 1)"}},
+                      "100000x4", "BRANCH == 0 && TRIPS == 1"},
+                     {"wrong mapping: the rest of the element takes lane bit 4 at bit 4, where the step count is",
+                      {{"((lane >> 4) << 5)", "((lane >> 4) << 4)"}},
+                      "100000x4", "BRANCH == 1 && TRIPS == 0"},
+                 }});
     return t;
   }();
   return all;

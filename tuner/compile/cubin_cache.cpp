@@ -9,6 +9,7 @@
 
 #include "common/content_hash.h"
 #include "db/query/default_paths.h"
+#include "template/pipeline_spec.h"
 
 namespace tuner {
 
@@ -66,8 +67,9 @@ CubinCache::CubinCache(std::string directory) : directory_(std::move(directory))
   fs::create_directories(directory_, error);
 }
 
-CachedCompile CubinCache::Compile(const TemplateSpec& spec, const ParamValues& params, const std::string& entry,
+CachedCompile CubinCache::Compile(const TemplateSpec& spec, const ParamValues& candidate, const std::string& entry,
                                   const std::string& arch) const {
+  const ParamValues params = KernelParams(spec, candidate);  // host parameters do not change the kernel
   ContentHash key;
   key.Add(spec.source_text).Add(ParamsJson(params)).Add(entry).Add(arch).Add(NvrtcVersion());
   for (const SourceHeader& header : spec.headers) key.Add(header.include_name).Add(header.text);

@@ -93,6 +93,8 @@ class SweepRun {
 };
 
 void SweepRun::Prepare() {
+  if (spec_.pipeline.enabled)  // the worker's host side comes next; never time a pipeline as a bare kernel
+    throw UsageError(spec_.description_path + ": [pipeline]: pipeline templates cannot be tuned by this build yet");
   outcome_.gpu = RequireGpu(options_.gpu);
   outcome_.size = ParseProblemSize(spec_, options_.size_text);
   limits_ = LimitsFromGpu(options_.gpu);

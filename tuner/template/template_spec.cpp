@@ -9,6 +9,7 @@
 #include "template/data_files.h"
 #include "template/description_reader.h"
 #include "npy.h"
+#include "template/pipeline_spec.h"
 #include "template/reserved_names.h"
 #include "template/search_space.h"
 #include "template/source_names.h"
@@ -24,7 +25,8 @@ namespace fs = std::filesystem;
 // Keys written before the first table; a table's keys are listed where it is read.
 const std::vector<std::string> kTopLevelKeys = {"name", "summary", "source", "kernel", "replaces_shipped",
                                                 "constraints", "options"};
-const std::vector<std::string> kTables = {"size", "param", "launch", "arg", "symbol", "check", "work", "data_size"};
+const std::vector<std::string> kTables = {"size", "param", "launch", "arg", "symbol", "check", "work", "data_size",
+                                          "pipeline"};
 const char* const kOnlySizes = " (only sizes may be used here)";
 const char* const kCheckChoices =
     "name an independent reference kernel of the source (kernel = \"..._reference\"), give expected outputs "
@@ -122,8 +124,8 @@ Scopes ReadSizesAndParams(const DescriptionReader& r, const toml::table& root, T
     spec.sizes.push_back(size);
   });
   r.ForEachTable(root, "param", [&](const toml::table& t, const std::string& field) {
-    r.AllowOnly(t, field, {"name", "values", "labels"}, kTopLevelKeys);
-    ParamSpec param{DeclaredNameOf(r, t, field, taken, true), {}, {}};
+    r.AllowOnly(t, field, {"name", "values", "labels", "host"}, kTopLevelKeys);
+    ParamSpec param{DeclaredNameOf(r, t, field, taken, true), {}, {}, r.Bool(t, "host", field + ".host", false)};
     ReadParamValues(r, t, field, param);
     spec.params.push_back(std::move(param));
   });
@@ -419,6 +421,7 @@ TemplateSpec LoadTemplateFile(const std::string& description_path) {
   r.AllowOnly(r.Table(*launch, "launch"), "launch", {"grid", "block", "shared_bytes"}, kTopLevelKeys);
   spec.launch = ReadLaunch(r, r.Table(*launch, "launch"), "launch", true, scopes.all);
   ReadArgsAndSymbols(r, root, scopes, spec);
+  ReadPipeline(r, root, scopes.all, kTopLevelKeys, spec);
   ReadCheck(r, root, scopes, spec);
   ReadWork(r, root, scopes, spec);
   ReadDataSizes(r, root, spec);

@@ -39,6 +39,7 @@ struct ParamSpec {
   std::string name;
   std::vector<long long> values;
   std::vector<std::string> labels;  // empty, or one per value
+  bool host = false;  // used by the host side of a [pipeline] only: no macro of the source
 };
 
 struct LaunchSpec {
@@ -86,6 +87,19 @@ struct WorkSpec {
   std::string flops;
 };
 
+// [pipeline]: the host copies the buffers to the device in chunks, runs the kernel per chunk and
+// copies the results back, over several streams (kernel_templates/README.md). Expressions over
+// parameters and sizes, evaluated per candidate (pipeline_spec.h).
+struct PipelineSpec {
+  bool enabled = false;
+  std::string size;                  // the size variable the chunks split
+  std::string chunk;                 // elements of `size` per chunk
+  std::string streams = "1";
+  std::string memory = "0";          // HostMemory: 0 pageable, 1 pinned, 2 managed, 3 managed and prefetched
+  std::string order = "0";           // IssueOrder: 0 depth-first, 1 breadth-first
+  std::vector<std::string> chunked;  // buffer arguments split into chunks; the others move whole
+};
+
 struct TemplateSpec {
   std::string name;
   std::string summary;
@@ -106,6 +120,7 @@ struct TemplateSpec {
   CheckSpec check;
   WorkSpec work;
   std::vector<DataSizeSpec> data_sizes;  // sizes other than the defaults that have data files of their own
+  PipelineSpec pipeline;
 };
 
 // Reads a description and its source, strictly (kernel_templates/README.md has the format): an

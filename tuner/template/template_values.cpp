@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "template/expression.h"
+#include "template/pipeline_spec.h"
 #include "template/search_space.h"
 
 namespace tuner {
@@ -113,7 +114,7 @@ std::optional<FieldProblem> FindValueProblem(const TemplateSpec& spec, const Pro
     if (auto p = Try("work.bytes", at, [&] { return WorkProblem(spec.work.bytes, vars); })) return p;
   if (!spec.work.flops.empty())
     if (auto p = Try("work.flops", at, [&] { return WorkProblem(spec.work.flops, vars); })) return p;
-  return std::nullopt;
+  return FindPipelineProblem(spec, size);
 }
 
 void CheckValuesAtSize(const TemplateSpec& spec, const ProblemSize& size) {
