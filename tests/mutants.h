@@ -282,6 +282,36 @@ inline const std::vector<TemplateMutants>& AllMutants() {
                       {{"((lane >> 4) << 5)", "((lane >> 4) << 4)"}},
                       "100000x4", "BRANCH == 1 && TRIPS == 0"},
                  }});
+    t.push_back({"streams",
+                 {
+                     {"off-by-one bound: the last element of every chunk is never written",
+                      {{"BLOCK + threadIdx.x;\n  if (i < n)", "BLOCK + threadIdx.x;\n  if (i < n - 1)"}},
+                      "1000000x8", "1"},
+                     {"one step short: the candidate runs ITERS - 1 steps",
+                      {{"BLOCK + threadIdx.x;\n  if (i < n) out[i] = steps(in[i], iters);", "BLOCK + threadIdx.x;\n  if (i < n) out[i] = steps(in[i], iters - 1);"}},
+                      "1000000x8", "1"},
+                     {"wrong index: a thread reads its neighbour's input",
+                      {{"BLOCK + threadIdx.x;\n  if (i < n) out[i] = steps(in[i], iters);", "BLOCK + threadIdx.x;\n  if (i < n) out[i] = steps(in[i + 1 < n ? i + 1 : i], iters);"}},
+                      "1000000x8", "1"},
+                     {"wrong block offset: blocks overlap by one element and the chunk's last elements stay unwritten",
+                      {{"(long long)blockIdx.x * BLOCK + threadIdx.x", "(long long)blockIdx.x * (BLOCK - 1) + threadIdx.x"}},
+                      "1000000x8", "1"},
+                 }});
+    t.push_back({"unified_memory",
+                 {
+                     {"off-by-one bound: the last element of every chunk is never written",
+                      {{"    if (k < n) out[k]", "    if (k < n - 1) out[k]"}},
+                      "1000000", "1"},
+                     {"swapped operands: y * 2 + x",
+                      {{"out[k] = __fmaf_rn(x[k], 2.0f, y[k]);", "out[k] = __fmaf_rn(y[k], 2.0f, x[k]);"}},
+                      "1000000", "1"},
+                     {"wrong stride: a thread's elements are 32 apart instead of BLOCK",
+                      {{"(long long)j * BLOCK;", "(long long)j * 32;"}},
+                      "1000000", "ITEMS > 1"},
+                     {"dropped tail: a thread's last element is never computed",
+                      {{"for (int j = 0; j < ITEMS; ++j)", "for (int j = 0; j < ITEMS - 1; ++j)"}},
+                      "1000000", "1"},
+                 }});
     return t;
   }();
   return all;

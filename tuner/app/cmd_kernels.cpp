@@ -14,7 +14,7 @@ namespace {
 
 nlohmann::json ToJson(const TemplateSpec& t) {
   nlohmann::json params = nlohmann::json::array(), sizes = nlohmann::json::array();
-  for (const ParamSpec& p : t.params) params.push_back({{"name", p.name}, {"values", p.values}, {"labels", p.labels}});
+  for (const ParamSpec& p : t.params) params.push_back({{"name", p.name}, {"values", p.values}, {"labels", p.labels}, {"host", p.host}});
   for (const SizeSpec& s : t.sizes) sizes.push_back({{"name", s.name}, {"default", s.default_value}});
   return {{"name", t.name}, {"summary", t.summary}, {"description", t.description_path}, {"hash", t.hash},
           {"params", params}, {"sizes", sizes}, {"combinations", CountCombinations(t)}};
@@ -27,7 +27,7 @@ void PrintText(const TemplateSpec& t) {
   for (std::size_t i = 0; i < t.sizes.size(); ++i) std::cout << (i ? "x" : "") << t.sizes[i].name;
   std::cout << ")\n";
   for (const ParamSpec& p : t.params) {
-    std::cout << "  " << p.name << ":";
+    std::cout << "  " << p.name << (p.host ? " (host)" : "") << ":";
     for (long long v : p.values) std::cout << " " << ValueLabel(p, v);
     std::cout << "\n";
   }

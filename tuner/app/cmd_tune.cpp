@@ -1,4 +1,5 @@
 // `tuner tune KERNEL`: sweep every candidate of a template on one GPU and store the results.
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <iostream>
@@ -58,8 +59,22 @@ void PrintTable(const std::vector<db::MeasurementRecord>& records) {
   table.Print(std::cout);
 }
 
-// The best, against copy bandwidth where it is a bandwidth, and the leaders.
-void PrintBest(const SweepOutcome& out) {
+// The bound a pipeline's overlap approaches: its slowest stage alone.
+double StageBoundMs(const nlohmann::json& stages) {
+  return std::max({stages.at("h2d_ms").get<double>(), stages.at("kernel_ms").get<double>(), stages.at("d2h_ms").get<double>()});
+}
+
+void PrintPipelineStages(const nlohmann::json& stages) {
+  if (stages.is_null()) return;
+  const double bound = StageBoundMs(stages), time_ms = stages.at("time_ms");
+  std::cout << "stages of this run's winner alone (" << stages.at("pipeline").get<std::string>() << ", whole problem, one stream): H2D "
+            << Fixed(stages.at("h2d_ms").get<double>(), 3) << " ms, kernel " << Fixed(stages.at("kernel_ms").get<double>(), 3) << " ms, D2H "
+            << Fixed(stages.at("d2h_ms").get<double>(), 3) << " ms; the pipeline took " << Fixed(time_ms, 3) << " ms = "
+            << Fixed(time_ms / bound, 2) << "x its slowest stage\n";
+}
+
+// The best, against copy bandwidth where it is a bandwidth (a pipeline: against its stages), and the leaders.
+void PrintBest(const TemplateSpec& spec, const SweepOutcome& out) {
   const auto best = FastestOk(out.stored);
   if (!best) {
     std::cout << "\nNo candidate passed the check.\n";
@@ -67,10 +82,12 @@ void PrintBest(const SweepOutcome& out) {
   }
   std::cout << "\nbest: " << ParamsText(best->params_json) << "  " << Fixed(best->time_ms_median, 4) << " ms  "
             << Fixed(best->perf_value, 1) << " " << best->perf_unit;
-  if (best->perf_unit == "GB/s" && out.copy_gbps > 0)
+  if (best->perf_unit == "GB/s" && out.copy_gbps > 0 && !spec.pipeline.enabled)
     std::cout << " = " << Fixed(100 * best->perf_value / out.copy_gbps, 1) << "% of device-to-device copy ("
               << Fixed(out.copy_gbps, 0) << " GB/s, same run)";
-  std::cout << "\n\n";
+  std::cout << "\n";
+  PrintPipelineStages(out.pipeline_stages);
+  std::cout << "\n";
   PrintLeaders(SummariseLeaders(out.stored), std::cout);
 }
 
@@ -81,7 +98,7 @@ void PrintSummary(const TemplateSpec& spec, const SweepOutcome& out) {
             << ", " << out.measured.size() << " measured now, "
             << out.already_stored << " already stored\n\n";
   PrintTable(out.stored);
-  PrintBest(out);
+  PrintBest(spec, out);
   std::cout << "\n" << Describe(out.time) << "\n";
 }
 
@@ -99,6 +116,10 @@ nlohmann::json OutcomeJson(const TemplateSpec& spec, const SweepOutcome& out) {
   if (best) {
     doc["best"] = RecordJson(*best);
     if (best->perf_unit == "GB/s" && out.copy_gbps > 0) doc["best"]["fraction_of_copy"] = best->perf_value / out.copy_gbps;
+  }
+  if (!out.pipeline_stages.is_null()) {
+    doc["pipeline_stages"] = out.pipeline_stages;
+    doc["pipeline_stages"]["bound_ms"] = StageBoundMs(out.pipeline_stages);
   }
   doc.update(ToJson(SummariseLeaders(out.stored)));
   return doc;

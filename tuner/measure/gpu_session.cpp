@@ -4,10 +4,12 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <set>
 #include <sstream>
 
 #include "measure/buffer_contents.h"
+#include "measure/kernel_args.h"
 #include "npy.h"
 #include "measure/sample_stats.h"
 
@@ -34,23 +36,6 @@ std::string ReadBinary(const std::string& path) {
   return bytes.str();
 }
 
-
-template <typename T>
-void Store(std::uint64_t& slot, double value) {
-  const T typed = static_cast<T>(value);
-  std::memcpy(&slot, &typed, sizeof typed);
-}
-
-void StoreScalar(std::uint64_t& slot, ScalarType type, double value) {
-  switch (type) {
-    case ScalarType::kFloat: Store<float>(slot, value); break;
-    case ScalarType::kDouble: Store<double>(slot, value); break;
-    case ScalarType::kInt: Store<std::int32_t>(slot, value); break;
-    case ScalarType::kUint: Store<std::uint32_t>(slot, value); break;
-    case ScalarType::kInt64: Store<std::int64_t>(slot, value); break;
-    case ScalarType::kUint64: Store<std::uint64_t>(slot, value); break;
-  }
-}
 
 int SelectDevice(int gpu) {
   TUNER_CUDA_CHECK(cudaSetDevice(gpu));
@@ -293,12 +278,12 @@ std::string GpuSession::RecheckAfterTiming() {
   return mismatch.empty() ? "" : "right at the first launch, wrong after the timed ones: " + mismatch;
 }
 
-std::vector<double> GpuSession::TimeSamples(const ReadyLaunch& ready, const MeasureRequest& request,
+std::vector<double> GpuSession::TimeSamples(const std::function<double()>& sample, const MeasureRequest& request,
                                             double checked_ms, std::string* note) {
   if (request.estimate_only) {
     // A long checked launch is its own estimate; a short one may be mostly loading the module.
     *note = "estimated from one launch (first pass); timed further only if close to the best";
-    return {checked_ms > kHopelessMinMs ? checked_ms : TimedLaunch(ready)};
+    return {checked_ms > kHopelessMinMs ? checked_ms : sample()};
   }
   if (request.best_ms > 0 && checked_ms > kHopeless * request.best_ms && checked_ms > kHopelessMinMs) {
     char text[112];
@@ -307,7 +292,7 @@ std::vector<double> GpuSession::TimeSamples(const ReadyLaunch& ready, const Meas
     return {checked_ms};
   }
   const auto deadline = Clock::now() + std::chrono::duration<double, std::milli>(request.time_cap_ms);
-  std::vector<double> samples = {TimedLaunch(ready)};
+  std::vector<double> samples = {sample()};
   const double ratio = request.best_ms > 0 ? samples[0] / request.best_ms : 0;
   int wanted = request.max_samples;
   if (ratio > kSlower) {
@@ -317,7 +302,7 @@ std::vector<double> GpuSession::TimeSamples(const ReadyLaunch& ready, const Meas
     *note = text;
   }
   while (static_cast<int>(samples.size()) < wanted) {
-    samples.push_back(TimedLaunch(ready));
+    samples.push_back(sample());
     if (!note->empty() || static_cast<int>(samples.size()) < request.min_samples) continue;
     if (Clock::now() > deadline || Summarise(samples).spread < request.target_spread) break;
   }
@@ -341,6 +326,7 @@ nlohmann::json GpuSession::Measure(const MeasureRequest& request) {
     reply["reason"] = "the runtime reports 0 blocks per SM for this kernel and block";
     return reply;
   }
+  if (launch.pipeline.enabled) return MeasurePipeline(request, loaded, std::move(reply));
   PrepareOutputs(true);
   const ReadyLaunch ready = MakeReady(loaded.kernel, launch);
   TUNER_CUDA_CHECK(cudaEventRecord(start_.get()));
@@ -364,7 +350,7 @@ nlohmann::json GpuSession::Measure(const MeasureRequest& request) {
   float checked_ms = 0;
   TUNER_CUDA_CHECK(cudaEventElapsedTime(&checked_ms, start_.get(), stop_.get()));
   std::string note;
-  const SampleStats stats = Summarise(TimeSamples(ready, request, checked_ms, &note));
+  const SampleStats stats = Summarise(TimeSamples([&] { return TimedLaunch(ready); }, request, checked_ms, &note));
   const std::string overwritten_while_timed = RestoredInputs(" while it was timed");
   const std::string wrong_later = overwritten_while_timed.empty() ? RecheckAfterTiming() : "";
   if (!overwritten_while_timed.empty() || !wrong_later.empty()) {
@@ -380,13 +366,16 @@ nlohmann::json GpuSession::Measure(const MeasureRequest& request) {
 nlohmann::json GpuSession::Interleave(const std::vector<KernelLaunch>& launches, int rounds) {
   std::vector<Loaded> loaded;
   std::vector<ReadyLaunch> ready;
+  std::vector<std::unique_ptr<HostPipeline>> pipelines;  // null for a kernel timed alone
   for (const KernelLaunch& launch : launches) {
     loaded.push_back(Load(launch));
     ready.push_back(MakeReady(loaded.back().kernel, launch));
+    pipelines.push_back(launch.pipeline.enabled ? std::make_unique<HostPipeline>(PipelineBuffers(), loaded.back().kernel, launch) : nullptr);
   }
   std::vector<std::vector<double>> samples(launches.size());
   for (int round = 0; round < rounds; ++round)
-    for (std::size_t i = 0; i < launches.size(); ++i) samples[i].push_back(TimedLaunch(ready[i]));
+    for (std::size_t i = 0; i < launches.size(); ++i)
+      samples[i].push_back(pipelines[i] ? PipelineSample(*pipelines[i]) : TimedLaunch(ready[i]));
   const std::string overwritten = RestoredInputs(" while the leaders were timed in turns");
   if (!overwritten.empty()) return {{"ok", false}, {"error", "a leader " + overwritten}};
   nlohmann::json medians = nlohmann::json::array(), spreads = nlohmann::json::array();
@@ -399,6 +388,81 @@ nlohmann::json GpuSession::Interleave(const std::vector<KernelLaunch>& launches,
     maxs.push_back(stats.max);
   }
   return {{"ok", true}, {"medians", medians}, {"spreads", spreads}, {"mins", mins}, {"maxs", maxs}, {"samples", rounds}};
+}
+
+std::vector<PipelineBuffer> GpuSession::PipelineBuffers() const {
+  std::vector<PipelineBuffer> buffers;
+  for (const auto& [name, buffer] : buffers_) buffers.push_back({buffer.decl, buffer.device.get()});
+  return buffers;
+}
+
+// One sample of a pipeline: the L2 cache flushed first, as before a kernel's.
+double GpuSession::PipelineSample(HostPipeline& pipeline) {
+  FlushL2();
+  return pipeline.Run(false);
+}
+
+// After a run: the host's outputs go to the session's output buffers and are checked there like a
+// kernel's; the pipeline's copy of each input must still be the host's. "" when all is right.
+std::string GpuSession::PipelineProblems(const HostPipeline& pipeline, const char* when) {
+  std::map<std::string, void*> outputs;
+  for (auto& [name, buffer] : buffers_)
+    if (buffer.decl.output) outputs[name] = buffer.device.get();
+  pipeline.CopyOutputsTo(outputs);
+  std::string problems = RestoredInputs(when);
+  for (const auto& [name, copy] : pipeline.KernelInputs()) {
+    const Buffer& master = buffers_.at(name);
+    const std::size_t bytes = master.decl.count * SizeOf(master.decl.type);
+    if (utility_.Checksum(copy, bytes) == utility_.Checksum(master.device.get(), bytes)) continue;
+    problems += std::string(problems.empty() ? "" : "; ") + "the kernel's copy of input '" + name + "' differs from the host's after the run" +
+                when + ": the kernel wrote it, or a chunk of it was never copied in";
+  }
+  const std::string mismatch = *when ? RecheckAfterTiming() : Verify();  // `when` is said only after the samples
+  if (!mismatch.empty()) problems += (problems.empty() ? "" : "; ") + mismatch;
+  return problems;
+}
+
+// A pipeline candidate: checked and timed from host memory to host memory (HostPipeline). A CUDA
+// error propagates as for a kernel: a sticky one is a fault, another a launch error, and the
+// pipeline's buffers are freed on the way out.
+nlohmann::json GpuSession::MeasurePipeline(const MeasureRequest& request, const Loaded& loaded, nlohmann::json reply) {
+  const KernelLaunch& launch = request.launch;
+  const std::string unfit = PipelineUnfitReason(launch.pipeline, PipelineBuffers());
+  if (!unfit.empty()) {
+    reply["status"] = "invalid";
+    reply["reason"] = unfit;
+    return reply;
+  }
+  HostPipeline pipeline(PipelineBuffers(), loaded.kernel, launch);
+  pipeline.Run(true);
+  const std::string wrong = PipelineProblems(pipeline, "");
+  if (!wrong.empty()) {
+    reply["status"] = "wrong_result";
+    reply["reason"] = wrong;
+    return reply;
+  }
+  std::string note;
+  // The checked run is never the estimate: it may include loading the module and first touches.
+  const SampleStats stats = Summarise(TimeSamples([&] { return PipelineSample(pipeline); }, request, 0, &note));
+  const std::string wrong_later = PipelineProblems(pipeline, " while it was timed");
+  if (!wrong_later.empty()) {
+    reply["status"] = "wrong_result";
+    reply["reason"] = wrong_later;
+    return reply;
+  }
+  const std::string described = "pipeline: " + launch.pipeline.Describe();
+  reply.update({{"status", "ok"}, {"reason", note.empty() ? described : described + "; " + note}, {"time_ms_median", stats.median},
+                {"time_ms_min", stats.min}, {"time_ms_max", stats.max}, {"time_ms_spread", stats.spread}, {"samples", stats.count}});
+  return reply;
+}
+
+nlohmann::json GpuSession::PipelineStages(const KernelLaunch& launch) {
+  if (!launch.pipeline.enabled) return {{"ok", false}, {"error", "not a pipeline candidate"}};
+  Loaded loaded = Load(launch);
+  HostPipeline pipeline(PipelineBuffers(), loaded.kernel, launch);
+  const StageTimes t = pipeline.TimeStagesAlone(10);
+  return {{"ok", true}, {"h2d_ms", t.h2d_ms}, {"kernel_ms", t.kernel_ms}, {"d2h_ms", t.d2h_ms},
+          {"pipeline", launch.pipeline.Describe()}};
 }
 
 double GpuSession::CopyBandwidthGbps(std::size_t bytes) {

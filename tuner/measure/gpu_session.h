@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -10,6 +11,7 @@
 
 #include "cuda/gpu_handles.h"
 #include "measure/gpu_utility_kernels.h"
+#include "measure/host_pipeline.h"
 #include "measure/input_guard.h"
 #include "measure/worker_protocol.h"
 
@@ -38,6 +40,10 @@ class GpuSession {
 
   // Device-to-device cudaMemcpy of `bytes`, reported as (read + written bytes) / time in GB/s.
   double CopyBandwidthGbps(std::size_t bytes);
+
+  // A pipeline candidate's copy in, kernel and copy out, each alone on the whole problem:
+  // {"h2d_ms", "kernel_ms", "d2h_ms", "pipeline"}. The bound a pipeline's overlap approaches.
+  nlohmann::json PipelineStages(const KernelLaunch& launch);
 
  private:
   struct Buffer {
@@ -78,8 +84,12 @@ class GpuSession {
   double TimedLaunch(const ReadyLaunch& ready);
   std::string Verify();
   std::string RecheckAfterTiming();
-  std::vector<double> TimeSamples(const ReadyLaunch& ready, const MeasureRequest& request,
+  std::vector<double> TimeSamples(const std::function<double()>& sample, const MeasureRequest& request,
                                   double checked_ms, std::string* note);
+  nlohmann::json MeasurePipeline(const MeasureRequest& request, const Loaded& loaded, nlohmann::json reply);
+  std::vector<PipelineBuffer> PipelineBuffers() const;
+  std::string PipelineProblems(const HostPipeline& pipeline, const char* when);
+  double PipelineSample(HostPipeline& pipeline);
   void FlushL2();
 
   std::string RestoredInputs(const char* when);

@@ -46,6 +46,7 @@ json Handle(const json& request, std::unique_ptr<GpuSession>& session) {
     for (const json& launch : request.at("launches")) launches.push_back(LaunchFromJson(launch));
     return session->Interleave(launches, request.at("rounds"));
   }
+  if (op == "pipeline_stages") return session->PipelineStages(LaunchFromJson(request.at("launch")));
   if (op == "measure") {
     json reply = session->Measure(MeasureFromJson(request));
     reply["ok"] = true;

@@ -24,7 +24,8 @@ json ToJson(const KernelLaunch& launch) {
           {"block", launch.geometry.block},
           {"shared_bytes", launch.geometry.shared_bytes},
           {"args", ArgsToJson(launch.args)},
-          {"symbols", symbols}};
+          {"symbols", symbols},
+          {"pipeline", ToJson(launch.pipeline)}};
 }
 
 KernelLaunch LaunchFromJson(const json& j) {
@@ -37,6 +38,7 @@ KernelLaunch LaunchFromJson(const json& j) {
   for (const json& a : j.at("args"))
     launch.args.push_back({a.at("buffer"), static_cast<ScalarType>(a.at("type").get<int>()), a.at("value")});
   for (const json& s : j.at("symbols")) launch.symbols.push_back({s.at("name"), s.at("from")});
+  launch.pipeline = PipelineFromJson(j.value("pipeline", json()));
   return launch;
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "template/pipeline_run.h"
 #include "template/search_space.h"
 #include "template/template_spec.h"
 
@@ -34,6 +35,7 @@ struct KernelLaunch {
   LaunchGeometry geometry;
   std::vector<LaunchArg> args;
   std::vector<SymbolSpec> symbols;
+  PipelineRun pipeline;  // enabled: the launch is run chunk by chunk from host memory to host memory
 };
 
 struct SetupRequest {

@@ -16,6 +16,7 @@
 #include "sweep/leader_summary.h"
 #include "occupancy/occupancy.h"
 #include "compile/parallel_compiler.h"
+#include "template/pipeline_spec.h"
 #include "template/search_space.h"
 #include "sweep/sweep_time.h"
 #include "common/version.h"
@@ -54,6 +55,8 @@ class SweepRun {
   Compiled CompileNow(const ParamValues& params);
   int CompileThreads() const;
   KernelLaunch MakeLaunch(const Variables& vars, const LaunchGeometry& geometry, const CachedCompile& compile) const;
+  KernelLaunch CandidateLaunch(const Compiled& compiled) const;
+  void TimePipelineStages();
   SetupRequest MakeSetup() const;
   void StartWorker();
   WorkerProcess::Reply CallWorker(const nlohmann::json& request, double timeout_s);
@@ -93,8 +96,6 @@ class SweepRun {
 };
 
 void SweepRun::Prepare() {
-  if (spec_.pipeline.enabled)  // the worker's host side comes next; never time a pipeline as a bare kernel
-    throw UsageError(spec_.description_path + ": [pipeline]: pipeline templates cannot be tuned by this build yet");
   outcome_.gpu = RequireGpu(options_.gpu);
   outcome_.size = ParseProblemSize(spec_, options_.size_text);
   limits_ = LimitsFromGpu(options_.gpu);
@@ -133,7 +134,9 @@ Compiled SweepRun::CompileOne(const ParamValues& params, int slot) {
   const auto working = time_.Time(SweepClock::Part::kCompileWork);
   Compiled compiled{params, {}, {}, {}};
   try {
-    compiled.geometry = EvaluateLaunch(spec_.launch, MakeVariables(outcome_.size, params));
+    const Variables vars = MakeVariables(outcome_.size, params);
+    compiled.geometry = EvaluateLaunch(spec_.launch, vars);
+    PlanPipeline(spec_, vars);  // a host-side value out of range makes the candidate invalid
   } catch (const ExpressionError& e) {
     compiled.invalid_reason = e.what();
     return compiled;
@@ -152,9 +155,17 @@ Compiled SweepRun::CompileNow(const ParamValues& params) {
 }
 
 KernelLaunch SweepRun::MakeLaunch(const Variables& vars, const LaunchGeometry& geometry, const CachedCompile& compile) const {
-  KernelLaunch launch{compile.cubin_path, compile.result.lowered_name, geometry, {}, spec_.symbols};
+  KernelLaunch launch{compile.cubin_path, compile.result.lowered_name, geometry, {}, spec_.symbols, {}};
   for (const ArgSpec& arg : spec_.args)
     launch.args.push_back(arg.is_buffer ? LaunchArg{arg.name, arg.type, 0} : LaunchArg{"", arg.type, Evaluate(arg.value, vars)});
+  return launch;
+}
+
+// A candidate's launch on the whole problem, with its pipeline's run when the template has one.
+KernelLaunch SweepRun::CandidateLaunch(const Compiled& compiled) const {
+  const Variables vars = MakeVariables(outcome_.size, compiled.params);
+  KernelLaunch launch = MakeLaunch(vars, compiled.geometry, compiled.compile);
+  launch.pipeline = PlanPipeline(spec_, vars);
   return launch;
 }
 
@@ -226,7 +237,7 @@ db::MeasurementRecord SweepRun::Measure(const Compiled& compiled, bool estimate_
     return record;
   }
   MeasureRequest request;
-  request.launch = MakeLaunch(MakeVariables(outcome_.size, compiled.params), compiled.geometry, compiled.compile);
+  request.launch = CandidateLaunch(compiled);
   request.best_ms = best_ms_;
   request.estimate_only = estimate_only;
   const WorkerProcess::Reply reply = CallWorker(ToJson(request), CandidateTimeoutS());
@@ -397,6 +408,7 @@ SweepOutcome SweepRun::Run() {
     MeasureGuided(*strategy);
   }
   if (!g_sweep_interrupted) ConfirmLeaders();
+  if (!g_sweep_interrupted && spec_.pipeline.enabled) TimePipelineStages();
   outcome_.interrupted = g_sweep_interrupted;
   store_.FinishSweep(sweep_id_, outcome_.interrupted ? "interrupted" : "done");
   outcome_.stored = store_.Measurements(gpu_id_, template_id_, outcome_.size.Key());
@@ -406,6 +418,26 @@ SweepOutcome SweepRun::Run() {
   }
   outcome_.time = time_.Split();
   return outcome_;
+}
+
+// For a pipeline template, the winner of this run's copy in, kernel and copy out, each alone on the
+// whole problem: the bound that its overlap approaches (explicit copies only).
+void SweepRun::TimePipelineStages() {
+  const db::MeasurementRecord* best = nullptr;
+  std::size_t index = 0;
+  for (std::size_t k = 0; k < outcome_.measured.size(); ++k) {
+    const db::MeasurementRecord& r = outcome_.measured[k];
+    if (r.status == "ok" && (!best || r.time_ms_median < best->time_ms_median)) best = &outcome_.measured[index = k];
+  }
+  if (!best) return;
+  const KernelLaunch launch = CandidateLaunch(measured_compiled_[index]);
+  if (IsManaged(launch.pipeline.memory)) return;
+  if (!worker_ || !worker_->Alive()) StartWorker();
+  const auto reply = CallWorker({{"op", "pipeline_stages"}, {"launch", ToJson(launch)}}, CandidateTimeoutS() * 3);
+  if (reply.outcome != WorkerProcess::Outcome::kReplied || !reply.body.value("ok", false)) return;
+  outcome_.pipeline_stages = {{"h2d_ms", reply.body.at("h2d_ms")}, {"kernel_ms", reply.body.at("kernel_ms")},
+                              {"d2h_ms", reply.body.at("d2h_ms")}, {"pipeline", reply.body.at("pipeline")},
+                              {"params", nlohmann::json::parse(best->params_json)}, {"time_ms", best->time_ms_median}};
 }
 
 // The fastest `ok` candidates of this run and of the store (a resumed run's leaders may have been
@@ -486,10 +518,7 @@ bool SweepRun::ConfirmLeadersOnce() {
   // A card may have sat idle while the others finished their shares.
   if (options_.leader_exchange) CallWorker({{"op", "warm_up"}}, kSetupTimeoutS);
   nlohmann::json launches = nlohmann::json::array();
-  for (std::size_t k : indices) {
-    const Compiled& c = measured_compiled_[k];
-    launches.push_back(ToJson(MakeLaunch(MakeVariables(outcome_.size, c.params), c.geometry, c.compile)));
-  }
+  for (std::size_t k : indices) launches.push_back(ToJson(CandidateLaunch(measured_compiled_[k])));
   const auto reply = CallWorker({{"op", "interleave"}, {"launches", launches}, {"rounds", kRounds}}, CandidateTimeoutS() * kLeaders);
   if (reply.outcome != WorkerProcess::Outcome::kReplied || !reply.body.value("ok", false)) return false;
   for (std::size_t j = 0; j < indices.size(); ++j) {

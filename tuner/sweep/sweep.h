@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -59,6 +60,9 @@ struct SweepOutcome {
   std::size_t shard_candidates = 0;  // of the candidates, this node's share (all of them without --shard)
   std::size_t already_stored = 0;
   double copy_gbps = 0;  // device-to-device copy bandwidth measured in the same run
+  // Pipeline templates: the winner's stages each alone, same run ({"h2d_ms", "kernel_ms", "d2h_ms",
+  // "pipeline", "params", "time_ms"}); null otherwise.
+  nlohmann::json pipeline_stages;
   bool interrupted = false;
   SweepTime time;  // where the sweep's wall time went
 };
