@@ -4,6 +4,7 @@
 #include <cuda_runtime_api.h>  // CUDART_VERSION: the toolkit of this build
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <regex>
 #include <string>
 
@@ -35,6 +36,35 @@ TEST(Compiler, ACompileErrorIsAResultWithTheLog) {
   const CompileResult r = CompileCandidate(broken, {{"VARIANT", 1}, {"TILE", 32}, {"ROWS", 8}, {"PAD", 1}}, "transpose", "sm_90");
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.log.find("error"), std::string::npos) << r.log;
+}
+
+// The stored reason of a candidate that does not compile is NVRTC's first error, named by the
+// source's file name (its folder left out), the line counted in the source NVRTC compiled.
+TEST(Compiler, TheReasonOfACompileErrorIsTheFirstErrorOfTheLog) {
+  TemplateSpec broken = Transpose();
+  const long long line = std::count(broken.source_text.begin(), broken.source_text.end(), '\n') + 2;
+  broken.source_text += "\n__device__ int broken() { return undefined_name; }\n";
+  const CompileResult r = CompileCandidate(broken, {{"VARIANT", 1}, {"TILE", 32}, {"ROWS", 8}, {"PAD", 1}}, "transpose", "sm_90");
+  ASSERT_FALSE(r.ok);
+  EXPECT_EQ(CompileFailureReason(r.log, broken.source_path),
+            "compile: transpose.cu(" + std::to_string(line) + "): error: identifier \"undefined_name\" is undefined")
+      << r.log;
+}
+
+TEST(Compiler, TheReasonSkipsWarningsAndFallsBackOnTheLastLine) {
+  const std::string warned =
+      "/t/k.cu(3): warning #177-D: variable \"error\" was declared but never referenced\n\n"
+      "/t/k.cu(9): error #20: identifier \"y\" is undefined\n  int x = y;\n          ^\n\n"
+      "/t/k.cu(11): error: expected a \";\"\n\n2 errors detected in the compilation of \"/t/k.cu\".\n";
+  EXPECT_EQ(CompileFailureReason(warned, "/t/k.cu"), "compile: k.cu(9): error #20: identifier \"y\" is undefined");
+  EXPECT_EQ(CompileFailureReason("catastrophic error: cannot open source file \"x.h\"\n", "/t/k.cu"),
+            "compile: catastrophic error: cannot open source file \"x.h\"");
+  EXPECT_EQ(CompileFailureReason("ptxas info : Used 8 registers\ncannot lower the kernel name 'tile<32>'\n", "/t/k.cu"),
+            "compile: cannot lower the kernel name 'tile<32>'");
+  EXPECT_EQ(CompileFailureReason("the NVRTC process failed on this candidate: the worker was killed by signal Killed",
+                                 "/t/k.cu"),
+            "compile: the NVRTC process failed on this candidate: the worker was killed by signal Killed");
+  EXPECT_EQ(CompileFailureReason("\n \n", "/t/k.cu"), "compile: NVRTC failed without a log");
 }
 
 TEST(Compiler, LowersACppNameExpressionWithParameterValues) {

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <regex>
 #include <set>
 #include <nlohmann/json.hpp>
 
@@ -218,14 +219,17 @@ TEST(SweepGpu, FailingCandidatesAreRecordedAndTheSweepGoesOn) {
   const auto doc = nlohmann::json::parse(r.out);
   std::map<int, std::string> status;
   std::map<int, int> kills;
+  std::map<int, std::string> reason;
   for (const auto& c : doc.at("candidates")) {
     status[c["params"]["VARIANT"]] = c["status"];
     kills[c["params"]["VARIANT"]] = c["worker_kills"];
+    reason[c["params"]["VARIANT"]] = c["reason"];
   }
   EXPECT_EQ(status[0], "ok");
   EXPECT_EQ(status[1], "fault");
   EXPECT_EQ(status[2], "timeout");
   EXPECT_EQ(status[3], "compile_error");
+  EXPECT_TRUE(std::regex_search(reason[3], std::regex(R"(^compile: faulty\.cu\([0-9]+\): error: )"))) << reason[3];
   EXPECT_EQ(status[4], "wrong_result");
   EXPECT_EQ(doc["best"]["params"]["VARIANT"], 0);
   EXPECT_EQ(kills[0], 0);

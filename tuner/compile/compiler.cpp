@@ -4,10 +4,13 @@
 
 #include <nvrtc.h>
 
+#include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <mutex>
 #include <shared_mutex>
 #include <regex>
+#include <sstream>
 #include <vector>
 
 namespace tuner {
@@ -179,6 +182,34 @@ KernelInfo ParsePtxasReport(const std::string& log, const std::string& lowered_n
   if (std::regex_search(block, m, std::regex(R"(used (\d+) barriers)"))) info.barriers = std::stoi(m[1]);
   if (std::regex_search(block, m, std::regex(R"((\d+) bytes smem)"))) info.static_smem_bytes = std::stoll(m[1]);
   return info;
+}
+
+namespace {
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (line.find_first_not_of(" \t\r") != std::string::npos) lines.push_back(line);
+  return lines;
+}
+
+// "error:", "catastrophic error:" or "error #20-D:", not a warning about a name "error".
+bool IsErrorLine(const std::string& line) {
+  static const std::regex kError(R"(\berror( #[0-9]+(-D)?)?:)");
+  return std::regex_search(line, kError);
+}
+
+}  // namespace
+
+std::string CompileFailureReason(const std::string& log, const std::string& source_path) {
+  const std::vector<std::string> lines = Lines(log);
+  if (lines.empty()) return "compile: NVRTC failed without a log";
+  auto error = std::find_if(lines.begin(), lines.end(), IsErrorLine);
+  std::string line = error != lines.end() ? *error : lines.back();
+  if (!source_path.empty() && line.rfind(source_path, 0) == 0)
+    line = std::filesystem::path(source_path).filename().string() + line.substr(source_path.size());
+  return "compile: " + line;
 }
 
 std::string NvrtcVersion() {

@@ -1,5 +1,6 @@
 #include "sweep/candidate_record.h"
 
+#include "compile/compiler.h"
 #include "template/expression.h"
 
 namespace tuner {
@@ -18,7 +19,7 @@ db::MeasurementRecord CandidateRecords::Base(const Compiled& compiled) const {
     record.reason = compiled.invalid_reason;
   } else if (!c.ok) {
     record.status = "compile_error";
-    record.reason = "NVRTC failed to compile this candidate";
+    record.reason = CompileFailureReason(c.log, spec_.source_path);
     record.error_text = c.log;
   } else if (!occupancy.invalid_reason.empty()) {
     record.status = "invalid";

@@ -1,0 +1,28 @@
+// The stored record of a candidate before the GPU runs it: what a failed compile stores.
+#include "sweep/candidate_record.h"
+
+#include <gtest/gtest.h>
+
+#include "occupancy/arch_table.h"
+#include "template/template_library.h"
+
+namespace tuner {
+namespace {
+
+TEST(CandidateRecord, ACompileErrorStoresTheFirstErrorLineAsItsReasonAndTheWholeLog) {
+  static const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs({}));
+  const TemplateSpec& spec = library.Find("transpose");
+  const DeviceLimits limits = ArchLimits("sm_90");
+  const ProblemSize size = ParseProblemSize(spec, "");
+  Compiled compiled{{{"VARIANT", 1}, {"TILE", 32}, {"ROWS", 8}, {"PAD", 1}}, {}, {}, {}};
+  compiled.geometry.block = {32, 8, 1};
+  compiled.compile.result.log = spec.source_path + "(7): warning: unused\n" + spec.source_path +
+                                "(12): error: identifier \"x\" is undefined\n\n1 error detected\n";
+  const db::MeasurementRecord record = CandidateRecords(spec, limits, size).Base(compiled);
+  EXPECT_EQ(record.status, "compile_error");
+  EXPECT_EQ(record.reason, "compile: transpose.cu(12): error: identifier \"x\" is undefined");
+  EXPECT_EQ(record.error_text, compiled.compile.result.log);
+}
+
+}  // namespace
+}  // namespace tuner
