@@ -27,7 +27,7 @@ const std::map<std::string, std::set<std::string>> kMayInclude = {
     {"tuner/search", {"tuner/template", "tuner/common", "db/query"}},
     {"tuner/measure", {"tuner/template", "tuner/cuda", "tuner/common"}},
     {"tuner/occupancy", {"tuner/compile", "tuner/template", "tuner/cuda", "tuner/common"}},
-    {"tuner/compile", {"tuner/template", "tuner/common", "db/query"}},
+    {"tuner/compile", {"tuner/template", "tuner/cuda", "tuner/common", "db/query"}},
     {"tuner/template", {"tuner/common", "db/query"}},
     {"tuner/cuda", {"tuner/common"}},
     {"tuner/common", {"db/query"}},

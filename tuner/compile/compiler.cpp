@@ -1,6 +1,7 @@
 #include "compile/compiler.h"
 
 #include "compile/cubin_elf.h"
+#include "cuda/nvrtc_program.h"
 
 #include <nvrtc.h>
 
@@ -16,31 +17,6 @@
 namespace tuner {
 
 namespace {
-
-// Owns an nvrtcProgram.
-class Program {
- public:
-  // The headers are given by name, so NVRTC compiles exactly the text that was hashed.
-  Program(const std::string& source, const std::string& name, const std::vector<SourceHeader>& headers) {
-    std::vector<const char*> texts, names;
-    for (const SourceHeader& h : headers) {
-      texts.push_back(h.text.c_str());
-      names.push_back(h.include_name.c_str());
-    }
-    if (nvrtcCreateProgram(&program_, source.c_str(), name.c_str(), static_cast<int>(headers.size()), texts.data(),
-                           names.data()) != NVRTC_SUCCESS)
-      program_ = nullptr;
-  }
-  ~Program() {
-    if (program_) nvrtcDestroyProgram(&program_);
-  }
-  Program(const Program&) = delete;
-  Program& operator=(const Program&) = delete;
-  nvrtcProgram get() const { return program_; }
-
- private:
-  nvrtcProgram program_ = nullptr;
-};
 
 bool IsIdentifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
@@ -64,15 +40,6 @@ std::string SubstituteParams(const std::string& expression, const ParamValues& p
 }
 
 bool IsNameExpression(const std::string& entry) { return entry.find_first_of("<:") != std::string::npos; }
-
-std::string ProgramLog(nvrtcProgram program) {
-  std::size_t size = 0;
-  nvrtcGetProgramLogSize(program, &size);
-  std::string log(size, '\0');
-  if (size) nvrtcGetProgramLog(program, log.data());
-  while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
-  return log;
-}
 
 std::vector<std::string> Options(const TemplateSpec& spec, const ParamValues& params, const std::string& arch) {
   std::vector<std::string> options = {"-arch=" + arch, "-std=c++17", "-Xptxas=-v"};
@@ -104,10 +71,8 @@ bool TakeResourcesFromCubin(CompileResult& r, const std::string& arch) {
   return agrees;
 }
 
-}  // namespace
-
-CompileResult CompileCandidate(const TemplateSpec& spec, const ParamValues& params, const std::string& entry,
-                               const std::string& arch) {
+CompileResult CompileWithResources(const TemplateSpec& spec, const ParamValues& params, const std::string& entry,
+                                   const std::string& arch) {
   static std::shared_mutex exclusive;
   {
     std::shared_lock<std::shared_mutex> shared(exclusive);
@@ -120,25 +85,33 @@ CompileResult CompileCandidate(const TemplateSpec& spec, const ParamValues& para
   return result;
 }
 
+}  // namespace
+
+CompileResult CompileCandidate(const TemplateSpec& spec, const ParamValues& params, const std::string& entry,
+                               const std::string& arch) {
+  try {
+    return CompileWithResources(spec, params, entry, arch);
+  } catch (const NvrtcError& e) {  // NVRTC itself failed on this candidate, as a crashed NVRTC process would
+    CompileResult failed;
+    failed.log = e.what();
+    return failed;
+  }
+}
+
 namespace {
 
 CompileResult CompileOnce(const TemplateSpec& spec, const ParamValues& params, const std::string& entry,
                           const std::string& arch) {
   const auto start = std::chrono::steady_clock::now();
   CompileResult result;
-  Program program(spec.source_text, spec.source_path, spec.headers);
-  if (!program.get()) {
-    result.log = "nvrtcCreateProgram failed";
-    return result;
-  }
+  std::vector<NvrtcHeader> headers;
+  for (const SourceHeader& h : spec.headers) headers.push_back({h.include_name, h.text});
+  NvrtcProgram program(spec.source_text, spec.source_path, headers);
   const std::string name_expression = SubstituteParams(entry, params);
   const bool lowered = IsNameExpression(name_expression);
-  if (lowered) nvrtcAddNameExpression(program.get(), name_expression.c_str());
-  const std::vector<std::string> options = Options(spec, params, arch);
-  std::vector<const char*> option_ptrs;
-  for (const std::string& o : options) option_ptrs.push_back(o.c_str());
-  const nvrtcResult status = nvrtcCompileProgram(program.get(), static_cast<int>(option_ptrs.size()), option_ptrs.data());
-  result.log = ProgramLog(program.get());
+  if (lowered) program.AddNameExpression(name_expression);
+  const nvrtcResult status = program.Compile(Options(spec, params, arch));
+  result.log = program.Log();
   result.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (status != NVRTC_SUCCESS) {
     if (result.log.empty()) result.log = nvrtcGetErrorString(status);
@@ -153,12 +126,9 @@ CompileResult CompileOnce(const TemplateSpec& spec, const ParamValues& params, c
     }
     result.lowered_name = name;
   }
-  std::size_t size = 0;
-  nvrtcGetCUBINSize(program.get(), &size);
-  result.cubin.resize(size);
-  nvrtcGetCUBIN(program.get(), result.cubin.data());
+  result.cubin = program.Cubin();
   result.info = ParsePtxasReport(result.log, result.lowered_name);
-  result.ok = size > 0;
+  result.ok = !result.cubin.empty();
   if (!result.ok) result.log += "\nNVRTC produced no CUBIN for " + arch;
   return result;
 }
@@ -214,7 +184,7 @@ std::string CompileFailureReason(const std::string& log, const std::string& sour
 
 std::string NvrtcVersion() {
   int major = 0, minor = 0;
-  nvrtcVersion(&major, &minor);
+  CheckNvrtc(nvrtcVersion(&major, &minor), "nvrtcVersion");
   return std::to_string(major) + "." + std::to_string(minor);
 }
 

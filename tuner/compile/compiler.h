@@ -1,6 +1,6 @@
 // NVRTC: one candidate of a template compiled to a CUBIN for an exact architecture, with the
 // resources ptxas reports (registers, shared memory, spills). A compile failure is a result with
-// its log, not an exception.
+// its log, not an exception, and so is a failure of NVRTC itself (the log names the call and error).
 #pragma once
 
 #include <string>

@@ -1,4 +1,5 @@
-// Move-only RAII owners of CUDA runtime handles. Destructors never throw.
+// Move-only RAII owners of CUDA runtime handles. Destructors never throw: a failed release is
+// logged (cuda/release_log.h).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -8,16 +9,18 @@
 #include <utility>
 
 #include "cuda/cuda_check.h"
+#include "cuda/release_log.h"
 
 namespace tuner {
 
-template <typename Handle, cudaError_t (*Release)(Handle)>
+// `kReleaseName` names `Release` in the log.
+template <typename Handle, cudaError_t (*Release)(Handle), const char* kReleaseName>
 class CudaHandle {
  public:
   CudaHandle() = default;
   explicit CudaHandle(Handle handle) : handle_(handle) {}
   ~CudaHandle() {
-    if (handle_) Release(handle_);
+    if (handle_) LogReleaseError(kReleaseName, Release(handle_));
   }
   CudaHandle(CudaHandle&& other) noexcept : handle_(std::exchange(other.handle_, Handle{})) {}
   CudaHandle& operator=(CudaHandle&& other) noexcept {
@@ -32,9 +35,12 @@ class CudaHandle {
   Handle handle_{};
 };
 
-using Event = CudaHandle<cudaEvent_t, cudaEventDestroy>;
-using Library = CudaHandle<cudaLibrary_t, cudaLibraryUnload>;
-using DevicePointer = CudaHandle<void*, cudaFree>;
+inline constexpr char kCudaEventDestroy[] = "cudaEventDestroy";
+inline constexpr char kCudaLibraryUnload[] = "cudaLibraryUnload";
+inline constexpr char kCudaFree[] = "cudaFree";
+using Event = CudaHandle<cudaEvent_t, cudaEventDestroy, kCudaEventDestroy>;
+using Library = CudaHandle<cudaLibrary_t, cudaLibraryUnload, kCudaLibraryUnload>;
+using DevicePointer = CudaHandle<void*, cudaFree, kCudaFree>;
 
 inline Event MakeEvent() {
   cudaEvent_t event = nullptr;

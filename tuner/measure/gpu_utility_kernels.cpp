@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "cuda/nvrtc_program.h"
+
 namespace tuner {
 
 namespace {
@@ -84,24 +86,12 @@ dim3 GridFor(std::size_t count) { return dim3(static_cast<unsigned>(std::clamp<s
 }  // namespace
 
 std::string CompileUtilityKernels(const std::string& arch) {
-  const std::string arch_option = "-arch=" + arch;
-  nvrtcProgram program = nullptr;
-  nvrtcCreateProgram(&program, kSource, "tuner_utility.cu", 0, nullptr, nullptr);
-  const char* options[] = {arch_option.c_str(), "-std=c++17"};
-  const nvrtcResult status = nvrtcCompileProgram(program, 2, options);
-  std::string cubin, log;
-  std::size_t size = 0;
-  if (status == NVRTC_SUCCESS && nvrtcGetCUBINSize(program, &size) == NVRTC_SUCCESS) {
-    cubin.resize(size);
-    nvrtcGetCUBIN(program, cubin.data());
-  } else if (nvrtcGetProgramLogSize(program, &size) == NVRTC_SUCCESS) {
-    log.resize(size);
-    nvrtcGetProgramLog(program, log.data());
-  }
-  nvrtcDestroyProgram(&program);
-  if (cubin.empty())
-    throw std::runtime_error(std::string("cannot compile the worker's own kernels: ") + nvrtcGetErrorString(status) + "\n" + log);
-  return cubin;
+  NvrtcProgram program(kSource, "tuner_utility.cu");
+  const nvrtcResult status = program.Compile({"-arch=" + arch, "-std=c++17"});
+  if (status != NVRTC_SUCCESS)
+    throw std::runtime_error(std::string("cannot compile the worker's own kernels: ") + nvrtcGetErrorString(status) +
+                             "\n" + program.Log());
+  return program.Cubin();
 }
 
 UtilityKernels::UtilityKernels(int gpu)

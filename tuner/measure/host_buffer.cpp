@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "cuda/cuda_check.h"
+#include "cuda/release_log.h"
 
 namespace tuner {
 
@@ -48,9 +49,9 @@ void HostBuffer::Release() noexcept {
   if (!data_) return;
   switch (kind_) {
     case HostMemory::kPageable: std::free(data_); break;
-    case HostMemory::kPinned: cudaFreeHost(data_); break;
+    case HostMemory::kPinned: LogReleaseError("cudaFreeHost", cudaFreeHost(data_)); break;
     case HostMemory::kManaged:
-    case HostMemory::kManagedPrefetch: cudaFree(data_); break;
+    case HostMemory::kManagedPrefetch: LogReleaseError("cudaFree", cudaFree(data_)); break;
   }
   g_live_bytes -= bytes_;
   data_ = nullptr;

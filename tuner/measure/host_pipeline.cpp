@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "cuda/cuda_check.h"
+#include "cuda/release_log.h"
 #include "measure/kernel_args.h"
 #include "measure/sample_stats.h"
 
@@ -99,7 +100,7 @@ HostPipeline::HostPipeline(const std::vector<PipelineBuffer>& buffers, cudaKerne
 }
 
 // Whatever happened, nothing may still be using the memory about to be freed.
-HostPipeline::~HostPipeline() { cudaDeviceSynchronize(); }
+HostPipeline::~HostPipeline() { LogReleaseError("cudaDeviceSynchronize", cudaDeviceSynchronize()); }
 
 HostPipeline::Args HostPipeline::MakeArgs(const KernelLaunch& whole, const std::vector<double>& scalars, long long first_item) const {
   Args args;

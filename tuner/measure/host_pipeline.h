@@ -17,7 +17,8 @@
 
 namespace tuner {
 
-using Stream = CudaHandle<cudaStream_t, cudaStreamDestroy>;
+inline constexpr char kCudaStreamDestroy[] = "cudaStreamDestroy";
+using Stream = CudaHandle<cudaStream_t, cudaStreamDestroy, kCudaStreamDestroy>;
 
 // A buffer of the problem as the session holds it: `contents` is its device buffer, whose contents
 // an input's host buffer starts with.
