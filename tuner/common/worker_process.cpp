@@ -100,9 +100,12 @@ WorkerProcess::Reply WorkerProcess::Call(const nlohmann::json& request, double t
     if (newline != std::string::npos) {
       reply.body = nlohmann::json::parse(pending_.substr(0, newline), nullptr, false);
       pending_.erase(0, newline + 1);
-      reply.outcome = reply.body.is_discarded() ? Outcome::kDied : Outcome::kReplied;
-      if (reply.body.is_discarded()) reply.detail = "the worker sent a malformed reply";
-      return reply;
+      if (!reply.body.is_discarded()) {
+        reply.outcome = Outcome::kReplied;
+        return reply;
+      }
+      Kill();  // out of step with its requests: what it sends next answers no one
+      return {Outcome::kDied, {}, "the worker sent a malformed reply; it was killed"};
     }
     if (interrupted && interrupted->load()) {
       Kill();

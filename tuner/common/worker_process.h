@@ -26,8 +26,10 @@ class WorkerProcess {
   WorkerProcess(const WorkerProcess&) = delete;
   WorkerProcess& operator=(const WorkerProcess&) = delete;
 
-  // Sends one request and waits up to `timeout_s` for its one-line reply. On a timeout the
-  // worker is killed. kInterrupted when `interrupted` became true while waiting.
+  // Sends one request and waits up to `timeout_s` for its one-line reply. On a timeout, an
+  // interrupt (`interrupted` became true while waiting) or a reply that is no JSON the worker is
+  // killed; after any outcome but kReplied it is gone (Alive() is false) and the caller starts a
+  // new one.
   Reply Call(const nlohmann::json& request, double timeout_s, const std::atomic<bool>* interrupted = nullptr);
 
   void Kill();

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <exception>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -13,20 +14,22 @@ namespace tuner {
 
 class CompilePool {
  public:
-  // Runs work(i, thread) for i in [0, count) on `threads` threads (thread in [0, threads)), in
-  // increasing order of i.
+  // Runs work(i, thread) for i in [0, count) on `threads` threads (thread in [0, threads)), started
+  // in increasing order of i.
   CompilePool(std::size_t count, int threads, std::function<void(std::size_t, int)> work);
-  ~CompilePool();  // stops taking new jobs and joins
+  ~CompilePool();  // stops taking new jobs and joins: the jobs under way finish, no other starts
   CompilePool(const CompilePool&) = delete;
   CompilePool& operator=(const CompilePool&) = delete;
 
-  void WaitFor(std::size_t index);  // until work(index) has returned
+  // Until work(index) has returned; rethrows what it threw (the other jobs go on).
+  void WaitFor(std::size_t index);
 
  private:
   void Loop(int thread);
 
   std::function<void(std::size_t, int)> work_;
   std::vector<char> done_;
+  std::vector<std::exception_ptr> errors_;
   std::size_t count_;
   std::atomic<std::size_t> next_{0};
   std::atomic<bool> stop_{false};
