@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <fstream>
 #include <thread>
 
@@ -123,8 +124,13 @@ TEST(WorkerProcess, TheDestructorKillsAChildThatDoesNotQuit) {
   EXPECT_FALSE(Exists(pid));
 }
 
-TEST(WorkerProcess, AProgramThatCannotStartIsAnError) {
-  EXPECT_THROW(WorkerProcess("/nonexistent/tuner", {}), std::runtime_error);
+TEST(WorkerProcess, AProgramThatCannotStartIsAnErrorNamingIt) {
+  try {
+    WorkerProcess child("/nonexistent/tuner", {"__compile"});
+    FAIL() << "expected a runtime_error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), std::string("cannot start /nonexistent/tuner __compile: ") + std::strerror(ENOENT));
+  }
 }
 
 }  // namespace

@@ -23,13 +23,29 @@ void ClosePipe(int& fd) {
   fd = -1;
 }
 
+// "/opt/tuner/bin/tuner __compile": which child, in messages (the same class runs workers and NVRTC
+// processes).
+std::string CommandLine(const std::string& executable, const std::vector<std::string>& args) {
+  std::string line = executable;
+  for (const std::string& a : args) line += " " + a;
+  return line;
+}
+
 }  // namespace
 
 WorkerProcess::WorkerProcess(const std::string& executable, const std::vector<std::string>& args) {
   signal(SIGPIPE, SIG_IGN);  // a worker that died mid-request is seen in Call, not as a signal
   int in_pipe[2], out_pipe[2];
-  if (pipe2(in_pipe, O_CLOEXEC) != 0 || pipe2(out_pipe, O_CLOEXEC) != 0)
-    throw std::runtime_error(std::string("cannot create pipes for the GPU worker: ") + std::strerror(errno));
+  const auto pipe_error = [&](int error) {
+    return std::runtime_error("cannot create pipes for " + CommandLine(executable, args) + ": " + std::strerror(error));
+  };
+  if (pipe2(in_pipe, O_CLOEXEC) != 0) throw pipe_error(errno);
+  if (pipe2(out_pipe, O_CLOEXEC) != 0) {
+    const int error = errno;
+    close(in_pipe[0]);
+    close(in_pipe[1]);
+    throw pipe_error(error);
+  }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, in_pipe[0], STDIN_FILENO);
@@ -52,7 +68,7 @@ WorkerProcess::WorkerProcess(const std::string& executable, const std::vector<st
     pid_ = -1;
     ClosePipe(to_worker_);
     ClosePipe(from_worker_);
-    throw std::runtime_error("cannot start the GPU worker " + executable + ": " + std::strerror(error));
+    throw std::runtime_error("cannot start " + CommandLine(executable, args) + ": " + std::strerror(error));
   }
 }
 
