@@ -1,4 +1,4 @@
-// The charts of one run (GPU card, problem size, template version), built with tuner/svg_chart.h.
+// The charts of one run (GPU card, problem size, template version), built with common/svg_chart.h.
 // Their names start with the run ("h100-gpu-1234-8192x8192-"), unique within a kernel.
 #pragma once
 
