@@ -49,7 +49,10 @@ ordered_json ToJson(const MeasurementRecord& m) {
           {"blocks_per_sm", m.blocks_per_sm}, {"occupancy", m.occupancy},
           {"limiter", m.limiter},           {"compile_ms", m.compile_ms},
           {"error_text", m.error_text},     {"measured_at", m.measured_at},
-          {"worker_kills", m.worker_kills}};
+          {"worker_kills", m.worker_kills}, {"counters_json", m.counters_json},
+          {"energy_j", m.energy_j},         {"power_w", m.power_w},
+          {"energy_launch_ms", m.energy_launch_ms},
+          {"perf_per_joule", m.perf_per_joule}};
 }
 
 ordered_json ToJson(const MeasurementRow& row) {
@@ -119,6 +122,13 @@ MeasurementRow RowFromJson(const json& line) {
   // Absent in exports of schema 3, where a fault or timeout had killed its worker once.
   if (m.contains("worker_kills")) Get(m, "worker_kills", &r.worker_kills);
   else r.worker_kills = KillsWorker(r.status) ? 1 : 0;
+  // Absent in exports before schema 6: nothing measured.
+  for (const auto& [key, value] : {std::pair{"energy_j", &r.energy_j}, {"power_w", &r.power_w},
+                                     {"energy_launch_ms", &r.energy_launch_ms}, {"perf_per_joule", &r.perf_per_joule}})
+    if (m.contains(key)) Get(m, key, value);
+  if (m.contains("counters_json")) Get(m, "counters_json", &r.counters_json);
+  if (!r.counters_json.empty() && !json::parse(r.counters_json, nullptr, false).is_object())
+    throw std::invalid_argument("measurement.counters_json must be empty or a JSON object as a string");
   if (row.gpu.uuid.empty() || row.templ.name.empty() || r.params_json.empty() || r.status.empty())
     throw std::invalid_argument("gpu.uuid, template.name, measurement.params_json and status must not be empty");
   return row;

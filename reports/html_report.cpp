@@ -2,12 +2,14 @@
 
 #include <set>
 
+#include "reports/hardware_charts.h"
 #include "reports/html_style.h"
 #include "reports/overview_charts.h"
 #include "reports/report_charts.h"
 #include "reports/report_format.h"
 #include "reports/report_tables.h"
 #include "reports/size_tables.h"
+#include "reports/winner_card.h"
 #include "common/svg_chart.h"
 
 namespace tuner::report {
@@ -64,16 +66,33 @@ std::string BestCards(const Run& run) {
   return out + Card("Candidates", StatusSummary(run)) + "</div>\n";
 }
 
+// Why the best won: its counters and energy, and a line for each one-parameter neighbour.
+std::string WinnerCardHtml(const Run& run) {
+  const WinnerCard card = MakeWinnerCard(run);
+  if (card.neighbours.empty() && card.counters.empty() && card.energy.empty()) return "";
+  std::string out = "<div class=\"winner\">\n" + Tag("h4", "Why " + card.params + " won");
+  if (!card.counters.empty()) out += Tag("p", "Its counters: " + card.counters + ".", "muted");
+  if (!card.energy.empty()) out += Tag("p", "Its energy: " + card.energy + ".", "muted");
+  if (!card.neighbours.empty()) {
+    out += "<ul>\n";
+    for (const NeighbourComparison& n : card.neighbours) out += "<li>" + E(n.sentence) + "</li>\n";
+    out += "</ul>\n";
+  }
+  return out + "</div>\n";
+}
+
 std::string RunSection(const KernelReport& kernel, const Run& run) {
   std::string out = "<details open>\n<summary><h3>" + E(run.Label()) + "</h3> <span class=\"muted\">" +
                     E(run.gpu.name + ", " + ComputeCapability(run.gpu) + ", " + run.gpu.uuid) +
                     (run.stale ? E(", older template version " + run.template_hash.substr(0, 12)) : "") +
                     "</span></summary>\n";
-  out += BestCards(run);
+  out += BestCards(run) + WinnerCardHtml(run);
   if (!run.ceiling.known() && run.Best()) out += Tag("p", "No ceiling for this run: " + run.ceiling.missing + ".", "note");
   out += "<div class=\"charts\">\n" + Figure(CandidatesChart(kernel, run));
   if (run.Best()) out += Figure(OccupancyChart(kernel, run));
+  if (const auto pareto = ParetoChart(kernel, run)) out += Figure(*pareto);
   for (const NamedChart& chart : ParameterCharts(kernel, run)) out += Figure(chart);
+  for (const NamedChart& chart : CounterCharts(kernel, run)) out += Figure(chart);
   out += "</div>\n";
   if (run.Best()) out += Tag("h4", "Fastest candidates") + HtmlTable(TopTable(run, 10));
   const Table failures = FailuresTable(run);

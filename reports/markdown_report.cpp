@@ -3,7 +3,9 @@
 #include <set>
 
 #include "reports/overview_charts.h"
+#include "reports/hardware_charts.h"
 #include "reports/report_charts.h"
+#include "reports/winner_card.h"
 #include "reports/report_format.h"
 #include "reports/report_tables.h"
 #include "reports/size_tables.h"
@@ -50,13 +52,26 @@ class ChartLinks {
   std::set<std::string> used_;
 };
 
+std::string WinnerCardMarkdown(const Run& run) {
+  const WinnerCard card = MakeWinnerCard(run);
+  if (card.neighbours.empty() && card.counters.empty() && card.energy.empty()) return "";
+  std::string out = "#### Why " + E(card.params) + " won\n\n";
+  if (!card.counters.empty()) out += "Its counters: " + E(card.counters) + ".\n\n";
+  if (!card.energy.empty()) out += "Its energy: " + E(card.energy) + ".\n\n";
+  for (const NeighbourComparison& n : card.neighbours) out += "- " + E(n.sentence) + "\n";
+  return out + (card.neighbours.empty() ? "" : "\n");
+}
+
 std::string RunSection(const KernelReport& kernel, const Run& run, ChartLinks& links) {
   std::string out = "### " + E(run.Label()) + "\n\n" + E(run.gpu.name + ", " + ComputeCapability(run.gpu) + ", " +
                                                          run.gpu.uuid + ": " + StatusSummary(run)) + "\n\n";
   if (!run.ceiling.known() && run.Best()) out += "> No ceiling for this run: " + E(run.ceiling.missing) + ".\n\n";
+  out += WinnerCardMarkdown(run);
   out += links.Link(kernel.kernel, CandidatesChart(kernel, run));
   if (run.Best()) out += links.Link(kernel.kernel, OccupancyChart(kernel, run));
+  if (const auto pareto = ParetoChart(kernel, run)) out += links.Link(kernel.kernel, *pareto);
   for (const NamedChart& chart : ParameterCharts(kernel, run)) out += links.Link(kernel.kernel, chart);
+  for (const NamedChart& chart : CounterCharts(kernel, run)) out += links.Link(kernel.kernel, chart);
   if (run.Best()) out += "#### Fastest candidates\n\n" + MdTable(TopTable(run, 10));
   const Table failures = FailuresTable(run);
   out += "#### Failures\n\n" + (failures.rows.empty() ? "Every candidate produced a correct result.\n\n" : MdTable(failures));

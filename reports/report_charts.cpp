@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "db/counters.h"
 #include "reports/chart_parts.h"
 #include "reports/report_format.h"
 
@@ -33,6 +34,27 @@ std::vector<std::string> SortedValues(std::set<std::string> values) {
   return sorted;
 }
 
+// The profiled candidates' achieved occupancy (black), each joined by a grey line to its
+// theoretical one. Whether there was any.
+bool AddAchievedOccupancy(Chart& chart, const Run& run) {
+  bool any = false;
+  for (const db::MeasurementRow& row : run.rows) {
+    const db::MeasurementRecord& m = row.measurement;
+    const auto achieved = db::CounterValue(m.counters_json, "achieved_occupancy_pct");
+    if (m.status != "ok" || !achieved) continue;
+    ChartSeries& join = AddSeries(chart, "", SeriesStyle::kLine, "#bbbbbb");
+    AddPoint(chart, join, {100 * m.occupancy, m.perf_value}, "");
+    AddPoint(chart, join, {*achieved, m.perf_value}, "");
+    any = true;
+  }
+  if (!any) return false;
+  ChartSeries& dots = AddSeries(chart, "achieved (counters)", SeriesStyle::kScatter, "#000000");
+  for (const db::MeasurementRow& row : run.rows)
+    if (const auto achieved = db::CounterValue(row.measurement.counters_json, "achieved_occupancy_pct"); achieved && row.measurement.status == "ok")
+      AddPoint(chart, dots, {*achieved, row.measurement.perf_value}, run.Params(row.measurement) + ": achieved " + FormatNumber(*achieved) + "% of theoretical " + FormatNumber(100 * row.measurement.occupancy) + "%");
+  return true;
+}
+
 // A parameter's value as a category: "n/a" where a candidate lacks it.
 std::string ValueOf(const Run& run, const db::MeasurementRecord& m, const std::string& name) {
   const std::string value = run.Value(m, name);
@@ -54,15 +76,6 @@ std::vector<std::string> TickLabels(const std::vector<std::string>& values) {
 
 // Spreads the dots of one value sideways so that equal throughputs stay visible (deterministic).
 double Jitter(std::size_t i) { return (std::fmod(static_cast<double>(i) * 0.618034, 1.0) - 0.5) * 0.5; }
-
-std::string RunTitle(const KernelReport& kernel, const Run& run, const std::string& what) {
-  return kernel.kernel + ": " + what + " (" + run.Label() + ")";
-}
-
-std::string RunPrefix(const Run& run) {
-  return Slug(ShortGpuName(run.gpu.name)) + "-" + Slug(run.gpu.uuid.substr(0, 12)) + "-" + Slug(run.size_key) +
-         (run.stale ? "-stale-" + Slug(run.template_hash.substr(0, 8)) : "") + "-";
-}
 
 // The sorted values a parameter takes among a run's correct candidates.
 std::vector<std::string> OkValues(const Run& run, const std::string& name) {
@@ -88,7 +101,7 @@ std::string GroupParameter(const KernelReport& kernel, const Run& run) {
 // Every correct candidate at its value of `name` (spread sideways), coloured by its value of
 // `group` when given, and the best per value. No hover texts: these charts hold the most dots.
 NamedChart ParameterChart(const KernelReport& kernel, const Run& run, const std::string& name, const std::string& group) {
-  Chart chart = NewChart(RunTitle(kernel, run, "effect of " + name), name, "", "Throughput", RunUnit(run));
+  Chart chart = NewChart(RunChartTitle(kernel, run, "effect of " + name), name, "", "Throughput", RunUnit(run));
   const std::vector<std::string> sorted = OkValues(run, name);
   chart.x_categories = TickLabels(sorted);
   std::map<std::string, double> best_of;
@@ -114,13 +127,22 @@ NamedChart ParameterChart(const KernelReport& kernel, const Run& run, const std:
     MarkBest(chart, run, static_cast<double>(std::find(sorted.begin(), sorted.end(), ValueOf(run, best->measurement, name)) -
                                              sorted.begin()));
   Headroom(chart);
-  return {RunPrefix(run) + "param-" + Slug(name),
+  return {RunChartPrefix(run) + "param-" + Slug(name),
           "Throughput of every correct candidate for each value of " + name + " (dots spread sideways)" +
               (group.empty() ? "" : ", coloured by " + group) + ", and the best for each value.",
           chart};
 }
 
 }  // namespace
+
+std::string RunChartTitle(const KernelReport& kernel, const Run& run, const std::string& what) {
+  return kernel.kernel + ": " + what + " (" + run.Label() + ")";
+}
+
+std::string RunChartPrefix(const Run& run) {
+  return Slug(ShortGpuName(run.gpu.name)) + "-" + Slug(run.gpu.uuid.substr(0, 12)) + "-" + Slug(run.size_key) +
+         (run.stale ? "-stale-" + Slug(run.template_hash.substr(0, 8)) : "") + "-";
+}
 
 const char* StatusColor(const std::string& status) {
   static const std::map<std::string, const char*> colors = {
@@ -140,7 +162,7 @@ const char* LimiterColor(const std::string& limiter) {
 }
 
 NamedChart CandidatesChart(const KernelReport& kernel, const Run& run) {
-  Chart chart = NewChart(RunTitle(kernel, run, "every candidate"), "Candidate, fastest first", "", "Throughput", RunUnit(run));
+  Chart chart = NewChart(RunChartTitle(kernel, run, "every candidate"), "Candidate, fastest first", "", "Throughput", RunUnit(run));
   std::map<std::string, std::size_t> series_of;
   std::size_t rank = 0;
   for (const db::MeasurementRow& row : run.rows) {
@@ -164,14 +186,14 @@ NamedChart CandidatesChart(const KernelReport& kernel, const Run& run) {
   chart.x_axis.max = NiceTicks(0, std::max<double>(static_cast<double>(rank), 5), 8).back();  // whole ranks
   MarkBest(chart, run, 1);
   Headroom(chart);
-  return {RunPrefix(run) + "candidates",
+  return {RunChartPrefix(run) + "candidates",
           "Every candidate's throughput, fastest first, coloured by status; candidates that failed sit at 0 "
           "(hover a dot for its parameters and reason).",
           chart};
 }
 
 NamedChart OccupancyChart(const KernelReport& kernel, const Run& run) {
-  Chart chart = NewChart(RunTitle(kernel, run, "throughput vs occupancy"), "Theoretical occupancy", "%", "Throughput", RunUnit(run));
+  Chart chart = NewChart(RunChartTitle(kernel, run, "throughput vs occupancy"), "Occupancy", "%", "Throughput", RunUnit(run));
   chart.x_axis.min = 0;
   chart.x_axis.max = 100;
   std::map<std::string, std::size_t> series_of;
@@ -186,11 +208,16 @@ NamedChart OccupancyChart(const KernelReport& kernel, const Run& run) {
     }
     AddPoint(chart, chart.series[found->second], {100 * m.occupancy, m.perf_value}, OkTitle(run, m));
   }
+  const bool achieved = AddAchievedOccupancy(chart, run);
   if (const db::MeasurementRow* best = run.Best()) MarkBest(chart, run, 100 * best->measurement.occupancy);
   Headroom(chart);
-  return {RunPrefix(run) + "occupancy",
+  return {RunChartPrefix(run) + "occupancy",
           "Each correct candidate's throughput against its theoretical occupancy, coloured by the resource that "
-          "limits blocks per SM. Higher occupancy is not always faster.",
+          "limits blocks per SM" +
+              std::string(achieved ? "; in black, the achieved occupancy the counters measured for the profiled "
+                                     "candidates (each joined to its theoretical one)"
+                                   : "") +
+              ". Higher occupancy is not always faster.",
           chart};
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "db/query/store.h"
+#include "reports/report_data.h"
 #include "db_test_util.h"
 
 namespace tuner::report::testing {
@@ -79,6 +80,33 @@ inline void FillReportDatabase(const std::string& path) {
   fast.perf_unit = "GFLOP/s";
   fast.perf_value = 33000;
   store.AddMeasurement(h200_matmul, fast);
+}
+
+// One run of transpose with counters and energy for some candidates: the padded tile wins on bank
+// conflicts, the larger tile on nothing measured.
+inline db::MeasurementRow ProfiledRow(const std::string& params, double time_ms, const std::string& counters = "", double energy_j = 0) {
+  db::MeasurementRow row;
+  row.measurement.params_json = params;
+  row.measurement.status = "ok";
+  row.measurement.time_ms_median = time_ms;
+  row.measurement.perf_value = 1000 / time_ms;
+  row.measurement.perf_unit = "GB/s";
+  row.measurement.counters_json = counters;
+  row.measurement.energy_j = energy_j;
+  return row;
+}
+
+inline Run TransposeRun() {
+  Run run;
+  run.gpu.name = "NVIDIA H100 80GB HBM3";
+  run.size_key = "8192x8192";
+  run.rows = {ProfiledRow(R"({"TILE":32,"PAD":1})", 0.194, R"({"shared_bank_conflicts_per_request":0.07,"dram_throughput_pct":46})", 0.124),
+              ProfiledRow(R"({"TILE":32,"PAD":0})", 0.312, R"({"shared_bank_conflicts_per_request":15.7,"dram_throughput_pct":32})", 0.150),
+              ProfiledRow(R"({"TILE":64,"PAD":1})", 0.25),
+              ProfiledRow(R"({"TILE":64,"PAD":0})", 0.40, R"({"shared_bank_conflicts_per_request":15.7})")};
+  run.rows[2].measurement.counters_json = R"({"shared_bank_conflicts_per_request":0.07,"dram_throughput_pct":45})";
+  run.best = 0;
+  return run;
 }
 
 }  // namespace tuner::report::testing

@@ -78,13 +78,13 @@ TEST(OpenForReading, WritesNothingInEitherJournalMode) {
 
 TEST(OpenForReading, AnOlderSchemaIsReadThroughAnUpgradeInMemory) {
   TempDir dir;
-  for (const char* fixture : {"schema_v1.db", "schema_v4.db"}) {
+  for (const char* fixture : {"schema_v1.db", "schema_v4.db", "schema_v5.db"}) {
     const std::string path = dir.File(fixture);
     fs::copy_file(std::string(TUNER_FIXTURES_DIR "/") + fixture, path);
     const std::string before = ReadBytes(path);
     {
       Store store = Store::Open(path, OpenMode::kReadOnly);
-      EXPECT_EQ(store.SchemaVersion(), fixture == std::string("schema_v1.db") ? 1 : 4);
+      EXPECT_EQ(store.SchemaVersion(), fixture[8] - '0');
       EXPECT_FALSE(store.ListMeasurements({}).empty());
       EXPECT_FALSE(store.BestPerGpu("transpose", "").empty());
       EXPECT_TRUE(store.FullCheck().empty());
@@ -270,6 +270,54 @@ TEST(Migration, VersionFourGainsTheBestRowOfEveryGroup) {
   }
   EXPECT_EQ(CheckFileHeader(dir.File("rw.db")).schema_version, kSchemaVersion);
   EXPECT_EQ(CheckFileHeader(dir.File("ro.db")).schema_version, 4);
+}
+
+// Version 5 (tests/fixtures/schema_v5.db, make_schema_v5.sh) gains the hardware columns, empty for
+// its rows; its best rows stay, and a row measured after the upgrade keeps its counters and energy.
+TEST(Migration, VersionFiveGainsEmptyCountersAndEnergy) {
+  TempDir dir;
+  for (OpenMode mode : {OpenMode::kReadWrite, OpenMode::kReadOnly}) {
+    const std::string path = dir.File(mode == OpenMode::kReadOnly ? "ro.db" : "rw.db");
+    fs::copy_file(TUNER_FIXTURES_DIR "/schema_v5.db", path);
+    Store store = Store::Open(path, mode);
+    EXPECT_EQ(store.SchemaVersion(), mode == OpenMode::kReadOnly ? 5 : kSchemaVersion);
+    const std::map<std::string, std::string> transpose = {{"new-hash GPU-aaaa 8192x8192", "{\"TILE\":64}"},
+                                                          {"new-hash GPU-bbbb 8192x8192", "{\"TILE\":32}"},
+                                                          {"old-hash GPU-aaaa 8192x8192", "{\"TILE\":16}"}};
+    EXPECT_EQ(BestParams(store, "transpose"), transpose);
+    for (const MeasurementRow& row : store.ListMeasurements({})) {
+      EXPECT_EQ(row.measurement.counters_json, "");
+      EXPECT_EQ(row.measurement.energy_j, 0);
+      EXPECT_EQ(row.measurement.perf_per_joule, 0);
+    }
+    EXPECT_TRUE(store.FullCheck().empty());
+  }
+  EXPECT_EQ(CheckFileHeader(dir.File("rw.db")).schema_version, kSchemaVersion);
+  EXPECT_EQ(CheckFileHeader(dir.File("ro.db")).schema_version, 5) << "reading never upgrades the file";
+
+  Store store = Store::Open(dir.File("rw.db"), OpenMode::kReadWrite);
+  const auto gpu = store.EnsureGpu(SampleGpu());
+  const auto sweep = store.StartSweep(gpu, store.EnsureTemplate({"transpose", "new-hash", ""}), SampleSweep());
+  MeasurementRecord measured = SampleMeasurement(32, 1.0);
+  measured.counters_json = R"({"shared_bank_conflicts_per_request":0.0})";
+  measured.energy_j = 0.0012;
+  measured.power_w = 410;
+  measured.energy_launch_ms = 2.9;
+  measured.perf_per_joule = 3.5;
+  store.AddMeasurement(sweep, measured);
+  const auto stored = store.Measurements(gpu, store.EnsureTemplate({"transpose", "new-hash", ""}), SampleSweep().size_key);
+  bool found = false;
+  for (const MeasurementRecord& r : stored) {
+    if (r.params_json != measured.params_json) continue;
+    found = true;
+    EXPECT_EQ(r.counters_json, measured.counters_json);
+    EXPECT_EQ(r.energy_j, measured.energy_j);
+    EXPECT_EQ(r.power_w, measured.power_w);
+    EXPECT_EQ(r.energy_launch_ms, measured.energy_launch_ms);
+    EXPECT_EQ(r.perf_per_joule, measured.perf_per_joule);
+  }
+  EXPECT_TRUE(found);
+  EXPECT_EQ(store.BestForLookup("transpose").size(), 4u) << "the lookup reads the new columns as empty";
 }
 
 TEST(BestPerGpu, FollowsEveryChangeOfAMeasurement) {

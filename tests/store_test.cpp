@@ -435,5 +435,34 @@ TEST(Store, ExportLinesWithoutWorkerKillsCountAFaultAsOne) {
   EXPECT_EQ(RowFromJson(line).measurement.worker_kills, 0);
 }
 
+// Counters and energy travel through export and import; an export of schema 5 has none of them.
+TEST(RowJson, CountersAndEnergyRoundTripAndMayBeAbsent) {
+  MeasurementRow row;
+  row.gpu = SampleGpu();
+  row.templ = {"transpose", "h", "2026-11-20T00:00:00Z"};
+  row.sweep = SampleSweep();
+  row.size_key = "8192x8192";
+  row.measurement = SampleMeasurement(16, 1.0);
+  row.measurement.counters_json = R"({"load_sectors_per_request":4.0})";
+  row.measurement.energy_j = 0.002;
+  row.measurement.power_w = 400;
+  row.measurement.energy_launch_ms = 5;
+  row.measurement.perf_per_joule = 12.5;
+  auto line = nlohmann::json::parse(ToJson(row).dump());
+  const MeasurementRecord back = RowFromJson(line).measurement;
+  EXPECT_EQ(back.counters_json, row.measurement.counters_json);
+  EXPECT_EQ(back.energy_j, 0.002);
+  EXPECT_EQ(back.power_w, 400);
+  EXPECT_EQ(back.energy_launch_ms, 5);
+  EXPECT_EQ(back.perf_per_joule, 12.5);
+  for (const char* key : {"counters_json", "energy_j", "power_w", "energy_launch_ms", "perf_per_joule"})
+    line["measurement"].erase(key);
+  const MeasurementRecord old = RowFromJson(line).measurement;
+  EXPECT_EQ(old.counters_json, "");
+  EXPECT_EQ(old.energy_j, 0);
+  line["measurement"]["counters_json"] = "[1, 2]";
+  EXPECT_THROW(RowFromJson(line), std::invalid_argument) << "counters must be an object";
+}
+
 }  // namespace
 }  // namespace tuner::db

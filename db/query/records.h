@@ -67,6 +67,13 @@ struct MeasurementRecord {
   std::string error_text;  // compile log, CUDA error text, first mismatch
   std::string measured_at;  // ISO 8601 UTC
   int worker_kills = 0;  // times measuring it killed the GPU worker (fault, timeout); at 2 it is final
+  // Measured after timing, for some `ok` candidates only (--counters, --objective): hardware
+  // counters as JSON (db/counters.h; "" when not measured) and energy (0 when not measured).
+  std::string counters_json;
+  double energy_j = 0;        // per launch
+  double power_w = 0;         // mean power reading while it ran back to back
+  double energy_launch_ms = 0;  // wall time per launch while it ran back to back (power_w x this ~ energy_j)
+  double perf_per_joule = 0;  // GB/J or GFLOP/J: the work of one launch over energy_j
 };
 
 std::string NowUtc();  // "2026-11-22T01:49:28Z": the form of every *_at field

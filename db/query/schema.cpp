@@ -145,6 +145,17 @@ CREATE TRIGGER best_after_update AFTER UPDATE ON measurements BEGIN %RECOMPUTE(O
 CREATE TRIGGER best_after_delete AFTER DELETE ON measurements BEGIN %RECOMPUTE(OLD)% END;
 )sql";
 
+// Version 6: what the hardware says about a candidate, measured after its timing for some `ok`
+// candidates: counters as JSON (db/counters.h), energy per launch, the mean power reading and the
+// time per launch while energy was measured, and the work per joule. Older rows have none ('' and 0).
+const char* kSchemaV6 = R"sql(
+ALTER TABLE measurements ADD COLUMN counters_json TEXT NOT NULL DEFAULT '';
+ALTER TABLE measurements ADD COLUMN energy_j REAL NOT NULL DEFAULT 0;
+ALTER TABLE measurements ADD COLUMN power_w REAL NOT NULL DEFAULT 0;
+ALTER TABLE measurements ADD COLUMN energy_launch_ms REAL NOT NULL DEFAULT 0;
+ALTER TABLE measurements ADD COLUMN perf_per_joule REAL NOT NULL DEFAULT 0;
+)sql";
+
 // The columns of measurements that make a row of best_per_gpu, in its order.
 const std::string kBestColumns =
     "template_id, gpu_id, size_key, id, time_ms_median, perf_value, perf_unit, params_json, launch_json, measured_at";
@@ -305,7 +316,7 @@ sql::Connection OpenExistingForWriting(const std::string& path) {
 }  // namespace
 
 const std::vector<std::string>& Migrations() {
-  static const std::vector<std::string> migrations = {kSchemaV1, kSchemaV2, kSchemaV3, kSchemaV4, SchemaV5()};
+  static const std::vector<std::string> migrations = {kSchemaV1, kSchemaV2, kSchemaV3, kSchemaV4, SchemaV5(), kSchemaV6};
   return migrations;
 }
 

@@ -298,7 +298,7 @@ const char* const kLookupVersionsSql =
 // copy, so that they read as every other measurement (ReadMeasurement).
 const char* const kLookupBestSql =
     "SELECT b.template_id, b.gpu_id, b.size_key, b.measurement_id, b.params_json, b.launch_json, 'ok', '', "
-    "b.time_ms_median, 0, 0, 0, 0, b.perf_value, b.perf_unit, 0, 0, 0, 0, 0, '', 0, '', b.measured_at, 0 "
+    "b.time_ms_median, 0, 0, 0, 0, b.perf_value, b.perf_unit, 0, 0, 0, 0, 0, '', 0, '', b.measured_at, 0, '', 0, 0, 0, 0 "
     "FROM templates t JOIN best_per_gpu b ON b.template_id = t.id WHERE t.name = ?1";
 
 // Runs a prepared statement to its end, `read` called on every row; reset even when it throws, so

@@ -13,11 +13,12 @@ std::string NowUtc() {
   return text;
 }
 
-// The 21 measurement columns in MeasurementRecord's order, for INSERT and SELECT alike.
+// The 26 measurement columns in MeasurementRecord's order, for INSERT and SELECT alike.
 const char* const kMeasurementColumns =
     "params_json, launch_json, status, reason, time_ms_median, time_ms_min, time_ms_max, "
     "time_ms_spread, samples, perf_value, perf_unit, regs_per_thread, smem_bytes, spill_bytes, "
-    "blocks_per_sm, occupancy, limiter, compile_ms, error_text, measured_at, worker_kills";
+    "blocks_per_sm, occupancy, limiter, compile_ms, error_text, measured_at, worker_kills, "
+    "counters_json, energy_j, power_w, energy_launch_ms, perf_per_joule";
 
 void BindMeasurement(sql::Statement& s, int first, const MeasurementRecord& m) {
   s.Bind(first, m.params_json).Bind(first + 1, m.launch_json).Bind(first + 2, m.status);
@@ -27,7 +28,8 @@ void BindMeasurement(sql::Statement& s, int first, const MeasurementRecord& m) {
   s.Bind(first + 12, m.smem_bytes).Bind(first + 13, m.spill_bytes).Bind(first + 14, m.blocks_per_sm);
   s.Bind(first + 15, m.occupancy).Bind(first + 16, m.limiter).Bind(first + 17, m.compile_ms);
   s.Bind(first + 18, m.error_text).Bind(first + 19, m.measured_at.empty() ? NowUtc() : m.measured_at);
-  s.Bind(first + 20, m.worker_kills);
+  s.Bind(first + 20, m.worker_kills).Bind(first + 21, m.counters_json).Bind(first + 22, m.energy_j);
+  s.Bind(first + 23, m.power_w).Bind(first + 24, m.energy_launch_ms).Bind(first + 25, m.perf_per_joule);
 }
 
 MeasurementRecord ReadMeasurement(const sql::Statement& s, int first) {
@@ -53,6 +55,11 @@ MeasurementRecord ReadMeasurement(const sql::Statement& s, int first) {
   m.error_text = s.Text(first + 18);
   m.measured_at = s.Text(first + 19);
   m.worker_kills = s.Int(first + 20);
+  m.counters_json = s.Text(first + 21);
+  m.energy_j = s.Double(first + 22);
+  m.power_w = s.Double(first + 23);
+  m.energy_launch_ms = s.Double(first + 24);
+  m.perf_per_joule = s.Double(first + 25);
   return m;
 }
 
@@ -86,7 +93,7 @@ const char* const kRowSelect =
     "m.size_key, m.params_json, m.launch_json, m.status, m.reason, m.time_ms_median, m.time_ms_min, "
     "m.time_ms_max, m.time_ms_spread, m.samples, m.perf_value, m.perf_unit, m.regs_per_thread, "
     "m.smem_bytes, m.spill_bytes, m.blocks_per_sm, m.occupancy, m.limiter, m.compile_ms, m.error_text, "
-    "m.measured_at, m.worker_kills FROM %SOURCE% m JOIN gpus g ON g.id = m.gpu_id "
+    "m.measured_at, m.worker_kills, m.counters_json, m.energy_j, m.power_w, m.energy_launch_ms, m.perf_per_joule FROM %SOURCE% m JOIN gpus g ON g.id = m.gpu_id "
     "JOIN templates t ON t.id = m.template_id JOIN sweeps s ON s.id = m.sweep_id ";
 
 }  // namespace

@@ -12,15 +12,15 @@
 namespace tuner::db {
 
 
-// The 21 measurement columns, "params_json, launch_json, ..., measured_at", for INSERT and SELECT.
+// The 26 measurement columns, "params_json, launch_json, ..., measured_at", for INSERT and SELECT.
 extern const char* const kMeasurementColumns;
-inline constexpr int kMeasurementColumnCount = 21;
+inline constexpr int kMeasurementColumnCount = 26;
 
-// Binds the 21 columns from parameter `first` on; an empty measured_at becomes now.
+// Binds the 26 columns from parameter `first` on; an empty measured_at becomes now.
 void BindMeasurement(sql::Statement& statement, int first, const MeasurementRecord& measurement);
 MeasurementRecord ReadMeasurement(const sql::Statement& statement, int first);
 
-// INSERT of (sweep_id, gpu_id, template_id, size_key, the 21 columns) as ?1..?25 that replaces the
+// INSERT of (sweep_id, gpu_id, template_id, size_key, the 26 columns) as ?1..?30 that replaces the
 // stored row of the same candidate; with `only_if_newer`, only by a later measured_at.
 std::string UpsertMeasurementSql(bool only_if_newer);
 

@@ -7,6 +7,8 @@
 
 #include "app/cli.h"
 #include "app/commands.h"
+#include "db/counters.h"
+#include "db/objective.h"
 #include "db/row_json.h"
 #include "db/query/selection.h"
 #include "db/query/store.h"
@@ -89,6 +91,8 @@ ordered_json SelectionJson(const db::Selection& s, const db::LookupTarget& targe
   out["occupancy"] = m.occupancy;
   out["limiter"] = m.limiter;
   out["measured_at"] = m.measured_at;
+  const nlohmann::json hardware = db::HardwareJson(m);  // kept: items() does not keep its object alive
+  for (const auto& [key, value] : hardware.items()) out[key] = value;
   return out;
 }
 
@@ -123,6 +127,20 @@ void PrintSelection(const db::Selection& s, const db::LookupTarget& target, cons
   std::printf("  %-11s %d registers/thread, %lld B shared/block, occupancy %.2f (%s)\n", "resources",
               m.regs_per_thread, static_cast<long long>(m.smem_bytes), m.occupancy, m.limiter.c_str());
   std::printf("  %-11s %s\n", "measured", m.measured_at.c_str());
+  std::printf("%s", db::HardwareText(m, "  ").c_str());
+}
+
+// The best rows by the objective: the store's own for time, else the measurements with energy.
+std::vector<db::MeasurementRow> BestRows(db::Store& store, const std::string& kernel, const std::string& current_hash,
+                                         db::Objective objective) {
+  if (objective == db::Objective::kTime) return store.BestPerGpu(kernel, current_hash);
+  db::MeasurementFilter filter;
+  filter.template_name = kernel;
+  filter.status = "ok";
+  std::vector<db::MeasurementRow> rows = store.ListMeasurements(filter);
+  const std::string hash = current_hash.empty() ? store.LatestTemplateHash(kernel) : current_hash;
+  for (db::MeasurementRow& row : rows) row.stale = row.templ.hash != hash;
+  return db::BestRowsBy(rows, objective);
 }
 
 }  // namespace
@@ -137,7 +155,9 @@ int RunQuery(int argc, char** argv) {
   options.add_options()("kernel", po::value<std::string>()->required(), "the template (see 'tuner kernels')");
   AddSizeOption(options, "problem size, e.g. 8192x8192; omitted sizes take the template's defaults");
   AddGpuOption(options, "this machine's GPU N (see 'tuner devices'); default 0 when there is one");
-  options.add_options()("device", po::value<std::string>(), "stored GPU models whose name contains NAME, e.g. H100 (no GPU needed)");
+  options.add_options()("device", po::value<std::string>(), "stored GPU models whose name contains NAME, e.g. H100 (no GPU needed)")(
+      "objective", po::value<std::string>()->default_value("time"),
+      "what 'best' means: time, energy (joules per launch) or edp (energy x time), among the measurements that have it");
   AddJsonOption(options);
   AddTemplatesOption(options);
   AddDatabaseOption(options);
@@ -146,6 +166,7 @@ int RunQuery(int argc, char** argv) {
   po::variables_map vm;
   if (!ParseCommandLine(argc, argv, spec, options, positional, &vm)) return kExitOk;
   RefuseTogether(vm, "gpu", "device");
+  const db::Objective objective = db::ParseObjective(vm["objective"].as<std::string>());
   const std::optional<int> gpu_index = GpuOption(vm);
   const std::string size_text = SizeOption(vm);
   const std::string kernel = vm["kernel"].as<std::string>();
@@ -158,13 +179,17 @@ int RunQuery(int argc, char** argv) {
   const std::optional<GpuInfo> gpu = gpu_index ? std::optional(RequireGpu(*gpu_index)) : std::nullopt;
 
   db::Store store = db::Store::Open(ResolveDatabasePath(vm["db"].as<std::string>()), db::OpenMode::kReadOnly);
-  const std::vector<db::MeasurementRow> rows = store.BestPerGpu(kernel, templ ? templ->hash : "");
+  const std::vector<db::MeasurementRow> rows = BestRows(store, kernel, templ ? templ->hash : "", objective);
+  if (rows.empty() && objective != db::Objective::kTime)
+    throw std::runtime_error("no result of '" + kernel + "' with a measured energy is stored in " + store.path() +
+                             "; tune it with --counters leaders or all, or --objective " + db::ToString(objective) +
+                             ", on a GPU whose driver reports energy");
   if (rows.empty())
     throw std::runtime_error("no successful result of '" + kernel + "' is stored in " + store.path() +
                              "; run 'tuner tune " + kernel + "' on a GPU first");
   if (sizes.empty()) sizes = ResolveSizes(templ, kernel, size_text);
   ordered_json doc = {{"kernel", kernel}, {"size", db::SizeKey(sizes)}, {"database", store.path()},
-                      {"results", ordered_json::array()}};
+                      {"objective", db::ToString(objective)}, {"results", ordered_json::array()}};
   bool any_current = false;
   for (const db::GpuRecord& target_gpu : Targets(vm, gpu, rows, kernel)) {
     const db::LookupTarget target{target_gpu, sizes};

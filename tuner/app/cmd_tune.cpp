@@ -9,6 +9,8 @@
 #include "app/cli.h"
 #include "app/commands.h"
 #include "template/data_files.h"
+#include "db/counters.h"
+#include "db/objective.h"
 #include "db/query/store.h"
 #include "db/query/default_paths.h"
 #include "common/errors.h"
@@ -38,6 +40,18 @@ nlohmann::json RecordJson(const db::MeasurementRecord& r) {
           {"regs_per_thread", r.regs_per_thread}, {"smem_bytes", r.smem_bytes}, {"spill_bytes", r.spill_bytes},
           {"blocks_per_sm", r.blocks_per_sm}, {"occupancy", r.occupancy}, {"limiter", r.limiter},
           {"worker_kills", r.worker_kills}};
+}
+
+nlohmann::json RecordWithHardwareJson(const db::MeasurementRecord& r) {
+  nlohmann::json json = RecordJson(r);
+  json.update(db::HardwareJson(r));
+  return json;
+}
+
+// The best by the objective; the fastest when no candidate has what it needs (no energy measured).
+std::optional<db::MeasurementRecord> Best(const std::vector<db::MeasurementRecord>& records, db::Objective objective) {
+  const auto best = db::BestBy(records, objective);
+  return best ? best : FastestOk(records);
 }
 
 std::vector<db::MeasurementRecord> SortedByTime(std::vector<db::MeasurementRecord> records) {
@@ -73,48 +87,53 @@ void PrintPipelineStages(const nlohmann::json& stages) {
             << Fixed(time_ms / bound, 2) << "x its slowest stage\n";
 }
 
-// The best, against copy bandwidth where it is a bandwidth (a pipeline: against its stages), and the leaders.
-void PrintBest(const TemplateSpec& spec, const SweepOutcome& out) {
-  const auto best = FastestOk(out.stored);
+// The best by the objective, against copy bandwidth where it is a bandwidth (a pipeline: against its
+// stages), with its counters and energy, and the leaders.
+void PrintBest(const TemplateSpec& spec, const SweepOutcome& out, db::Objective objective) {
+  const auto best = Best(out.stored, objective);
   if (!best) {
     std::cout << "\nNo candidate passed the check.\n";
     return;
   }
-  std::cout << "\nbest: " << ParamsText(best->params_json) << "  " << Fixed(best->time_ms_median, 4) << " ms  "
+  std::cout << "\nbest" << (objective == db::Objective::kTime ? "" : std::string(" (") + db::ToString(objective) + ")")
+            << ": " << ParamsText(best->params_json) << "  " << Fixed(best->time_ms_median, 4) << " ms  "
             << Fixed(best->perf_value, 1) << " " << best->perf_unit;
   if (best->perf_unit == "GB/s" && out.copy_gbps > 0 && !spec.pipeline.enabled)
     std::cout << " = " << Fixed(100 * best->perf_value / out.copy_gbps, 1) << "% of device-to-device copy ("
               << Fixed(out.copy_gbps, 0) << " GB/s, same run)";
-  std::cout << "\n";
+  std::cout << "\n" << db::HardwareText(*best, "  ");
   PrintPipelineStages(out.pipeline_stages);
   std::cout << "\n";
   PrintLeaders(SummariseLeaders(out.stored), std::cout);
 }
 
-void PrintSummary(const TemplateSpec& spec, const SweepOutcome& out) {
+void PrintSummary(const TemplateSpec& spec, const SweepOutcome& out, db::Objective objective) {
   std::cout << spec.name << " " << out.size.Key() << " on GPU " << out.gpu.index << " (" << out.gpu.name << ", "
             << out.gpu.Arch() << "): " << out.candidates << " candidates"
             << (out.shard.empty() ? "" : " (" + std::to_string(out.shard_candidates) + " in shard " + out.shard + ")")
             << ", " << out.measured.size() << " measured now, "
             << out.already_stored << " already stored\n\n";
   PrintTable(out.stored);
-  PrintBest(spec, out);
+  PrintBest(spec, out, objective);
   std::cout << "\n" << Describe(out.time) << "\n";
 }
 
-nlohmann::json OutcomeJson(const TemplateSpec& spec, const SweepOutcome& out) {
+nlohmann::json OutcomeJson(const TemplateSpec& spec, const SweepOutcome& out, db::Objective objective) {
   nlohmann::json candidates = nlohmann::json::array();
-  for (const auto& r : SortedByTime(out.stored)) candidates.push_back(RecordJson(r));
-  const auto best = FastestOk(out.stored);
+  for (const auto& r : SortedByTime(out.stored)) candidates.push_back(RecordWithHardwareJson(r));
+  const auto best = Best(out.stored, objective);
   nlohmann::json doc = {{"kernel", spec.name}, {"size", out.size.Key()}, {"template_hash", spec.hash},
                         {"gpu", {{"index", out.gpu.index}, {"name", out.gpu.name}, {"uuid", out.gpu.uuid}, {"arch", out.gpu.Arch()}}},
                         {"copy_gbps", out.copy_gbps}, {"candidates_total", out.candidates},
                         {"measured_now", out.measured.size()}, {"already_stored", out.already_stored},
                         {"interrupted", out.interrupted}, {"time", ToJson(out.time)}, {"candidates", candidates},
-                        {"best", nullptr}};
+                        {"best", nullptr},
+                        {"objective", db::ToString(objective)},
+                        {"counters_unavailable", out.counters_unavailable.empty() ? nlohmann::json() : nlohmann::json(out.counters_unavailable)},
+                        {"energy_unavailable", out.energy_unavailable.empty() ? nlohmann::json() : nlohmann::json(out.energy_unavailable)}};
   if (!out.shard.empty()) doc.update({{"shard", out.shard}, {"shard_candidates", out.shard_candidates}});
   if (best) {
-    doc["best"] = RecordJson(*best);
+    doc["best"] = RecordWithHardwareJson(*best);
     if (best->perf_unit == "GB/s" && out.copy_gbps > 0) doc["best"]["fraction_of_copy"] = best->perf_value / out.copy_gbps;
   }
   if (!out.pipeline_stages.is_null()) {
@@ -131,7 +150,7 @@ int InterruptedSummary(std::size_t stored) {
 }
 
 // Several GPUs: each GPU's sweep, then the best of each model over its GPUs' shares.
-int ReportSweeps(const TemplateSpec& spec, const std::vector<SweepOutcome>& outcomes, bool json) {
+int ReportSweeps(const TemplateSpec& spec, const std::vector<SweepOutcome>& outcomes, bool json, db::Objective objective) {
   std::map<std::string, std::vector<db::MeasurementRecord>> per_model;
   bool interrupted = false;
   for (const SweepOutcome& out : outcomes) {
@@ -142,17 +161,17 @@ int ReportSweeps(const TemplateSpec& spec, const std::vector<SweepOutcome>& outc
   nlohmann::json doc = {{"sweeps", nlohmann::json::array()}, {"best_per_model", nlohmann::json::object()}};
   for (const SweepOutcome& out : outcomes) {
     if (json) {
-      doc["sweeps"].push_back(OutcomeJson(spec, out));
+      doc["sweeps"].push_back(OutcomeJson(spec, out, objective));
     } else {
-      PrintSummary(spec, out);
+      PrintSummary(spec, out, objective);
       std::cout << "\n";
     }
   }
   bool all_have_best = true;
   for (const auto& [model, records] : per_model) {
-    const auto best = FastestOk(records);
+    const auto best = Best(records, objective);
     all_have_best &= best.has_value();
-    if (json) doc["best_per_model"][model] = best ? RecordJson(*best) : nlohmann::json();
+    if (json) doc["best_per_model"][model] = best ? RecordWithHardwareJson(*best) : nlohmann::json();
     else if (best) std::cout << "best on " << model << ": " << ParamsText(best->params_json) << "  " << Fixed(best->time_ms_median, 4)
                              << " ms  " << Fixed(best->perf_value, 1) << " " << best->perf_unit << "\n";
   }
@@ -180,23 +199,23 @@ const char* const kSharedCandidates =
     "and launch geometry), so each candidate is compiled once and every further size loads it from the compile cache";
 
 // --sizes: every size's sweep, then one line per size.
-int ReportSizes(const TemplateSpec& spec, const std::vector<SweepOutcome>& outcomes, bool json) {
+int ReportSizes(const TemplateSpec& spec, const std::vector<SweepOutcome>& outcomes, bool json, db::Objective objective) {
   bool all_have_best = true, interrupted = false;
   std::size_t stored = 0;
   nlohmann::json doc = {{"kernel", spec.name}, {"sizes", nlohmann::json::array()}, {"compiled_candidates", kSharedCandidates}};
   TextTable table({"SIZE", "BEST", "TIME ms", "PERF", "MEASURED NOW", "COMPILED", "FROM CACHE"});
   for (const SweepOutcome& out : outcomes) {
-    const auto best = FastestOk(out.stored);
+    const auto best = Best(out.stored, objective);
     const auto [compiled, cached] = CompiledAndCached(out);
     all_have_best &= best.has_value();
     interrupted |= out.interrupted;
     stored += out.measured.size();
     if (json) {
-      doc["sizes"].push_back(OutcomeJson(spec, out));
+      doc["sizes"].push_back(OutcomeJson(spec, out, objective));
       doc["sizes"].back().update({{"compiled_now", compiled}, {"from_compile_cache", cached}});
       continue;
     }
-    PrintSummary(spec, out);
+    PrintSummary(spec, out, objective);
     std::cout << "\n";
     table.Add({out.size.Key(), best ? ParamsText(best->params_json) : "none passed", best ? Fixed(best->time_ms_median, 4) : "",
                best ? Fixed(best->perf_value, 1) + " " + best->perf_unit : "", std::to_string(out.measured.size()),
@@ -280,6 +299,8 @@ SweepOptions SweepOptionsFrom(const po::variables_map& vm, int argc, char** argv
       throw UsageError("--shard shares the candidates of brute_force and random sweeps; --strategy " + sweep.strategy.name +
                        " chooses each candidate from the results before it, so it runs on one node");
   }
+  sweep.counters = ParseCounterMode(vm["counters"].as<std::string>());
+  sweep.objective = db::ParseObjective(vm["objective"].as<std::string>());
   return sweep;
 }
 
@@ -306,7 +327,13 @@ int RunTune(int argc, char** argv) {
       "budget-seconds", po::value<std::string>()->default_value("0"), "stop measuring after this many seconds (0: no limit)")(
       "seed", po::value<std::string>()->default_value("1"), "seed of the random and optimising strategies (0 to 2^64-1)")(
       "timeout-floor", po::value<std::string>()->default_value("10"),
-      "seconds a candidate may always take before it is killed (0.001 to 86400)");
+      "seconds a candidate may always take before it is killed (0.001 to 86400)")(
+      "counters", po::value<std::string>()->default_value("leaders"),
+      "hardware counters after timing: leaders (the leaders, the winner's one-parameter neighbours and the fastest of each\n"
+      "parameter value), all, or off; energy for the leaders unless off")(
+      "objective", po::value<std::string>()->default_value("time"),
+      "what 'best' means: time, energy (joules per launch) or edp (energy x time); energy objectives measure every\n"
+      "correct candidate's energy");
   AddJsonOption(options);
   AddTemplatesOption(options);
   AddDatabaseOption(options);
@@ -339,18 +366,18 @@ int RunTune(int argc, char** argv) {
       if (outcomes.back().interrupted) break;
     }
     bar.Finish();
-    return ReportSizes(templ, outcomes, vm.count("json") > 0);
+    return ReportSizes(templ, outcomes, vm.count("json") > 0, sweep.objective);
   }
   const TemplateSpec& at_size = sizes.front().second;
   if (several) {
     const std::vector<SweepOutcome> outcomes = RunSweeps(at_size, ShareByModel(sweep, gpus), store);
     bar.Finish();
-    return ReportSweeps(at_size, outcomes, vm.count("json") > 0);
+    return ReportSweeps(at_size, outcomes, vm.count("json") > 0, sweep.objective);
   }
   const SweepOutcome outcome = RunSweep(at_size, sweep, store);
   bar.Finish();
-  if (vm.count("json")) std::cout << OutcomeJson(at_size, outcome).dump(2) << "\n";
-  else PrintSummary(at_size, outcome);
+  if (vm.count("json")) std::cout << OutcomeJson(at_size, outcome, sweep.objective).dump(2) << "\n";
+  else PrintSummary(at_size, outcome, sweep.objective);
   if (outcome.interrupted) return InterruptedSummary(outcome.measured.size());
   return FastestOk(outcome.stored) ? kExitOk : kExitFailed;
 }

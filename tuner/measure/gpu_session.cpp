@@ -465,6 +465,14 @@ nlohmann::json GpuSession::PipelineStages(const KernelLaunch& launch) {
           {"pipeline", launch.pipeline.Describe()}};
 }
 
+void GpuSession::WithCandidate(const KernelLaunch& launch, const CandidateUse& use) {
+  Loaded loaded = Load(launch);
+  const ReadyLaunch ready = MakeReady(loaded.kernel, launch);
+  use([this] { PrepareOutputs(false); }, [&ready] { TUNER_CUDA_CHECK(Launch(ready)); });
+  TUNER_CUDA_CHECK(cudaDeviceSynchronize());
+  inputs_.RestoreChanged();
+}
+
 double GpuSession::CopyBandwidthGbps(std::size_t bytes) {
   DevicePointer source = DeviceAlloc(bytes), target = DeviceAlloc(bytes);
   TUNER_CUDA_CHECK(cudaMemset(source.get(), 1, bytes));

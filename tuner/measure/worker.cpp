@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "measure/gpu_session.h"
+#include "measure/hardware_profiler.h"
 #include "measure/worker_protocol.h"
 
 namespace tuner {
@@ -28,7 +29,7 @@ bool ContextLost(cudaError_t code) {
   return cudaDeviceSynchronize() != cudaSuccess;
 }
 
-json Handle(const json& request, std::unique_ptr<GpuSession>& session) {
+json Handle(const json& request, std::unique_ptr<GpuSession>& session, HardwareProfiler& profiler) {
   const std::string op = request.at("op");
   if (op == "setup") {
     session.reset();
@@ -47,6 +48,7 @@ json Handle(const json& request, std::unique_ptr<GpuSession>& session) {
     return session->Interleave(launches, request.at("rounds"));
   }
   if (op == "pipeline_stages") return session->PipelineStages(LaunchFromJson(request.at("launch")));
+  if (op == "profile") return profiler.Profile(*session, ProfileFromJson(request));
   if (op == "measure") {
     json reply = session->Measure(MeasureFromJson(request));
     reply["ok"] = true;
@@ -60,6 +62,7 @@ json Handle(const json& request, std::unique_ptr<GpuSession>& session) {
 int RunWorker(int, char**) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive the supervisor
   std::unique_ptr<GpuSession> session;
+  HardwareProfiler profiler;
   for (std::string line; std::getline(std::cin, line);) {
     const auto start = std::chrono::steady_clock::now();
     json request, reply;
@@ -67,7 +70,7 @@ int RunWorker(int, char**) {
     try {
       request = json::parse(line);
       if (request.value("op", "") == "quit") break;
-      reply = Handle(request, session);
+      reply = Handle(request, session, profiler);
     } catch (const CudaError& e) {
       fatal = ContextLost(e.code);
       const bool measuring = request.value("op", "") == "measure";

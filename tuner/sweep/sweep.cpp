@@ -1,6 +1,7 @@
 #include "sweep/sweep.h"
 
 #include <algorithm>
+#include <iostream>
 #include <chrono>
 #include <map>
 #include <set>
@@ -13,6 +14,7 @@
 #include "db/query/default_paths.h"
 #include "occupancy/device_limits.h"
 #include "template/expression.h"
+#include "measure/hardware_profiler.h"
 #include "sweep/leader_summary.h"
 #include "occupancy/occupancy.h"
 #include "compile/parallel_compiler.h"
@@ -65,6 +67,8 @@ class SweepRun {
   void TimeCloseCandidates(std::size_t first);
   double CandidateTimeoutS() const;
   void ConfirmLeaders();
+  void MeasureHardware();
+  void TakeHardwareReply(const nlohmann::json& reply, db::MeasurementRecord& record);
   bool ConfirmLeadersOnce();
   bool FastestAreConfirmed() const;
   std::vector<Leader> Fastest() const;
@@ -409,6 +413,8 @@ SweepOutcome SweepRun::Run() {
   }
   if (!g_sweep_interrupted) ConfirmLeaders();
   if (!g_sweep_interrupted && spec_.pipeline.enabled) TimePipelineStages();
+  // A pipeline's time is host memory to host memory: one kernel launch's counters and energy would not explain it.
+  if (!g_sweep_interrupted && !spec_.pipeline.enabled) MeasureHardware();
   outcome_.interrupted = g_sweep_interrupted;
   store_.FinishSweep(sweep_id_, outcome_.interrupted ? "interrupted" : "done");
   outcome_.stored = store_.Measurements(gpu_id_, template_id_, outcome_.size.Key());
@@ -537,6 +543,49 @@ bool SweepRun::ConfirmLeadersOnce() {
     store_.AddMeasurement(sweep_id_, record);
   }
   return true;
+}
+
+// Counters and energy of the candidates PlanHardware chooses, after every timing (never inside a
+// sample). What cannot be measured (no CUPTI, no permission, no energy counter) is said once and
+// the rest goes on.
+void SweepRun::MeasureHardware() {
+  std::vector<std::string> leaders;
+  for (const Leader& leader : Fastest()) leaders.push_back(leader.params_json);
+  for (const HardwareWork& work : PlanHardware(outcome_.measured, leaders, options_.counters, options_.objective)) {
+    const bool counters = work.counters && outcome_.counters_unavailable.empty();
+    const bool energy = work.energy && outcome_.energy_unavailable.empty();
+    if (g_sweep_interrupted || (!counters && !energy)) continue;
+    if (!worker_ || !worker_->Alive()) StartWorker();
+    db::MeasurementRecord& record = outcome_.measured[work.index];
+    const Compiled& c = measured_compiled_[work.index];
+    ProfileRequest request{CandidateLaunch(c), options_.gpu,
+                           outcome_.gpu.uuid, counters, energy, record.time_ms_median};
+    constexpr double kEnergyRunS = 15;  // the energy window is 10 s at most, plus the counter's alignment
+    const auto reply = CallWorker(ToJson(request), CandidateTimeoutS() + kEnergyRunS);
+    if (reply.outcome != WorkerProcess::Outcome::kReplied || !reply.body.value("ok", false)) {
+      worker_->Kill();  // a fault or a hang while profiling: the next candidate gets a fresh worker
+      continue;
+    }
+    TakeHardwareReply(reply.body, record);
+    store_.AddMeasurement(sweep_id_, record);
+  }
+}
+
+void SweepRun::TakeHardwareReply(const nlohmann::json& reply, db::MeasurementRecord& record) {
+  if (reply.contains("counters")) record.counters_json = reply["counters"].dump();
+  if (reply.contains("energy")) {
+    record.energy_j = reply["energy"].at("joules_per_launch");
+    record.power_w = reply["energy"].at("power_w");
+    record.energy_launch_ms = reply["energy"].at("launch_ms");
+    record.perf_per_joule = db::PerfPerJoule(record);
+  }
+  for (auto [key, note] : {std::pair{"counters_unavailable", &outcome_.counters_unavailable},
+                           {"energy_unavailable", &outcome_.energy_unavailable}})
+    if (reply.contains(key) && note->empty()) {
+      *note = reply[key];
+      std::cerr << "tuner tune: " << (note == &outcome_.counters_unavailable ? "hardware counters" : "energy")
+                << " unavailable on GPU " << options_.gpu << ", continuing without: " << *note << "\n";
+    }
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "db/query/records.h"
 #include "db/query/store.h"
 #include "cuda/device.h"
+#include "sweep/hardware_plan.h"
 #include "template/problem_size.h"
 #include "common/progress_bar.h"
 #include "search/search_strategy.h"
@@ -48,6 +49,8 @@ struct SweepOptions {
   std::size_t shards = 1;         // whose index % shards == shard (planned strategies only)
   LeaderExchange leader_exchange;  // set when shards > 1
   Shard node_shard;                // of several nodes (--shard K/N), this one's share (planned strategies only)
+  CounterMode counters = CounterMode::kLeaders;   // which candidates get hardware counters after timing
+  db::Objective objective = db::Objective::kTime;  // an energy objective measures every ok candidate's energy
 };
 
 struct SweepOutcome {
@@ -65,6 +68,8 @@ struct SweepOutcome {
   nlohmann::json pipeline_stages;
   bool interrupted = false;
   SweepTime time;  // where the sweep's wall time went
+  std::string counters_unavailable;  // why no counters could be read ("" when they could, or were not asked for)
+  std::string energy_unavailable;
 };
 
 // Set from a SIGINT handler: the sweep stops after killing the worker, without storing the

@@ -1,0 +1,37 @@
+// What "best" means (--objective of tune and query): the shortest time, the least energy per
+// launch, or the least energy-delay product (joules x seconds per launch). Energy is measured only
+// for some candidates, so the energy objectives choose among those.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "db/query/records.h"
+#include "db/query/store.h"
+
+namespace tuner::db {
+
+enum class Objective { kTime, kEnergy, kEdp };
+
+// "time", "energy" or "edp"; throws UsageError naming --objective and the value otherwise.
+Objective ParseObjective(const std::string& text);
+const char* ToString(Objective objective);
+
+// The objective's value of an `ok` record (lower is better), or nullopt when it lacks what the
+// objective needs (not ok, or no energy measured).
+std::optional<double> ObjectiveValue(const MeasurementRecord& record, Objective objective);
+
+// The record with the lowest value (ties: the first), if any has one.
+std::optional<MeasurementRecord> BestBy(const std::vector<MeasurementRecord>& records, Objective objective);
+
+// The best row by the objective of each (GPU card, template version, size) among `rows` (ok rows
+// with what the objective needs): the input of SelectBest (db/selection.h) for --objective.
+std::vector<MeasurementRow> BestRowsBy(const std::vector<MeasurementRow>& rows, Objective objective);
+
+// perf_value (per second) over joules: the work of one launch per joule, GB/J or GFLOP/J (0 when
+// no energy was measured), and the unit ("GB/s" becomes "GB/J").
+double PerfPerJoule(const MeasurementRecord& record);
+std::string PerJouleUnit(const std::string& perf_unit);
+
+}  // namespace tuner::db

@@ -1,0 +1,140 @@
+// The seeds' lessons in hardware counters and energy, on a real GPU (skipped without one): each
+// test tunes a shipped template narrowed to the candidates it compares, with counters for all.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli_runner.h"
+#include "db_test_util.h"
+#include "gpu_test_support.h"
+#include "template_fixtures.h"
+
+namespace tuner {
+namespace {
+
+using db::testing::TempDir;
+using testing::Replaced;
+using testing::RunTuner;
+
+std::string ReadShipped(const std::string& file) {
+  std::ifstream in(std::string(TUNER_SHIPPED_TEMPLATES_DIR "/") + file);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The shipped template `shipped` as `name` in `folder`, its description changed by `edits` (from, to).
+void WriteNarrowed(const std::string& folder, const std::string& shipped, const std::string& name,
+                   const std::vector<std::pair<std::string, std::string>>& edits) {
+  std::string description = Replaced(ReadShipped(shipped + ".toml"), "name = \"" + shipped + "\"", "name = \"" + name + "\"");
+  if (description.find("source = ") != std::string::npos)
+    description = Replaced(description, "source = \"" + shipped + ".cu\"", "source = \"" + name + ".cu\"");
+  for (const auto& [from, to] : edits) description = Replaced(description, from, to);
+  testing::WriteTemplateFiles(folder, name, description, ReadShipped(shipped + ".cu"));
+}
+
+// Tunes `kernel` from `folder` with counters for every candidate; the --json document.
+nlohmann::json TuneWithCounters(const TempDir& dir, const std::string& kernel, const std::string& size,
+                                const std::string& extra = "--counters all") {
+  const auto run = RunTuner("tune " + kernel + " --size " + size + " " + extra + " --json --templates " + dir.File("t") +
+                                " --db " + dir.File("t.db"),
+                            "XDG_CACHE_HOME=" + dir.File("cache"));
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.err.find("unavailable"), std::string::npos) << run.err;
+  return nlohmann::json::parse(run.out);
+}
+
+// The candidate whose parameters include every (name, value) of `where`.
+nlohmann::json Candidate(const nlohmann::json& doc, const std::map<std::string, int>& where) {
+  for (const auto& c : doc.at("candidates")) {
+    bool match = true;
+    for (const auto& [name, value] : where) match &= c.at("params").at(name) == value;
+    if (match) return c;
+  }
+  ADD_FAILURE() << "no candidate " << ::testing::PrintToString(where) << " in " << doc.dump();
+  return nlohmann::json::object();
+}
+
+double Counter(const nlohmann::json& candidate, const std::string& key) {
+  if (!candidate.contains("counters") || !candidate["counters"].is_object() || !candidate["counters"].contains(key)) {
+    ADD_FAILURE() << "no counter " << key << " in " << candidate.dump();
+    return -1;
+  }
+  return candidate["counters"][key].get<double>();
+}
+
+TEST(HardwareGpu, TransposePaddingRemovesBankConflicts) {
+  TUNER_GPU_TEST(1);
+  TempDir dir;
+  WriteNarrowed(dir.File("t"), "transpose", "transpose_pad",
+                {{"values = [0, 1]\nlabels = [\"naive\", \"tiled\"]", "values = [1]\nlabels = [\"tiled\"]"},
+                 {"values = [16, 32, 64]", "values = [32]"}, {"values = [4, 8, 16, 32]", "values = [8]"}});
+  const nlohmann::json doc = TuneWithCounters(dir, "transpose_pad", "4096x4096");
+  const double unpadded = Counter(Candidate(doc, {{"PAD", 0}}), "shared_bank_conflicts_per_request");
+  const double padded = Counter(Candidate(doc, {{"PAD", 1}}), "shared_bank_conflicts_per_request");
+  // A column of a 32x32 float tile lies in one bank: 31 conflicts per load; the stores are rows.
+  EXPECT_GT(unpadded, 10.0);
+  EXPECT_LT(padded, 0.5);
+}
+
+TEST(HardwareGpu, StridedLoadsTouchMoreSectorsPerRequest) {
+  TUNER_GPU_TEST(1);
+  TempDir dir;
+  WriteNarrowed(dir.File("t"), "coalescing", "coalescing_stride",
+                {{"values = [0, 1]\nlabels = [\"offset\", \"stride\"]", "values = [1]\nlabels = [\"stride\"]"},
+                 {"values = [0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 24, 32]", "values = [0]"},
+                 {"values = [1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 24, 32, 64]", "values = [1, 32]"},
+                 {"values = [1, 4]", "values = [1]"}});
+  const nlohmann::json doc = TuneWithCounters(dir, "coalescing_stride", "16777216");
+  // 32 consecutive floats are 4 sectors of 32 bytes; 32 floats 128 bytes apart are 32 sectors.
+  EXPECT_NEAR(Counter(Candidate(doc, {{"STRIDE", 1}}), "load_sectors_per_request"), 4.0, 0.5);
+  EXPECT_NEAR(Counter(Candidate(doc, {{"STRIDE", 32}}), "load_sectors_per_request"), 32.0, 1.0);
+}
+
+TEST(HardwareGpu, TheDivergentReductionKeepsFewerThreadsBusy) {
+  TUNER_GPU_TEST(1);
+  TempDir dir;
+  WriteNarrowed(dir.File("t"), "reduction", "reduction_divergence",
+                {{"values = [0, 1, 2, 3, 4]", "values = [0, 1]"},
+                 {"labels = [\"interleaved_divergent\", \"interleaved\", \"sequential\", \"first_add_during_load\", \"warp_shuffle\"]",
+                  "labels = [\"interleaved_divergent\", \"interleaved\"]"},
+                 {"values = [256, 128, 512, 1024]", "values = [1024]"},
+                 {"values = [1, 2, 4, 8, 16]", "values = [1]"}, {"values = [1, 4]", "values = [1]"}});
+  const nlohmann::json doc = TuneWithCounters(dir, "reduction_divergence", "16777216");
+  const nlohmann::json divergent = Candidate(doc, {{"VARIANT", 0}}), uniform = Candidate(doc, {{"VARIANT", 1}});
+  for (const char* key : {"warp_efficiency_pct", "predicated_on_pct", "shared_loads_all_off_pct", "collect_ms"})
+    std::cout << key << ": divergent " << divergent["counters"].value(key, -1.0) << ", uniform "
+              << uniform["counters"].value(key, -1.0) << "\n";
+  // NVRTC predicates both trees (no branch is left to diverge, so the active threads per warp
+  // instruction are alike): the divergent one scatters its active threads over every warp, so its
+  // warps issue the tree's shared loads with some thread on; the other packs them into a few warps
+  // and the rest issue theirs with every thread off.
+  EXPECT_GT(Counter(divergent, "warp_efficiency_pct"), 95.0) << "no divergent branch";
+  EXPECT_LT(Counter(divergent, "shared_loads_all_off_pct") + 20, Counter(uniform, "shared_loads_all_off_pct"));
+}
+
+// NVML's energy counter against its power readings over the same launches.
+TEST(HardwareGpu, EnergyPerLaunchAgreesWithPowerTimesTime) {
+  TUNER_GPU_TEST(1);
+  TempDir dir;
+  WriteNarrowed(dir.File("t"), "transpose", "transpose_energy",
+                {{"values = [16, 32, 64]", "values = [32]"}, {"values = [4, 8, 16, 32]", "values = [8]"}});
+  const nlohmann::json doc = TuneWithCounters(dir, "transpose_energy", "8192x8192", "--counters leaders");
+  int measured = 0;
+  for (const auto& c : doc.at("candidates")) {
+    if (c.at("energy_j").is_null()) continue;
+    ++measured;
+    const double energy_j = c["energy_j"], power_w = c.at("power_w"), launch_ms = c.at("energy_launch_ms");
+    std::cout << c["params"].dump() << ": " << energy_j * 1e3 << " mJ per launch, " << power_w << " W x " << launch_ms
+              << " ms = " << power_w * launch_ms << " mJ; median " << c.at("time_ms").get<double>() << " ms\n";
+    EXPECT_NEAR(energy_j, power_w * launch_ms * 1e-3, 0.2 * energy_j) << c.dump();
+    EXPECT_GT(c.at("perf_per_joule").get<double>(), 0) << c.dump();
+  }
+  EXPECT_GE(measured, 2) << "the leaders' energy";
+}
+
+}  // namespace
+}  // namespace tuner

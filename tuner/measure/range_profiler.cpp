@@ -1,0 +1,185 @@
+#include "measure/range_profiler.h"
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+
+#include "cuda/cuda_check.h"
+
+namespace tuner {
+
+namespace {
+
+// A parameter block of CUPTI's profiler API: zeroed, with its size set.
+template <typename P>
+P Params(std::size_t struct_size) {
+  P params{};
+  params.structSize = struct_size;
+  return params;
+}
+
+// The driver's current context, reached through the runtime (the binary does not link libcuda).
+CUcontext CurrentContext() {
+  void* function = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  TUNER_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &function, 12000, cudaEnableDefault, &found));
+  if (found != cudaDriverEntryPointSuccess || !function) throw CuptiError("the driver has no cuCtxGetCurrent", false);
+  TUNER_CUDA_CHECK(cudaFree(nullptr));  // makes the device's primary context current
+  CUcontext context = nullptr;
+  if (reinterpret_cast<CUresult (*)(CUcontext*)>(function)(&context) != CUDA_SUCCESS || !context)
+    throw CuptiError("no current CUDA context to profile", false);
+  return context;
+}
+
+}  // namespace
+
+RangeProfiler::RangeProfiler(const CuptiApi& api, int device, std::vector<std::string> metrics)
+    : api_(api), context_(CurrentContext()), metrics_(std::move(metrics)) {
+  for (const std::string& m : metrics_) names_.push_back(m.c_str());
+  auto initialize = Params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
+  CheckCupti(api_, api_.ProfilerInitialize(&initialize), "cuptiProfilerInitialize");
+
+  auto chip = Params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
+  chip.deviceIndex = static_cast<std::size_t>(device);
+  CheckCupti(api_, api_.DeviceGetChipName(&chip), "cuptiDeviceGetChipName");
+
+  auto availability = Params<CUpti_Profiler_GetCounterAvailability_Params>(CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
+  availability.ctx = context_;
+  CheckCupti(api_, api_.GetCounterAvailability(&availability), "cuptiProfilerGetCounterAvailability");
+  std::vector<std::uint8_t> availability_image(availability.counterAvailabilityImageSize);
+  availability.pCounterAvailabilityImage = availability_image.data();
+  CheckCupti(api_, api_.GetCounterAvailability(&availability), "cuptiProfilerGetCounterAvailability");
+
+  auto host = Params<CUpti_Profiler_Host_Initialize_Params>(CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
+  host.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+  host.pChipName = chip.pChipName;
+  host.pCounterAvailabilityImage = availability_image.data();
+  CheckCupti(api_, api_.HostInitialize(&host), "cuptiProfilerHostInitialize");
+  host_ = host.pHostObject;
+
+  auto add = Params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
+  add.pHostObject = host_;
+  add.ppMetricNames = names_.data();
+  add.numMetrics = names_.size();
+  CheckCupti(api_, api_.HostConfigAddMetrics(&add), "cuptiProfilerHostConfigAddMetrics");
+  auto size = Params<CUpti_Profiler_Host_GetConfigImageSize_Params>(CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
+  size.pHostObject = host_;
+  CheckCupti(api_, api_.HostGetConfigImageSize(&size), "cuptiProfilerHostGetConfigImageSize");
+  config_.resize(size.configImageSize);
+  auto image = Params<CUpti_Profiler_Host_GetConfigImage_Params>(CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
+  image.pHostObject = host_;
+  image.pConfigImage = config_.data();
+  image.configImageSize = config_.size();
+  CheckCupti(api_, api_.HostGetConfigImage(&image), "cuptiProfilerHostGetConfigImage");
+  auto passes = Params<CUpti_Profiler_Host_GetNumOfPasses_Params>(CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE);
+  passes.pConfigImage = config_.data();
+  passes.configImageSize = config_.size();
+  CheckCupti(api_, api_.HostGetNumOfPasses(&passes), "cuptiProfilerHostGetNumOfPasses");
+  passes_ = passes.numOfPasses;
+}
+
+RangeProfiler::~RangeProfiler() {
+  if (range_) {
+    auto disable = Params<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
+    disable.pRangeProfilerObject = range_;
+    api_.Disable(&disable);
+  }
+  if (!host_) return;
+  auto params = Params<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
+  params.pHostObject = host_;
+  api_.HostDeinitialize(&params);
+}
+
+std::vector<std::uint8_t> RangeProfiler::CounterDataImage(CUpti_RangeProfiler_Object* range) const {
+  auto size = Params<CUpti_RangeProfiler_GetCounterDataSize_Params>(CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
+  size.pRangeProfilerObject = range;
+  size.pMetricNames = const_cast<const char**>(names_.data());
+  size.numMetrics = names_.size();
+  size.maxNumOfRanges = 1;
+  size.maxNumRangeTreeNodes = 1;
+  CheckCupti(api_, api_.GetCounterDataSize(&size), "cuptiRangeProfilerGetCounterDataSize");
+  std::vector<std::uint8_t> data(size.counterDataSize);
+  auto init = Params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+  init.pRangeProfilerObject = range;
+  init.counterDataSize = data.size();
+  init.pCounterData = data.data();
+  CheckCupti(api_, api_.CounterDataImageInitialize(&init), "cuptiRangeProfilerCounterDataImageInitialize");
+  return data;
+}
+
+void RangeProfiler::ReplayPasses(CUpti_RangeProfiler_Object* range, const std::function<void()>& prepare,
+                                 const std::function<void()>& launch) const {
+  for (bool all_submitted = false; !all_submitted;) {
+    prepare();
+    TUNER_CUDA_CHECK(cudaDeviceSynchronize());
+    auto start = Params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
+    start.pRangeProfilerObject = range;
+    CheckCupti(api_, api_.Start(&start), "cuptiRangeProfilerStart");
+    auto push = Params<CUpti_RangeProfiler_PushRange_Params>(CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE);
+    push.pRangeProfilerObject = range;
+    push.pRangeName = "candidate";
+    CheckCupti(api_, api_.PushRange(&push), "cuptiRangeProfilerPushRange");
+    launch();
+    TUNER_CUDA_CHECK(cudaDeviceSynchronize());
+    auto pop = Params<CUpti_RangeProfiler_PopRange_Params>(CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE);
+    pop.pRangeProfilerObject = range;
+    CheckCupti(api_, api_.PopRange(&pop), "cuptiRangeProfilerPopRange");
+    auto stop = Params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+    stop.pRangeProfilerObject = range;
+    CheckCupti(api_, api_.Stop(&stop), "cuptiRangeProfilerStop");
+    all_submitted = stop.isAllPassSubmitted != 0;
+  }
+}
+
+CUpti_RangeProfiler_Object* RangeProfiler::Enabled() {
+  if (range_) return range_;
+  auto enable = Params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+  enable.ctx = context_;
+  CheckCupti(api_, api_.Enable(&enable), "cuptiRangeProfilerEnable");
+  range_ = enable.pRangeProfilerObject;
+  return range_;
+}
+
+std::map<std::string, double> RangeProfiler::Profile(const std::function<void()>& prepare, const std::function<void()>& launch) {
+  CUpti_RangeProfiler_Object* range = Enabled();
+
+  std::vector<std::uint8_t> data = CounterDataImage(range);
+  auto config = Params<CUpti_RangeProfiler_SetConfig_Params>(CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
+  config.pRangeProfilerObject = range;
+  config.configSize = config_.size();
+  config.pConfig = config_.data();
+  config.counterDataImageSize = data.size();
+  config.pCounterDataImage = data.data();
+  config.range = CUPTI_UserRange;
+  config.replayMode = CUPTI_UserReplay;
+  config.maxRangesPerPass = 1;
+  config.numNestingLevels = 1;
+  config.minNestingLevel = 1;
+  config.passIndex = 0;
+  config.targetNestingLevel = 1;
+  CheckCupti(api_, api_.SetConfig(&config), "cuptiRangeProfilerSetConfig");
+  ReplayPasses(range, prepare, launch);
+  auto decode = Params<CUpti_RangeProfiler_DecodeData_Params>(CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
+  decode.pRangeProfilerObject = range;
+  CheckCupti(api_, api_.DecodeData(&decode), "cuptiRangeProfilerDecodeData");
+
+  auto info = Params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
+  info.pCounterDataImage = data.data();
+  info.counterDataImageSize = data.size();
+  CheckCupti(api_, api_.GetCounterDataInfo(&info), "cuptiRangeProfilerGetCounterDataInfo");
+  if (info.numTotalRanges == 0) throw CuptiError("CUPTI recorded no range for the launch", false);
+  std::vector<double> values(names_.size());
+  auto evaluate = Params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
+  evaluate.pHostObject = host_;
+  evaluate.pCounterDataImage = data.data();
+  evaluate.counterDataImageSize = data.size();
+  evaluate.ppMetricNames = const_cast<const char**>(names_.data());
+  evaluate.numMetrics = names_.size();
+  evaluate.rangeIndex = 0;
+  evaluate.pMetricValues = values.data();
+  CheckCupti(api_, api_.HostEvaluateToGpuValues(&evaluate), "cuptiProfilerHostEvaluateToGpuValues");
+  std::map<std::string, double> result;
+  for (std::size_t i = 0; i < metrics_.size(); ++i) result[metrics_[i]] = values[i];
+  return result;
+}
+
+}  // namespace tuner
