@@ -193,7 +193,7 @@ NamedChart CandidatesChart(const KernelReport& kernel, const Run& run) {
 }
 
 NamedChart OccupancyChart(const KernelReport& kernel, const Run& run) {
-  Chart chart = NewChart(RunChartTitle(kernel, run, "throughput vs occupancy"), "Occupancy", "%", "Throughput", RunUnit(run));
+  Chart chart = NewChart(RunChartTitle(kernel, run, "throughput vs occupancy"), "Theoretical occupancy", "%", "Throughput", RunUnit(run));
   chart.x_axis.min = 0;
   chart.x_axis.max = 100;
   std::map<std::string, std::size_t> series_of;
@@ -209,6 +209,7 @@ NamedChart OccupancyChart(const KernelReport& kernel, const Run& run) {
     AddPoint(chart, chart.series[found->second], {100 * m.occupancy, m.perf_value}, OkTitle(run, m));
   }
   const bool achieved = AddAchievedOccupancy(chart, run);
+  if (achieved) chart.x_axis.label = "Occupancy, theoretical and achieved";
   if (const db::MeasurementRow* best = run.Best()) MarkBest(chart, run, 100 * best->measurement.occupancy);
   Headroom(chart);
   return {RunChartPrefix(run) + "occupancy",
