@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "common/errors.h"
+#include "db/query/errors.h"
 
 namespace tuner::db {
 namespace {
