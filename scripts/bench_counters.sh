@@ -3,8 +3,9 @@
 # with the default `--counters leaders` (counters for the leaders, the winner's one-parameter
 # neighbours and the fastest of each parameter value; energy for the leaders), from fresh databases
 # in the same invocation, after a first sweep that fills the compile cache so both find it warm.
-# Prints a Markdown table: wall times, the added share (the target: at most 30%), and how many
-# candidates got counters and energy. Exits 1 when a sweep fails or counters or energy are
+# Prints a Markdown table: wall times, the added share (the target: at most 30%), how many
+# candidates got counters and energy, and where the pass went (tune --json's hardware_pass; the
+# counters' time includes enabling CUPTI). Exits 1 when a sweep fails or counters or energy are
 # unavailable (the figure would then not measure them).
 #
 #   scripts/bench_counters.sh [--tuner PATH] [KERNEL[:SIZE] ...]   (default: transpose:8192x8192 coalescing reduction matmul)
@@ -40,8 +41,8 @@ sweep() {
 }
 
 bench_header
-echo "| kernel | size | candidates | --counters off (s) | --counters leaders (s) | added | with counters | with energy |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|"
+echo "| kernel | size | candidates | --counters off (s) | --counters leaders (s) | added | with counters | with energy | the pass (s) | worker: CUPTI setup waited / enable / counters / energy (ms) |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"
 for spec in "${kernels[@]}"; do
   kernel=${spec%%:*}
   size=""
@@ -55,6 +56,10 @@ doc, kernel, off, on = json.load(open(sys.argv[1])), sys.argv[2], float(sys.argv
 cands = doc["candidates"]
 counters = sum(1 for c in cands if c.get("counters"))
 energy = sum(1 for c in cands if c.get("energy_j"))
-print(f"| {kernel} | {doc['size']} | {len(cands)} | {off:.2f} | {on:.2f} | {100 * (on - off) / off:+.1f}% | {counters} | {energy} |")
+hw = doc.get("hardware_pass") or {}
+ms = hw.get("worker_ms", {})
+parts = " / ".join(f"{ms.get(k, 0):.0f}" for k in ("counters_setup", "counters_enable", "counters", "energy"))
+print(f"| {kernel} | {doc['size']} | {len(cands)} | {off:.2f} | {on:.2f} | {100 * (on - off) / off:+.1f}% | {counters} | {energy} "
+      f"| {hw.get('wall_ms', 0) / 1e3:.2f} | {parts} |")
 PY
 done

@@ -20,5 +20,13 @@ TEST(EnergyMeter, TheWindowRunsFiftyBatchesAtLeast) {
   EXPECT_DOUBLE_EQ(EnergyWindowMs(1000), 10000) << "the ceiling";
 }
 
+TEST(EnergyMeter, AboutFourMillisecondsStayQueued) {
+  EXPECT_EQ(BatchesQueued(1.0), 4u) << "batches of a millisecond";
+  EXPECT_EQ(BatchesQueued(2.5), 2u);
+  EXPECT_EQ(BatchesQueued(30), 1u) << "one long batch still has the next behind it";
+  EXPECT_EQ(BatchesQueued(0.01), kMostBatchesQueued - 1) << "capped by the events that track them";
+  EXPECT_EQ(BatchesQueued(0), 1u) << "an unknown time";
+}
+
 }  // namespace
 }  // namespace tuner

@@ -105,7 +105,7 @@ TEST(HardwareGpu, TheDivergentReductionKeepsFewerThreadsBusy) {
                  {"values = [1, 2, 4, 8, 16]", "values = [1]"}, {"values = [1, 4]", "values = [1]"}});
   const nlohmann::json doc = TuneWithCounters(dir, "reduction_divergence", "16777216");
   const nlohmann::json divergent = Candidate(doc, {{"VARIANT", 0}}), uniform = Candidate(doc, {{"VARIANT", 1}});
-  for (const char* key : {"warp_efficiency_pct", "predicated_on_pct", "shared_loads_all_off_pct", "collect_ms"})
+  for (const char* key : {"warp_efficiency_pct", "predicated_on_pct", "shared_loads_all_off_pct", "passes"})
     std::cout << key << ": divergent " << divergent["counters"].value(key, -1.0) << ", uniform "
               << uniform["counters"].value(key, -1.0) << "\n";
   // NVRTC predicates both trees (no branch is left to diverge, so the active threads per warp
@@ -134,6 +134,12 @@ TEST(HardwareGpu, EnergyPerLaunchAgreesWithPowerTimesTime) {
     EXPECT_GT(c.at("perf_per_joule").get<double>(), 0) << c.dump();
   }
   EXPECT_GE(measured, 2) << "the leaders' energy";
+  // One request profiled every planned candidate in one CUPTI session and chained their energy windows.
+  const nlohmann::json& pass = doc.at("hardware_pass");
+  std::cout << "hardware pass: " << pass.dump() << "\n";
+  EXPECT_EQ(pass.at("requests"), 1) << pass.dump();
+  EXPECT_EQ(pass.at("energy"), measured) << pass.dump();
+  EXPECT_GE(pass.at("counters").get<int>(), measured) << pass.dump();
 }
 
 }  // namespace

@@ -33,11 +33,12 @@ std::vector<std::size_t> Indices(const std::vector<HardwareWork>& plan, bool Har
   return indices;
 }
 
-TEST(HardwarePlan, LeadersNeighboursOfTheFastestAndTheFastestOfEachValue) {
+TEST(HardwarePlan, LeadersAndOneRepresentativeOfEachValue) {
   const auto plan = PlanHardware(Records(), {R"({"A":1,"B":1})", R"({"A":0,"B":1})", R"({"A":0,"B":2})"},
                                  CounterMode::kLeaders, db::Objective::kTime);
-  // Neighbours of A=1 B=1: A=0 B=1, A=1 B=0, A=1 B=2; fastest of A=0: B=1, of B=0: A=0, of B=2: A=0.
-  EXPECT_EQ(Indices(plan, &HardwareWork::counters), (std::vector<std::size_t>{0, 1, 2, 3, 4, 5}));
+  // Leaders 4, 1, 2; the values' representatives are the fastest (A=1, B=1) and its neighbours
+  // A=0 B=1 (A=0), A=1 B=0 (B=0), A=1 B=2 (B=2). A=0 B=0, the fastest of B=0 but no neighbour, pays nothing.
+  EXPECT_EQ(Indices(plan, &HardwareWork::counters), (std::vector<std::size_t>{1, 2, 3, 4, 5}));
   EXPECT_EQ(Indices(plan, &HardwareWork::energy), (std::vector<std::size_t>{1, 2, 4})) << "the leaders";
 }
 
@@ -45,8 +46,17 @@ TEST(HardwarePlan, AFarCandidateThatExplainsNothingIsLeftOut) {
   std::vector<db::MeasurementRecord> records = Records();
   records.push_back(Ok(R"({"A":0,"B":0})", 50));  // a second A=0 B=0 (same values, slower): nothing new
   const auto plan = PlanHardware(records, {}, CounterMode::kLeaders, db::Objective::kTime);
-  EXPECT_EQ(Indices(plan, &HardwareWork::counters), (std::vector<std::size_t>{0, 1, 2, 3, 4, 5}));
+  EXPECT_EQ(Indices(plan, &HardwareWork::counters), (std::vector<std::size_t>{1, 3, 4, 5})) << "the fastest and its neighbours";
   EXPECT_TRUE(Indices(plan, &HardwareWork::energy).empty());
+}
+
+TEST(HardwarePlan, AValueWithoutANeighbourIsRepresentedByItsFastest) {
+  // The fastest is A=1 B=1; B=3 exists only with A=0, so its fastest represents it.
+  std::vector<db::MeasurementRecord> records = Records();
+  records.push_back(Ok(R"({"A":0,"B":3})", 9));
+  records.push_back(Ok(R"({"A":0,"B":3})", 8));
+  const auto plan = PlanHardware(records, {}, CounterMode::kLeaders, db::Objective::kTime);
+  EXPECT_EQ(Indices(plan, &HardwareWork::counters), (std::vector<std::size_t>{1, 3, 4, 5, 8}));
 }
 
 TEST(HardwarePlan, AllMeansEveryCorrectCandidateWithEnergy) {

@@ -13,15 +13,16 @@ TEST(MetricSet, HardwareCountersOnlyEachOnce) {
   for (const std::string& m : metrics) {
     EXPECT_NE(m.find("__"), std::string::npos) << m;
     EXPECT_EQ(m.find("sass"), std::string::npos) << m << ": SASS metrics patch every module";
+    EXPECT_EQ(m.find("l1tex__t_requests"), std::string::npos) << m << ": each L1TEX request counter costs a replay";
   }
 }
 
 TEST(MetricSet, RatiosPerRequestAndPerWarpInstruction) {
   const nlohmann::json c = DeriveCounters({{"dram__throughput.avg.pct_of_peak_sustained_elapsed", 81.5},
                                            {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 3200},
-                                           {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 100},
+                                           {"smsp__inst_executed_op_global_ld.sum", 100},
                                            {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", 400},
-                                           {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", 100},
+                                           {"smsp__inst_executed_op_global_st.sum", 100},
                                            {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum", 3100},
                                            {"smsp__inst_executed_op_shared_ld.sum", 100},
                                            {"smsp__inst_executed_op_shared_st.sum", 100},
@@ -44,7 +45,7 @@ TEST(MetricSet, RatiosPerRequestAndPerWarpInstruction) {
 
 TEST(MetricSet, ARatioWithoutRequestsIsLeftOut) {
   const nlohmann::json c = DeriveCounters({{"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", 0},
-                                           {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", 0},
+                                           {"smsp__inst_executed_op_global_st.sum", 0},
                                            {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum", 0},
                                            {"smsp__inst_executed_op_shared_ld.sum", 0}});
   EXPECT_FALSE(c.contains("store_sectors_per_request"));

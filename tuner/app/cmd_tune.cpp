@@ -130,7 +130,8 @@ nlohmann::json OutcomeJson(const TemplateSpec& spec, const SweepOutcome& out, db
                         {"best", nullptr},
                         {"objective", db::ToString(objective)},
                         {"counters_unavailable", out.counters_unavailable.empty() ? nlohmann::json() : nlohmann::json(out.counters_unavailable)},
-                        {"energy_unavailable", out.energy_unavailable.empty() ? nlohmann::json() : nlohmann::json(out.energy_unavailable)}};
+                        {"energy_unavailable", out.energy_unavailable.empty() ? nlohmann::json() : nlohmann::json(out.energy_unavailable)},
+                        {"hardware_pass", out.hardware_pass}};
   if (!out.shard.empty()) doc.update({{"shard", out.shard}, {"shard_candidates", out.shard_candidates}});
   if (best) {
     doc["best"] = RecordWithHardwareJson(*best);
@@ -329,8 +330,8 @@ int RunTune(int argc, char** argv) {
       "timeout-floor", po::value<std::string>()->default_value("10"),
       "seconds a candidate may always take before it is killed (0.001 to 86400)")(
       "counters", po::value<std::string>()->default_value("leaders"),
-      "hardware counters after timing: leaders (the leaders, the winner's one-parameter neighbours and the fastest of each\n"
-      "parameter value), all, or off; energy for the leaders unless off")(
+      "hardware counters after timing: leaders (the leaders and one candidate of each parameter value, the winner's\n"
+      "one-parameter neighbour where there is one), all, or off; energy for the leaders unless off")(
       "objective", po::value<std::string>()->default_value("time"),
       "what 'best' means: time, energy (joules per launch) or edp (energy x time); energy objectives measure every\n"
       "correct candidate's energy");

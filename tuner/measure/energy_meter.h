@@ -1,11 +1,13 @@
 // Energy per launch from NVML's total-energy counter (millijoules, updated every few to a hundred
-// milliseconds): the kernel is launched back to back in short batches over a window long enough for
-// the counter's resolution, the window aligned to the counter's updates at both ends.
+// milliseconds): each kernel is launched back to back in short batches over a window long enough for
+// the counter's resolution, the window aligned to the counter's updates at both ends. Several kernels'
+// windows are chained: the update that closes one window opens the next, so each costs one window.
 #pragma once
 
 #include <chrono>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "measure/nvml_library.h"
 
@@ -30,18 +32,36 @@ long long LaunchesPerBatch(double launch_ms);
 // counter's quantum, 1 mJ, is under 1% of the tens of joules an H100 uses in 100 ms.
 double EnergyWindowMs(double batch_ms);
 
+// The launches an energy run makes: `enqueue(kernel, n)` queues a batch of n launches of one kernel
+// without waiting; `wait_until_unfinished(k)` waits until at most the last k queued batches are
+// unfinished (0: all done). The meter keeps a few milliseconds of batches queued while the host reads
+// NVML (a reading takes about a millisecond), so the GPU never waits between launches.
+struct BatchQueue {
+  std::function<void(std::size_t kernel, long long launches)> enqueue;
+  std::function<void(std::size_t batches)> wait_until_unfinished;
+};
+
+// The most batches an energy run keeps queued (the BatchQueue must track this many).
+inline constexpr std::size_t kMostBatchesQueued = 8;
+
+// How many batches of `batch_ms` keep about 4 ms queued: at least 1, at most kMostBatchesQueued - 1.
+std::size_t BatchesQueued(double batch_ms);
+
+// More than this without GPU work and the clocks must settle again first.
+inline constexpr double kEnergyIdleMs = 200;
+
 class EnergyMeter {
  public:
   // For the GPU of this CUDA UUID; throws NvmlError when NVML or its energy counter is unavailable.
   EnergyMeter(std::string uuid);
 
-  // `run_batch(n)` launches the kernel n times back to back and waits for them.
-  EnergyReading Measure(const std::function<void(long long)>& run_batch, double launch_ms);
+  // One reading per kernel, kernel k taking about launch_ms[k] a launch, in consecutive windows.
+  // The GPU sat idle for `idle_ms` before (more than kEnergyIdleMs: a warm-up first).
+  std::vector<EnergyReading> Measure(const BatchQueue& queue, const std::vector<double>& launch_ms, double idle_ms);
 
  private:
   Nvml nvml_;
   Nvml::Device device_;
-  std::chrono::steady_clock::time_point last_end_{};  // of the previous Measure
 };
 
 }  // namespace tuner

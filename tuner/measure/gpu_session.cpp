@@ -465,10 +465,14 @@ nlohmann::json GpuSession::PipelineStages(const KernelLaunch& launch) {
           {"pipeline", launch.pipeline.Describe()}};
 }
 
-void GpuSession::WithCandidate(const KernelLaunch& launch, const CandidateUse& use) {
-  Loaded loaded = Load(launch);
-  const ReadyLaunch ready = MakeReady(loaded.kernel, launch);
-  use([this] { PrepareOutputs(false); }, [&ready] { TUNER_CUDA_CHECK(Launch(ready)); });
+void GpuSession::WithCandidates(const std::vector<KernelLaunch>& launches, const CandidateUse& use) {
+  std::vector<Loaded> loaded;
+  std::vector<ReadyLaunch> ready;
+  for (const KernelLaunch& launch : launches) {
+    loaded.push_back(Load(launch));
+    ready.push_back(MakeReady(loaded.back().kernel, launch));
+  }
+  use([this] { PrepareOutputs(false); }, [&ready](std::size_t i) { TUNER_CUDA_CHECK(Launch(ready.at(i))); });
   TUNER_CUDA_CHECK(cudaDeviceSynchronize());
   inputs_.RestoreChanged();
 }

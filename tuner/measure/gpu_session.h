@@ -45,11 +45,11 @@ class GpuSession {
   // {"h2d_ms", "kernel_ms", "d2h_ms", "pipeline"}. The bound a pipeline's overlap approaches.
   nlohmann::json PipelineStages(const KernelLaunch& launch);
 
-  // For counters and energy, never inside a timed sample: loads a candidate (already checked) and
-  // hands `use` a function that prepares its outputs as before a sample and one that launches it
-  // once without waiting. Inputs the launches overwrote are written again afterwards.
-  using CandidateUse = std::function<void(const std::function<void()>& prepare, const std::function<void()>& launch)>;
-  void WithCandidate(const KernelLaunch& launch, const CandidateUse& use);
+  // For counters and energy, never inside a timed sample: loads candidates (already checked) and
+  // hands `use` a function that prepares the outputs as before a sample and one that launches
+  // candidate i once without waiting. Inputs the launches overwrote are written again afterwards.
+  using CandidateUse = std::function<void(const std::function<void()>& prepare, const std::function<void(std::size_t)>& launch)>;
+  void WithCandidates(const std::vector<KernelLaunch>& launches, const CandidateUse& use);
 
  private:
   struct Buffer {

@@ -2,78 +2,159 @@
 
 #include <chrono>
 
+#include "cuda/gpu_handles.h"
 #include "measure/metric_set.h"
 
 namespace tuner {
 
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double MsSince(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
+
+// The indices of the candidates that asked for `what`.
+std::vector<std::size_t> Asking(const ProfileRequest& request, bool ProfileCandidate::*what) {
+  std::vector<std::size_t> indices;
+  for (std::size_t i = 0; i < request.candidates.size(); ++i)
+    if (request.candidates[i].*what) indices.push_back(i);
+  return indices;
+}
+
+std::vector<KernelLaunch> LaunchesOf(const ProfileRequest& request, const std::vector<std::size_t>& indices) {
+  std::vector<KernelLaunch> launches;
+  for (std::size_t i : indices) launches.push_back(request.candidates[i].launch);
+  return launches;
+}
+
+}  // namespace
+
 nlohmann::json ToJson(const ProfileRequest& request) {
-  return {{"op", "profile"}, {"launch", ToJson(request.launch)}, {"gpu", request.gpu}, {"uuid", request.uuid},
-          {"counters", request.counters}, {"energy", request.energy}, {"launch_ms", request.launch_ms}};
+  nlohmann::json candidates = nlohmann::json::array();
+  for (const ProfileCandidate& c : request.candidates)
+    candidates.push_back({{"launch", ToJson(c.launch)}, {"counters", c.counters}, {"energy", c.energy}, {"launch_ms", c.launch_ms}});
+  return {{"op", "profile"}, {"gpu", request.gpu}, {"uuid", request.uuid}, {"candidates", candidates}};
 }
 
 ProfileRequest ProfileFromJson(const nlohmann::json& json) {
   ProfileRequest request;
-  request.launch = LaunchFromJson(json.at("launch"));
   request.gpu = json.at("gpu");
   request.uuid = json.at("uuid");
-  request.counters = json.at("counters");
-  request.energy = json.at("energy");
-  request.launch_ms = json.at("launch_ms");
+  for (const nlohmann::json& c : json.at("candidates"))
+    request.candidates.push_back({LaunchFromJson(c.at("launch")), c.at("counters"), c.at("energy"), c.at("launch_ms")});
   return request;
 }
 
-nlohmann::json HardwareProfiler::Profile(GpuSession& session, const ProfileRequest& request) {
-  nlohmann::json reply = {{"ok", true}};
-  if (request.counters) reply.update(Counters(session, request));
-  if (request.energy) reply.update(Energy(session, request));
-  return reply;
+HardwareProfiler::~HardwareProfiler() {
+  if (preparing_.valid()) preparing_.wait();  // the thread uses cupti_
 }
 
-RangeProfiler& HardwareProfiler::Profiler(int gpu) {
-  if (!cupti_) cupti_.emplace(LoadCupti());
-  if (!profiler_) profiler_ = std::make_unique<RangeProfiler>(*cupti_, gpu, RawMetrics());
-  return *profiler_;
-}
-
-nlohmann::json HardwareProfiler::Counters(GpuSession& session, const ProfileRequest& request) {
-  if (!counters_unavailable_.empty())
-    return {{"counters_unavailable", counters_unavailable_}, {"counters_unavailable_permanent", true}};
-  // A refusal (no CUPTI, no permission, an unsupported GPU) holds for the whole process.
+void HardwareProfiler::Prepare(int gpu) {
+  if (profiler_ || preparing_.valid() || !counters_unavailable_.empty()) return;
   try {
-    const auto start = std::chrono::steady_clock::now();
-    std::map<std::string, double> raw;
-    session.WithCandidate(request.launch, [&](const auto& prepare, const auto& launch) {
-      raw = Profiler(request.gpu).Profile(prepare, launch);
-    });
-    nlohmann::json counters = DeriveCounters(raw);
-    counters["passes"] = profiler_->passes();
-    counters["collect_ms"] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    return {{"counters", counters}};
+    if (!cupti_) cupti_.emplace(LoadCupti());
+    const CUcontext context = RangeProfiler::CurrentContext();
+    const CuptiApi* api = &*cupti_;
+    preparing_ = std::async(std::launch::async, [api, gpu, context] { return std::make_unique<RangeProfiler>(*api, gpu, context, RawMetrics()); });
   } catch (const CuptiError& e) {
-    profiler_.reset();
     counters_unavailable_ = e.what();
-    return {{"counters_unavailable", counters_unavailable_}, {"counters_unavailable_permanent", true}};
   }
 }
 
-nlohmann::json HardwareProfiler::Energy(GpuSession& session, const ProfileRequest& request) {
-  if (!energy_unavailable_.empty()) return {{"energy_unavailable", energy_unavailable_}, {"energy_unavailable_permanent", true}};
+RangeProfiler& HardwareProfiler::Profiler(int gpu) {
+  if (preparing_.valid()) profiler_ = preparing_.get();  // rethrows what the background build threw
+  if (!profiler_) {
+    if (!cupti_) cupti_.emplace(LoadCupti());
+    profiler_ = std::make_unique<RangeProfiler>(*cupti_, gpu, RangeProfiler::CurrentContext(), RawMetrics());
+  }
+  return *profiler_;
+}
+
+nlohmann::json HardwareProfiler::Profile(GpuSession& session, const ProfileRequest& request, double idle_ms) {
+  nlohmann::json reply = {{"ok", true}, {"results", nlohmann::json::array()}, {"timing_ms", nlohmann::json::object()}};
+  for (std::size_t i = 0; i < request.candidates.size(); ++i) reply["results"].push_back(nlohmann::json::object());
+  const bool counted = !Asking(request, &ProfileCandidate::counters).empty();
+  Counters(session, request, reply);
+  Energy(session, request, counted ? 0 : idle_ms, reply);  // the counters' replays kept the GPU busy
+  return reply;
+}
+
+// One session for every candidate that asked: each its own range, the metrics' passes replayed once.
+void HardwareProfiler::Counters(GpuSession& session, const ProfileRequest& request, nlohmann::json& reply) {
+  const std::vector<std::size_t> asking = Asking(request, &ProfileCandidate::counters);
+  if (asking.empty()) return;
+  const auto unavailable = [&] {
+    for (std::size_t i : asking)
+      reply["results"][i].update({{"counters_unavailable", counters_unavailable_}, {"counters_unavailable_permanent", true}});
+  };
+  if (!counters_unavailable_.empty()) return unavailable();
+  // A refusal (no CUPTI, no permission, an unsupported GPU) holds for the whole process.
   try {
-    if (!energy_) energy_ = std::make_unique<EnergyMeter>(request.uuid);
-    EnergyReading reading;
-    session.WithCandidate(request.launch, [&](const auto& prepare, const auto& launch) {
-      prepare();
-      reading = energy_->Measure([&](long long n) {
-        for (long long i = 0; i < n; ++i) launch();
-        TUNER_CUDA_CHECK(cudaDeviceSynchronize());
-      }, request.launch_ms);
+    const auto setup = Clock::now();
+    RangeProfiler& profiler = Profiler(request.gpu);
+    reply["timing_ms"]["counters_setup"] = MsSince(setup);
+    const auto start = Clock::now();
+    std::vector<std::map<std::string, double>> raw;
+    session.WithCandidates(LaunchesOf(request, asking), [&](const auto& prepare, const auto& launch) {
+      reply["timing_ms"]["counters_load"] = MsSince(start);
+      raw = profiler.Profile(asking.size(), prepare, launch);
     });
-    return {{"energy", {{"joules_per_launch", reading.joules_per_launch}, {"power_w", reading.power_w},
-                        {"launch_ms", reading.launch_ms}, {"launches", reading.launches},
-                        {"window_ms", reading.window_ms}}}};
+    reply["timing_ms"]["counters"] = MsSince(start);
+    for (const auto& [part, ms] : profiler.timing_ms()) reply["timing_ms"]["counters_" + part] = ms;
+    reply["passes"] = profiler.passes();
+    for (std::size_t j = 0; j < asking.size(); ++j) {
+      nlohmann::json counters = DeriveCounters(raw[j]);
+      counters["passes"] = profiler.passes();
+      reply["results"][asking[j]]["counters"] = counters;
+    }
+  } catch (const CuptiError& e) {
+    profiler_.reset();
+    counters_unavailable_ = e.what();
+    unavailable();
+  }
+}
+
+// Chained windows for every candidate that asked, a few batches queued so the GPU never waits.
+void HardwareProfiler::Energy(GpuSession& session, const ProfileRequest& request, double idle_ms, nlohmann::json& reply) {
+  const std::vector<std::size_t> asking = Asking(request, &ProfileCandidate::energy);
+  if (asking.empty()) return;
+  const auto unavailable = [&] {
+    for (std::size_t i : asking)
+      reply["results"][i].update({{"energy_unavailable", energy_unavailable_}, {"energy_unavailable_permanent", true}});
+  };
+  if (!energy_unavailable_.empty()) return unavailable();
+  try {
+    const auto start = Clock::now();
+    if (!energy_) energy_ = std::make_unique<EnergyMeter>(request.uuid);
+    std::vector<double> launch_ms;
+    for (std::size_t i : asking) launch_ms.push_back(request.candidates[i].launch_ms);
+    std::vector<EnergyReading> readings;
+    session.WithCandidates(LaunchesOf(request, asking), [&](const auto& prepare, const auto& launch) {
+      // One event per queued batch, reused round the ring: a batch's event is waited for before the
+      // ring comes back to it (BatchQueue's contract).
+      std::vector<Event> done;
+      for (std::size_t i = 0; i < kMostBatchesQueued; ++i) done.push_back(MakeEvent());
+      std::size_t batches = 0;
+      const BatchQueue queue{[&](std::size_t kernel, long long launches) {
+                               for (long long n = 0; n < launches; ++n) launch(kernel);
+                               TUNER_CUDA_CHECK(cudaEventRecord(done[batches++ % done.size()].get()));
+                             },
+                             [&](std::size_t unfinished) {
+                               if (batches > unfinished)
+                                 TUNER_CUDA_CHECK(cudaEventSynchronize(done[(batches - 1 - unfinished) % done.size()].get()));
+                             }};
+      prepare();
+      readings = energy_->Measure(queue, launch_ms, idle_ms);
+    });
+    reply["timing_ms"]["energy"] = MsSince(start);
+    for (std::size_t j = 0; j < asking.size(); ++j) {
+      const EnergyReading& r = readings[j];
+      reply["results"][asking[j]]["energy"] = {{"joules_per_launch", r.joules_per_launch}, {"power_w", r.power_w},
+                                               {"launch_ms", r.launch_ms}, {"launches", r.launches}, {"window_ms", r.window_ms}};
+    }
   } catch (const NvmlError& e) {
     energy_unavailable_ = e.what();
-    return {{"energy_unavailable", energy_unavailable_}, {"energy_unavailable_permanent", true}};
+    unavailable();
   }
 }
 

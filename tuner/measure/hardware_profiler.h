@@ -1,12 +1,16 @@
-// The worker's counters and energy for one candidate, after its timing (the `profile` request):
-// CUPTI and NVML are loaded at the first request; where one is unavailable the reply says why and
-// the other is still measured.
+// The worker's counters and energy for a sweep's chosen candidates, after their timing (the `profile`
+// request): the counters of all of them in one CUPTI session, their energy in chained windows. CUPTI's
+// host side (the metrics' configuration) is built in the background from the `prepare_profiler`
+// request on, while the sweep times its candidates; NVML is loaded at the first energy. Where one is
+// unavailable the reply says why and the other is still measured.
 #pragma once
 
+#include <future>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "measure/cupti_library.h"
 #include "measure/energy_meter.h"
@@ -16,13 +20,17 @@
 
 namespace tuner {
 
-struct ProfileRequest {
+struct ProfileCandidate {
   KernelLaunch launch;
-  int gpu = 0;
-  std::string uuid;       // for NVML
   bool counters = true;
   bool energy = false;
-  double launch_ms = 0;   // the candidate's median time, for the energy run's batches
+  double launch_ms = 0;  // the candidate's median time, for the energy run's batches
+};
+
+struct ProfileRequest {
+  int gpu = 0;
+  std::string uuid;  // for NVML
+  std::vector<ProfileCandidate> candidates;
 };
 
 nlohmann::json ToJson(const ProfileRequest& request);
@@ -30,17 +38,27 @@ ProfileRequest ProfileFromJson(const nlohmann::json& json);
 
 class HardwareProfiler {
  public:
-  // {"ok": true, "counters": {...}, "energy": {"joules_per_launch", "power_w", "launch_ms", "launches",
-  // "window_ms"}}; instead of either, "counters_unavailable" or
-  // "energy_unavailable" with the reason ("…_permanent": true when no later request can succeed).
-  nlohmann::json Profile(GpuSession& session, const ProfileRequest& request);
+  ~HardwareProfiler();
+
+  // Starts building CUPTI's configuration for `gpu` in the background (host work only: nothing is
+  // enabled on the GPU until the first profile). A failure shows at the first profile.
+  void Prepare(int gpu);
+
+  // {"ok": true, "results": [one per candidate: {"counters": {...}, "energy": {"joules_per_launch",
+  // "power_w", "launch_ms", "launches", "window_ms"}}; instead of either, "counters_unavailable" or
+  // "energy_unavailable" with the reason], "timing_ms": {"counters_setup" (waiting for CUPTI's
+  // configuration), "counters" (of which "counters_load", and RangeProfiler's "counters_enable",
+  // "_configure", "_replay", "_decode", "_evaluate"), "energy"}, "passes"}. `idle_ms`: how long the
+  // GPU sat idle before this request.
+  nlohmann::json Profile(GpuSession& session, const ProfileRequest& request, double idle_ms);
 
  private:
-  nlohmann::json Counters(GpuSession& session, const ProfileRequest& request);
-  nlohmann::json Energy(GpuSession& session, const ProfileRequest& request);
+  void Counters(GpuSession& session, const ProfileRequest& request, nlohmann::json& reply);
+  void Energy(GpuSession& session, const ProfileRequest& request, double idle_ms, nlohmann::json& reply);
   RangeProfiler& Profiler(int gpu);
 
   std::optional<CuptiApi> cupti_;
+  std::future<std::unique_ptr<RangeProfiler>> preparing_;
   std::unique_ptr<RangeProfiler> profiler_;
   std::string counters_unavailable_;  // set once CUPTI cannot work in this process
   std::unique_ptr<EnergyMeter> energy_;

@@ -50,9 +50,9 @@ std::vector<std::string> RawMetrics() {
       "gpu__time_duration.sum",
       "dram__throughput.avg.pct_of_peak_sustained_elapsed",
       "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-      "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+      "smsp__inst_executed_op_global_ld.sum",
       "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-      "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+      "smsp__inst_executed_op_global_st.sum",
       "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum",
       "smsp__inst_executed_op_shared_ld.sum",
       "smsp__inst_executed_op_shared_st.sum",
@@ -70,9 +70,9 @@ nlohmann::json DeriveCounters(const std::map<std::string, double>& raw) {
   nlohmann::json out = nlohmann::json::object();
   if (const auto dram = Get(raw, "dram__throughput.avg.pct_of_peak_sustained_elapsed")) out["dram_throughput_pct"] = *dram;
   PutRatio(out, "load_sectors_per_request", Get(raw, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
-           Get(raw, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"));
+           Get(raw, "smsp__inst_executed_op_global_ld.sum"));
   PutRatio(out, "store_sectors_per_request", Get(raw, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"),
-           Get(raw, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"));
+           Get(raw, "smsp__inst_executed_op_global_st.sum"));
   PutRatio(out, "shared_bank_conflicts_per_request", Get(raw, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum"),
            Sum(Get(raw, "smsp__inst_executed_op_shared_ld.sum"), Get(raw, "smsp__inst_executed_op_shared_st.sum")));
   if (const auto occupancy = Get(raw, "sm__warps_active.avg.pct_of_peak_sustained_active"))

@@ -20,8 +20,7 @@ inline constexpr std::size_t kTopStalls = 3;
 // The counters of one launch from the raw metric values: every key of db::CounterFields() whose
 // inputs were measured (a ratio with a zero denominator is left out: no requests of that kind), plus
 // "stalls" ([reason, warps stalled per issued instruction], the kTopStalls largest) and
-// "profiled_ms" (the profiled launch's duration). The worker adds "passes" (replays) and
-// "collect_ms" (what collecting them took).
+// "profiled_ms" (the profiled launch's duration). The worker adds "passes" (replays).
 nlohmann::json DeriveCounters(const std::map<std::string, double>& raw);
 
 }  // namespace tuner

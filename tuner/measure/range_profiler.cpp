@@ -3,6 +3,8 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 
+#include <chrono>
+
 #include "cuda/cuda_check.h"
 
 namespace tuner {
@@ -17,8 +19,10 @@ P Params(std::size_t struct_size) {
   return params;
 }
 
-// The driver's current context, reached through the runtime (the binary does not link libcuda).
-CUcontext CurrentContext() {
+}  // namespace
+
+// Reached through the runtime: the binary does not link libcuda.
+CUcontext RangeProfiler::CurrentContext() {
   void* function = nullptr;
   cudaDriverEntryPointQueryResult found{};
   TUNER_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &function, 12000, cudaEnableDefault, &found));
@@ -30,10 +34,8 @@ CUcontext CurrentContext() {
   return context;
 }
 
-}  // namespace
-
-RangeProfiler::RangeProfiler(const CuptiApi& api, int device, std::vector<std::string> metrics)
-    : api_(api), context_(CurrentContext()), metrics_(std::move(metrics)) {
+RangeProfiler::RangeProfiler(const CuptiApi& api, int device, CUcontext context, std::vector<std::string> metrics)
+    : api_(api), context_(context), metrics_(std::move(metrics)) {
   for (const std::string& m : metrics_) names_.push_back(m.c_str());
   auto initialize = Params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
   CheckCupti(api_, api_.ProfilerInitialize(&initialize), "cuptiProfilerInitialize");
@@ -89,13 +91,13 @@ RangeProfiler::~RangeProfiler() {
   api_.HostDeinitialize(&params);
 }
 
-std::vector<std::uint8_t> RangeProfiler::CounterDataImage(CUpti_RangeProfiler_Object* range) const {
+std::vector<std::uint8_t> RangeProfiler::CounterDataImage(CUpti_RangeProfiler_Object* range, std::size_t ranges) const {
   auto size = Params<CUpti_RangeProfiler_GetCounterDataSize_Params>(CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
   size.pRangeProfilerObject = range;
   size.pMetricNames = const_cast<const char**>(names_.data());
   size.numMetrics = names_.size();
-  size.maxNumOfRanges = 1;
-  size.maxNumRangeTreeNodes = 1;
+  size.maxNumOfRanges = ranges;
+  size.maxNumRangeTreeNodes = ranges;
   CheckCupti(api_, api_.GetCounterDataSize(&size), "cuptiRangeProfilerGetCounterDataSize");
   std::vector<std::uint8_t> data(size.counterDataSize);
   auto init = Params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
@@ -106,23 +108,27 @@ std::vector<std::uint8_t> RangeProfiler::CounterDataImage(CUpti_RangeProfiler_Ob
   return data;
 }
 
-void RangeProfiler::ReplayPasses(CUpti_RangeProfiler_Object* range, const std::function<void()>& prepare,
-                                 const std::function<void()>& launch) const {
+// Every pass: each launch in its own range, its outputs prepared (and waited for) outside the range.
+void RangeProfiler::ReplayPasses(CUpti_RangeProfiler_Object* range, std::size_t count, const std::function<void()>& prepare,
+                                 const std::function<void(std::size_t)>& launch) const {
   for (bool all_submitted = false; !all_submitted;) {
-    prepare();
-    TUNER_CUDA_CHECK(cudaDeviceSynchronize());
     auto start = Params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
     start.pRangeProfilerObject = range;
     CheckCupti(api_, api_.Start(&start), "cuptiRangeProfilerStart");
-    auto push = Params<CUpti_RangeProfiler_PushRange_Params>(CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE);
-    push.pRangeProfilerObject = range;
-    push.pRangeName = "candidate";
-    CheckCupti(api_, api_.PushRange(&push), "cuptiRangeProfilerPushRange");
-    launch();
-    TUNER_CUDA_CHECK(cudaDeviceSynchronize());
-    auto pop = Params<CUpti_RangeProfiler_PopRange_Params>(CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE);
-    pop.pRangeProfilerObject = range;
-    CheckCupti(api_, api_.PopRange(&pop), "cuptiRangeProfilerPopRange");
+    for (std::size_t i = 0; i < count; ++i) {
+      prepare();
+      TUNER_CUDA_CHECK(cudaDeviceSynchronize());
+      auto push = Params<CUpti_RangeProfiler_PushRange_Params>(CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE);
+      push.pRangeProfilerObject = range;
+      const std::string name = "candidate " + std::to_string(i);
+      push.pRangeName = name.c_str();
+      CheckCupti(api_, api_.PushRange(&push), "cuptiRangeProfilerPushRange");
+      launch(i);
+      TUNER_CUDA_CHECK(cudaDeviceSynchronize());
+      auto pop = Params<CUpti_RangeProfiler_PopRange_Params>(CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE);
+      pop.pRangeProfilerObject = range;
+      CheckCupti(api_, api_.PopRange(&pop), "cuptiRangeProfilerPopRange");
+    }
     auto stop = Params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
     stop.pRangeProfilerObject = range;
     CheckCupti(api_, api_.Stop(&stop), "cuptiRangeProfilerStop");
@@ -139,10 +145,19 @@ CUpti_RangeProfiler_Object* RangeProfiler::Enabled() {
   return range_;
 }
 
-std::map<std::string, double> RangeProfiler::Profile(const std::function<void()>& prepare, const std::function<void()>& launch) {
+std::vector<std::map<std::string, double>> RangeProfiler::Profile(std::size_t count, const std::function<void()>& prepare,
+                                                                  const std::function<void(std::size_t)>& launch) {
+  if (count == 0) return {};
+  timing_ms_.clear();
+  auto start = std::chrono::steady_clock::now();
+  const auto lap = [&](const char* part) {
+    const auto now = std::chrono::steady_clock::now();
+    timing_ms_[part] += std::chrono::duration<double, std::milli>(now - start).count();
+    start = now;
+  };
   CUpti_RangeProfiler_Object* range = Enabled();
-
-  std::vector<std::uint8_t> data = CounterDataImage(range);
+  lap("enable");
+  std::vector<std::uint8_t> data = CounterDataImage(range, count);
   auto config = Params<CUpti_RangeProfiler_SetConfig_Params>(CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
   config.pRangeProfilerObject = range;
   config.configSize = config_.size();
@@ -151,13 +166,15 @@ std::map<std::string, double> RangeProfiler::Profile(const std::function<void()>
   config.pCounterDataImage = data.data();
   config.range = CUPTI_UserRange;
   config.replayMode = CUPTI_UserReplay;
-  config.maxRangesPerPass = 1;
+  config.maxRangesPerPass = count;
   config.numNestingLevels = 1;
   config.minNestingLevel = 1;
   config.passIndex = 0;
   config.targetNestingLevel = 1;
   CheckCupti(api_, api_.SetConfig(&config), "cuptiRangeProfilerSetConfig");
-  ReplayPasses(range, prepare, launch);
+  lap("configure");
+  ReplayPasses(range, count, prepare, launch);
+  lap("replay");
   auto decode = Params<CUpti_RangeProfiler_DecodeData_Params>(CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
   decode.pRangeProfilerObject = range;
   CheckCupti(api_, api_.DecodeData(&decode), "cuptiRangeProfilerDecodeData");
@@ -166,7 +183,16 @@ std::map<std::string, double> RangeProfiler::Profile(const std::function<void()>
   info.pCounterDataImage = data.data();
   info.counterDataImageSize = data.size();
   CheckCupti(api_, api_.GetCounterDataInfo(&info), "cuptiRangeProfilerGetCounterDataInfo");
-  if (info.numTotalRanges == 0) throw CuptiError("CUPTI recorded no range for the launch", false);
+  if (info.numTotalRanges != count)
+    throw CuptiError("CUPTI recorded " + std::to_string(info.numTotalRanges) + " ranges for " + std::to_string(count) + " launches", false);
+  std::vector<std::map<std::string, double>> results;
+  lap("decode");
+  for (std::size_t i = 0; i < count; ++i) results.push_back(Evaluate(data, i));
+  lap("evaluate");
+  return results;
+}
+
+std::map<std::string, double> RangeProfiler::Evaluate(const std::vector<std::uint8_t>& data, std::size_t range_index) const {
   std::vector<double> values(names_.size());
   auto evaluate = Params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
   evaluate.pHostObject = host_;
@@ -174,7 +200,7 @@ std::map<std::string, double> RangeProfiler::Profile(const std::function<void()>
   evaluate.counterDataImageSize = data.size();
   evaluate.ppMetricNames = const_cast<const char**>(names_.data());
   evaluate.numMetrics = names_.size();
-  evaluate.rangeIndex = 0;
+  evaluate.rangeIndex = range_index;
   evaluate.pMetricValues = values.data();
   CheckCupti(api_, api_.HostEvaluateToGpuValues(&evaluate), "cuptiProfilerHostEvaluateToGpuValues");
   std::map<std::string, double> result;

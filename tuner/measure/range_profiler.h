@@ -1,7 +1,9 @@
-// Performance counters of one kernel launch through CUPTI's range profiler (CUDA 13's
-// cupti_range_profiler.h): the launch is replayed once per pass the metrics need, its outputs
-// prepared before each replay. Enabled at the first launch it profiles and kept so (enabling costs
-// more than a profile): a sweep profiles only after all its timing, never inside a timed sample.
+// Performance counters of kernel launches through CUPTI's range profiler (CUDA 13's
+// cupti_range_profiler.h): several launches (a sweep's candidates) are profiled in one session, each
+// its own range, and the session is replayed once per pass the metrics need, each launch's outputs
+// prepared before it, outside its range. The host side (the metrics' configuration) is built once per
+// process; the profiler is enabled at the first profile and kept so (enabling costs more than a
+// profile): a sweep profiles only after all its timing, never inside a timed sample.
 #pragma once
 
 #include <functional>
@@ -15,25 +17,34 @@ namespace tuner {
 
 class RangeProfiler {
  public:
-  // For the current CUDA device and context; throws CuptiError when CUPTI refuses (no support for
-  // this GPU, insufficient privileges, an unknown metric).
-  RangeProfiler(const CuptiApi& api, int device, std::vector<std::string> metrics);
+  // For CUDA device `device` and its `context` (CurrentContext() of the thread that launches): the
+  // host side only, so it may be built on another thread. Throws CuptiError when CUPTI refuses (no
+  // support for this GPU, insufficient privileges, an unknown metric).
+  RangeProfiler(const CuptiApi& api, int device, CUcontext context, std::vector<std::string> metrics);
+
+  // The driver's context of the calling thread's current device (made current if need be).
+  static CUcontext CurrentContext();
   ~RangeProfiler();
   RangeProfiler(const RangeProfiler&) = delete;
   RangeProfiler& operator=(const RangeProfiler&) = delete;
 
-  // Each metric's value for one launch: `prepare` runs before every replay (outside the range),
-  // `launch` launches the kernel once.
-  std::map<std::string, double> Profile(const std::function<void()>& prepare, const std::function<void()>& launch);
+  // Each metric's value for each of `count` launches: in every pass, for each launch i, `prepare()`
+  // runs outside the ranges, then `launch(i)` launches kernel i once inside range i.
+  std::vector<std::map<std::string, double>> Profile(std::size_t count, const std::function<void()>& prepare,
+                                                     const std::function<void(std::size_t)>& launch);
 
   std::size_t passes() const { return passes_; }
+  // Where the last Profile's time went, in ms: "enable" (the first profile only), "configure",
+  // "replay", "decode", "evaluate".
+  const std::map<std::string, double>& timing_ms() const { return timing_ms_; }
 
  private:
   CUpti_RangeProfiler_Object* Enabled();
 
-  std::vector<std::uint8_t> CounterDataImage(CUpti_RangeProfiler_Object* range) const;
-  void ReplayPasses(CUpti_RangeProfiler_Object* range, const std::function<void()>& prepare,
-                    const std::function<void()>& launch) const;
+  std::vector<std::uint8_t> CounterDataImage(CUpti_RangeProfiler_Object* range, std::size_t ranges) const;
+  void ReplayPasses(CUpti_RangeProfiler_Object* range, std::size_t count, const std::function<void()>& prepare,
+                    const std::function<void(std::size_t)>& launch) const;
+  std::map<std::string, double> Evaluate(const std::vector<std::uint8_t>& data, std::size_t range_index) const;
 
   const CuptiApi& api_;
   CUcontext context_ = nullptr;
@@ -42,6 +53,7 @@ class RangeProfiler {
   CUpti_Profiler_Host_Object* host_ = nullptr;
   std::vector<std::uint8_t> config_;
   std::size_t passes_ = 0;
+  std::map<std::string, double> timing_ms_;
   CUpti_RangeProfiler_Object* range_ = nullptr;  // enabled at the first Profile, disabled by the destructor
 };
 

@@ -29,7 +29,8 @@ bool ContextLost(cudaError_t code) {
   return cudaDeviceSynchronize() != cudaSuccess;
 }
 
-json Handle(const json& request, std::unique_ptr<GpuSession>& session, HardwareProfiler& profiler) {
+// `idle_ms`: since the previous request was answered (the GPU had nothing to do).
+json Handle(const json& request, std::unique_ptr<GpuSession>& session, HardwareProfiler& profiler, double idle_ms) {
   const std::string op = request.at("op");
   if (op == "setup") {
     session.reset();
@@ -48,7 +49,11 @@ json Handle(const json& request, std::unique_ptr<GpuSession>& session, HardwareP
     return session->Interleave(launches, request.at("rounds"));
   }
   if (op == "pipeline_stages") return session->PipelineStages(LaunchFromJson(request.at("launch")));
-  if (op == "profile") return profiler.Profile(*session, ProfileFromJson(request));
+  if (op == "prepare_profiler") {
+    profiler.Prepare(request.at("gpu"));
+    return {{"ok", true}};
+  }
+  if (op == "profile") return profiler.Profile(*session, ProfileFromJson(request), idle_ms);
   if (op == "measure") {
     json reply = session->Measure(MeasureFromJson(request));
     reply["ok"] = true;
@@ -63,6 +68,7 @@ int RunWorker(int, char**) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive the supervisor
   std::unique_ptr<GpuSession> session;
   HardwareProfiler profiler;
+  auto answered = std::chrono::steady_clock::now();
   for (std::string line; std::getline(std::cin, line);) {
     const auto start = std::chrono::steady_clock::now();
     json request, reply;
@@ -70,7 +76,7 @@ int RunWorker(int, char**) {
     try {
       request = json::parse(line);
       if (request.value("op", "") == "quit") break;
-      reply = Handle(request, session, profiler);
+      reply = Handle(request, session, profiler, std::chrono::duration<double, std::milli>(start - answered).count());
     } catch (const CudaError& e) {
       fatal = ContextLost(e.code);
       const bool measuring = request.value("op", "") == "measure";
@@ -80,6 +86,7 @@ int RunWorker(int, char**) {
     }
     reply[kWorkerSecondsKey] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::cout << reply.dump() << "\n" << std::flush;
+    answered = std::chrono::steady_clock::now();
     if (fatal) _exit(1);  // the context is lost; skip destructors that would touch it
   }
   return 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "common/errors.h"
@@ -27,7 +28,17 @@ std::size_t Differences(const ParamValues& a, const ParamValues& b) {
   return count + (a.size() > b.size() ? a.size() - b.size() : b.size() - a.size());
 }
 
-// The leaders, the fastest's one-parameter neighbours, and the fastest of each parameter value.
+// The parameter in which `a` differs from `fastest` when it is the only one, else nullopt.
+std::optional<std::string> OnlyDifference(const ParamValues& a, const ParamValues& fastest) {
+  if (a.size() != fastest.size() || Differences(a, fastest) != 1) return std::nullopt;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i].second != fastest[i].second) return a[i].first;
+  return std::nullopt;
+}
+
+// The leaders, and one representative of each value of each parameter: the fastest's one-parameter
+// neighbour with that value (so the winner's card can compare every neighbour in counters), the
+// fastest itself for its own values, else the fastest candidate with that value (for the charts).
 std::set<std::size_t> Explaining(const std::vector<db::MeasurementRecord>& records, const std::vector<std::string>& leader_params) {
   std::set<std::size_t> chosen;
   std::vector<ParamValues> params(records.size());
@@ -39,17 +50,19 @@ std::set<std::size_t> Explaining(const std::vector<db::MeasurementRecord>& recor
     if (!fastest || records[i].time_ms_median < records[*fastest].time_ms_median) fastest = i;
   }
   if (!fastest) return chosen;
-  std::map<std::pair<std::string, long long>, std::size_t> fastest_of_value;
+  // (parameter, value) -> (0: the fastest or its neighbour in that parameter, 1: another; the time), the index.
+  std::map<std::pair<std::string, long long>, std::pair<std::pair<int, double>, std::size_t>> representative;
+  const auto offer = [&](const std::pair<std::string, long long>& value, int rank, std::size_t i) {
+    const std::pair<int, double> key{rank, records[i].time_ms_median};
+    const auto known = representative.find(value);
+    if (known == representative.end() || key < known->second.first) representative[value] = {key, i};
+  };
   for (std::size_t i = 0; i < records.size(); ++i) {
     if (!Ok(records[i])) continue;
-    if (Differences(params[i], params[*fastest]) <= 1) chosen.insert(i);
-    for (const auto& value : params[i]) {
-      const auto known = fastest_of_value.find(value);
-      if (known == fastest_of_value.end() || records[i].time_ms_median < records[known->second].time_ms_median)
-        fastest_of_value[value] = i;
-    }
+    const std::optional<std::string> differs_in = OnlyDifference(params[i], params[*fastest]);
+    for (const auto& value : params[i]) offer(value, i == *fastest || (differs_in && *differs_in == value.first) ? 0 : 1, i);
   }
-  for (const auto& [value, index] : fastest_of_value) chosen.insert(index);
+  for (const auto& [value, ranked] : representative) chosen.insert(ranked.second);
   return chosen;
 }
 

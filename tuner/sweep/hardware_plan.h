@@ -10,8 +10,9 @@
 
 namespace tuner {
 
-// off: none; leaders (the default): the leaders, the candidates that differ from the fastest in one
-// parameter, and the fastest of each value of each parameter; all: every `ok` candidate.
+// off: none; leaders (the default): the leaders and one representative of each value of each
+// parameter (the fastest's one-parameter neighbour with that value where there is one, else the
+// fastest with that value); all: every `ok` candidate.
 enum class CounterMode { kOff, kLeaders, kAll };
 
 // "off", "leaders" or "all"; throws UsageError naming --counters and the value otherwise.

@@ -68,6 +68,7 @@ class SweepRun {
   double CandidateTimeoutS() const;
   void ConfirmLeaders();
   void MeasureHardware();
+  bool ProfileBatch(const std::vector<HardwareWork>& works);
   void TakeHardwareReply(const nlohmann::json& reply, db::MeasurementRecord& record);
   bool ConfirmLeadersOnce();
   bool FastestAreConfirmed() const;
@@ -212,6 +213,9 @@ void SweepRun::StartWorker() {
   if (reply.outcome != WorkerProcess::Outcome::kReplied || !reply.body.value("ok", false))
     throw std::runtime_error("the GPU worker could not set up " + spec_.name + " (buffers and reference): " +
                              (reply.body.is_object() ? reply.body.value("error", reply.detail) : reply.detail));
+  // CUPTI's configuration takes a while to build: the worker builds it while the sweep times.
+  if (options_.counters != CounterMode::kOff && !spec_.pipeline.enabled && outcome_.counters_unavailable.empty())
+    CallWorker({{"op", "prepare_profiler"}, {"gpu", options_.gpu}}, kSetupTimeoutS);
 }
 
 // Every request to the worker goes through here, so that its time is accounted.
@@ -546,29 +550,61 @@ bool SweepRun::ConfirmLeadersOnce() {
 }
 
 // Counters and energy of the candidates PlanHardware chooses, after every timing (never inside a
-// sample). What cannot be measured (no CUPTI, no permission, no energy counter) is said once and
-// the rest goes on.
+// sample), in batches: one request profiles many candidates in one CUPTI session and chains their
+// energy windows. A batch that fails (a fault or a hang) is tried again one candidate at a time, so
+// that it costs only the candidate that caused it. What cannot be measured (no CUPTI, no permission,
+// no energy counter) is said once and the rest goes on.
 void SweepRun::MeasureHardware() {
   std::vector<std::string> leaders;
   for (const Leader& leader : Fastest()) leaders.push_back(leader.params_json);
-  for (const HardwareWork& work : PlanHardware(outcome_.measured, leaders, options_.counters, options_.objective)) {
+  const std::vector<HardwareWork> plan = PlanHardware(outcome_.measured, leaders, options_.counters, options_.objective);
+  if (plan.empty()) return;
+  const auto start = SweepClock::Clock::now();
+  outcome_.hardware_pass = {{"requests", 0}, {"counters", 0}, {"energy", 0}, {"worker_ms", nlohmann::json::object()}};
+  constexpr std::size_t kBatch = 64;  // candidates per request: CUPTI's counter image grows with its ranges
+  for (std::size_t first = 0; first < plan.size() && !g_sweep_interrupted; first += kBatch) {
+    const std::vector<HardwareWork> batch(plan.begin() + first, plan.begin() + std::min(plan.size(), first + kBatch));
+    if (ProfileBatch(batch) || batch.size() == 1) continue;
+    for (const HardwareWork& work : batch)
+      if (!g_sweep_interrupted) ProfileBatch({work});
+  }
+  outcome_.hardware_pass["wall_ms"] = SweepClock::SecondsSince(start) * 1e3;
+}
+
+bool SweepRun::ProfileBatch(const std::vector<HardwareWork>& works) {
+  ProfileRequest request{options_.gpu, outcome_.gpu.uuid, {}};
+  std::vector<std::size_t> indices;
+  double timeout_s = 0;
+  for (const HardwareWork& work : works) {
     const bool counters = work.counters && outcome_.counters_unavailable.empty();
     const bool energy = work.energy && outcome_.energy_unavailable.empty();
-    if (g_sweep_interrupted || (!counters && !energy)) continue;
-    if (!worker_ || !worker_->Alive()) StartWorker();
-    db::MeasurementRecord& record = outcome_.measured[work.index];
-    const Compiled& c = measured_compiled_[work.index];
-    ProfileRequest request{CandidateLaunch(c), options_.gpu,
-                           outcome_.gpu.uuid, counters, energy, record.time_ms_median};
+    if (!counters && !energy) continue;
+    const db::MeasurementRecord& record = outcome_.measured[work.index];
+    request.candidates.push_back({CandidateLaunch(measured_compiled_[work.index]), counters, energy, record.time_ms_median});
+    indices.push_back(work.index);
     constexpr double kEnergyRunS = 15;  // the energy window is 10 s at most, plus the counter's alignment
-    const auto reply = CallWorker(ToJson(request), CandidateTimeoutS() + kEnergyRunS);
-    if (reply.outcome != WorkerProcess::Outcome::kReplied || !reply.body.value("ok", false)) {
-      worker_->Kill();  // a fault or a hang while profiling: the next candidate gets a fresh worker
-      continue;
-    }
-    TakeHardwareReply(reply.body, record);
+    timeout_s += CandidateTimeoutS() + (energy ? kEnergyRunS : 0);
+  }
+  if (request.candidates.empty()) return true;
+  if (!worker_ || !worker_->Alive()) StartWorker();
+  const auto reply = CallWorker(ToJson(request), timeout_s);
+  if (reply.outcome != WorkerProcess::Outcome::kReplied || !reply.body.value("ok", false)) {
+    worker_->Kill();  // a fault or a hang while profiling: the next request gets a fresh worker
+    return false;
+  }
+  nlohmann::json& pass = outcome_.hardware_pass;
+  pass["requests"] = pass["requests"].get<int>() + 1;
+  const nlohmann::json timing = reply.body.value("timing_ms", nlohmann::json::object());  // kept alive for items()
+  for (const auto& [part, ms] : timing.items()) pass["worker_ms"][part] = pass["worker_ms"].value(part, 0.0) + ms.get<double>();
+  for (std::size_t j = 0; j < indices.size(); ++j) {
+    db::MeasurementRecord& record = outcome_.measured[indices[j]];
+    const nlohmann::json& result = reply.body.at("results").at(j);
+    TakeHardwareReply(result, record);
+    pass["counters"] = pass["counters"].get<int>() + (result.contains("counters") ? 1 : 0);
+    pass["energy"] = pass["energy"].get<int>() + (result.contains("energy") ? 1 : 0);
     store_.AddMeasurement(sweep_id_, record);
   }
+  return true;
 }
 
 void SweepRun::TakeHardwareReply(const nlohmann::json& reply, db::MeasurementRecord& record) {

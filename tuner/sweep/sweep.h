@@ -70,6 +70,9 @@ struct SweepOutcome {
   SweepTime time;  // where the sweep's wall time went
   std::string counters_unavailable;  // why no counters could be read ("" when they could, or were not asked for)
   std::string energy_unavailable;
+  // What the counters and energy pass after the timing cost: {"wall_ms", "requests", "counters",
+  // "energy", "worker_ms": {"counters_setup", "counters_enable", "counters", "energy"}} (null: no pass).
+  nlohmann::json hardware_pass;
 };
 
 // Set from a SIGINT handler: the sweep stops after killing the worker, without storing the
