@@ -27,6 +27,12 @@ std::vector<KernelLaunch> LaunchesOf(const ProfileRequest& request, const std::v
   return launches;
 }
 
+// Each asking candidate's result says why `what` ("counters", "energy") cannot be measured in this process.
+void MarkUnavailable(nlohmann::json& reply, const std::vector<std::size_t>& asking, const std::string& what,
+                     const std::string& reason) {
+  for (std::size_t i : asking) reply["results"][i].update({{what + "_unavailable", reason}, {what + "_unavailable_permanent", true}});
+}
+
 }  // namespace
 
 nlohmann::json ToJson(const ProfileRequest& request) {
@@ -83,11 +89,7 @@ nlohmann::json HardwareProfiler::Profile(GpuSession& session, const ProfileReque
 void HardwareProfiler::Counters(GpuSession& session, const ProfileRequest& request, nlohmann::json& reply) {
   const std::vector<std::size_t> asking = Asking(request, &ProfileCandidate::counters);
   if (asking.empty()) return;
-  const auto unavailable = [&] {
-    for (std::size_t i : asking)
-      reply["results"][i].update({{"counters_unavailable", counters_unavailable_}, {"counters_unavailable_permanent", true}});
-  };
-  if (!counters_unavailable_.empty()) return unavailable();
+  if (!counters_unavailable_.empty()) return MarkUnavailable(reply, asking, "counters", counters_unavailable_);
   // A refusal (no CUPTI, no permission, an unsupported GPU) holds for the whole process.
   try {
     const auto setup = Clock::now();
@@ -110,7 +112,7 @@ void HardwareProfiler::Counters(GpuSession& session, const ProfileRequest& reque
   } catch (const CuptiError& e) {
     profiler_.reset();
     counters_unavailable_ = e.what();
-    unavailable();
+    MarkUnavailable(reply, asking, "counters", counters_unavailable_);
   }
 }
 
@@ -118,11 +120,7 @@ void HardwareProfiler::Counters(GpuSession& session, const ProfileRequest& reque
 void HardwareProfiler::Energy(GpuSession& session, const ProfileRequest& request, double idle_ms, nlohmann::json& reply) {
   const std::vector<std::size_t> asking = Asking(request, &ProfileCandidate::energy);
   if (asking.empty()) return;
-  const auto unavailable = [&] {
-    for (std::size_t i : asking)
-      reply["results"][i].update({{"energy_unavailable", energy_unavailable_}, {"energy_unavailable_permanent", true}});
-  };
-  if (!energy_unavailable_.empty()) return unavailable();
+  if (!energy_unavailable_.empty()) return MarkUnavailable(reply, asking, "energy", energy_unavailable_);
   try {
     const auto start = Clock::now();
     if (!energy_) energy_ = std::make_unique<EnergyMeter>(request.uuid);
@@ -154,7 +152,7 @@ void HardwareProfiler::Energy(GpuSession& session, const ProfileRequest& request
     }
   } catch (const NvmlError& e) {
     energy_unavailable_ = e.what();
-    unavailable();
+    MarkUnavailable(reply, asking, "energy", energy_unavailable_);
   }
 }
 
