@@ -4,6 +4,7 @@
 #include <map>
 #include <tuple>
 
+#include "db/query/number_text.h"
 #include "db/query/selection.h"
 #include "reports/report_format.h"
 #include "common/errors.h"

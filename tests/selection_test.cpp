@@ -42,14 +42,7 @@ TEST(Selection, TiesGoToTheRowStoredFirstInAnyOrder) {
   EXPECT_EQ(SelectBest({b, a}, target).row.id, 7);
 }
 
-TEST(SizeKeys, ParseAndDistance) {
-  EXPECT_EQ(ParseSizeKey("8192x4096"), (std::vector<long long>{8192, 4096}));
-  EXPECT_EQ(ParseSizeKey("1024"), (std::vector<long long>{1024}));
-  EXPECT_TRUE(ParseSizeKey("").empty());
-  EXPECT_TRUE(ParseSizeKey("8192x").empty());
-  EXPECT_TRUE(ParseSizeKey("8192*8192").empty());
-  EXPECT_TRUE(ParseSizeKey("0x8").empty());
-  EXPECT_EQ(SizeKey({8192, 4096}), "8192x4096");
+TEST(SizeKeys, Distance) {
   EXPECT_DOUBLE_EQ(LogDistance({1024, 1024}, {1024, 1024}), 0.0);
   EXPECT_NEAR(LogDistance({2048, 1024}, {1024, 1024}), std::log(2.0), 1e-12);
   EXPECT_TRUE(std::isinf(LogDistance({1024}, {1024, 1024})));

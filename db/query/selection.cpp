@@ -1,5 +1,7 @@
 #include "db/query/selection.h"
 
+#include "db/query/number_text.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -159,27 +161,6 @@ std::vector<GpuRecord> ModelsNamed(const std::vector<GpuRecord>& models, const s
   for (const GpuRecord& model : models)
     if (Lower(model.name).find(part) != std::string::npos) named.push_back(model);
   return named;
-}
-
-std::vector<long long> ParseSizeKey(const std::string& key) {
-  std::vector<long long> sizes;
-  std::size_t start = 0;
-  while (start <= key.size()) {
-    std::size_t end = key.find('x', start);
-    if (end == std::string::npos) end = key.size();
-    const std::string part = key.substr(start, end - start);
-    if (part.empty() || part.size() > 18 || !std::all_of(part.begin(), part.end(), ::isdigit)) return {};
-    sizes.push_back(std::stoll(part));
-    if (sizes.back() <= 0) return {};
-    start = end + 1;
-  }
-  return sizes;
-}
-
-std::string SizeKey(const std::vector<long long>& sizes) {
-  std::string key;
-  for (long long size : sizes) key += (key.empty() ? "" : "x") + std::to_string(size);
-  return key;
 }
 
 double LogDistance(const std::vector<long long>& a, const std::vector<long long>& b) {

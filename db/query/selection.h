@@ -71,9 +71,6 @@ bool SameModel(const GpuRecord& a, const GpuRecord& b);
 std::vector<GpuRecord> ModelsIn(const std::vector<MeasurementRow>& rows, const std::string& name_part = "");
 std::vector<GpuRecord> ModelsNamed(const std::vector<GpuRecord>& models, const std::string& name_part);
 
-// "8192x4096" → {8192, 4096}; empty when malformed. And back.
-std::vector<long long> ParseSizeKey(const std::string& key);
-std::string SizeKey(const std::vector<long long>& sizes);
 // sqrt(sum over dimensions of ln(a_i / b_i)^2); infinity when the dimensions differ.
 double LogDistance(const std::vector<long long>& a, const std::vector<long long>& b);
 

@@ -6,6 +6,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "db/query/number_text.h"
 #include "db/query/selection.h"
 
 namespace tuner::db {

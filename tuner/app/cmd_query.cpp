@@ -10,6 +10,7 @@
 #include "db/counters.h"
 #include "db/objective.h"
 #include "db/row_json.h"
+#include "db/query/number_text.h"
 #include "db/query/selection.h"
 #include "db/query/store.h"
 #include "db/query/default_paths.h"

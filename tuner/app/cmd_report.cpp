@@ -7,6 +7,7 @@
 
 #include "app/cli.h"
 #include "app/commands.h"
+#include "db/query/number_text.h"
 #include "db/query/selection.h"
 #include "db/query/store.h"
 #include "db/query/default_paths.h"

@@ -1,5 +1,6 @@
 #include "app/stored_template.h"
 
+#include "db/query/number_text.h"
 #include "db/query/selection.h"
 #include "common/errors.h"
 #include "common/option_values.h"

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "common/errors.h"
+#include "db/query/number_text.h"
 
 namespace tuner {
 
@@ -23,32 +24,6 @@ std::string WithMeaning(const std::string& message, const std::string& meaning) 
 std::string RangeText(long long min, long long max) {
   if (max == LLONG_MAX) return "must be " + std::to_string(min) + " or more";
   return "must be between " + std::to_string(min) + " and " + std::to_string(max);
-}
-
-// Decimal digits after at most one sign; `magnitude` is empty beyond 2^64 - 1.
-struct Digits {
-  bool negative = false;
-  std::optional<unsigned long long> magnitude;
-};
-
-std::optional<Digits> ReadDigits(const std::string& text) {
-  Digits digits;
-  std::size_t i = 0;
-  if (!text.empty() && (text[0] == '-' || text[0] == '+')) {
-    digits.negative = text[0] == '-';
-    i = 1;
-  }
-  if (i == text.size()) return std::nullopt;
-  unsigned long long value = 0;
-  bool overflow = false;
-  for (; i < text.size(); ++i) {
-    if (text[i] < '0' || text[i] > '9') return std::nullopt;
-    const unsigned digit = static_cast<unsigned>(text[i] - '0');
-    if (value > (ULLONG_MAX - digit) / 10) overflow = true;
-    else value = value * 10 + digit;
-  }
-  if (!overflow) digits.magnitude = value;
-  return digits;
 }
 
 std::string Decimal(double value) {
@@ -78,7 +53,7 @@ std::string Quoted(const std::string& text) {
 
 long long ParseWholeNumber(const std::string& option, const std::string& text, long long min, long long max,
                            const std::string& meaning) {
-  const std::optional<Digits> digits = ReadDigits(text);
+  const std::optional<db::WholeNumberText> digits = db::ReadWholeNumber(text);
   if (!digits) throw UsageError(Prefix(option, text) + "not a whole number");
   const unsigned long long limit = digits->negative ? 1ULL << 63 : static_cast<unsigned long long>(LLONG_MAX);
   const bool representable = digits->magnitude && *digits->magnitude <= limit;
@@ -93,7 +68,7 @@ long long ParseWholeNumber(const std::string& option, const std::string& text, l
 }
 
 unsigned long long ParseSeed(const std::string& option, const std::string& text) {
-  const std::optional<Digits> digits = ReadDigits(text);
+  const std::optional<db::WholeNumberText> digits = db::ReadWholeNumber(text);
   if (!digits || !digits->magnitude || (digits->negative && *digits->magnitude != 0))
     throw UsageError(Prefix(option, text) + "must be a whole number from 0 to " + std::to_string(ULLONG_MAX));
   return *digits->magnitude;
@@ -111,7 +86,7 @@ long long ParseBytes(const std::string& option, const std::string& text, long lo
       break;
     }
   }
-  const std::optional<Digits> digits = ReadDigits(number);
+  const std::optional<db::WholeNumberText> digits = db::ReadWholeNumber(number);
   if (!digits) throw UsageError(Prefix(option, text) + "not a number of bytes (bytes may take a K suffix: 16K)");
   const bool in_range = digits->magnitude && !(digits->negative && *digits->magnitude != 0) &&
                         *digits->magnitude <= static_cast<unsigned long long>(max) / static_cast<unsigned long long>(unit);

@@ -121,7 +121,8 @@ Reading ReadLoosely(std::string text) {
     text.pop_back();
   }
   if (text.empty() || text.size() > 3 || text.find_first_not_of("0123456789") != std::string::npos) return reading;
-  if (FindRow(std::stoi(text))) reading.number = std::stoi(text);
+  const int number = static_cast<int>(ParseWholeNumber("arch", text, 0));  // at most three digits
+  if (FindRow(number)) reading.number = number;
   return reading;
 }
 

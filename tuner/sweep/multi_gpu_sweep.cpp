@@ -2,16 +2,19 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <condition_variable>
 #include <exception>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <thread>
 
 #include "common/errors.h"
+#include "db/query/number_text.h"
 #include "common/option_values.h"
 
 namespace tuner {
@@ -57,15 +60,10 @@ std::vector<int> ParseGpuList(const std::string& text) {
     throw UsageError("--gpus " + Quoted(text) + ": expected 'all' or GPU indices joined by commas, e.g. 0,1");
   std::stringstream in(text);
   for (std::string item; std::getline(in, item, ',');) {
-    std::size_t used = 0;
-    int index = -1;
-    try {
-      index = std::stoi(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != item.size() || index < 0)
+    const std::optional<db::WholeNumberText> number = db::ReadWholeNumber(item);
+    if (!number || number->negative || !number->magnitude || *number->magnitude > static_cast<unsigned long long>(INT_MAX))
       throw UsageError("--gpus " + Quoted(text) + ": expected 'all' or GPU indices joined by commas, e.g. 0,1");
+    const int index = static_cast<int>(*number->magnitude);
     for (int seen : indices)
       if (seen == index) throw UsageError("--gpus " + Quoted(text) + ": GPU " + item + " is listed twice");
     indices.push_back(index);

@@ -7,6 +7,7 @@
 
 #include "common/content_hash.h"
 #include "common/errors.h"
+#include "db/query/number_text.h"
 #include "common/option_values.h"
 
 namespace tuner {
@@ -32,7 +33,7 @@ Shard ParseShard(const std::string& text) {
   std::smatch parts;
   if (!std::regex_match(text, parts, form))
     throw UsageError("--shard " + Quoted(text) + ": expected K/N, this node's share K of N (1 <= K <= N), e.g. 3/8");
-  const Shard shard{std::stoul(parts[1]), std::stoul(parts[2])};
+  const Shard shard{*db::ReadWholeNumber(parts[1])->magnitude, *db::ReadWholeNumber(parts[2])->magnitude};  // digits only
   if (shard.number > shard.count)
     throw UsageError("--shard " + Quoted(text) + ": share " + parts[1].str() + " of " + parts[2].str() +
                      " does not exist (K runs from 1 to N)");

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/errors.h"
+#include "db/query/number_text.h"
 #include "common/option_values.h"
 
 namespace tuner {
@@ -15,19 +16,18 @@ std::string SizeNames(const TemplateSpec& spec) {
   return names;
 }
 
-long long ParseOneSize(const std::string& text, const std::string& part) {
+// Why `text` is not a size, with the part at fault.
+std::string SizeRefusal(const std::string& text, const db::SizeReading& reading) {
   const std::string prefix = "--size " + Quoted(text) + ": ";
-  if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos)
-    throw UsageError(prefix + "expected whole numbers joined by 'x', e.g. 8192x8192");
-  long long value = 0;
-  for (const char digit : part) {
-    value = value * 10 + (digit - '0');
-    if (value > kMaxSize)
-      throw UsageError(prefix + part + " is too large; a size is at most " + std::to_string(kMaxSize) +
-                       " (2^53, the largest whole number the template's expressions hold exactly)");
+  switch (reading.problem) {
+    case db::SizeReading::Problem::kNone: break;
+    case db::SizeReading::Problem::kNotWholeNumbers: return prefix + "expected whole numbers joined by 'x', e.g. 8192x8192";
+    case db::SizeReading::Problem::kTooLarge:
+      return prefix + reading.part + " is too large; a size is at most " + std::to_string(kMaxSize) +
+             " (2^53, the largest whole number the template's expressions hold exactly)";
+    case db::SizeReading::Problem::kBelowOne: return prefix + "a size must be 1 or more";
   }
-  if (value < 1) throw UsageError(prefix + "a size must be 1 or more");
-  return value;
+  return prefix;
 }
 
 std::vector<std::string> SplitList(const std::string& list) {
@@ -50,21 +50,17 @@ UsageError SizesError(const std::string& list, const UsageError& e) {
 }  // namespace
 
 std::string ProblemSize::Key() const {
-  std::string key;
-  for (const auto& [name, value] : values) key += (key.empty() ? "" : "x") + std::to_string(value);
-  return key;
+  std::vector<long long> numbers;
+  for (const auto& [name, value] : values) numbers.push_back(value);
+  return db::SizeKey(numbers);
 }
 
 std::vector<long long> ParseSizeNumbers(const std::string& text) {
   if (text.empty())
     throw UsageError("--size '': empty; give sizes like 8192x8192, or leave --size out for the template's defaults");
-  std::vector<long long> numbers;
-  for (std::size_t start = 0; start <= text.size();) {
-    const std::size_t x = std::min(text.find('x', start), text.size());
-    numbers.push_back(ParseOneSize(text, text.substr(start, x - start)));
-    start = x + 1;
-  }
-  return numbers;
+  const db::SizeReading reading = db::ReadSizes(text);
+  if (reading.problem != db::SizeReading::Problem::kNone) throw UsageError(SizeRefusal(text, reading));
+  return reading.sizes;
 }
 
 void CheckSizeList(const std::string& list) {

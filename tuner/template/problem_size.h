@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "db/query/number_text.h"
 #include "template/template_spec.h"
 
 namespace tuner {
@@ -15,9 +16,7 @@ struct ProblemSize {
   std::string Key() const;  // "8192x4096": the key results are stored under
 };
 
-// The largest size: sizes are variables of the template's expressions, which compute in double
-// precision, exact for whole numbers up to 2^53.
-constexpr long long kMaxSize = 1LL << 53;
+using db::kMaxSize;  // the largest size (2^53)
 
 // "8192x4096" -> {8192, 4096}: whole numbers from 1 to kMaxSize joined by 'x'. Throws UsageError
 // naming --size and the value, also for "" (leaving --size out is how the defaults are asked for).
