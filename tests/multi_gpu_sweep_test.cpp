@@ -71,9 +71,23 @@ TEST(MultiGpuSweep, MalformedListsAreUsageErrorsBeforeAnyGpuIsLookedFor) {
   for (const char* bad : {"", "0,", "x", "0,0", "-1", "1;2"}) EXPECT_THROW(SelectGpus(bad), UsageError) << bad;
 }
 
-TEST(MultiGpuSweep, ModelKeySeparatesModels) {
-  EXPECT_EQ(ModelKey(Gpu(0, "NVIDIA H100")), ModelKey(Gpu(3, "NVIDIA H100")));
-  EXPECT_NE(ModelKey(Gpu(0, "NVIDIA H100")), ModelKey(Gpu(0, "NVIDIA H200")));
+TEST(MultiGpuSweep, ModelOfSeparatesModels) {
+  EXPECT_EQ(ModelOf(Gpu(0, "NVIDIA H100")), ModelOf(Gpu(3, "NVIDIA H100")));
+  EXPECT_NE(ModelOf(Gpu(0, "NVIDIA H100")), ModelOf(Gpu(0, "NVIDIA H200")));
+}
+
+// Cards share candidates only when they would resume from each other's records: the memory in bytes,
+// not rounded to GiB, as the store compares it.
+TEST(MultiGpuSweep, CardsWhoseMemoryDiffersShareNothing) {
+  GpuInfo other = Gpu(1, "NVIDIA H100");
+  other.memory_bytes += 1 << 20;
+  const auto sweeps = ShareByModel({}, {Gpu(0, "NVIDIA H100"), other});
+  ASSERT_EQ(sweeps.size(), 2u);
+  for (const SweepOptions& s : sweeps) EXPECT_EQ(s.shards, 1u);
+  db::GpuRecord a, b;
+  a.memory_bytes = Gpu(0, "").memory_bytes;
+  b.memory_bytes = other.memory_bytes;
+  EXPECT_FALSE(db::SameModel(a, b));
 }
 
 }  // namespace

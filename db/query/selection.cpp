@@ -1,5 +1,6 @@
 #include "db/query/selection.h"
 
+#include "db/query/gpu_model.h"
 #include "db/query/number_text.h"
 
 #include <algorithm>
@@ -136,11 +137,6 @@ bool Faster(const MeasurementRow& a, const MeasurementRow& b) {
   if (a.measurement.time_ms_median != b.measurement.time_ms_median)
     return a.measurement.time_ms_median < b.measurement.time_ms_median;
   return a.id < b.id;
-}
-
-bool SameModel(const GpuRecord& a, const GpuRecord& b) {
-  return a.name == b.name && a.cc_major == b.cc_major && a.cc_minor == b.cc_minor && a.sm_count == b.sm_count &&
-         a.memory_bytes == b.memory_bytes;
 }
 
 std::vector<GpuRecord> ModelsIn(const std::vector<MeasurementRow>& rows, const std::string& name_part) {

@@ -65,8 +65,6 @@ Selection SelectBest(const std::vector<MeasurementRow>& best_rows, const LookupT
 // read them in different orders).
 bool Faster(const MeasurementRow& a, const MeasurementRow& b);
 
-// Model identity: name, compute capability, SM count and memory.
-bool SameModel(const GpuRecord& a, const GpuRecord& b);
 // The distinct models in `rows` (uuid cleared) whose name contains `name_part`, case-insensitively.
 std::vector<GpuRecord> ModelsIn(const std::vector<MeasurementRow>& rows, const std::string& name_part = "");
 std::vector<GpuRecord> ModelsNamed(const std::vector<GpuRecord>& models, const std::string& name_part);

@@ -1,11 +1,14 @@
 #include "db/query/store.h"
 
+#include "db/query/gpu_model.h"
+
 #include <iostream>
 #include <map>
 #include <mutex>
 #include <stdexcept>
 #include <tuple>
 
+#include "db/query/gpu_model.h"
 #include "db/query/schema.h"
 #include "db/query/sqlite.h"
 #include "db/query/store_columns.h"
@@ -209,9 +212,8 @@ std::vector<MeasurementRecord> Store::ModelMeasurements(std::int64_t gpu_id, std
   sql::Statement select(impl_->connection,
                         std::string("SELECT ") + kMeasurementColumns +
                             " FROM measurements WHERE template_id = ?2 AND size_key = ?3 AND gpu_id IN ("
-                            "SELECT o.id FROM gpus o JOIN gpus g ON g.id = ?1 WHERE o.name = g.name AND "
-                            "o.cc_major = g.cc_major AND o.cc_minor = g.cc_minor AND o.sm_count = g.sm_count AND "
-                            "o.memory_bytes = g.memory_bytes) ORDER BY id");
+                            "SELECT o.id FROM gpus o JOIN gpus g ON g.id = ?1 WHERE " +
+                            SameModelSql("o", "g") + ") ORDER BY id");
   select.Bind(1, gpu_id).Bind(2, template_id).Bind(3, size_key);
   std::vector<MeasurementRecord> result;
   while (select.Step()) result.push_back(ReadMeasurement(select, 0));
@@ -274,10 +276,9 @@ std::vector<MeasurementRow> Store::BestPerGpu(const std::string& template_name, 
 
 std::vector<MeasurementRow> Store::BestPerModel(const std::string& template_name, const std::string& current_hash) {
   const auto lock = impl_->Lock();
-  std::map<std::tuple<std::string, int, int, int, std::int64_t, std::string, std::string>, MeasurementRow> best;
+  std::map<std::tuple<GpuModel, std::string, std::string>, MeasurementRow> best;
   for (MeasurementRow& row : BestPerGpu(template_name, current_hash)) {
-    const GpuRecord& g = row.gpu;
-    auto key = std::make_tuple(g.name, g.cc_major, g.cc_minor, g.sm_count, g.memory_bytes, row.templ.hash, row.size_key);
+    auto key = std::make_tuple(ModelOf(row.gpu), row.templ.hash, row.size_key);
     auto found = best.find(key);
     if (found == best.end()) best.emplace(std::move(key), std::move(row));
     else if (row.measurement.time_ms_median < found->second.measurement.time_ms_median) found->second = std::move(row);

@@ -5,6 +5,7 @@
 
 #include "app/cli.h"
 #include "app/commands.h"
+#include "db/query/gpu_model.h"
 #include "db/query/selection.h"
 #include "db/query/store.h"
 #include "db/query/default_paths.h"

@@ -152,10 +152,14 @@ int InterruptedSummary(std::size_t stored) {
 
 // Several GPUs: each GPU's sweep, then the best of each model over its GPUs' shares.
 int ReportSweeps(const TemplateSpec& spec, const std::vector<SweepOutcome>& outcomes, bool json, db::Objective objective) {
-  std::map<std::string, std::vector<db::MeasurementRecord>> per_model;
+  // By the model's name first, so that the models are listed in the order of their names.
+  std::map<std::pair<std::string, db::GpuModel>, std::vector<db::MeasurementRecord>> per_model;
+  std::map<std::string, int> models_named;
   bool interrupted = false;
   for (const SweepOutcome& out : outcomes) {
-    auto& records = per_model[ModelKey(out.gpu)];
+    const db::GpuModel model = ModelOf(out.gpu);
+    if (!per_model.count({model.Text(), model})) ++models_named[model.Text()];
+    auto& records = per_model[{model.Text(), model}];
     records.insert(records.end(), out.stored.begin(), out.stored.end());
     interrupted |= out.interrupted;
   }
@@ -169,7 +173,9 @@ int ReportSweeps(const TemplateSpec& spec, const std::vector<SweepOutcome>& outc
     }
   }
   bool all_have_best = true;
-  for (const auto& [model, records] : per_model) {
+  for (const auto& [named, records] : per_model) {
+    // Two models whose memory differs by less than a GiB: the bytes tell them apart.
+    const std::string model = named.first + (models_named[named.first] > 1 ? " (" + std::to_string(named.second.memory_bytes) + " bytes)" : "");
     const auto best = Best(records, objective);
     all_have_best &= best.has_value();
     if (json) doc["best_per_model"][model] = best ? RecordWithHardwareJson(*best) : nlohmann::json();

@@ -86,19 +86,16 @@ std::vector<GpuInfo> SelectGpus(const std::string& text) {
   return selected;
 }
 
-std::string ModelKey(const GpuInfo& gpu) {
-  return gpu.name + " " + gpu.Arch() + " " + std::to_string(gpu.sm_count) + " SMs " +
-         std::to_string(gpu.memory_bytes >> 30) + " GiB";
-}
+db::GpuModel ModelOf(const GpuInfo& gpu) { return {gpu.name, gpu.cc_major, gpu.cc_minor, gpu.sm_count, gpu.memory_bytes}; }
 
 std::vector<SweepOptions> ShareByModel(const SweepOptions& base, const std::vector<GpuInfo>& gpus) {
-  std::map<std::string, std::size_t> per_model;
-  for (const GpuInfo& g : gpus) ++per_model[ModelKey(g)];
-  std::map<std::string, std::size_t> next_shard;
-  std::map<std::string, std::shared_ptr<LeaderPool>> pools;
+  std::map<db::GpuModel, std::size_t> per_model;
+  for (const GpuInfo& g : gpus) ++per_model[ModelOf(g)];
+  std::map<db::GpuModel, std::size_t> next_shard;
+  std::map<db::GpuModel, std::shared_ptr<LeaderPool>> pools;
   std::vector<SweepOptions> sweeps;
   for (const GpuInfo& g : gpus) {
-    const std::string model = ModelKey(g);
+    const db::GpuModel model = ModelOf(g);
     SweepOptions options = base;
     options.gpu = g.index;
     options.shards = per_model[model];

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "db/query/gpu_model.h"
 #include "db/query/store.h"
 #include "cuda/device.h"
 #include "sweep/sweep.h"
@@ -29,7 +30,8 @@ std::vector<SweepOptions> ShareByModel(const SweepOptions& base, const std::vect
 // Runs the sweeps concurrently; an error in one is rethrown after all have stopped.
 std::vector<SweepOutcome> RunSweeps(const TemplateSpec& spec, const std::vector<SweepOptions>& sweeps, db::Store& store);
 
-// "NVIDIA H100 80GB HBM3 sm_90 132 SMs 79 GiB": GPUs with the same key share candidates.
-std::string ModelKey(const GpuInfo& gpu);
+// The model of a card of this machine: GPUs of one model share the candidates, as they share what
+// is stored when a sweep resumes.
+db::GpuModel ModelOf(const GpuInfo& gpu);
 
 }  // namespace tuner

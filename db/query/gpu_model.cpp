@@ -1,0 +1,21 @@
+#include "db/query/gpu_model.h"
+
+namespace tuner::db {
+
+std::string GpuModel::Text() const {
+  return name + " sm_" + std::to_string(cc_major) + std::to_string(cc_minor) + " " + std::to_string(sm_count) + " SMs " +
+         std::to_string(memory_bytes >> 30) + " GiB";
+}
+
+GpuModel ModelOf(const GpuRecord& gpu) { return {gpu.name, gpu.cc_major, gpu.cc_minor, gpu.sm_count, gpu.memory_bytes}; }
+
+bool SameModel(const GpuRecord& a, const GpuRecord& b) { return ModelOf(a) == ModelOf(b); }
+
+std::string SameModelSql(const std::string& a, const std::string& b) {
+  std::string condition;
+  for (const char* column : {"name", "cc_major", "cc_minor", "sm_count", "memory_bytes"})
+    condition += std::string(condition.empty() ? "" : " AND ") + a + "." + column + " = " + b + "." + column;
+  return condition;
+}
+
+}  // namespace tuner::db

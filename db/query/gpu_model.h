@@ -1,0 +1,38 @@
+// A GPU model: what two cards must share for the results of one to stand for the other's. The one
+// identity behind a resume (Store::ModelMeasurements), the candidates the GPUs of one run share
+// (`tuner tune --gpus`), the best of each model (Store::BestPerModel, `tuner tune --gpus`) and the
+// lookup's same-model fallback. Memory counts in bytes, as the driver reports it and as every
+// database has stored it, so that cards which share candidates also resume from each other.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <tuple>
+
+#include "db/query/records.h"
+
+namespace tuner::db {
+
+struct GpuModel {
+  std::string name;
+  int cc_major = 0;
+  int cc_minor = 0;
+  int sm_count = 0;
+  std::int64_t memory_bytes = 0;
+
+  auto Fields() const { return std::tie(name, cc_major, cc_minor, sm_count, memory_bytes); }
+  bool operator==(const GpuModel& other) const { return Fields() == other.Fields(); }
+  bool operator!=(const GpuModel& other) const { return !(*this == other); }
+  bool operator<(const GpuModel& other) const { return Fields() < other.Fields(); }
+
+  // "NVIDIA H100 80GB HBM3 sm_90 132 SMs 79 GiB": how output names it (memory rounded down).
+  std::string Text() const;
+};
+
+GpuModel ModelOf(const GpuRecord& gpu);
+bool SameModel(const GpuRecord& a, const GpuRecord& b);
+
+// The SQL condition that the rows `a` and `b` of the gpus table (their aliases) are one model.
+std::string SameModelSql(const std::string& a, const std::string& b);
+
+}  // namespace tuner::db
