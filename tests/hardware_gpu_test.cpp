@@ -116,6 +116,21 @@ TEST(HardwareGpu, TheDivergentReductionKeepsFewerThreadsBusy) {
   EXPECT_LT(Counter(divergent, "shared_loads_all_off_pct") + 20, Counter(uniform, "shared_loads_all_off_pct"));
 }
 
+// The divergence lesson's template: a branch and trip counts that differ inside each warp keep
+// fewer of a warp's threads busy per instruction than the same work grouped per warp.
+TEST(HardwareGpu, ThreadsDivergingInsideAWarpLowerItsWarpEfficiency) {
+  TUNER_GPU_TEST(1);
+  TempDir dir;
+  WriteNarrowed(dir.File("t"), "divergence", "divergence_counters", {{"values = [256, 512, 1024]", "values = [256]"}});
+  const nlohmann::json doc = TuneWithCounters(dir, "divergence_counters", "4194304x32");
+  const nlohmann::json divergent = Candidate(doc, {{"BRANCH", 0}, {"TRIPS", 0}});
+  const nlohmann::json grouped = Candidate(doc, {{"BRANCH", 1}, {"TRIPS", 1}});
+  std::cout << "warp_efficiency_pct: divergent " << Counter(divergent, "warp_efficiency_pct") << ", grouped per warp "
+            << Counter(grouped, "warp_efficiency_pct") << "\n";
+  EXPECT_GT(Counter(grouped, "warp_efficiency_pct"), 90.0);
+  EXPECT_LT(Counter(divergent, "warp_efficiency_pct") + 20, Counter(grouped, "warp_efficiency_pct"));
+}
+
 // NVML's energy counter against its power readings over the same launches.
 TEST(HardwareGpu, EnergyPerLaunchAgreesWithPowerTimesTime) {
   TUNER_GPU_TEST(1);
