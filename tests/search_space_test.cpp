@@ -39,6 +39,13 @@ TEST(SearchSpace, ParamsJsonKeepsTheDeclaredOrderAndRoundTrips) {
   EXPECT_EQ(ParamsFromJson(ParamsJson(params)), params);
 }
 
+TEST(SearchSpace, AStoredCandidatesIdentityIsItsParamsJsonWhateverItsSpacing) {
+  const ParamValues params = {{"TILE", 64}, {"ROWS", 4}};
+  EXPECT_EQ(CandidateIdentity(R"({ "TILE": 64,  "ROWS" : 4 })"), ParamsJson(params));
+  EXPECT_EQ(CandidateIdentity(ParamsJson(params)), ParamsJson(params));
+  EXPECT_NE(CandidateIdentity(R"({"ROWS":4,"TILE":64})"), ParamsJson(params));  // the order is part of it
+}
+
 TEST(SearchSpace, LaunchGeometryFromExpressions) {
   const ProblemSize size = ParseProblemSize(Transpose(), "1000x500");
   const LaunchGeometry g = EvaluateLaunch(Transpose().launch, MakeVariables(size, {{"TILE", 32}, {"ROWS", 8}}));

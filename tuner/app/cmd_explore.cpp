@@ -11,6 +11,7 @@
 #include "common/interrupt.h"
 #include "common/option_values.h"
 #include "app/target_device.h"
+#include "template/search_space.h"
 #include "template/template_library.h"
 #include "occupancy/template_resources.h"
 #include "common/text_table.h"
@@ -18,12 +19,6 @@
 namespace tuner {
 
 namespace {
-
-std::string ParamsText(const ParamValues& params) {
-  std::string text;
-  for (const auto& [name, value] : params) text += (text.empty() ? "" : " ") + name + "=" + std::to_string(value);
-  return text;
-}
 
 std::string Note(const ExploredCandidate& c) {
   if (c.CompileFailed()) return "compile error: " + c.compile_log.substr(0, c.compile_log.find('\n'));
@@ -49,7 +44,7 @@ void PrintTable(const std::vector<ExploredCandidate>& explored) {
   TextTable table({"PARAMS", "THREADS", "REGS", "SMEM B", "SPILL B", "BLOCKS/SM", "OCC", "LIMITER", "NOTE"});
   for (const ExploredCandidate& c : explored) {
     const bool ok = c.compiled;
-    table.Add({ParamsText(c.params), std::to_string(c.geometry.ThreadsPerBlock()),
+    table.Add({DescribeParams(c.params), std::to_string(c.geometry.ThreadsPerBlock()),
                ok ? std::to_string(c.info.regs_per_thread) : "-",
                ok ? std::to_string(c.info.static_smem_bytes + c.geometry.shared_bytes) : "-",
                ok ? std::to_string(c.info.spill_bytes) : "-", ok ? std::to_string(c.occupancy.blocks_per_sm) : "-",

@@ -7,6 +7,8 @@
 
 #include "app/cli.h"
 #include "app/commands.h"
+#include "app/stored_template.h"
+#include "reports/report_format.h"
 #include "db/counters.h"
 #include "db/objective.h"
 #include "db/row_json.h"
@@ -25,26 +27,6 @@ namespace tuner {
 namespace {
 
 using nlohmann::ordered_json;
-
-// The template, when it can be loaded here: it gives the size defaults and the current version.
-std::optional<TemplateSpec> FindTemplate(const std::vector<std::string>& dirs, const std::string& name) {
-  const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs(dirs));
-  if (const TemplateSpec* spec = library.Lookup(name)) return *spec;  // two files of this name: exit 2
-  return std::nullopt;
-}
-
-// --size completed with the template's defaults; without the template, --size as given.
-std::vector<long long> ResolveSizes(const std::optional<TemplateSpec>& spec, const std::string& kernel,
-                                    const std::string& text) {
-  if (spec) {
-    std::vector<long long> sizes;
-    for (const auto& [name, value] : ParseProblemSize(*spec, text).values) sizes.push_back(value);
-    return sizes;
-  }
-  if (text.empty())
-    throw UsageError("no template " + Quoted(kernel) + " is loaded here to give the default sizes; pass --size");
-  return ParseSizeNumbers(text);
-}
 
 db::GpuRecord ToRecord(const GpuInfo& gpu) {
   return {gpu.uuid, gpu.name, gpu.cc_major, gpu.cc_minor, gpu.sm_count, gpu.memory_bytes, "", ""};
@@ -104,21 +86,13 @@ std::string Dims(const ordered_json& dims) {
   return text;
 }
 
-std::string ParamsText(const std::string& params_json) {
-  const ordered_json params = db::ParseStoredJson(params_json);
-  if (!params.is_object()) return params_json;
-  std::string text;
-  for (const auto& [name, value] : params.items()) text += (text.empty() ? "" : " ") + name + "=" + value.dump();
-  return text;
-}
-
 void PrintSelection(const db::Selection& s, const db::LookupTarget& target, const std::string& kernel) {
   std::printf("%s %s on %s\n  %-11s %s\n", kernel.c_str(), db::SizeKey(target.sizes).c_str(),
               target.gpu.name.c_str(), db::ToString(s.status), s.Describe(target).c_str());
   if (s.status == db::LookupStatus::kNotFound) return;
   const db::MeasurementRecord& m = s.row.measurement;
   const ordered_json launch = db::ParseStoredJson(m.launch_json);
-  std::printf("  %-11s %s\n", "parameters", ParamsText(m.params_json).c_str());
+  std::printf("  %-11s %s\n", "parameters", report::ParamsText(m.params_json).c_str());
   if (launch.is_object())
     std::printf("  %-11s grid %s  block %s  shared %s B\n", "launch", Dims(launch.value("grid", ordered_json())).c_str(),
                 Dims(launch.value("block", ordered_json())).c_str(), launch.value("shared_bytes", ordered_json(0)).dump().c_str());
@@ -172,7 +146,7 @@ int RunQuery(int argc, char** argv) {
   const std::string size_text = SizeOption(vm);
   const std::string kernel = vm["kernel"].as<std::string>();
   const auto dirs = TemplateFolders(vm);
-  const std::optional<TemplateSpec> templ = FindTemplate(dirs, kernel);
+  const std::optional<TemplateSpec> templ = FindTemplateIfAny(dirs, kernel);
   // Bad sizes are usage errors before the database is read; a missing template with no --size
   // waits until we know whether anything is stored at all.
   std::vector<long long> sizes;

@@ -15,11 +15,20 @@ std::optional<TemplateSpec> FindTemplateIfAny(const std::vector<std::string>& di
   return std::nullopt;
 }
 
-std::string ResolveSizeKey(const std::optional<TemplateSpec>& spec, const std::string& kernel, const std::string& size_text) {
-  if (spec) return ParseProblemSize(*spec, size_text).Key();
+std::vector<long long> ResolveSizes(const std::optional<TemplateSpec>& spec, const std::string& kernel,
+                                    const std::string& size_text) {
+  if (spec) {
+    std::vector<long long> sizes;
+    for (const auto& [name, value] : ParseProblemSize(*spec, size_text).values) sizes.push_back(value);
+    return sizes;
+  }
   if (size_text.empty())
     throw UsageError("no template " + Quoted(kernel) + " is loaded here to give the default sizes; pass --size");
-  return db::SizeKey(ParseSizeNumbers(size_text));
+  return ParseSizeNumbers(size_text);
+}
+
+std::string ResolveSizeKey(const std::optional<TemplateSpec>& spec, const std::string& kernel, const std::string& size_text) {
+  return db::SizeKey(ResolveSizes(spec, kernel, size_text));
 }
 
 }  // namespace tuner

@@ -14,8 +14,11 @@ namespace tuner {
 // Throws UsageError when two files claim it.
 std::optional<TemplateSpec> FindTemplateIfAny(const std::vector<std::string>& dirs, const std::string& name);
 
-// The stored size key of `size_text` (--size; "" for the template's defaults). Without the
-// template the sizes must be given. Throws UsageError.
+// The sizes `size_text` (--size; "" for the template's defaults) means: completed with the template's
+// defaults, or as given without the template, when the sizes must be given. Throws UsageError.
+std::vector<long long> ResolveSizes(const std::optional<TemplateSpec>& spec, const std::string& kernel,
+                                    const std::string& size_text);
+// Their stored size key ("8192x8192").
 std::string ResolveSizeKey(const std::optional<TemplateSpec>& spec, const std::string& kernel, const std::string& size_text);
 
 }  // namespace tuner

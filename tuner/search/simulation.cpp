@@ -12,7 +12,7 @@ namespace {
 std::map<std::string, const db::MeasurementRecord*> ByParams(const std::vector<db::MeasurementRecord>& records) {
   std::map<std::string, const db::MeasurementRecord*> by_params;
   for (const db::MeasurementRecord& r : records)
-    if (r.status != "skipped") by_params[ParamsJson(ParamsFromJson(r.params_json))] = &r;
+    if (r.status != "skipped") by_params[CandidateIdentity(r.params_json)] = &r;
   return by_params;
 }
 

@@ -379,12 +379,12 @@ void SweepRun::ResumeFromStore() {
   const std::vector<db::MeasurementRecord> here = store_.Measurements(gpu_id_, template_id_, outcome_.size.Key());
   history_ = StoredEvaluations(all_, model);
   for (const db::MeasurementRecord& r : model)
-    if (db::NeedsAnotherTry(r)) stored_kills_[ParamsJson(ParamsFromJson(r.params_json))] = r.worker_kills;
+    if (db::NeedsAnotherTry(r)) stored_kills_[CandidateIdentity(r.params_json)] = r.worker_kills;
   // This card's own time of a candidate first: Fastest() keeps the first time it meets.
   for (const std::vector<db::MeasurementRecord>* rows : {&here, &model})
     for (const db::MeasurementRecord& r : *rows)
-      if (r.status == "ok") stored_ok_.push_back({ParamsJson(ParamsFromJson(r.params_json)), r.time_ms_median});
-  for (const db::MeasurementRecord& r : here) stored_here_.insert(ParamsJson(ParamsFromJson(r.params_json)));
+      if (r.status == "ok") stored_ok_.push_back({CandidateIdentity(r.params_json), r.time_ms_median});
+  for (const db::MeasurementRecord& r : here) stored_here_.insert(CandidateIdentity(r.params_json));
   model_leaders_ = ConfirmedLeaders(model, kLeaders);
 }
 
@@ -634,7 +634,7 @@ std::vector<Leader> ConfirmedLeaders(const std::vector<db::MeasurementRecord>& m
   std::map<std::string, double> fastest;
   for (const db::MeasurementRecord& r : model) {
     if (r.status != "ok" || r.reason.rfind(kConfirmedReasonPrefix, 0) != 0) continue;
-    const std::string params = ParamsJson(ParamsFromJson(r.params_json));
+    const std::string params = CandidateIdentity(r.params_json);
     const auto known = fastest.find(params);
     if (known == fastest.end() || r.time_ms_median < known->second) fastest[params] = r.time_ms_median;
   }

@@ -193,6 +193,10 @@ ParamValues ParamsFromJson(const std::string& json) {
   return params;
 }
 
+std::string CandidateIdentity(const std::string& stored_params_json) {
+  return ParamsJson(ParamsFromJson(stored_params_json));
+}
+
 ParamValues ReferenceParams(const TemplateSpec& spec) {
   ParamValues params;
   for (const ParamSpec& p : spec.params) params.emplace_back(p.name, spec.check.params.at(p.name));

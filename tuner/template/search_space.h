@@ -55,6 +55,9 @@ std::size_t CountCombinations(const TemplateSpec& spec);
 // {"TILE":64,"ROWS":4,"PAD":1}: the identity of a candidate in the database.
 std::string ParamsJson(const ParamValues& params);
 ParamValues ParamsFromJson(const std::string& json);
+// A stored candidate's identity: its parameters as ParamsJson writes them, whatever spacing the
+// database or an imported file holds, so that stored and enumerated candidates compare as text.
+std::string CandidateIdentity(const std::string& stored_params_json);
 
 // "TILE=32 ROWS=8": a candidate in a message.
 std::string DescribeParams(const ParamValues& params);
