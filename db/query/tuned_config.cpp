@@ -152,7 +152,7 @@ TunedConfigs TunedConfigs::Open(const std::string& path) {
   db::Store store = db::Store::Open(ResolveDatabasePath(path), db::OpenMode::kReadOnly,
                                     db::IntegrityCheck::kHeaderAndVersion);
   store.PrepareBestForLookup();
-  return TunedConfigs(std::unique_ptr<Impl>(new Impl{std::move(store), {}, {}}));
+  return TunedConfigs(std::unique_ptr<Impl>(new Impl{std::move(store), {}, {}, {}}));
 }
 
 const std::string& TunedConfigs::path() const { return impl_->store.path(); }

@@ -127,7 +127,8 @@ WorkerProcess::Reply WorkerProcess::Call(const nlohmann::json& request, double t
       Kill();
       return {Outcome::kInterrupted, {}, "interrupted"};
     }
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+    // Rounded up: truncated, the last fraction of a millisecond would kill the worker before its deadline.
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
     if (left <= 0) {
       Kill();
       return {Outcome::kTimedOut, {}, "no answer within " + std::to_string(timeout_s) + " s; the worker was killed"};
