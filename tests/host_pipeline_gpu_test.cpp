@@ -36,7 +36,7 @@ Variables VariablesOf(const ParamValues& params) {
 }
 
 KernelLaunch LaunchOf(const CachedCompile& compile, const LaunchGeometry& geometry, const Variables& vars) {
-  KernelLaunch launch{compile.cubin_path, compile.result.lowered_name, geometry, {}, {}, {}};
+  KernelLaunch launch{compile.cubin_path, compile.result.lowered_name, geometry, {}, {}};
   for (const ArgSpec& arg : Streams().args)
     launch.args.push_back(arg.is_buffer ? LaunchArg{arg.name, arg.type, 0} : LaunchArg{"", arg.type, Evaluate(arg.value, vars)});
   return launch;
@@ -54,7 +54,9 @@ class StreamsSession {
       if (arg.is_buffer) setup.buffers.push_back({arg.name, arg.type, EvaluateInteger(arg.length, vars), arg.init, arg.output, "", ""});
     const CachedCompile reference = cache_.Compile(Streams(), reference_params, Streams().check.kernel, arch_);
     setup.reference = LaunchOf(reference, EvaluateLaunch(Streams().check.launch, vars), vars);
-    session_ = std::make_unique<GpuSession>(setup);
+    SamplingPolicy few;
+    few.max_samples = 3;
+    session_ = std::make_unique<GpuSession>(setup, few);
   }
 
   // A candidate's launch; `edit` may break its plan before it is sent.
@@ -66,10 +68,9 @@ class StreamsSession {
     return launch;
   }
 
-  nlohmann::json Measure(const KernelLaunch& launch) {
+  MeasureReply Measure(const KernelLaunch& launch) {
     MeasureRequest request;
     request.launch = launch;
-    request.max_samples = 3;
     return session_->Measure(request);
   }
   GpuSession& session() { return *session_; }
@@ -93,11 +94,10 @@ TEST(HostPipelineGpu, EveryMemoryKindAndOrderIsRightFromHostToHost) {
   StreamsSession s(dir.File("cubins"));
   for (HostMemory memory : {HostMemory::kPageable, HostMemory::kPinned, HostMemory::kManaged, HostMemory::kManagedPrefetch})
     for (long long order : {0, 1}) {
-      const nlohmann::json reply = s.Measure(s.Candidate(4, 1000000, memory, order));  // 5 chunks, the last short
-      EXPECT_EQ(reply.at("status"), "ok") << ToString(memory) << " " << order << ": " << reply.dump();
-      EXPECT_EQ(reply.at("reason").get<std::string>().rfind("pipeline: 4 streams, 5 chunks of 1000000, " + ToString(memory), 0), 0u)
-          << reply.dump();
-      EXPECT_GT(reply.at("time_ms_median").get<double>(), 0.0);
+      const MeasureReply reply = s.Measure(s.Candidate(4, 1000000, memory, order));  // 5 chunks, the last short
+      EXPECT_EQ(reply.status, "ok") << ToString(memory) << " " << order << ": " << reply.reason;
+      EXPECT_EQ(reply.reason.rfind("pipeline: 4 streams, 5 chunks of 1000000, " + ToString(memory), 0), 0u) << reply.reason;
+      EXPECT_GT(reply.time_ms.median, 0.0);
     }
 }
 
@@ -107,12 +107,12 @@ TEST(HostPipelineGpu, AChunkNeverCopiedIsAWrongResult) {
   StreamsSession s(dir.File("cubins"));
   KernelLaunch broken = s.Candidate(2, 1 << 20, HostMemory::kPinned, 0);
   broken.pipeline.items -= 1000;  // a plan that forgets the last 1000 elements
-  const nlohmann::json reply = s.Measure(broken);
-  EXPECT_EQ(reply.at("status"), "wrong_result") << reply.dump();
-  const std::string reason = reply.at("reason");
+  const MeasureReply reply = s.Measure(broken);
+  EXPECT_EQ(reply.status, "wrong_result") << reply.reason;
+  const std::string reason = reply.reason;
   EXPECT_NE(reason.find("the kernel's copy of input 'in' differs from the host's after the run"), std::string::npos) << reason;
   EXPECT_NE(reason.find("'out'"), std::string::npos) << reason;  // and the output's unwritten tail
-  EXPECT_EQ(s.Measure(s.Candidate(2, 1 << 20, HostMemory::kPinned, 0)).at("status"), "ok");  // the session goes on
+  EXPECT_EQ(s.Measure(s.Candidate(2, 1 << 20, HostMemory::kPinned, 0)).status, "ok");  // the session goes on
 }
 
 // Many candidates, right, wrong and failing, of every kind: the host memory they take is given back
@@ -123,10 +123,10 @@ TEST(HostPipelineGpu, ManyCandidatesLeaveNoHostMemoryBehind) {
   StreamsSession s(dir.File("cubins"));
   auto one_round = [&] {
     for (HostMemory memory : {HostMemory::kPageable, HostMemory::kPinned, HostMemory::kManaged, HostMemory::kManagedPrefetch}) {
-      EXPECT_EQ(s.Measure(s.Candidate(4, 1 << 20, memory, 1)).at("status"), "ok");
+      EXPECT_EQ(s.Measure(s.Candidate(4, 1 << 20, memory, 1)).status, "ok");
       KernelLaunch wrong = s.Candidate(2, 1 << 20, memory, 0);
       wrong.pipeline.tail.scalars[2] -= 1000;  // the last chunk's kernel stops 1000 elements short
-      EXPECT_EQ(s.Measure(wrong).at("status"), "wrong_result");
+      EXPECT_EQ(s.Measure(wrong).status, "wrong_result");
       KernelLaunch failing = s.Candidate(2, 1 << 20, memory, 0);
       failing.pipeline.chunk.geometry.block = {2048, 1, 1};  // no such block: the launch fails mid-pipeline
       EXPECT_THROW(s.Measure(failing), CudaError);
@@ -146,9 +146,10 @@ TEST(HostPipelineGpu, StagesAloneAreTimed) {
   TUNER_GPU_TEST(1);
   TempDir dir;
   StreamsSession s(dir.File("cubins"));
-  const nlohmann::json stages = s.session().PipelineStages(s.Candidate(1, kItems, HostMemory::kPinned, 0));
-  ASSERT_TRUE(stages.at("ok").get<bool>()) << stages.dump();
-  for (const char* stage : {"h2d_ms", "kernel_ms", "d2h_ms"}) EXPECT_GT(stages.at(stage).get<double>(), 0.0) << stage;
+  const StageTimes stages = s.session().PipelineStages(s.Candidate(1, kItems, HostMemory::kPinned, 0));
+  EXPECT_GT(stages.h2d_ms, 0.0);
+  EXPECT_GT(stages.kernel_ms, 0.0);
+  EXPECT_GT(stages.d2h_ms, 0.0);
 }
 
 TEST(HostPipelineGpu, ManagedMemoryBeyondHalfOfTheFreeMemoryIsRefused) {

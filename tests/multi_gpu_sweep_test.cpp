@@ -6,6 +6,8 @@
 #include <thread>
 
 #include "common/errors.h"
+#include "db_test_util.h"
+#include "template_fixtures.h"
 
 namespace tuner {
 namespace {
@@ -37,7 +39,7 @@ TEST(MultiGpuSweep, GpusOfOneModelShareTheCandidatesOthersTuneFully) {
 
 // The cards of one model hand in their leaders and each gets all of them, fastest first.
 TEST(MultiGpuSweep, CardsOfOneModelExchangeTheirLeaders) {
-  const auto sweeps = ShareByModel({}, {Gpu(0, "NVIDIA H100"), Gpu(1, "NVIDIA H200"), Gpu(2, "NVIDIA H100")});
+  const auto sweeps = ShareByModel(SweepOptions(), {Gpu(0, "NVIDIA H100"), Gpu(1, "NVIDIA H200"), Gpu(2, "NVIDIA H100")});
   ASSERT_TRUE(sweeps[0].leader_exchange && sweeps[2].leader_exchange);
   EXPECT_FALSE(sweeps[1].leader_exchange);  // alone of its model: its own leaders decide
   std::vector<Leader> seen_by_0, seen_by_2;
@@ -56,7 +58,7 @@ TEST(MultiGpuSweep, CardsOfOneModelExchangeTheirLeaders) {
 
 // A card whose sweep failed never hands in its leaders; the interrupt flag releases the others.
 TEST(MultiGpuSweep, AnInterruptReleasesCardsWaitingForTheOthers) {
-  const auto sweeps = ShareByModel({}, {Gpu(0, "NVIDIA H100"), Gpu(1, "NVIDIA H100")});
+  const auto sweeps = ShareByModel(SweepOptions(), {Gpu(0, "NVIDIA H100"), Gpu(1, "NVIDIA H100")});
   std::vector<Leader> seen;
   std::thread card0([&] { seen = sweeps[0].leader_exchange({{"a", 2.0}}); });
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -65,6 +67,30 @@ TEST(MultiGpuSweep, AnInterruptReleasesCardsWaitingForTheOthers) {
   g_sweep_interrupted = false;
   ASSERT_EQ(seen.size(), 1u);
   EXPECT_EQ(seen[0].params_json, "a");
+}
+
+// A card that failed never hands in its leaders; the command's stop releases the others.
+TEST(MultiGpuSweep, AFailedCardReleasesTheCardsWaitingForTheOthers) {
+  const auto sweeps = ShareByModel(SweepOptions(), {Gpu(0, "NVIDIA H100"), Gpu(1, "NVIDIA H100")});
+  std::vector<Leader> seen;
+  std::thread card0([&] { seen = sweeps[0].leader_exchange({{"a", 2.0}}); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  sweeps[1].stop->GpuFailed();
+  card0.join();
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_FALSE(g_sweep_interrupted);
+}
+
+// A sweep that fails stops the others through the command's stop, not Ctrl-C's flag, which would
+// leave every later sweep of the process (the next size, the next test) interrupted at once.
+TEST(MultiGpuSweep, AFailedSweepStopsTheOthersWithoutPressingCtrlC) {
+  db::testing::TempDir dir;
+  const TemplateSpec spec = LoadTemplateFile(testing::WriteTemplateFiles(dir.File("t"), "small", testing::kSmallDescription));
+  db::Store store = db::Store::Open(dir.File("t.db"), db::OpenMode::kReadWrite);
+  std::vector<SweepOptions> sweeps = ShareByModel(SweepOptions(), {Gpu(98, "NVIDIA H100"), Gpu(99, "NVIDIA H100")});  // no such GPUs
+  EXPECT_THROW(RunSweeps(spec, sweeps, store), std::exception);
+  EXPECT_FALSE(g_sweep_interrupted);
+  EXPECT_EQ(sweeps[0].stop->Reason(), StopReason::kGpuFailed);
 }
 
 TEST(MultiGpuSweep, MalformedListsAreUsageErrorsBeforeAnyGpuIsLookedFor) {

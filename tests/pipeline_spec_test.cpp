@@ -131,15 +131,6 @@ TEST(PipelineSpec, PlansEveryChunkWithTheChunkAsTheSize) {
   EXPECT_EQ(whole.Describe(), "1 stream, 1 chunk of 1000, pageable, depth_first");
 }
 
-TEST(PipelineSpec, TheRunTravelsToTheWorkerUnchanged) {
-  TempDir dir;
-  const PipelineRun run = PlanPipeline(Load(dir, kPipeline), Candidate(1000, 128, 4, 300, 1));
-  const PipelineRun back = PipelineFromJson(nlohmann::json::parse(ToJson(run).dump()));
-  EXPECT_EQ(ToJson(back), ToJson(run));
-  EXPECT_EQ(back.tail.scalars, run.tail.scalars);
-  EXPECT_FALSE(PipelineFromJson(ToJson(PipelineRun{})).enabled);
-}
-
 TEST(PipelineSpec, HostParametersAreNoMacrosOfTheKernel) {
   TempDir dir;
   const TemplateSpec spec = Load(dir, kPipeline);

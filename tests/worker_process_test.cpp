@@ -104,7 +104,7 @@ TEST(WorkerProcess, AnInterruptKillsTheChildItWaitsFor) {
     interrupted = true;
   });
   const auto start = std::chrono::steady_clock::now();
-  const WorkerProcess::Reply reply = child.Call({{"op", "hang"}}, 60, &interrupted);
+  const WorkerProcess::Reply reply = child.Call({{"op", "hang"}}, 60, [&] { return interrupted.load(); });
   ctrl_c.join();
   EXPECT_EQ(reply.outcome, WorkerProcess::Outcome::kInterrupted);
   EXPECT_LT(SecondsSince(start), 5.0);

@@ -74,17 +74,29 @@ void PrintTable(const std::vector<db::MeasurementRecord>& records) {
 }
 
 // The bound a pipeline's overlap approaches: its slowest stage alone.
-double StageBoundMs(const nlohmann::json& stages) {
-  return std::max({stages.at("h2d_ms").get<double>(), stages.at("kernel_ms").get<double>(), stages.at("d2h_ms").get<double>()});
+double StageBoundMs(const StageTimes& stages) { return std::max({stages.h2d_ms, stages.kernel_ms, stages.d2h_ms}); }
+
+void PrintPipelineStages(const std::optional<PipelineStages>& winner) {
+  if (!winner) return;
+  const StageTimes& t = winner->stages;
+  std::cout << "stages of this run's winner alone (" << winner->pipeline << ", whole problem, one stream): H2D "
+            << Fixed(t.h2d_ms, 3) << " ms, kernel " << Fixed(t.kernel_ms, 3) << " ms, D2H " << Fixed(t.d2h_ms, 3)
+            << " ms; the pipeline took " << Fixed(winner->time_ms, 3) << " ms = " << Fixed(winner->time_ms / StageBoundMs(t), 2)
+            << "x its slowest stage\n";
 }
 
-void PrintPipelineStages(const nlohmann::json& stages) {
-  if (stages.is_null()) return;
-  const double bound = StageBoundMs(stages), time_ms = stages.at("time_ms");
-  std::cout << "stages of this run's winner alone (" << stages.at("pipeline").get<std::string>() << ", whole problem, one stream): H2D "
-            << Fixed(stages.at("h2d_ms").get<double>(), 3) << " ms, kernel " << Fixed(stages.at("kernel_ms").get<double>(), 3) << " ms, D2H "
-            << Fixed(stages.at("d2h_ms").get<double>(), 3) << " ms; the pipeline took " << Fixed(time_ms, 3) << " ms = "
-            << Fixed(time_ms / bound, 2) << "x its slowest stage\n";
+// As tune --json shows them.
+nlohmann::json StagesJson(const PipelineStages& winner) {
+  const StageTimes& t = winner.stages;
+  return {{"h2d_ms", t.h2d_ms}, {"kernel_ms", t.kernel_ms}, {"d2h_ms", t.d2h_ms}, {"pipeline", winner.pipeline},
+          {"params", nlohmann::json::parse(winner.params_json)}, {"time_ms", winner.time_ms}, {"bound_ms", StageBoundMs(t)}};
+}
+
+// What the counters and energy pass cost (null: no pass).
+nlohmann::json HardwarePassJson(const std::optional<HardwarePassCost>& cost) {
+  if (!cost) return nullptr;
+  return {{"wall_ms", cost->wall_ms}, {"requests", cost->requests}, {"counters", cost->counters},
+          {"energy", cost->energy}, {"worker_ms", cost->worker_ms}};
 }
 
 // The best by the objective, against copy bandwidth where it is a bandwidth (a pipeline: against its
@@ -131,16 +143,13 @@ nlohmann::json OutcomeJson(const TemplateSpec& spec, const SweepOutcome& out, db
                         {"objective", db::ToString(objective)},
                         {"counters_unavailable", out.counters_unavailable.empty() ? nlohmann::json() : nlohmann::json(out.counters_unavailable)},
                         {"energy_unavailable", out.energy_unavailable.empty() ? nlohmann::json() : nlohmann::json(out.energy_unavailable)},
-                        {"hardware_pass", out.hardware_pass}};
+                        {"hardware_pass", HardwarePassJson(out.hardware_pass)}};
   if (!out.shard.empty()) doc.update({{"shard", out.shard}, {"shard_candidates", out.shard_candidates}});
   if (best) {
     doc["best"] = RecordWithHardwareJson(*best);
     if (best->perf_unit == "GB/s" && out.copy_gbps > 0) doc["best"]["fraction_of_copy"] = best->perf_value / out.copy_gbps;
   }
-  if (!out.pipeline_stages.is_null()) {
-    doc["pipeline_stages"] = out.pipeline_stages;
-    doc["pipeline_stages"]["bound_ms"] = StageBoundMs(out.pipeline_stages);
-  }
+  if (out.pipeline_stages) doc["pipeline_stages"] = StagesJson(*out.pipeline_stages);
   doc.update(ToJson(SummariseLeaders(out.stored)));
   return doc;
 }

@@ -73,10 +73,6 @@ WorkerProcess::WorkerProcess(const std::string& executable, const std::vector<st
 }
 
 WorkerProcess::~WorkerProcess() {
-  if (pid_ > 0 && to_worker_ >= 0) {
-    const char quit[] = "{\"op\":\"quit\"}\n";
-    if (write(to_worker_, quit, sizeof quit - 1) < 0) {}  // best effort: it may be gone already
-  }
   ClosePipe(to_worker_);
   if (pid_ > 0) {
     // A worker that does not exit promptly after its stdin closes is killed.
@@ -105,7 +101,7 @@ std::string WorkerProcess::WaitStatus() {
   return "the worker exited with status " + std::to_string(WEXITSTATUS(status));
 }
 
-WorkerProcess::Reply WorkerProcess::Call(const nlohmann::json& request, double timeout_s, const std::atomic<bool>* interrupted) {
+WorkerProcess::Reply WorkerProcess::Call(const nlohmann::json& request, double timeout_s, const std::function<bool()>& stop) {
   Reply reply;
   if (pid_ <= 0) return {Outcome::kDied, {}, "the worker is not running"};
   const std::string line = request.dump() + "\n";
@@ -123,7 +119,7 @@ WorkerProcess::Reply WorkerProcess::Call(const nlohmann::json& request, double t
       Kill();  // out of step with its requests: what it sends next answers no one
       return {Outcome::kDied, {}, "the worker sent a malformed reply; it was killed"};
     }
-    if (interrupted && interrupted->load()) {
+    if (stop && stop()) {
       Kill();
       return {Outcome::kInterrupted, {}, "interrupted"};
     }

@@ -5,7 +5,7 @@
 
 #include <sys/types.h>
 
-#include <atomic>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -22,15 +22,15 @@ class WorkerProcess {
   };
 
   WorkerProcess(const std::string& executable, const std::vector<std::string>& args);
-  ~WorkerProcess();
+  ~WorkerProcess();  // closes the worker's stdin, which ends it, and kills it if it does not end
   WorkerProcess(const WorkerProcess&) = delete;
   WorkerProcess& operator=(const WorkerProcess&) = delete;
 
-  // Sends one request and waits up to `timeout_s` for its one-line reply. On a timeout, an
-  // interrupt (`interrupted` became true while waiting) or a reply that is no JSON the worker is
+  // Sends one request and waits up to `timeout_s` for its one-line reply. On a timeout, a stop
+  // (`stop`, polled while waiting, says so: kInterrupted) or a reply that is no JSON the worker is
   // killed; after any outcome but kReplied it is gone (Alive() is false) and the caller starts a
   // new one.
-  Reply Call(const nlohmann::json& request, double timeout_s, const std::atomic<bool>* interrupted = nullptr);
+  Reply Call(const nlohmann::json& request, double timeout_s, const std::function<bool()>& stop = {});
 
   void Kill();
   bool Alive() const { return pid_ > 0; }

@@ -19,15 +19,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Sampling policy: candidates far slower than the best so far cannot win, so they get few samples.
-constexpr double kFarSlower = 3.0;   // one sample
-constexpr double kSlower = 1.5;      // three samples
-constexpr int kFewSamples = 3;
-// A candidate whose checked launch alone takes this much longer than the best, and long enough
-// that loading the module cannot account for it, is not timed again.
-constexpr double kHopeless = 5.0;
-constexpr double kHopelessMinMs = 2.0;
-
 std::string ReadBinary(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read the compiled kernel " + path);
@@ -44,14 +35,24 @@ int SelectDevice(int gpu) {
 
 std::set<std::string> SymbolSources(const SetupRequest& setup) {
   std::set<std::string> sources;
-  for (const SymbolSpec& s : setup.reference.symbols) sources.insert(s.from);
+  for (const SymbolSpec& s : setup.symbols) sources.insert(s.from);
   return sources;
+}
+
+MeasureReply Judged(MeasureReply reply, const char* status, std::string reason) {
+  reply.status = status;
+  reply.reason = std::move(reason);
+  return reply;
 }
 
 }  // namespace
 
-GpuSession::GpuSession(const SetupRequest& setup)
-    : utility_(SelectDevice(setup.gpu)),
+GpuSession::GpuSession(const SetupRequest& setup, const SamplingPolicy& policy)
+    : gpu_(setup.gpu),
+      uuid_(setup.uuid),
+      policy_(policy),
+      symbols_(setup.symbols),
+      utility_(SelectDevice(setup.gpu)),
       inputs_([this](const void* data, std::size_t bytes) { return utility_.Checksum(data, bytes); }),
       atol_(setup.atol),
       rtol_(setup.rtol),
@@ -87,11 +88,11 @@ GpuSession::GpuSession(const SetupRequest& setup)
   flush_buffer_ = DeviceAlloc(flush_bytes_);
   WarmUpClocks();
 
-  const bool has_reference_kernel = !setup.reference.cubin_path.empty();
+  const bool has_reference_kernel = setup.reference.has_value();
   if (has_reference_kernel) {
-    Loaded reference = Load(setup.reference);
+    Loaded reference = Load(*setup.reference);
     PrepareOutputs(true);
-    TUNER_CUDA_CHECK(Launch(MakeReady(reference.kernel, setup.reference)));
+    TUNER_CUDA_CHECK(Launch(MakeReady(reference.kernel, *setup.reference)));
     TUNER_CUDA_CHECK(cudaDeviceSynchronize());
     const std::string overwritten = inputs_.RestoreChanged();
     if (!overwritten.empty()) throw std::runtime_error("the reference kernel " + overwritten);
@@ -186,7 +187,7 @@ GpuSession::Loaded GpuSession::Load(const KernelLaunch& launch) {
   if (launch.geometry.shared_bytes > 48 * 1024)
     TUNER_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(loaded.kernel), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(launch.geometry.shared_bytes)));
-  CopySymbols(launch, loaded.library.get());
+  CopySymbols(loaded.library.get());
   return loaded;
 }
 
@@ -206,8 +207,8 @@ std::vector<void*> GpuSession::ArgPointers(const KernelLaunch& launch, std::vect
   return pointers;
 }
 
-void GpuSession::CopySymbols(const KernelLaunch& launch, cudaLibrary_t library) {
-  for (const SymbolSpec& symbol : launch.symbols) {
+void GpuSession::CopySymbols(cudaLibrary_t library) {
+  for (const SymbolSpec& symbol : symbols_) {
     void* address = nullptr;
     std::size_t bytes = 0;
     TUNER_CUDA_CHECK(cudaLibraryGetGlobal(&address, &bytes, library, symbol.name.c_str()));
@@ -278,38 +279,11 @@ std::string GpuSession::RecheckAfterTiming() {
   return mismatch.empty() ? "" : "right at the first launch, wrong after the timed ones: " + mismatch;
 }
 
-std::vector<double> GpuSession::TimeSamples(const std::function<double()>& sample, const MeasureRequest& request,
-                                            double checked_ms, std::string* note) {
-  if (request.estimate_only) {
-    // A long checked launch is its own estimate; a short one may be mostly loading the module.
-    *note = "estimated from one launch (first pass); timed further only if close to the best";
-    return {checked_ms > kHopelessMinMs ? checked_ms : sample()};
-  }
-  if (request.best_ms > 0 && checked_ms > kHopeless * request.best_ms && checked_ms > kHopelessMinMs) {
-    char text[112];
-    std::snprintf(text, sizeof text, "timed once (the checked launch): %.1fx slower than the best so far", checked_ms / request.best_ms);
-    *note = text;
-    return {checked_ms};
-  }
-  const auto deadline = Clock::now() + std::chrono::duration<double, std::milli>(request.time_cap_ms);
-  std::vector<double> samples = {sample()};
-  const double ratio = request.best_ms > 0 ? samples[0] / request.best_ms : 0;
-  int wanted = request.max_samples;
-  if (ratio > kSlower) {
-    wanted = ratio > kFarSlower ? 1 : kFewSamples;
-    char text[96];
-    std::snprintf(text, sizeof text, "sampled briefly: %.1fx slower than the best so far", ratio);
-    *note = text;
-  }
-  while (static_cast<int>(samples.size()) < wanted) {
-    samples.push_back(sample());
-    if (!note->empty() || static_cast<int>(samples.size()) < request.min_samples) continue;
-    if (Clock::now() > deadline || Summarise(samples).spread < request.target_spread) break;
-  }
-  return samples;
+Samples GpuSession::TimeSamples(const std::function<double()>& sample, const MeasureRequest& request, double checked_ms) {
+  return TakeSamples(policy_, {checked_ms, request.best_ms, request.estimate_only}, sample);
 }
 
-nlohmann::json GpuSession::Measure(const MeasureRequest& request) {
+MeasureReply GpuSession::Measure(const MeasureRequest& request) {
   const KernelLaunch& launch = request.launch;
   Loaded loaded = Load(launch);
   const void* func = reinterpret_cast<const void*>(loaded.kernel);
@@ -318,14 +292,10 @@ nlohmann::json GpuSession::Measure(const MeasureRequest& request) {
   int blocks_per_sm = 0;
   TUNER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, func, static_cast<int>(launch.geometry.ThreadsPerBlock()),
                                                                  launch.geometry.shared_bytes));
-  nlohmann::json reply = {{"regs_per_thread", attributes.numRegs},
-                          {"static_smem_bytes", attributes.sharedSizeBytes},
-                          {"runtime_blocks_per_sm", blocks_per_sm}};
-  if (blocks_per_sm == 0) {
-    reply["status"] = "invalid";
-    reply["reason"] = "the runtime reports 0 blocks per SM for this kernel and block";
-    return reply;
-  }
+  MeasureReply reply;
+  reply.regs_per_thread = attributes.numRegs;
+  reply.static_smem_bytes = static_cast<long long>(attributes.sharedSizeBytes);
+  if (blocks_per_sm == 0) return Judged(reply, "invalid", "the runtime reports 0 blocks per SM for this kernel and block");
   if (launch.pipeline.enabled) return MeasurePipeline(request, loaded, std::move(reply));
   PrepareOutputs(true);
   const ReadyLaunch ready = MakeReady(loaded.kernel, launch);
@@ -336,34 +306,24 @@ nlohmann::json GpuSession::Measure(const MeasureRequest& request) {
   if (status != cudaSuccess) {
     if (IsStickyError(status)) throw CudaError(status, DescribeCudaError(status));
     cudaGetLastError();  // clear a non-sticky launch error
-    reply["status"] = "launch_error";
-    reply["reason"] = DescribeCudaError(status);
-    return reply;
+    return Judged(reply, "launch_error", DescribeCudaError(status));
   }
   const std::string overwritten = RestoredInputs("");
   const std::string mismatch = Verify();
-  if (!overwritten.empty() || !mismatch.empty()) {
-    reply["status"] = "wrong_result";
-    reply["reason"] = overwritten.empty() ? mismatch : mismatch.empty() ? overwritten : overwritten + "; " + mismatch;
-    return reply;
-  }
+  if (!overwritten.empty() || !mismatch.empty())
+    return Judged(reply, "wrong_result", overwritten.empty() ? mismatch : mismatch.empty() ? overwritten : overwritten + "; " + mismatch);
   float checked_ms = 0;
   TUNER_CUDA_CHECK(cudaEventElapsedTime(&checked_ms, start_.get(), stop_.get()));
-  std::string note;
-  const SampleStats stats = Summarise(TimeSamples([&] { return TimedLaunch(ready); }, request, checked_ms, &note));
+  const Samples samples = TimeSamples([&] { return TimedLaunch(ready); }, request, checked_ms);
   const std::string overwritten_while_timed = RestoredInputs(" while it was timed");
   const std::string wrong_later = overwritten_while_timed.empty() ? RecheckAfterTiming() : "";
-  if (!overwritten_while_timed.empty() || !wrong_later.empty()) {
-    reply["status"] = "wrong_result";
-    reply["reason"] = overwritten_while_timed.empty() ? wrong_later : overwritten_while_timed;
-    return reply;
-  }
-  reply.update({{"status", "ok"}, {"reason", note}, {"time_ms_median", stats.median}, {"time_ms_min", stats.min},
-                {"time_ms_max", stats.max}, {"time_ms_spread", stats.spread}, {"samples", stats.count}});
-  return reply;
+  if (!overwritten_while_timed.empty() || !wrong_later.empty())
+    return Judged(reply, "wrong_result", overwritten_while_timed.empty() ? wrong_later : overwritten_while_timed);
+  reply.time_ms = Summarise(samples.times_ms);
+  return Judged(reply, "ok", samples.note);
 }
 
-nlohmann::json GpuSession::Interleave(const std::vector<KernelLaunch>& launches, int rounds) {
+InterleaveReply GpuSession::Interleave(const std::vector<KernelLaunch>& launches, int rounds) {
   std::vector<Loaded> loaded;
   std::vector<ReadyLaunch> ready;
   std::vector<std::unique_ptr<HostPipeline>> pipelines;  // null for a kernel timed alone
@@ -377,17 +337,10 @@ nlohmann::json GpuSession::Interleave(const std::vector<KernelLaunch>& launches,
     for (std::size_t i = 0; i < launches.size(); ++i)
       samples[i].push_back(pipelines[i] ? PipelineSample(*pipelines[i]) : TimedLaunch(ready[i]));
   const std::string overwritten = RestoredInputs(" while the leaders were timed in turns");
-  if (!overwritten.empty()) return {{"ok", false}, {"error", "a leader " + overwritten}};
-  nlohmann::json medians = nlohmann::json::array(), spreads = nlohmann::json::array();
-  nlohmann::json mins = nlohmann::json::array(), maxs = nlohmann::json::array();
-  for (const auto& s : samples) {
-    const SampleStats stats = Summarise(s);
-    medians.push_back(stats.median);
-    spreads.push_back(stats.spread);
-    mins.push_back(stats.min);
-    maxs.push_back(stats.max);
-  }
-  return {{"ok", true}, {"medians", medians}, {"spreads", spreads}, {"mins", mins}, {"maxs", maxs}, {"samples", rounds}};
+  if (!overwritten.empty()) throw std::runtime_error("a leader " + overwritten);
+  InterleaveReply reply;
+  for (const std::vector<double>& times : samples) reply.time_ms.push_back(Summarise(times));
+  return reply;
 }
 
 std::vector<PipelineBuffer> GpuSession::PipelineBuffers() const {
@@ -425,44 +378,28 @@ std::string GpuSession::PipelineProblems(const HostPipeline& pipeline, const cha
 // A pipeline candidate: checked and timed from host memory to host memory (HostPipeline). A CUDA
 // error propagates as for a kernel: a sticky one is a fault, another a launch error, and the
 // pipeline's buffers are freed on the way out.
-nlohmann::json GpuSession::MeasurePipeline(const MeasureRequest& request, const Loaded& loaded, nlohmann::json reply) {
+MeasureReply GpuSession::MeasurePipeline(const MeasureRequest& request, const Loaded& loaded, MeasureReply reply) {
   const KernelLaunch& launch = request.launch;
   const std::string unfit = PipelineUnfitReason(launch.pipeline, PipelineBuffers());
-  if (!unfit.empty()) {
-    reply["status"] = "invalid";
-    reply["reason"] = unfit;
-    return reply;
-  }
+  if (!unfit.empty()) return Judged(reply, "invalid", unfit);
   HostPipeline pipeline(PipelineBuffers(), loaded.kernel, launch);
   pipeline.Run(true);
   const std::string wrong = PipelineProblems(pipeline, "");
-  if (!wrong.empty()) {
-    reply["status"] = "wrong_result";
-    reply["reason"] = wrong;
-    return reply;
-  }
-  std::string note;
+  if (!wrong.empty()) return Judged(reply, "wrong_result", wrong);
   // The checked run is never the estimate: it may include loading the module and first touches.
-  const SampleStats stats = Summarise(TimeSamples([&] { return PipelineSample(pipeline); }, request, 0, &note));
+  const Samples samples = TimeSamples([&] { return PipelineSample(pipeline); }, request, 0);
   const std::string wrong_later = PipelineProblems(pipeline, " while it was timed");
-  if (!wrong_later.empty()) {
-    reply["status"] = "wrong_result";
-    reply["reason"] = wrong_later;
-    return reply;
-  }
+  if (!wrong_later.empty()) return Judged(reply, "wrong_result", wrong_later);
   const std::string described = "pipeline: " + launch.pipeline.Describe();
-  reply.update({{"status", "ok"}, {"reason", note.empty() ? described : described + "; " + note}, {"time_ms_median", stats.median},
-                {"time_ms_min", stats.min}, {"time_ms_max", stats.max}, {"time_ms_spread", stats.spread}, {"samples", stats.count}});
-  return reply;
+  reply.time_ms = Summarise(samples.times_ms);
+  return Judged(reply, "ok", samples.note.empty() ? described : described + "; " + samples.note);
 }
 
-nlohmann::json GpuSession::PipelineStages(const KernelLaunch& launch) {
-  if (!launch.pipeline.enabled) return {{"ok", false}, {"error", "not a pipeline candidate"}};
+StageTimes GpuSession::PipelineStages(const KernelLaunch& launch) {
+  if (!launch.pipeline.enabled) throw std::runtime_error("not a pipeline candidate");
   Loaded loaded = Load(launch);
   HostPipeline pipeline(PipelineBuffers(), loaded.kernel, launch);
-  const StageTimes t = pipeline.TimeStagesAlone(10);
-  return {{"ok", true}, {"h2d_ms", t.h2d_ms}, {"kernel_ms", t.kernel_ms}, {"d2h_ms", t.d2h_ms},
-          {"pipeline", launch.pipeline.Describe()}};
+  return pipeline.TimeStagesAlone(10);
 }
 
 void GpuSession::WithCandidates(const std::vector<KernelLaunch>& launches, const CandidateUse& use) {

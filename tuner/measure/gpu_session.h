@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -13,6 +12,7 @@
 #include "measure/gpu_utility_kernels.h"
 #include "measure/host_pipeline.h"
 #include "measure/input_guard.h"
+#include "measure/sampling_policy.h"
 #include "measure/worker_protocol.h"
 
 namespace tuner {
@@ -20,19 +20,22 @@ namespace tuner {
 class GpuSession {
  public:
   // Allocates and fills the buffers, runs the reference once and keeps its outputs. Throws if the
-  // reference writes one of its inputs.
-  explicit GpuSession(const SetupRequest& setup);
+  // reference writes one of its inputs. Candidates are sampled as `policy` says.
+  explicit GpuSession(const SetupRequest& setup, const SamplingPolicy& policy = {});
 
-  // {"status": "ok" | "wrong_result" | "launch_error" | "invalid", ...} with time statistics,
-  // registers, shared memory and the runtime's blocks per SM. A sticky CUDA error (a fault) is
-  // thrown as CudaError: the process is then unusable and the supervisor restarts it. A candidate
-  // that wrote one of its inputs or the reference's outputs (checked after its checked launch and
-  // after its samples, never inside one) is wrong_result, and the buffer is written again.
-  nlohmann::json Measure(const MeasureRequest& request);
+  int gpu() const { return gpu_; }
+  const std::string& uuid() const { return uuid_; }
+
+  // Status "ok", "wrong_result", "launch_error" or "invalid", with time statistics and the loaded
+  // kernel's registers and static shared memory. A sticky CUDA error (a fault) is thrown as
+  // CudaError: the process is then unusable and the supervisor restarts it. A candidate that wrote
+  // one of its inputs or the reference's outputs (checked after its checked launch and after its
+  // samples, never inside one) is wrong_result, and the buffer is written again.
+  MeasureReply Measure(const MeasureRequest& request);
 
   // Times several candidates again in turns (A B C A B C ...), so that a change of clocks or a
-  // neighbour on the GPU affects them alike: {"medians": [...], "spreads", "mins", "maxs", "samples": n}.
-  nlohmann::json Interleave(const std::vector<KernelLaunch>& launches, int rounds);
+  // neighbour on the GPU affects them alike. Throws when one of them wrote an input.
+  InterleaveReply Interleave(const std::vector<KernelLaunch>& launches, int rounds);
 
   // Keeps the memory system busy until the clocks settle (50 to 400 ms): after setup, and before
   // timing again after the GPU sat idle.
@@ -41,9 +44,9 @@ class GpuSession {
   // Device-to-device cudaMemcpy of `bytes`, reported as (read + written bytes) / time in GB/s.
   double CopyBandwidthGbps(std::size_t bytes);
 
-  // A pipeline candidate's copy in, kernel and copy out, each alone on the whole problem:
-  // {"h2d_ms", "kernel_ms", "d2h_ms", "pipeline"}. The bound a pipeline's overlap approaches.
-  nlohmann::json PipelineStages(const KernelLaunch& launch);
+  // A pipeline candidate's copy in, kernel and copy out, each alone on the whole problem: the bound
+  // a pipeline's overlap approaches. Throws for a candidate that is no pipeline.
+  StageTimes PipelineStages(const KernelLaunch& launch);
 
   // For counters and energy, never inside a timed sample: loads candidates (already checked) and
   // hands `use` a function that prepares the outputs as before a sample and one that launches
@@ -84,15 +87,14 @@ class GpuSession {
   Loaded Load(const KernelLaunch& launch);
   void PrepareOutputs(bool poison);
   std::vector<void*> ArgPointers(const KernelLaunch& launch, std::vector<std::uint64_t>& storage);
-  void CopySymbols(const KernelLaunch& launch, cudaLibrary_t library);
+  void CopySymbols(cudaLibrary_t library);
   ReadyLaunch MakeReady(cudaKernel_t kernel, const KernelLaunch& launch);
   static cudaError_t Launch(const ReadyLaunch& ready);
   double TimedLaunch(const ReadyLaunch& ready);
   std::string Verify();
   std::string RecheckAfterTiming();
-  std::vector<double> TimeSamples(const std::function<double()>& sample, const MeasureRequest& request,
-                                  double checked_ms, std::string* note);
-  nlohmann::json MeasurePipeline(const MeasureRequest& request, const Loaded& loaded, nlohmann::json reply);
+  Samples TimeSamples(const std::function<double()>& sample, const MeasureRequest& request, double checked_ms);
+  MeasureReply MeasurePipeline(const MeasureRequest& request, const Loaded& loaded, MeasureReply reply);
   std::vector<PipelineBuffer> PipelineBuffers() const;
   std::string PipelineProblems(const HostPipeline& pipeline, const char* when);
   double PipelineSample(HostPipeline& pipeline);
@@ -100,6 +102,10 @@ class GpuSession {
 
   std::string RestoredInputs(const char* when);
 
+  int gpu_;
+  std::string uuid_;
+  SamplingPolicy policy_;
+  std::vector<SymbolSpec> symbols_;  // filled in every loaded kernel
   std::map<std::string, Buffer> buffers_;
   UtilityKernels utility_;
   InputGuard inputs_;

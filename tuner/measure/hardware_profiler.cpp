@@ -27,29 +27,13 @@ std::vector<KernelLaunch> LaunchesOf(const ProfileRequest& request, const std::v
   return launches;
 }
 
-// Each asking candidate's result says why `what` ("counters", "energy") cannot be measured in this process.
-void MarkUnavailable(nlohmann::json& reply, const std::vector<std::size_t>& asking, const std::string& what,
+// Each asking candidate's result says why `what` cannot be measured in this process.
+void MarkUnavailable(ProfileReply& reply, const std::vector<std::size_t>& asking, std::string ProfileResult::*what,
                      const std::string& reason) {
-  for (std::size_t i : asking) reply["results"][i].update({{what + "_unavailable", reason}, {what + "_unavailable_permanent", true}});
+  for (std::size_t i : asking) reply.results[i].*what = reason;
 }
 
 }  // namespace
-
-nlohmann::json ToJson(const ProfileRequest& request) {
-  nlohmann::json candidates = nlohmann::json::array();
-  for (const ProfileCandidate& c : request.candidates)
-    candidates.push_back({{"launch", ToJson(c.launch)}, {"counters", c.counters}, {"energy", c.energy}, {"launch_ms", c.launch_ms}});
-  return {{"op", "profile"}, {"gpu", request.gpu}, {"uuid", request.uuid}, {"candidates", candidates}};
-}
-
-ProfileRequest ProfileFromJson(const nlohmann::json& json) {
-  ProfileRequest request;
-  request.gpu = json.at("gpu");
-  request.uuid = json.at("uuid");
-  for (const nlohmann::json& c : json.at("candidates"))
-    request.candidates.push_back({LaunchFromJson(c.at("launch")), c.at("counters"), c.at("energy"), c.at("launch_ms")});
-  return request;
-}
 
 HardwareProfiler::~HardwareProfiler() {
   if (preparing_.valid()) preparing_.wait();  // the thread uses cupti_
@@ -76,9 +60,9 @@ RangeProfiler& HardwareProfiler::Profiler(int gpu) {
   return *profiler_;
 }
 
-nlohmann::json HardwareProfiler::Profile(GpuSession& session, const ProfileRequest& request, double idle_ms) {
-  nlohmann::json reply = {{"ok", true}, {"results", nlohmann::json::array()}, {"timing_ms", nlohmann::json::object()}};
-  for (std::size_t i = 0; i < request.candidates.size(); ++i) reply["results"].push_back(nlohmann::json::object());
+ProfileReply HardwareProfiler::Profile(GpuSession& session, const ProfileRequest& request, double idle_ms) {
+  ProfileReply reply;
+  reply.results.resize(request.candidates.size());
   const bool counted = !Asking(request, &ProfileCandidate::counters).empty();
   Counters(session, request, reply);
   Energy(session, request, counted ? 0 : idle_ms, reply);  // the counters' replays kept the GPU busy
@@ -86,44 +70,43 @@ nlohmann::json HardwareProfiler::Profile(GpuSession& session, const ProfileReque
 }
 
 // One session for every candidate that asked: each its own range, the metrics' passes replayed once.
-void HardwareProfiler::Counters(GpuSession& session, const ProfileRequest& request, nlohmann::json& reply) {
+void HardwareProfiler::Counters(GpuSession& session, const ProfileRequest& request, ProfileReply& reply) {
   const std::vector<std::size_t> asking = Asking(request, &ProfileCandidate::counters);
   if (asking.empty()) return;
-  if (!counters_unavailable_.empty()) return MarkUnavailable(reply, asking, "counters", counters_unavailable_);
+  if (!counters_unavailable_.empty()) return MarkUnavailable(reply, asking, &ProfileResult::counters_unavailable, counters_unavailable_);
   // A refusal (no CUPTI, no permission, an unsupported GPU) holds for the whole process.
   try {
     const auto setup = Clock::now();
-    RangeProfiler& profiler = Profiler(request.gpu);
-    reply["timing_ms"]["counters_setup"] = MsSince(setup);
+    RangeProfiler& profiler = Profiler(session.gpu());
+    reply.timing_ms["counters_setup"] = MsSince(setup);
     const auto start = Clock::now();
     std::vector<std::map<std::string, double>> raw;
     session.WithCandidates(LaunchesOf(request, asking), [&](const auto& prepare, const auto& launch) {
-      reply["timing_ms"]["counters_load"] = MsSince(start);
+      reply.timing_ms["counters_load"] = MsSince(start);
       raw = profiler.Profile(asking.size(), prepare, launch);
     });
-    reply["timing_ms"]["counters"] = MsSince(start);
-    for (const auto& [part, ms] : profiler.timing_ms()) reply["timing_ms"]["counters_" + part] = ms;
-    reply["passes"] = profiler.passes();
+    reply.timing_ms["counters"] = MsSince(start);
+    for (const auto& [part, ms] : profiler.timing_ms()) reply.timing_ms["counters_" + part] = ms;
     for (std::size_t j = 0; j < asking.size(); ++j) {
       nlohmann::json counters = DeriveCounters(raw[j]);
       counters["passes"] = profiler.passes();
-      reply["results"][asking[j]]["counters"] = counters;
+      reply.results[asking[j]].counters_json = counters.dump();
     }
   } catch (const CuptiError& e) {
     profiler_.reset();
     counters_unavailable_ = e.what();
-    MarkUnavailable(reply, asking, "counters", counters_unavailable_);
+    MarkUnavailable(reply, asking, &ProfileResult::counters_unavailable, counters_unavailable_);
   }
 }
 
 // Chained windows for every candidate that asked, a few batches queued so the GPU never waits.
-void HardwareProfiler::Energy(GpuSession& session, const ProfileRequest& request, double idle_ms, nlohmann::json& reply) {
+void HardwareProfiler::Energy(GpuSession& session, const ProfileRequest& request, double idle_ms, ProfileReply& reply) {
   const std::vector<std::size_t> asking = Asking(request, &ProfileCandidate::energy);
   if (asking.empty()) return;
-  if (!energy_unavailable_.empty()) return MarkUnavailable(reply, asking, "energy", energy_unavailable_);
+  if (!energy_unavailable_.empty()) return MarkUnavailable(reply, asking, &ProfileResult::energy_unavailable, energy_unavailable_);
   try {
     const auto start = Clock::now();
-    if (!energy_) energy_ = std::make_unique<EnergyMeter>(request.uuid);
+    if (!energy_) energy_ = std::make_unique<EnergyMeter>(session.uuid());
     std::vector<double> launch_ms;
     for (std::size_t i : asking) launch_ms.push_back(request.candidates[i].launch_ms);
     std::vector<EnergyReading> readings;
@@ -144,15 +127,14 @@ void HardwareProfiler::Energy(GpuSession& session, const ProfileRequest& request
       prepare();
       readings = energy_->Measure(queue, launch_ms, idle_ms);
     });
-    reply["timing_ms"]["energy"] = MsSince(start);
+    reply.timing_ms["energy"] = MsSince(start);
     for (std::size_t j = 0; j < asking.size(); ++j) {
       const EnergyReading& r = readings[j];
-      reply["results"][asking[j]]["energy"] = {{"joules_per_launch", r.joules_per_launch}, {"power_w", r.power_w},
-                                               {"launch_ms", r.launch_ms}, {"launches", r.launches}, {"window_ms", r.window_ms}};
+      reply.results[asking[j]].energy = EnergyUse{r.joules_per_launch, r.power_w, r.launch_ms};
     }
   } catch (const NvmlError& e) {
     energy_unavailable_ = e.what();
-    MarkUnavailable(reply, asking, "energy", energy_unavailable_);
+    MarkUnavailable(reply, asking, &ProfileResult::energy_unavailable, energy_unavailable_);
   }
 }
 

@@ -7,7 +7,6 @@
 
 #include <future>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,22 +19,6 @@
 
 namespace tuner {
 
-struct ProfileCandidate {
-  KernelLaunch launch;
-  bool counters = true;
-  bool energy = false;
-  double launch_ms = 0;  // the candidate's median time, for the energy run's batches
-};
-
-struct ProfileRequest {
-  int gpu = 0;
-  std::string uuid;  // for NVML
-  std::vector<ProfileCandidate> candidates;
-};
-
-nlohmann::json ToJson(const ProfileRequest& request);
-ProfileRequest ProfileFromJson(const nlohmann::json& json);
-
 class HardwareProfiler {
  public:
   ~HardwareProfiler();
@@ -44,17 +27,13 @@ class HardwareProfiler {
   // enabled on the GPU until the first profile). A failure shows at the first profile.
   void Prepare(int gpu);
 
-  // {"ok": true, "results": [one per candidate: {"counters": {...}, "energy": {"joules_per_launch",
-  // "power_w", "launch_ms", "launches", "window_ms"}}; instead of either, "counters_unavailable" or
-  // "energy_unavailable" with the reason], "timing_ms": {"counters_setup" (waiting for CUPTI's
-  // configuration), "counters" (of which "counters_load", and RangeProfiler's "counters_enable",
-  // "_configure", "_replay", "_decode", "_evaluate"), "energy"}, "passes"}. `idle_ms`: how long the
-  // GPU sat idle before this request.
-  nlohmann::json Profile(GpuSession& session, const ProfileRequest& request, double idle_ms);
+  // The counters and energy each candidate asked for, or why either cannot be had, and where the
+  // time went. `idle_ms`: how long the GPU sat idle before this request.
+  ProfileReply Profile(GpuSession& session, const ProfileRequest& request, double idle_ms);
 
  private:
-  void Counters(GpuSession& session, const ProfileRequest& request, nlohmann::json& reply);
-  void Energy(GpuSession& session, const ProfileRequest& request, double idle_ms, nlohmann::json& reply);
+  void Counters(GpuSession& session, const ProfileRequest& request, ProfileReply& reply);
+  void Energy(GpuSession& session, const ProfileRequest& request, double idle_ms, ProfileReply& reply);
   RangeProfiler& Profiler(int gpu);
 
   std::optional<CuptiApi> cupti_;

@@ -27,13 +27,6 @@ struct PipelineBuffer {
   const void* contents = nullptr;
 };
 
-// Each stage of the pipeline alone, on the whole problem and one stream, timed as a run is.
-struct StageTimes {
-  double h2d_ms = 0;
-  double kernel_ms = 0;
-  double d2h_ms = 0;
-};
-
 // Why `run` cannot be made on the current device, or "": managed memory beyond half of what is
 // free (oversubscribing managed memory can stall the whole GPU), or no concurrent managed access.
 std::string PipelineUnfitReason(const PipelineRun& run, const std::vector<PipelineBuffer>& buffers);

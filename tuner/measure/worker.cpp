@@ -1,6 +1,7 @@
 // The hidden `tuner __worker` command: the process that drives one GPU for a sweep. It reads one
-// JSON request per line on stdin and answers one JSON line on stdout. After a fault the CUDA
-// context is lost, so it answers and exits; the supervisor starts a new one.
+// request per line on stdin and answers one line on stdout (worker_protocol.h); it ends when its
+// stdin closes. After a fault the CUDA context is lost, so it answers and exits; the supervisor
+// starts a new one.
 #include "measure/worker.h"
 
 #include <sys/prctl.h>
@@ -19,7 +20,7 @@ namespace tuner {
 
 namespace {
 
-using nlohmann::json;
+using Clock = std::chrono::steady_clock;
 
 // Whether the context is lost: a sticky error, or one that is still reported once the last error
 // has been cleared.
@@ -29,65 +30,106 @@ bool ContextLost(cudaError_t code) {
   return cudaDeviceSynchronize() != cudaSuccess;
 }
 
-// `idle_ms`: since the previous request was answered (the GPU had nothing to do).
-json Handle(const json& request, std::unique_ptr<GpuSession>& session, HardwareProfiler& profiler, double idle_ms) {
-  const std::string op = request.at("op");
-  if (op == "setup") {
-    session.reset();
-    session = std::make_unique<GpuSession>(SetupFromJson(request));
-    return {{"ok", true}};
+// The worker between requests: the session of the last setup, CUPTI and NVML once loaded, when it
+// last answered, and whether the context is lost.
+class Worker {
+ public:
+  // The reply line to one request line.
+  std::string Answer(const std::string& line);
+  bool context_lost() const { return context_lost_; }
+
+ private:
+  WorkerReplyBody Handle(const SetupRequest& request);
+  WorkerReplyBody Handle(const WarmUpRequest&);
+  WorkerReplyBody Handle(const CopyBandwidthRequest& request);
+  WorkerReplyBody Handle(const MeasureRequest& request);
+  WorkerReplyBody Handle(const InterleaveRequest& request);
+  WorkerReplyBody Handle(const PipelineStagesRequest& request);
+  WorkerReplyBody Handle(const PrepareProfilerRequest&);
+  WorkerReplyBody Handle(const ProfileRequest& request);
+  GpuSession& Session();
+
+  std::unique_ptr<GpuSession> session_;
+  HardwareProfiler profiler_;
+  Clock::time_point answered_ = Clock::now();
+  double idle_ms_ = 0;  // before the request in hand: since the previous one was answered (the GPU had nothing to do)
+  bool context_lost_ = false;
+};
+
+std::string Worker::Answer(const std::string& line) {
+  const auto start = Clock::now();
+  idle_ms_ = std::chrono::duration<double, std::milli>(start - answered_).count();
+  const auto seconds = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+  std::string reply;
+  try {
+    const WorkerRequest request = ParseRequest(line);
+    const WorkerReplyBody body = std::visit([this](const auto& r) { return Handle(r); }, request);
+    reply = ReplyLine(body, seconds());
+  } catch (const CudaError& e) {
+    context_lost_ = ContextLost(e.code);
+    reply = FailureLine(e.what(), seconds());
+  } catch (const std::exception& e) {
+    reply = FailureLine(e.what(), seconds());
   }
-  if (!session) return {{"ok", false}, {"error", "the worker has not been set up"}};
-  if (op == "warm_up") {
-    session->WarmUpClocks();
-    return {{"ok", true}};
-  }
-  if (op == "copy_bandwidth") return {{"ok", true}, {"gbps", session->CopyBandwidthGbps(request.at("bytes"))}};
-  if (op == "interleave") {
-    std::vector<KernelLaunch> launches;
-    for (const json& launch : request.at("launches")) launches.push_back(LaunchFromJson(launch));
-    return session->Interleave(launches, request.at("rounds"));
-  }
-  if (op == "pipeline_stages") return session->PipelineStages(LaunchFromJson(request.at("launch")));
-  if (op == "prepare_profiler") {
-    profiler.Prepare(request.at("gpu"));
-    return {{"ok", true}};
-  }
-  if (op == "profile") return profiler.Profile(*session, ProfileFromJson(request), idle_ms);
-  if (op == "measure") {
-    json reply = session->Measure(MeasureFromJson(request));
-    reply["ok"] = true;
+  answered_ = Clock::now();
+  return reply;
+}
+
+GpuSession& Worker::Session() {
+  if (!session_) throw std::runtime_error("the worker has not been set up");
+  return *session_;
+}
+
+WorkerReplyBody Worker::Handle(const SetupRequest& request) {
+  session_.reset();
+  session_ = std::make_unique<GpuSession>(request);
+  return Done{};
+}
+
+WorkerReplyBody Worker::Handle(const WarmUpRequest&) {
+  Session().WarmUpClocks();
+  return Done{};
+}
+
+WorkerReplyBody Worker::Handle(const CopyBandwidthRequest& request) {
+  return CopyBandwidthReply{Session().CopyBandwidthGbps(request.bytes)};
+}
+
+// A CUDA error of the candidate is its result: a fault (the context is lost) or a launch error.
+WorkerReplyBody Worker::Handle(const MeasureRequest& request) {
+  GpuSession& session = Session();
+  try {
+    return session.Measure(request);
+  } catch (const CudaError& e) {
+    context_lost_ = ContextLost(e.code);
+    MeasureReply reply;
+    reply.status = context_lost_ ? "fault" : "launch_error";
+    reply.reason = e.what();
     return reply;
   }
-  return {{"ok", false}, {"error", "unknown request '" + op + "'"}};
 }
+
+WorkerReplyBody Worker::Handle(const InterleaveRequest& request) {
+  return Session().Interleave(request.launches, request.rounds);
+}
+
+WorkerReplyBody Worker::Handle(const PipelineStagesRequest& request) { return Session().PipelineStages(request.launch); }
+
+WorkerReplyBody Worker::Handle(const PrepareProfilerRequest&) {
+  profiler_.Prepare(Session().gpu());
+  return Done{};
+}
+
+WorkerReplyBody Worker::Handle(const ProfileRequest& request) { return profiler_.Profile(Session(), request, idle_ms_); }
 
 }  // namespace
 
 int RunWorker(int, char**) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive the supervisor
-  std::unique_ptr<GpuSession> session;
-  HardwareProfiler profiler;
-  auto answered = std::chrono::steady_clock::now();
+  Worker worker;
   for (std::string line; std::getline(std::cin, line);) {
-    const auto start = std::chrono::steady_clock::now();
-    json request, reply;
-    bool fatal = false;
-    try {
-      request = json::parse(line);
-      if (request.value("op", "") == "quit") break;
-      reply = Handle(request, session, profiler, std::chrono::duration<double, std::milli>(start - answered).count());
-    } catch (const CudaError& e) {
-      fatal = ContextLost(e.code);
-      const bool measuring = request.value("op", "") == "measure";
-      reply = {{"ok", measuring}, {"status", fatal ? "fault" : "launch_error"}, {"reason", e.what()}, {"error", e.what()}};
-    } catch (const std::exception& e) {
-      reply = {{"ok", false}, {"error", e.what()}};
-    }
-    reply[kWorkerSecondsKey] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::cout << reply.dump() << "\n" << std::flush;
-    answered = std::chrono::steady_clock::now();
-    if (fatal) _exit(1);  // the context is lost; skip destructors that would touch it
+    std::cout << worker.Answer(line) << "\n" << std::flush;
+    if (worker.context_lost()) _exit(1);  // skip destructors that would touch the lost context
   }
   return 0;
 }

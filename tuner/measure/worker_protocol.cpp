@@ -1,88 +1,320 @@
 #include "measure/worker_protocol.h"
 
+#include <nlohmann/json.hpp>
+
 namespace tuner {
 
 namespace {
 
 using nlohmann::json;
 
-json ArgsToJson(const std::vector<LaunchArg>& args) {
+// Each message's fields: Write gives its JSON object, Read fills it from one (throwing
+// nlohmann::json's exceptions for a missing field or a wrong type).
+
+template <class T>
+json WriteAll(const std::vector<T>& values);
+template <class T>
+void ReadAll(const json& j, std::vector<T>& values);
+
+json Write(const LaunchArg& a) { return {{"buffer", a.buffer}, {"type", static_cast<int>(a.type)}, {"value", a.value}}; }
+void Read(const json& j, LaunchArg& a) {
+  a.buffer = j.at("buffer");
+  a.type = static_cast<ScalarType>(j.at("type").get<int>());
+  a.value = j.at("value");
+}
+
+json Write(const SymbolSpec& s) { return {{"name", s.name}, {"from", s.from}}; }
+void Read(const json& j, SymbolSpec& s) {
+  s.name = j.at("name");
+  s.from = j.at("from");
+}
+
+json Write(const BufferDecl& b) {
+  return {{"name", b.name},     {"type", static_cast<int>(b.type)}, {"count", b.count},      {"init", static_cast<int>(b.init)},
+          {"output", b.output}, {"file", b.file},                   {"expected", b.expected}};
+}
+void Read(const json& j, BufferDecl& b) {
+  b.name = j.at("name");
+  b.type = static_cast<ScalarType>(j.at("type").get<int>());
+  b.count = j.at("count");
+  b.init = static_cast<BufferInit>(j.at("init").get<int>());
+  b.output = j.at("output");
+  b.file = j.at("file");
+  b.expected = j.at("expected");
+}
+
+json Write(const LaunchGeometry& g) { return {{"grid", g.grid}, {"block", g.block}, {"shared_bytes", g.shared_bytes}}; }
+void Read(const json& j, LaunchGeometry& g) {
+  g.grid = j.at("grid");
+  g.block = j.at("block");
+  g.shared_bytes = j.at("shared_bytes");
+}
+
+json Write(const ChunkLaunch& c) { return {{"geometry", Write(c.geometry)}, {"scalars", c.scalars}}; }
+void Read(const json& j, ChunkLaunch& c) {
+  Read(j.at("geometry"), c.geometry);
+  c.scalars = j.at("scalars").get<std::vector<double>>();
+}
+
+json Write(const ChunkedBuffer& b) { return {{"name", b.name}, {"per_item", b.per_item}}; }
+void Read(const json& j, ChunkedBuffer& b) {
+  b.name = j.at("name");
+  b.per_item = j.at("per_item");
+}
+
+// A run that is not enabled is null: a launch of the whole problem.
+json Write(const PipelineRun& r) {
+  if (!r.enabled) return nullptr;
+  return {{"streams", r.streams}, {"items", r.items},           {"chunk_items", r.chunk_items},
+          {"memory", static_cast<int>(r.memory)}, {"order", static_cast<int>(r.order)},
+          {"chunked", WriteAll(r.chunked)},       {"chunk", Write(r.chunk)}, {"tail", Write(r.tail)}};
+}
+void Read(const json& j, PipelineRun& r) {
+  r = PipelineRun{};
+  if (j.is_null()) return;
+  r.enabled = true;
+  r.streams = j.at("streams");
+  r.items = j.at("items");
+  r.chunk_items = j.at("chunk_items");
+  r.memory = static_cast<HostMemory>(j.at("memory").get<int>());
+  r.order = static_cast<IssueOrder>(j.at("order").get<int>());
+  ReadAll(j.at("chunked"), r.chunked);
+  Read(j.at("chunk"), r.chunk);
+  Read(j.at("tail"), r.tail);
+}
+
+json Write(const KernelLaunch& l) {
+  return {{"cubin_path", l.cubin_path}, {"kernel", l.kernel},           {"geometry", Write(l.geometry)},
+          {"args", WriteAll(l.args)},   {"pipeline", Write(l.pipeline)}};
+}
+void Read(const json& j, KernelLaunch& l) {
+  l.cubin_path = j.at("cubin_path");
+  l.kernel = j.at("kernel");
+  Read(j.at("geometry"), l.geometry);
+  ReadAll(j.at("args"), l.args);
+  Read(j.at("pipeline"), l.pipeline);
+}
+
+json Write(const SampleStats& s) {
+  return {{"median", s.median}, {"min", s.min}, {"max", s.max}, {"spread", s.spread}, {"count", s.count}};
+}
+void Read(const json& j, SampleStats& s) {
+  s.median = j.at("median");
+  s.min = j.at("min");
+  s.max = j.at("max");
+  s.spread = j.at("spread");
+  s.count = j.at("count");
+}
+
+// Requests.
+
+json Write(const SetupRequest& r) {
+  return {{"gpu", r.gpu},
+          {"uuid", r.uuid},
+          {"seed", r.seed},
+          {"buffers", WriteAll(r.buffers)},
+          {"symbols", WriteAll(r.symbols)},
+          {"reference", r.reference ? Write(*r.reference) : json()},
+          {"atol", r.atol},
+          {"rtol", r.rtol}};
+}
+void Read(const json& j, SetupRequest& r) {
+  r.gpu = j.at("gpu");
+  r.uuid = j.at("uuid");
+  r.seed = j.at("seed");
+  ReadAll(j.at("buffers"), r.buffers);
+  ReadAll(j.at("symbols"), r.symbols);
+  r.reference.reset();
+  if (!j.at("reference").is_null()) Read(j.at("reference"), r.reference.emplace());
+  r.atol = j.at("atol");
+  r.rtol = j.at("rtol");
+}
+
+json Write(const WarmUpRequest&) { return json::object(); }
+void Read(const json&, WarmUpRequest&) {}
+
+json Write(const CopyBandwidthRequest& r) { return {{"bytes", r.bytes}}; }
+void Read(const json& j, CopyBandwidthRequest& r) { r.bytes = j.at("bytes"); }
+
+json Write(const MeasureRequest& r) {
+  return {{"launch", Write(r.launch)}, {"best_ms", r.best_ms}, {"estimate_only", r.estimate_only}};
+}
+void Read(const json& j, MeasureRequest& r) {
+  Read(j.at("launch"), r.launch);
+  r.best_ms = j.at("best_ms");
+  r.estimate_only = j.at("estimate_only");
+}
+
+json Write(const InterleaveRequest& r) { return {{"launches", WriteAll(r.launches)}, {"rounds", r.rounds}}; }
+void Read(const json& j, InterleaveRequest& r) {
+  ReadAll(j.at("launches"), r.launches);
+  r.rounds = j.at("rounds");
+}
+
+json Write(const PipelineStagesRequest& r) { return {{"launch", Write(r.launch)}}; }
+void Read(const json& j, PipelineStagesRequest& r) { Read(j.at("launch"), r.launch); }
+
+json Write(const PrepareProfilerRequest&) { return json::object(); }
+void Read(const json&, PrepareProfilerRequest&) {}
+
+json Write(const ProfileCandidate& c) {
+  return {{"launch", Write(c.launch)}, {"counters", c.counters}, {"energy", c.energy}, {"launch_ms", c.launch_ms}};
+}
+void Read(const json& j, ProfileCandidate& c) {
+  Read(j.at("launch"), c.launch);
+  c.counters = j.at("counters");
+  c.energy = j.at("energy");
+  c.launch_ms = j.at("launch_ms");
+}
+
+json Write(const ProfileRequest& r) { return {{"candidates", WriteAll(r.candidates)}}; }
+void Read(const json& j, ProfileRequest& r) { ReadAll(j.at("candidates"), r.candidates); }
+
+// Reply bodies.
+
+json Write(const Done&) { return json::object(); }
+void Read(const json&, Done&) {}
+
+json Write(const CopyBandwidthReply& r) { return {{"gbps", r.gbps}}; }
+void Read(const json& j, CopyBandwidthReply& r) { r.gbps = j.at("gbps"); }
+
+json Write(const MeasureReply& r) {
+  return {{"status", r.status},
+          {"reason", r.reason},
+          {"regs_per_thread", r.regs_per_thread},
+          {"static_smem_bytes", r.static_smem_bytes},
+          {"time_ms", Write(r.time_ms)}};
+}
+void Read(const json& j, MeasureReply& r) {
+  r.status = j.at("status");
+  r.reason = j.at("reason");
+  r.regs_per_thread = j.at("regs_per_thread");
+  r.static_smem_bytes = j.at("static_smem_bytes");
+  Read(j.at("time_ms"), r.time_ms);
+}
+
+json Write(const InterleaveReply& r) { return {{"time_ms", WriteAll(r.time_ms)}}; }
+void Read(const json& j, InterleaveReply& r) { ReadAll(j.at("time_ms"), r.time_ms); }
+
+json Write(const StageTimes& t) { return {{"h2d_ms", t.h2d_ms}, {"kernel_ms", t.kernel_ms}, {"d2h_ms", t.d2h_ms}}; }
+void Read(const json& j, StageTimes& t) {
+  t.h2d_ms = j.at("h2d_ms");
+  t.kernel_ms = j.at("kernel_ms");
+  t.d2h_ms = j.at("d2h_ms");
+}
+
+json Write(const EnergyUse& e) {
+  return {{"joules_per_launch", e.joules_per_launch}, {"power_w", e.power_w}, {"launch_ms", e.launch_ms}};
+}
+void Read(const json& j, EnergyUse& e) {
+  e.joules_per_launch = j.at("joules_per_launch");
+  e.power_w = j.at("power_w");
+  e.launch_ms = j.at("launch_ms");
+}
+
+json Write(const ProfileResult& r) {
+  return {{"counters_json", r.counters_json},
+          {"energy", r.energy ? Write(*r.energy) : json()},
+          {"counters_unavailable", r.counters_unavailable},
+          {"energy_unavailable", r.energy_unavailable}};
+}
+void Read(const json& j, ProfileResult& r) {
+  r.counters_json = j.at("counters_json");
+  r.energy.reset();
+  if (!j.at("energy").is_null()) Read(j.at("energy"), r.energy.emplace());
+  r.counters_unavailable = j.at("counters_unavailable");
+  r.energy_unavailable = j.at("energy_unavailable");
+}
+
+json Write(const ProfileReply& r) { return {{"results", WriteAll(r.results)}, {"timing_ms", r.timing_ms}}; }
+void Read(const json& j, ProfileReply& r) {
+  ReadAll(j.at("results"), r.results);
+  r.timing_ms = j.at("timing_ms").get<std::map<std::string, double>>();
+}
+
+// Defined after every Write and Read, which they call.
+template <class T>
+json WriteAll(const std::vector<T>& values) {
   json out = json::array();
-  for (const LaunchArg& a : args)
-    out.push_back({{"buffer", a.buffer}, {"type", static_cast<int>(a.type)}, {"value", a.value}});
+  for (const T& value : values) out.push_back(Write(value));
   return out;
+}
+
+template <class T>
+void ReadAll(const json& j, std::vector<T>& values) {
+  values.assign(j.size(), T{});
+  for (std::size_t i = 0; i < values.size(); ++i) Read(j.at(i), values[i]);
+}
+
+constexpr const char* kOk = "ok";
+constexpr const char* kError = "error";
+constexpr const char* kOp = "op";
+constexpr const char* kWorkerSeconds = "worker_s";
+
+// The request of kind `op`: the first alternative of WorkerRequest from index I on with that kOp.
+template <std::size_t I = 0>
+WorkerRequest RequestOf(const std::string& op, const json& j) {
+  if constexpr (I == std::variant_size_v<WorkerRequest>) {
+    throw ProtocolError("unknown request '" + op + "'");
+  } else {
+    using Request = std::variant_alternative_t<I, WorkerRequest>;
+    if (op != Request::kOp) return RequestOf<I + 1>(op, j);
+    Request request;
+    Read(j, request);
+    return request;
+  }
 }
 
 }  // namespace
 
-json ToJson(const KernelLaunch& launch) {
-  json symbols = json::array();
-  for (const SymbolSpec& s : launch.symbols) symbols.push_back({{"name", s.name}, {"from", s.from}});
-  return {{"cubin_path", launch.cubin_path},
-          {"kernel", launch.kernel},
-          {"grid", launch.geometry.grid},
-          {"block", launch.geometry.block},
-          {"shared_bytes", launch.geometry.shared_bytes},
-          {"args", ArgsToJson(launch.args)},
-          {"symbols", symbols},
-          {"pipeline", ToJson(launch.pipeline)}};
+json ToJson(const WorkerRequest& request) {
+  return std::visit(
+      [](const auto& r) {
+        json j = Write(r);
+        j[kOp] = r.kOp;
+        return j;
+      },
+      request);
 }
 
-KernelLaunch LaunchFromJson(const json& j) {
-  KernelLaunch launch;
-  launch.cubin_path = j.at("cubin_path");
-  launch.kernel = j.at("kernel");
-  launch.geometry.grid = j.at("grid");
-  launch.geometry.block = j.at("block");
-  launch.geometry.shared_bytes = j.at("shared_bytes");
-  for (const json& a : j.at("args"))
-    launch.args.push_back({a.at("buffer"), static_cast<ScalarType>(a.at("type").get<int>()), a.at("value")});
-  for (const json& s : j.at("symbols")) launch.symbols.push_back({s.at("name"), s.at("from")});
-  launch.pipeline = PipelineFromJson(j.value("pipeline", json()));
-  return launch;
+WorkerRequest ParseRequest(const std::string& line) {
+  try {
+    const json j = json::parse(line);
+    return RequestOf(j.at(kOp).get<std::string>(), j);
+  } catch (const json::exception& e) {
+    throw ProtocolError(std::string("a malformed request: ") + e.what());
+  }
 }
 
-
-json ToJson(const SetupRequest& r) {
-  json buffers = json::array();
-  for (const BufferDecl& b : r.buffers)
-    buffers.push_back({{"name", b.name}, {"type", static_cast<int>(b.type)}, {"count", b.count},
-                       {"init", static_cast<int>(b.init)}, {"output", b.output}, {"file", b.file},
-                       {"expected", b.expected}});
-  return {{"op", "setup"}, {"gpu", r.gpu}, {"seed", r.seed}, {"buffers", buffers},
-          {"reference", ToJson(r.reference)}, {"atol", r.atol}, {"rtol", r.rtol}};
+std::string ReplyLine(const WorkerReplyBody& body, double worker_s) {
+  json j = std::visit([](const auto& b) { return Write(b); }, body);
+  j[kOk] = true;
+  j[kWorkerSeconds] = worker_s;
+  return j.dump();
 }
 
-json ToJson(const MeasureRequest& r) {
-  return {{"op", "measure"}, {"launch", ToJson(r.launch)}, {"time_cap_ms", r.time_cap_ms},
-          {"min_samples", r.min_samples}, {"max_samples", r.max_samples}, {"target_spread", r.target_spread},
-          {"best_ms", r.best_ms}, {"estimate_only", r.estimate_only}};
+std::string FailureLine(const std::string& error, double worker_s) {
+  return json{{kOk, false}, {kError, error}, {kWorkerSeconds, worker_s}}.dump();
 }
 
-SetupRequest SetupFromJson(const json& j) {
-  SetupRequest r;
-  r.gpu = j.at("gpu");
-  r.seed = j.at("seed");
-  for (const json& b : j.at("buffers"))
-    r.buffers.push_back({b.at("name"), static_cast<ScalarType>(b.at("type").get<int>()), b.at("count"),
-                         static_cast<BufferInit>(b.at("init").get<int>()), b.at("output"), b.value("file", ""),
-                         b.value("expected", "")});
-  r.reference = LaunchFromJson(j.at("reference"));
-  r.atol = j.at("atol");
-  r.rtol = j.at("rtol");
-  return r;
+template <class Body>
+WorkerReply<Body> ReadReply(const json& j) {
+  try {
+    WorkerReply<Body> reply;
+    reply.worker_s = j.at(kWorkerSeconds);
+    if (j.at(kOk).get<bool>()) Read(j, reply.body.emplace());
+    else reply.error = j.at(kError);
+    return reply;
+  } catch (const json::exception& e) {
+    throw ProtocolError(std::string("a malformed reply of the GPU worker: ") + e.what());
+  }
 }
 
-MeasureRequest MeasureFromJson(const json& j) {
-  MeasureRequest r;
-  r.launch = LaunchFromJson(j.at("launch"));
-  r.time_cap_ms = j.at("time_cap_ms");
-  r.min_samples = j.at("min_samples");
-  r.max_samples = j.at("max_samples");
-  r.target_spread = j.at("target_spread");
-  r.best_ms = j.at("best_ms");
-  r.estimate_only = j.value("estimate_only", false);
-  return r;
-}
+template WorkerReply<Done> ReadReply<Done>(const json&);
+template WorkerReply<CopyBandwidthReply> ReadReply<CopyBandwidthReply>(const json&);
+template WorkerReply<MeasureReply> ReadReply<MeasureReply>(const json&);
+template WorkerReply<InterleaveReply> ReadReply<InterleaveReply>(const json&);
+template WorkerReply<StageTimes> ReadReply<StageTimes>(const json&);
+template WorkerReply<ProfileReply> ReadReply<ProfileReply>(const json&);
 
 }  // namespace tuner

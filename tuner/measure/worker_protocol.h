@@ -1,16 +1,36 @@
-// The messages between the sweep (supervisor) and the GPU worker process: one JSON object per
-// line on the worker's stdin and stdout. Kept in one place so both sides agree.
+// The messages between the sweep (the supervisor, sweep/) and the GPU worker process (`tuner
+// __worker`, worker.cpp): one request per line on the worker's stdin, one reply per line on its
+// stdout. Every message is a struct here, with its one serialisation in worker_protocol.cpp, so
+// neither side writes or reads the wire format itself.
+//
+// The sampling policy (how many samples, when to stop, the time cap) lives in the worker
+// (sampling_policy.h): it decides after each sample, which only the worker sees, and the supervisor
+// could only send its constants along. A measure request carries what the supervisor alone knows:
+// the best time so far and whether this is a first pass's estimate. The supervisor keeps the plan
+// of the sweep: which candidates are timed in which pass, the leaders timed in turns (and how many
+// rounds), and how long it waits for a reply.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <cstddef>
+#include <map>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <stdexcept>
 #include <string>
+#include <variant>
 #include <vector>
 
-#include "template/pipeline_run.h"
-#include "template/search_space.h"
-#include "template/template_spec.h"
+#include "measure/sample_stats.h"
+#include "template/pipeline_run.h"   // PipelineRun
+#include "template/search_space.h"   // LaunchGeometry
+#include "template/template_spec.h"  // ScalarType, BufferInit, SymbolSpec
 
 namespace tuner {
+
+// A message that does not follow this protocol: a bug of one side, never a candidate's fault.
+struct ProtocolError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 // A kernel argument as the worker sees it: a buffer by name, or a scalar with its value.
 struct LaunchArg {
@@ -34,38 +54,162 @@ struct KernelLaunch {
   std::string kernel;  // lowered name
   LaunchGeometry geometry;
   std::vector<LaunchArg> args;
-  std::vector<SymbolSpec> symbols;
   PipelineRun pipeline;  // enabled: the launch is run chunk by chunk from host memory to host memory
 };
 
+// --- Replies -----------------------------------------------------------------------------------
+
+// The request was done; nothing more to say.
+struct Done {};
+
+struct CopyBandwidthReply {
+  double gbps = 0;  // (read + written bytes) / time
+};
+
+// Status: "ok", "wrong_result", "launch_error", "invalid" or "fault" (a sticky CUDA error: the
+// worker exits after replying).
+struct MeasureReply {
+  std::string status;
+  std::string reason;
+  int regs_per_thread = 0;  // of the loaded kernel; 0 when it was not loaded
+  long long static_smem_bytes = 0;
+  SampleStats time_ms;  // status "ok": the statistics of its samples
+};
+
+struct InterleaveReply {
+  std::vector<SampleStats> time_ms;  // one per launch, in the request's order
+};
+
+// Each stage of a pipeline alone, on the whole problem and one stream, timed as a run is.
+struct StageTimes {
+  double h2d_ms = 0;
+  double kernel_ms = 0;
+  double d2h_ms = 0;
+};
+
+// Energy per launch from NVML's counter, over a window of launches back to back.
+struct EnergyUse {
+  double joules_per_launch = 0;
+  double power_w = 0;    // the mean of the power readings taken during the window
+  double launch_ms = 0;  // the window's wall time per launch
+};
+
+// One candidate's counters and energy as asked for, or why either cannot be had in this worker
+// (no CUPTI, no permission, no energy counter): a refusal holds for the whole process.
+struct ProfileResult {
+  std::string counters_json;  // the counters of one launch as the store keeps them (db/counters.h); "" when not measured
+  std::optional<EnergyUse> energy;
+  std::string counters_unavailable;
+  std::string energy_unavailable;
+};
+
+struct ProfileReply {
+  std::vector<ProfileResult> results;  // one per candidate, in the request's order
+  // Where the worker's time went: "counters_setup" (waiting for CUPTI's configuration), "counters"
+  // (of which "counters_load" and the range profiler's "counters_enable", "_configure", "_replay",
+  // "_decode", "_evaluate"), "energy".
+  std::map<std::string, double> timing_ms;
+};
+
+// --- Requests: each names its reply type and its kind on the wire ------------------------------
+
+// Allocates and fills the buffers, runs the reference and keeps its outputs (every later request
+// needs it).
 struct SetupRequest {
+  static constexpr const char* kOp = "setup";
+  using Reply = Done;
   int gpu = 0;
+  std::string uuid;  // the GPU's, for NVML (energy)
   unsigned long long seed = 0;
   std::vector<BufferDecl> buffers;
-  KernelLaunch reference;  // cubin_path "" when every output has an expected file
+  std::vector<SymbolSpec> symbols;        // filled from their source buffers in every loaded kernel
+  std::optional<KernelLaunch> reference;  // none when every output has an expected file
   double atol = 0;
   double rtol = 0;
 };
 
+// Keeps the memory system busy until the clocks settle (after the GPU sat idle).
+struct WarmUpRequest {
+  static constexpr const char* kOp = "warm_up";
+  using Reply = Done;
+};
+
+struct CopyBandwidthRequest {
+  static constexpr const char* kOp = "copy_bandwidth";
+  using Reply = CopyBandwidthReply;
+  std::size_t bytes = 0;  // device to device
+};
+
+// Loads, checks and times one candidate.
 struct MeasureRequest {
+  static constexpr const char* kOp = "measure";
+  using Reply = MeasureReply;
   KernelLaunch launch;
-  double time_cap_ms = 300;   // for the samples of one candidate
-  int min_samples = 5;
-  int max_samples = 200;
-  double target_spread = 0.01;  // stop sampling once (p75 - p25) / median is below this
-  double best_ms = 0;  // the best median so far: a candidate far slower gets only a few samples
+  double best_ms = 0;          // the best median so far (0: none): a far slower candidate gets few samples
   bool estimate_only = false;  // one timed launch: the first pass of a two-pass sweep
 };
 
-// Every reply of the worker carries the seconds it spent on the request, from reading it to writing
-// the reply: the sweep's GPU work (sweep_time.h).
-constexpr const char* kWorkerSecondsKey = "worker_s";
+// Times several candidates again in turns (A B C A B C ...).
+struct InterleaveRequest {
+  static constexpr const char* kOp = "interleave";
+  using Reply = InterleaveReply;
+  std::vector<KernelLaunch> launches;
+  int rounds = 0;
+};
 
-nlohmann::json ToJson(const KernelLaunch& launch);
-KernelLaunch LaunchFromJson(const nlohmann::json& json);
-nlohmann::json ToJson(const SetupRequest& request);
-nlohmann::json ToJson(const MeasureRequest& request);
-SetupRequest SetupFromJson(const nlohmann::json& json);
-MeasureRequest MeasureFromJson(const nlohmann::json& json);
+// A pipeline candidate's copy in, kernel and copy out, each alone on the whole problem: the bound its
+// overlap approaches. Explicit copies only (pageable or pinned).
+struct PipelineStagesRequest {
+  static constexpr const char* kOp = "pipeline_stages";
+  using Reply = StageTimes;
+  KernelLaunch launch;
+};
+
+// Starts building CUPTI's configuration in the background while the sweep times its candidates
+// (host work only: nothing is enabled on the GPU until the first profile).
+struct PrepareProfilerRequest {
+  static constexpr const char* kOp = "prepare_profiler";
+  using Reply = Done;
+};
+
+struct ProfileCandidate {
+  KernelLaunch launch;
+  bool counters = true;
+  bool energy = false;
+  double launch_ms = 0;  // the candidate's median time, for the energy run's batches
+};
+
+// Hardware counters and energy of several candidates after their timing (never inside a sample):
+// their counters in one CUPTI session, their energy in chained windows.
+struct ProfileRequest {
+  static constexpr const char* kOp = "profile";
+  using Reply = ProfileReply;
+  std::vector<ProfileCandidate> candidates;
+};
+
+using WorkerRequest = std::variant<SetupRequest, WarmUpRequest, CopyBandwidthRequest, MeasureRequest, InterleaveRequest,
+                                   PipelineStagesRequest, PrepareProfilerRequest, ProfileRequest>;
+using WorkerReplyBody = std::variant<Done, CopyBandwidthReply, MeasureReply, InterleaveReply, StageTimes, ProfileReply>;
+
+// A reply as the supervisor reads it: the body when the worker did the request, else the worker's
+// error; and the seconds the worker spent on it, from reading the request to writing the reply
+// (the sweep's GPU work, sweep_time.h).
+template <class Body>
+struct WorkerReply {
+  std::optional<Body> body;
+  std::string error;
+  double worker_s = 0;
+};
+
+// The supervisor's side: a request as the JSON object WorkerProcess sends, and a reply's object
+// read as the reply `Request` expects (ProtocolError when it is none).
+nlohmann::json ToJson(const WorkerRequest& request);
+template <class Body>
+WorkerReply<Body> ReadReply(const nlohmann::json& reply);
+
+// The worker's side: a request line read (ProtocolError when it is not one), and reply lines.
+WorkerRequest ParseRequest(const std::string& line);
+std::string ReplyLine(const WorkerReplyBody& body, double worker_s);
+std::string FailureLine(const std::string& error, double worker_s);
 
 }  // namespace tuner

@@ -24,15 +24,15 @@ namespace {
 // Where the sweeps of one model's cards meet once their shares are measured.
 class LeaderPool {
  public:
-  explicit LeaderPool(std::size_t sweeps) : expected_(sweeps) {}
+  LeaderPool(std::size_t sweeps, std::shared_ptr<const SweepStop> stop) : expected_(sweeps), stop_(std::move(stop)) {}
 
   std::vector<Leader> Exchange(const std::vector<Leader>& own) {
     std::unique_lock<std::mutex> lock(mutex_);
     leaders_.insert(leaders_.end(), own.begin(), own.end());
     ++arrived_;
     all_arrived_.notify_all();
-    // A sweep that failed or was interrupted never arrives; the flag is set then.
-    while (arrived_ < expected_ && !g_sweep_interrupted) all_arrived_.wait_for(lock, std::chrono::milliseconds(100));
+    // A sweep that failed or was interrupted never arrives; the stop says so then.
+    while (arrived_ < expected_ && !stop_->Requested()) all_arrived_.wait_for(lock, std::chrono::milliseconds(100));
     std::vector<Leader> sorted;
     for (const Leader& leader : leaders_) {  // one entry per candidate, its fastest
       auto same = std::find_if(sorted.begin(), sorted.end(), [&](const Leader& l) { return l.params_json == leader.params_json; });
@@ -45,6 +45,7 @@ class LeaderPool {
 
  private:
   std::size_t expected_;
+  std::shared_ptr<const SweepStop> stop_;
   std::size_t arrived_ = 0;
   std::vector<Leader> leaders_;
   std::mutex mutex_;
@@ -102,7 +103,7 @@ std::vector<SweepOptions> ShareByModel(const SweepOptions& base, const std::vect
     options.shard = next_shard[model]++;
     if (options.shards > 1) {
       auto& pool = pools[model];
-      if (!pool) pool = std::make_shared<LeaderPool>(options.shards);
+      if (!pool) pool = std::make_shared<LeaderPool>(options.shards, options.stop);
       options.leader_exchange = [pool](const std::vector<Leader>& own) { return pool->Exchange(own); };
     }
     sweeps.push_back(options);
@@ -120,7 +121,7 @@ std::vector<SweepOutcome> RunSweeps(const TemplateSpec& spec, const std::vector<
         outcomes[i] = RunSweep(spec, sweeps[i], store);
       } catch (...) {
         errors[i] = std::current_exception();
-        g_sweep_interrupted = true;  // stop the others: the command fails as a whole
+        for (const SweepOptions& other : sweeps) other.stop->GpuFailed();  // the command fails as a whole
       }
     });
   for (std::thread& t : threads) t.join();

@@ -3,7 +3,6 @@
 // the template's [pipeline] (pipeline_spec.h), so the worker evaluates no expression.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -47,8 +46,5 @@ struct PipelineRun {
   // "4 streams, 16 chunks of 1048576, pinned, depth_first"
   std::string Describe() const;
 };
-
-nlohmann::json ToJson(const PipelineRun& run);
-PipelineRun PipelineFromJson(const nlohmann::json& json);  // a missing object is a run not enabled
 
 }  // namespace tuner

@@ -1,0 +1,137 @@
+// One candidate measured through fake workers: its record from the reply, the retry after a kill
+// with a fresh worker, the candidate that killed two workers, and the stop. No GPU.
+#include "sweep/candidate_measurer.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "fake_worker.h"
+#include "template/search_space.h"
+#include "template_fixtures.h"
+
+namespace tuner {
+namespace {
+
+using testing::FakeWorker;
+using testing::kDone;
+
+const char* const kOkReply =
+    R"(echo '{"ok":true,"worker_s":0.001,"status":"ok","reason":"","regs_per_thread":40,"static_smem_bytes":0,)"
+    R"("time_ms":{"median":2.0,"min":1.5,"max":3.0,"spread":0.01,"count":12}}')";
+
+// The small template's one candidate, compiled as far as the measurer cares, measured through `fake`.
+struct Measuring {
+  explicit Measuring(const FakeWorker& fake)
+      : spec(LoadTemplateFile(testing::WriteTemplateFiles(dir.File("t"), "small", testing::kSmallDescription))),
+        size(ParseProblemSize(spec, "")),
+        limits(ArchLimits(testing::FakeGpu().Arch())),
+        records(spec, limits, size),
+        pipeline(spec, size, testing::FakeGpu(), limits, {1, dir.File("cache"), TUNER_EXECUTABLE}, clock),
+        worker(fake.path(), [] { return SetupRequest{}; }, "small", clock, stop),
+        measurer(worker, pipeline, records, stop, [this](const db::MeasurementRecord& r) { committed.push_back(r); }, 10) {
+    compiled.params = EnumerateCandidates(spec, size).at(0);
+    compiled.geometry = EvaluateLaunch(spec.launch, MakeVariables(size, compiled.params));
+    compiled.compile.result.ok = true;
+    compiled.compile.cubin_path = dir.File("k.cubin");
+  }
+  db::testing::TempDir dir;
+  TemplateSpec spec;
+  ProblemSize size;
+  DeviceLimits limits;
+  SweepClock clock;
+  SweepStop stop;
+  CandidateRecords records;
+  CandidatePipeline pipeline;
+  WorkerClient worker;
+  std::vector<db::MeasurementRecord> committed;
+  CandidateMeasurer measurer;
+  Compiled compiled;
+};
+
+TEST(CandidateMeasurer, TheRecordTakesTheReplysTimesAndTheLoadedKernelsResources) {
+  FakeWorker fake(kDone, kOkReply);
+  Measuring m(fake);
+  const db::MeasurementRecord record = m.measurer.Measure(m.compiled, false, 0);
+  EXPECT_EQ(record.status, "ok");
+  EXPECT_EQ(record.time_ms_median, 2.0);
+  EXPECT_EQ(record.time_ms_min, 1.5);
+  EXPECT_EQ(record.time_ms_max, 3.0);
+  EXPECT_EQ(record.samples, 12);
+  EXPECT_EQ(record.regs_per_thread, 40);
+  EXPECT_EQ(record.perf_unit, "GB/s");
+  EXPECT_EQ(record.worker_kills, 0);
+  EXPECT_EQ(m.measurer.best_ms(), 2.0);
+  EXPECT_TRUE(m.committed.empty());  // the caller stores it
+}
+
+TEST(CandidateMeasurer, ACandidateThatKillsItsWorkerOnceIsTriedAgainWithAFreshOne) {
+  FakeWorker fake(kDone, std::string("if [ -f FILE ]; then ") + kOkReply + "; else touch FILE; exit 1; fi");
+  Measuring m(fake);
+  const db::MeasurementRecord record = m.measurer.Measure(m.compiled, false, 0);
+  EXPECT_EQ(record.status, "ok");
+  EXPECT_EQ(record.worker_kills, 1);
+  EXPECT_EQ(record.reason, "passed after killing its worker once; ");
+  ASSERT_EQ(m.committed.size(), 1u);  // the kill, before the retry
+  EXPECT_EQ(m.committed[0].status, "fault");
+  EXPECT_EQ(m.committed[0].worker_kills, 1);
+  EXPECT_EQ(fake.Starts(), 2);
+}
+
+TEST(CandidateMeasurer, ACandidateThatKilledTwoWorkersIsNotTriedAgain) {
+  FakeWorker fake(kDone, "exit 1");
+  Measuring m(fake);
+  const db::MeasurementRecord record = m.measurer.Measure(m.compiled, false, 0);
+  EXPECT_EQ(record.status, "fault");
+  EXPECT_EQ(record.worker_kills, 2);
+  EXPECT_EQ(record.reason, "the worker exited with status 1 (killed its worker 2 times; not tried again)");
+  EXPECT_EQ(m.committed.size(), 1u);
+  EXPECT_EQ(fake.Starts(), 2);
+
+  FakeWorker again(kDone, "exit 1");  // a candidate stored with one kill gets one more try
+  Measuring resumed(again);
+  EXPECT_EQ(resumed.measurer.Measure(resumed.compiled, false, 1).worker_kills, 2);
+  EXPECT_TRUE(resumed.committed.empty());
+  EXPECT_EQ(again.Starts(), 1);
+}
+
+TEST(CandidateMeasurer, AHangIsATimeout) {
+  FakeWorker fake(kDone, "exec sleep 30");
+  Measuring m(fake);
+  const db::MeasurementRecord record = m.measurer.Measure(m.compiled, false, 1);  // a deadline of 1 s, no retry
+  EXPECT_EQ(record.status, "timeout");
+  EXPECT_NE(record.reason.find("no answer within"), std::string::npos) << record.reason;
+}
+
+TEST(CandidateMeasurer, AWorkerThatCannotTakeTheCandidateUpGivesALaunchError) {
+  FakeWorker fake(kDone, R"(echo '{"ok":false,"error":"cannot read the compiled kernel k.cubin","worker_s":0}')");
+  Measuring m(fake);
+  const db::MeasurementRecord record = m.measurer.Measure(m.compiled, false, 0);
+  EXPECT_EQ(record.status, "launch_error");
+  EXPECT_EQ(record.reason, "cannot read the compiled kernel k.cubin");
+}
+
+TEST(CandidateMeasurer, ACandidateThatCannotRunNeverReachesTheWorker) {
+  FakeWorker fake(kDone, kOkReply);
+  Measuring m(fake);
+  m.compiled.invalid_reason = "the block has more threads than the GPU allows";
+  EXPECT_EQ(m.measurer.Measure(m.compiled, false, 0).status, "invalid");
+  m.compiled.invalid_reason.clear();
+  m.compiled.compile.result.ok = false;
+  EXPECT_EQ(m.measurer.Measure(m.compiled, false, 0).status, "compile_error");
+  EXPECT_EQ(fake.Starts(), 0);
+}
+
+TEST(CandidateMeasurer, AStoppedSweepsCandidateIsInterruptedAndNothingIsCounted) {
+  FakeWorker fake(kDone, "exit 1");
+  Measuring m(fake);
+  m.stop.GpuFailed();
+  const db::MeasurementRecord record = m.measurer.Measure(m.compiled, false, 0);
+  EXPECT_EQ(record.status, "interrupted");
+  EXPECT_EQ(record.worker_kills, 0);
+  EXPECT_TRUE(m.committed.empty());
+  EXPECT_EQ(fake.Starts(), 0);
+}
+
+}  // namespace
+}  // namespace tuner

@@ -1,0 +1,46 @@
+// How long one candidate is timed: how many samples, when to stop, the time cap. It runs in the
+// worker, beside the samples it decides on (worker_protocol.h says why); the supervisor sends only
+// the best time so far and whether this is a first pass's estimate.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace tuner {
+
+struct SamplingPolicy {
+  double time_cap_ms = 300;     // for the samples of one candidate
+  int min_samples = 5;
+  int max_samples = 200;
+  double target_spread = 0.01;  // stop once (p75 - p25) / median is below this
+  // Candidates far slower than the best so far cannot win, so they get few samples.
+  double far_slower = 3.0;  // one sample
+  double slower = 1.5;      // a few samples
+  int few_samples = 3;
+  // A candidate whose checked launch alone takes this much longer than the best, and long enough
+  // that loading the module cannot account for it, is not timed again.
+  double hopeless = 5.0;
+  double hopeless_min_ms = 2.0;
+};
+
+// What the sampling of one candidate starts from.
+struct SamplingStart {
+  double checked_ms = 0;       // the checked (first) launch, which also loaded the module; 0: none
+  double best_ms = 0;          // the best median so far; 0: none yet
+  bool estimate_only = false;  // one timed launch: the first pass of a two-pass sweep
+};
+
+struct Samples {
+  std::vector<double> times_ms;
+  std::string note;  // why the candidate was timed less than fully; "" when it was not
+};
+
+using SampleClock = std::function<std::chrono::steady_clock::time_point()>;
+
+// Takes the samples the policy asks for from `sample` (one timed run, in milliseconds).
+Samples TakeSamples(const SamplingPolicy& policy, const SamplingStart& start, const std::function<double()>& sample,
+                    const SampleClock& now = std::chrono::steady_clock::now);
+
+}  // namespace tuner

@@ -1,0 +1,86 @@
+#include "sweep/candidate_measurer.h"
+
+#include <algorithm>
+
+#include "measure/sampling_policy.h"
+
+namespace tuner {
+
+CandidateMeasurer::CandidateMeasurer(WorkerClient& worker, const CandidatePipeline& pipeline,
+                                     const CandidateRecords& records, const SweepStop& stop, Commit commit,
+                                     double timeout_floor_s)
+    : worker_(worker),
+      pipeline_(pipeline),
+      records_(records),
+      stop_(stop),
+      commit_(std::move(commit)),
+      timeout_floor_s_(timeout_floor_s) {}
+
+double CandidateMeasurer::CandidateTimeoutS() const {
+  constexpr double kSlowerThanBest = 20;
+  return std::max(timeout_floor_s_, 1.0 + best_ms_ * 1e-3 * kSlowerThanBest * SamplingPolicy{}.max_samples);
+}
+
+db::MeasurementRecord CandidateMeasurer::Measure(const Compiled& compiled, bool estimate_only, int kills) {
+  for (;;) {
+    db::MeasurementRecord record = MeasureOnce(compiled, estimate_only);
+    // A worker killed by the stop is not the candidate's fault: nothing is counted or stored.
+    if (stop_.Requested()) record.status = "interrupted";
+    record.worker_kills = kills;  // kept when the retry passes: the earlier kill stays on record
+    if (!db::KillsWorker(record.status)) {
+      if (kills > 0 && record.status == "ok") record.reason = "passed after killing its worker once; " + record.reason;
+      return record;
+    }
+    record.worker_kills = ++kills;
+    if (kills >= db::kMaxWorkerKills) {
+      record.reason += " (killed its worker " + std::to_string(kills) + " times; not tried again)";
+      return record;
+    }
+    commit_(record);
+  }
+}
+
+db::MeasurementRecord CandidateMeasurer::MeasureOnce(const Compiled& compiled, bool estimate_only) {
+  db::MeasurementRecord record = records_.Base(compiled);
+  if (!record.status.empty()) return record;
+  if (stop_.Requested()) {
+    record.status = "interrupted";
+    return record;
+  }
+  MeasureRequest request;
+  request.launch = pipeline_.Launch(compiled);
+  request.best_ms = best_ms_;
+  request.estimate_only = estimate_only;
+  const WorkerAnswer<MeasureReply> answer = worker_.Call(request, CandidateTimeoutS());
+  switch (answer.outcome) {
+    case WorkerProcess::Outcome::kInterrupted: record.status = "interrupted"; return record;
+    case WorkerProcess::Outcome::kTimedOut: record.status = "timeout"; record.reason = answer.failure; return record;
+    case WorkerProcess::Outcome::kDied: record.status = "fault"; record.reason = answer.failure; return record;
+    case WorkerProcess::Outcome::kReplied: break;
+  }
+  if (!answer.body) {  // the worker could not take the candidate up (a file it cannot read, memory)
+    record.status = "launch_error";
+    record.reason = answer.failure;
+    return record;
+  }
+  TakeReply(*answer.body, compiled, record);
+  return record;
+}
+
+void CandidateMeasurer::TakeReply(const MeasureReply& reply, const Compiled& compiled, db::MeasurementRecord& record) {
+  // The loaded kernel's own attributes are the authority on its resources.
+  if (reply.regs_per_thread > 0) records_.FillResources(record, compiled, reply.regs_per_thread, reply.static_smem_bytes);
+  record.status = reply.status;
+  record.reason = reply.reason;
+  if (record.status == "fault") worker_.Kill();  // it exits by itself; make sure before restarting
+  if (record.status != "ok") return;
+  record.time_ms_median = reply.time_ms.median;
+  record.time_ms_min = reply.time_ms.min;
+  record.time_ms_max = reply.time_ms.max;
+  record.time_ms_spread = reply.time_ms.spread;
+  record.samples = reply.time_ms.count;
+  records_.FillPerformance(record);
+  if (best_ms_ == 0 || record.time_ms_median < best_ms_) best_ms_ = record.time_ms_median;
+}
+
+}  // namespace tuner

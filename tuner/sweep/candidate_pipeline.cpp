@@ -1,0 +1,98 @@
+#include "sweep/candidate_pipeline.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <thread>
+
+#include "compile/cubin_cache.h"
+#include "template/expression.h"
+#include "template/pipeline_spec.h"
+
+namespace tuner {
+
+namespace {
+
+int ThreadsOf(const CompileSettings& settings) {
+  return settings.threads > 0 ? settings.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+std::string CacheDirOf(const CompileSettings& settings) {
+  return settings.cache_dir.empty() ? DefaultCubinCacheDir() : settings.cache_dir;
+}
+
+}  // namespace
+
+CandidatePipeline::CandidatePipeline(const TemplateSpec& spec, const ProblemSize& size, const GpuInfo& gpu,
+                                     const DeviceLimits& limits, const CompileSettings& settings, SweepClock& clock)
+    : spec_(spec),
+      size_(size),
+      gpu_(gpu),
+      limits_(limits),
+      arch_(gpu.Arch()),
+      threads_(ThreadsOf(settings)),
+      clock_(clock),
+      compiler_(threads_ + 1, CacheDirOf(settings), settings.executable) {}
+
+Compiled CandidatePipeline::Compile(const ParamValues& params, int slot) {
+  const auto working = clock_.Time(SweepClock::Part::kCompileWork);
+  Compiled compiled{params, {}, {}, {}};
+  try {
+    const Variables vars = MakeVariables(size_, params);
+    compiled.geometry = EvaluateLaunch(spec_.launch, vars);
+    PlanPipeline(spec_, vars);  // a host-side value out of range makes the candidate invalid
+  } catch (const ExpressionError& e) {
+    compiled.invalid_reason = e.what();
+    return compiled;
+  }
+  const KernelResources resources{static_cast<int>(compiled.geometry.ThreadsPerBlock()), 0,
+                                  static_cast<std::size_t>(compiled.geometry.shared_bytes)};
+  compiled.invalid_reason = ComputeOccupancy(limits_, resources).invalid_reason;
+  if (compiled.invalid_reason.empty()) compiled.compile = compiler_.Compile(slot, spec_, params, spec_.kernel, arch_);
+  return compiled;
+}
+
+Compiled CandidatePipeline::CompileNow(const ParamValues& params) {
+  const auto compiling = clock_.Time(SweepClock::Part::kCompile);
+  return Compile(params, threads_);
+}
+
+KernelLaunch CandidatePipeline::MakeLaunch(const Variables& vars, const LaunchGeometry& geometry,
+                                           const CachedCompile& compile) const {
+  KernelLaunch launch{compile.cubin_path, compile.result.lowered_name, geometry, {}, {}};
+  for (const ArgSpec& arg : spec_.args)
+    launch.args.push_back(arg.is_buffer ? LaunchArg{arg.name, arg.type, 0} : LaunchArg{"", arg.type, Evaluate(arg.value, vars)});
+  return launch;
+}
+
+KernelLaunch CandidatePipeline::Launch(const Compiled& compiled) const {
+  const Variables vars = MakeVariables(size_, compiled.params);
+  KernelLaunch launch = MakeLaunch(vars, compiled.geometry, compiled.compile);
+  launch.pipeline = PlanPipeline(spec_, vars);
+  return launch;
+}
+
+SetupRequest CandidatePipeline::Setup() {
+  const ParamValues params = ReferenceParams(spec_);
+  const Variables vars = MakeVariables(size_, params);
+  SetupRequest setup;
+  setup.gpu = gpu_.index;
+  setup.uuid = gpu_.uuid;
+  setup.seed = 20261122;
+  setup.atol = Evaluate(spec_.check.atol, vars);
+  setup.rtol = Evaluate(spec_.check.rtol, vars);
+  for (const ArgSpec& arg : spec_.args) {
+    const auto expected = spec_.check.expected.find(arg.name);
+    if (arg.is_buffer)
+      setup.buffers.push_back({arg.name, arg.type, EvaluateInteger(arg.length, vars), arg.init, arg.output, arg.file,
+                               expected == spec_.check.expected.end() ? "" : expected->second});
+  }
+  setup.symbols = spec_.symbols;
+  if (spec_.check.kernel.empty()) return setup;  // expected files are the whole check
+  const CachedCompile reference = compiler_.Compile(threads_, spec_, params, spec_.check.kernel, arch_);
+  if (!reference.result.ok)
+    throw std::runtime_error("the reference kernel of " + spec_.name + " does not compile:\n" + reference.result.log);
+  setup.reference = MakeLaunch(vars, EvaluateLaunch(spec_.check.launch, vars), reference);
+  return setup;
+}
+
+}  // namespace tuner

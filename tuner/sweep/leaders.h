@@ -1,0 +1,42 @@
+// A sweep's leaders: its fastest candidates, which are timed again in turns (timing_plan.h), and
+// the leaders a GPU model's cards confirmed before.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "db/query/records.h"
+
+namespace tuner {
+
+// How many leaders are timed in turns.
+constexpr std::size_t kLeaders = 3;
+
+// A candidate among the fastest of a sweep.
+struct Leader {
+  std::string params_json;
+  double time_ms = 0;
+};
+
+// For sweeps on several GPUs of one model: takes this sweep's leaders, waits until every sweep of
+// the model has handed in its own (or the command is stopped) and returns all of them, fastest
+// first, so that each card times the model's leaders in turns, not only its own.
+using LeaderExchange = std::function<std::vector<Leader>(const std::vector<Leader>& own)>;
+
+// The `count` fastest ok candidates of this run's records and then of `stored` (a candidate's time
+// in this run counts over its stored one, and among stored ones the first), fastest first.
+std::vector<Leader> FastestLeaders(const std::vector<db::MeasurementRecord>& measured, const std::vector<Leader>& stored,
+                                   std::size_t count);
+
+// Whether the record was timed in turns with the other leaders.
+bool IsConfirmed(const db::MeasurementRecord& record);
+
+// The leaders of a model as its cards confirmed them: the `count` fastest such candidates, each at
+// its best card's time. Each card or shard confirms its own fastest, so the model's true fastest
+// are among them: the leaders the next run on one card of the model times when it never measured
+// one of them (after a merge of shards).
+std::vector<Leader> ConfirmedLeaders(const std::vector<db::MeasurementRecord>& model, std::size_t count);
+
+}  // namespace tuner

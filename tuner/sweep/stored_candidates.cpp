@@ -1,0 +1,20 @@
+#include "sweep/stored_candidates.h"
+
+namespace tuner {
+
+StoredCandidates ReadStoredCandidates(const std::vector<ParamValues>& all, const std::vector<db::MeasurementRecord>& model,
+                                      const std::vector<db::MeasurementRecord>& here) {
+  StoredCandidates stored;
+  stored.history = StoredEvaluations(all, model);
+  for (const db::MeasurementRecord& r : model)
+    if (db::NeedsAnotherTry(r)) stored.kills[CandidateIdentity(r.params_json)] = r.worker_kills;
+  // This card's own time of a candidate first: FastestLeaders keeps the first time it meets.
+  for (const std::vector<db::MeasurementRecord>* rows : {&here, &model})
+    for (const db::MeasurementRecord& r : *rows)
+      if (r.status == "ok") stored.ok.push_back({CandidateIdentity(r.params_json), r.time_ms_median});
+  for (const db::MeasurementRecord& r : here) stored.here.insert(CandidateIdentity(r.params_json));
+  stored.model_leaders = ConfirmedLeaders(model, kLeaders);
+  return stored;
+}
+
+}  // namespace tuner

@@ -1,0 +1,31 @@
+// What the store already holds for a sweep's GPU model, template version and size, as a resumed
+// sweep uses it. What is stored for the model is not measured again, except candidates that killed
+// their worker only once: cards of one model share their candidates (--gpus, or --shard and a
+// merge).
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "db/query/records.h"
+#include "search/search_strategy.h"
+#include "sweep/leaders.h"
+#include "template/search_space.h"
+
+namespace tuner {
+
+struct StoredCandidates {
+  std::vector<Evaluation> history;    // the candidates measured already, for the strategy
+  std::map<std::string, int> kills;   // params_json -> worker kills of the stored candidates to try again
+  std::vector<Leader> ok;             // every stored ok time, this card's first (the leaders of a resumed run)
+  std::set<std::string> here;         // params_json of the candidates stored for this very card
+  std::vector<Leader> model_leaders;  // the leaders the model's cards confirmed
+};
+
+// From the records of the model (every card) and of this card; `all`: every candidate.
+StoredCandidates ReadStoredCandidates(const std::vector<ParamValues>& all, const std::vector<db::MeasurementRecord>& model,
+                                      const std::vector<db::MeasurementRecord>& here);
+
+}  // namespace tuner

@@ -1,0 +1,41 @@
+// What one sweep measured: every record of this run in order, each with its compiled candidate
+// (for timing it again), committed to the store as it is entered.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "db/query/records.h"
+#include "db/query/store.h"
+#include "sweep/candidate_record.h"
+
+namespace tuner {
+
+class SweepLedger {
+ public:
+  SweepLedger(db::Store& store, std::int64_t sweep_id) : store_(store), sweep_id_(sweep_id) {}
+
+  // A candidate measured for the first time by this run.
+  void Add(db::MeasurementRecord record, const Compiled& compiled);
+  // Entry `k` timed again: its new record replaces the old.
+  void Replace(std::size_t k, db::MeasurementRecord record);
+  // Stored only: a kill before the retry, or counters added to a record.
+  void Commit(const db::MeasurementRecord& record);
+
+  const std::vector<db::MeasurementRecord>& records() const { return records_; }
+  const Compiled& compiled(std::size_t k) const { return compiled_.at(k); }
+  std::size_t failures() const { return failures_; }
+  // The entry of the candidate with these parameters, if this run measured it.
+  std::optional<std::size_t> Find(const std::string& params_json) const;
+
+ private:
+  db::Store& store_;
+  std::int64_t sweep_id_;
+  std::vector<db::MeasurementRecord> records_;
+  std::vector<Compiled> compiled_;  // parallel to records_
+  std::size_t failures_ = 0;        // entered records that are not ok
+};
+
+}  // namespace tuner
