@@ -17,13 +17,15 @@
 # an H100 on 2026-11-22, marked as quoted, not measured.
 #
 #   scripts/bench_sweep_speed.sh [--tuner PATH] [--gpu N] [--wheels DIR] [--quote-kernel-tuner]
-#                                [--json-dir DIR]
-# --json-dir keeps every run's JSON output. Exit 1 when anything could not be measured.
+#                                [--counters MODE] [--json-dir DIR]
+# --counters is passed to tuner tune (default off: Kernel Tuner reads no hardware counters and no
+# energy, so like is compared with like; `leaders`, tune's default, adds the hardware pass, which
+# scripts/bench_counters.sh measures). --json-dir keeps every run's JSON output. Exit 1 when anything could not be measured.
 set -euo pipefail
 source "$(dirname "$0")/bench_common.sh"
 bench_init bench_sweep_speed "$@"
 
-tuner_path=build/bin/tuner gpu=0 wheels=.whl quote=0 json_dir=""
+tuner_path=build/bin/tuner gpu=0 wheels=.whl quote=0 json_dir="" counters=off
 while (($#)); do
   case "$1" in
     --tuner) tuner_path=${2:?}; shift 2 ;;
@@ -31,6 +33,7 @@ while (($#)); do
     --wheels) wheels=${2:?}; shift 2 ;;
     --quote-kernel-tuner) quote=1; shift ;;
     --json-dir) json_dir=${2:?}; shift 2 ;;
+    --counters) counters=${2:?}; shift 2 ;;
     -h|--help) bench_help; exit 0 ;;
     *) bench_usage "unknown argument '$1'" ;;
   esac
@@ -64,7 +67,7 @@ tune() {
   local start end
   start=$(bench_now)
   XDG_CACHE_HOME="$work/cache-$1" "$tuner" tune "baseline_$1" --size "$2" --gpu "$gpu" --templates bench/templates \
-    --db "$work/$1-$3.db" --json >"$work/$1-$3.json" || bench_die "tuner tune baseline_$1 ($3) failed"
+    --counters "$counters" --db "$work/$1-$3.db" --json >"$work/$1-$3.json" || bench_die "tuner tune baseline_$1 ($3) failed"
   end=$(bench_now)
   bench_seconds "$start" "$end"
 }
@@ -120,6 +123,8 @@ print(f"| baseline_{space} {tuner_cold['size']} | {configs} | **{cold:.2f} s** |
 PY
   [ -z "$json_dir" ] || { mkdir -p "$json_dir" && cp "$work/$space"-*.json "$json_dir"/; }
 done
+echo
+echo "tuner ran with --counters $counters."
 ((quote)) || python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 print("\nKernel Tuner {version} with CuPy {cupy} on {device}, {iterations} iterations per configuration.".format(**d))' "$work/sgemm-kt.json"
