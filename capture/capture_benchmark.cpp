@@ -28,7 +28,8 @@ double BatchUs(Fn launch) {
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < kLaunchesPerBatch; ++i) Check(launch(), "launch");
   Check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() / kLaunchesPerBatch;
+  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() /
+         kLaunchesPerBatch;
 }
 
 double Median(std::vector<double> v) {
@@ -59,7 +60,10 @@ int main(int argc, char** argv) {
     auto through_library = [&] {  // a realistic call: arguments and the description
       tuner::Launch launch("benchmark_empty", kernel, grid, block);
       launch.Out("out", out, 1024).In("in", static_cast<const float*>(in), 1024).Scalar("n", n);
-      launch.Source("empty.cu", "empty").Size("N", n).Param("BLOCK", 256, {128, 256, 512}).Geometry({"cdiv(N, BLOCK)"}, {"BLOCK"});
+      launch.Source("empty.cu", "empty")
+          .Size("N", n)
+          .Param("BLOCK", 256, {128, 256, 512})
+          .Geometry({"cdiv(N, BLOCK)"}, {"BLOCK"});
       return launch.Run();
     };
     for (int i = 0; i < 20; ++i) BatchUs(plain), BatchUs(through_library);  // warm up
@@ -70,10 +74,11 @@ int main(int argc, char** argv) {
     }
     const double difference = Median(b) - Median(a);
     const char* requested = std::getenv("TUNER_CAPTURE");
-    std::printf("TUNER_CAPTURE=%s, %d batches of %d launches: plain cudaLaunchKernel %.3f us, tuner::Launch %.3f us, "
-                "difference %+.3f us per launch (limit %.1f us): %s\n",
-                requested ? requested : "(unset)", batches, kLaunchesPerBatch, Median(a), Median(b), difference, kLimitUs,
-                difference <= kLimitUs ? "within" : "OVER");
+    std::printf(
+        "TUNER_CAPTURE=%s, %d batches of %d launches: plain cudaLaunchKernel %.3f us, tuner::Launch %.3f us, "
+        "difference %+.3f us per launch (limit %.1f us): %s\n",
+        requested ? requested : "(unset)", batches, kLaunchesPerBatch, Median(a), Median(b), difference, kLimitUs,
+        difference <= kLimitUs ? "within" : "OVER");
     return difference <= kLimitUs ? 0 : 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "capture_benchmark: %s\n", e.what());

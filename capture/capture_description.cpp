@@ -105,7 +105,8 @@ bool ZeroAtEverySize(const CapturedLaunch& l, std::size_t index) {
 
 void WriteHeader(std::ostream& out, const CapturedLaunch& l) {
   out << "# Captured by tuner's capture library " << l.provenance << ".\n"
-      << "# Tune it: tuner tune " << l.name << " --templates <this folder>" << (l.more_sizes.empty() ? "" : " --sizes captured") << "\n"
+      << "# Tune it: tuner tune " << l.name << " --templates <this folder>"
+      << (l.more_sizes.empty() ? "" : " --sizes captured") << "\n"
       << "# The inputs are in data/, the application's own outputs (the check) in expected/.\n"
       << "name = " << Quoted(l.name) << "\n"
       << "summary = " << Quoted("captured " + l.provenance) << "\n"
@@ -113,7 +114,8 @@ void WriteHeader(std::ostream& out, const CapturedLaunch& l) {
       << "source = " << Quoted(l.source) << "\n";
   if (!l.constraints.empty()) out << "constraints = " << List(l.constraints) << "\n";
   if (!l.options.empty()) out << "options = " << List(l.options) << "\n";
-  for (const auto& [name, value] : l.sizes) out << "\n[[size]]\nname = " << Quoted(name) << "\ndefault = " << value << "\n";
+  for (const auto& [name, value] : l.sizes)
+    out << "\n[[size]]\nname = " << Quoted(name) << "\ndefault = " << value << "\n";
 }
 
 void WriteParams(std::ostream& out, const CapturedLaunch& l) {
@@ -125,7 +127,8 @@ void WriteParams(std::ostream& out, const CapturedLaunch& l) {
   for (const CapturedParam& p : l.params) {
     out << "\n[[param]]\nname = " << Quoted(p.name) << "\nvalues = " << Numbers(p.values, p.value)
         << "  # the application launched with " << p.value << "\n";
-    if (p.values.empty()) out << "# PARAMETER " << p.name << ": only the application's value was declared; add values to tune it.\n";
+    if (p.values.empty())
+      out << "# PARAMETER " << p.name << ": only the application's value was declared; add values to tune it.\n";
   }
 }
 
@@ -138,7 +141,8 @@ void WriteLaunch(std::ostream& out, const CapturedLaunch& l) {
   else if (!l.geometry_from_application && !l.params.empty())
     out << "# LAUNCH: the application gave no expressions, so this is its own geometry for every candidate;\n"
         << "# write it in terms of the parameters if they change it.\n";
-  out << "grid = " << List(l.grid) << "\nblock = " << List(l.block) << "\nshared_bytes = " << Quoted(l.shared_bytes) << "\n";
+  out << "grid = " << List(l.grid) << "\nblock = " << List(l.block) << "\nshared_bytes = " << Quoted(l.shared_bytes)
+      << "\n";
 }
 
 void WriteArgs(std::ostream& out, const CapturedLaunch& l) {
@@ -162,7 +166,8 @@ void WriteArgs(std::ostream& out, const CapturedLaunch& l) {
     if (a.role == ArgRole::kIn || (a.role == ArgRole::kInOut && !ZeroAtEverySize(l, i)))
       out << "init = " << Quoted("file:" + InputFile(a.name)) << "\n";
     else if (a.role == ArgRole::kInOut)
-      out << "init = \"zero\"  # it held zeros before the application's launch" << (l.more_sizes.empty() ? "" : " at every size") << "\n";
+      out << "init = \"zero\"  # it held zeros before the application's launch"
+          << (l.more_sizes.empty() ? "" : " at every size") << "\n";
   }
 }
 
@@ -196,7 +201,8 @@ void WriteWork(std::ostream& out, const CapturedLaunch& l) {
     if (a.role == ArgRole::kScalar) continue;
     const std::size_t factor = ItemBytes(a.descr) * (a.role == ArgRole::kInOut ? 2 : 1);
     first_bytes += a.count * factor;
-    bytes += (bytes.empty() ? "" : " + ") + std::to_string(factor) + " * " + LengthExpression(l, i).value_or(std::to_string(a.count));
+    bytes += (bytes.empty() ? "" : " + ") + std::to_string(factor) + " * " +
+             LengthExpression(l, i).value_or(std::to_string(a.count));
   }
   out << "\n[work]\nbytes = " << Quoted(l.more_sizes.empty() ? std::to_string(first_bytes) : bytes)
       << "  # an estimate: every buffer read or written once; edit if the kernel moves more\n";
@@ -205,8 +211,8 @@ void WriteWork(std::ostream& out, const CapturedLaunch& l) {
 void WriteDataSizes(std::ostream& out, const CapturedLaunch& l) {
   if (l.more_sizes.empty()) return;
   out << "\n# The other sizes the application launched at: their data and expected outputs are in their\n"
-      << "# folders, at the same paths. tuner tune " << l.name << " --sizes captured tunes all " << l.more_sizes.size() + 1
-      << " sizes.\n";
+      << "# folders, at the same paths. tuner tune " << l.name << " --sizes captured tunes all "
+      << l.more_sizes.size() + 1 << " sizes.\n";
   for (const CapturedSize& more : l.more_sizes)
     out << "\n[[data_size]]\nsize = " << Quoted(SizeKey(more.sizes)) << "\nfolder = " << Quoted(more.folder) << "\n";
 }
@@ -215,7 +221,7 @@ void WriteDataSizes(std::ostream& out, const CapturedLaunch& l) {
 
 std::string TunerType(const std::string& descr) {
   static const std::map<std::string, std::string> kTypes = {{"<f4", "float"}, {"<f8", "double"}, {"<i4", "int"},
-                                                             {"<u4", "uint"},  {"<i8", "int64"},  {"<u8", "uint64"}};
+                                                            {"<u4", "uint"},  {"<i8", "int64"},  {"<u8", "uint64"}};
   const auto it = kTypes.find(descr);
   if (it == kTypes.end()) throw std::invalid_argument("no tuner type for .npy type '" + descr + "'");
   return it->second;

@@ -16,15 +16,15 @@ struct CapturedArg {
   std::string name;
   std::string descr;  // .npy type code: "<f4", "<u4", ...
   ArgRole role = ArgRole::kIn;
-  std::uint64_t count = 0;  // buffers: elements
-  std::string value;        // scalars: the value as text, exact
+  std::uint64_t count = 0;      // buffers: elements
+  std::string value;            // scalars: the value as text, exact
   bool initially_zero = false;  // kInOut: every byte was 0 before the launch (init "zero", no file)
 };
 
 struct CapturedParam {
   std::string name;
-  long long value = 0;             // the application's own
-  std::vector<long long> values;   // to tune; empty: only the application's value
+  long long value = 0;            // the application's own
+  std::vector<long long> values;  // to tune; empty: only the application's value
 };
 
 // A further size of a kernel already captured: its sizes, its arguments (the first size's names,
@@ -43,14 +43,14 @@ struct CapturedLaunch {
   std::vector<std::pair<std::string, long long>> sizes;
   std::vector<CapturedParam> params;
   std::vector<std::string> constraints;
-  std::vector<std::string> options;         // NVRTC options
-  std::vector<std::string> grid, block;     // expressions; literal numbers when the application gave none
+  std::vector<std::string> options;      // NVRTC options
+  std::vector<std::string> grid, block;  // expressions; literal numbers when the application gave none
   std::string shared_bytes = "0";
-  bool geometry_from_application = false;   // expressions given by the launch call
+  bool geometry_from_application = false;  // expressions given by the launch call
   std::vector<CapturedArg> args;
   bool has_tolerance = false;
   double atol = 0, rtol = 0;
-  std::string provenance;  // "from ./app (pid 123) on NVIDIA H100, 2026-..."
+  std::string provenance;                // "from ./app (pid 123) on NVIDIA H100, 2026-..."
   std::vector<CapturedSize> more_sizes;  // the other sizes captured, in the order first seen
 };
 

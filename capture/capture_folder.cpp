@@ -52,9 +52,12 @@ CaptureFolder::~CaptureFolder() {
   fs::remove_all(temporary_, ignored);
 }
 
-std::string CaptureFolder::Path(const std::string& relative) const { return (fs::path(temporary_) / relative).string(); }
+std::string CaptureFolder::Path(const std::string& relative) const {
+  return (fs::path(temporary_) / relative).string();
+}
 
-std::unique_ptr<npy::Writer> CaptureFolder::NewArray(const std::string& relative, const std::string& descr, std::uint64_t count) {
+std::unique_ptr<npy::Writer> CaptureFolder::NewArray(const std::string& relative, const std::string& descr,
+                                                     std::uint64_t count) {
   std::error_code error;
   fs::create_directories(fs::path(Path(relative)).parent_path(), error);
   if (error) throw CaptureError(Path(relative) + ": cannot create its folder: " + error.message());
@@ -73,7 +76,8 @@ void CaptureFolder::WriteText(const std::string& relative, const std::string& te
 void CaptureFolder::CopyFile(const std::string& from, const std::string& relative) {
   std::error_code error;
   fs::create_directories(fs::path(Path(relative)).parent_path(), error);
-  if (!fs::copy_file(from, Path(relative), error)) throw CaptureError(from + ": cannot copy into the capture: " + error.message());
+  if (!fs::copy_file(from, Path(relative), error))
+    throw CaptureError(from + ": cannot copy into the capture: " + error.message());
 }
 
 std::string CaptureFolder::CopySource(const std::string& source_path) {
@@ -93,7 +97,8 @@ std::string CaptureFolder::CopySource(const std::string& source_path) {
     for (std::string line; std::getline(lines, line);) {
       std::smatch match;
       // Headers found beside the including file travel with it; others are NVRTC's or -I's.
-      if (std::regex_search(line, match, kQuotedInclude) && fs::is_regular_file(dir / fs::path(relative).parent_path() / match[1].str()))
+      if (std::regex_search(line, match, kQuotedInclude) &&
+          fs::is_regular_file(dir / fs::path(relative).parent_path() / match[1].str()))
         pending.push_back((fs::path(relative).parent_path() / match[1].str()).lexically_normal().string());
     }
   }
@@ -142,7 +147,8 @@ std::string CaptureFolder::Commit() {
       return target;
     }
   }
-  throw CaptureError(base + ": " + std::to_string(kMaxNumberedNames) + " captures of this name exist already; remove some");
+  throw CaptureError(base + ": " + std::to_string(kMaxNumberedNames) +
+                     " captures of this name exist already; remove some");
 }
 
 }  // namespace tuner::capture

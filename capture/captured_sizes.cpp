@@ -19,7 +19,8 @@ void RequireSameArguments(const std::vector<CapturedArg>& first, const std::vect
   for (std::size_t i = 0; same && i < first.size(); ++i)
     same = first[i].name == more[i].name && first[i].descr == more[i].descr && first[i].role == more[i].role;
   if (!same)
-    throw CaptureError("its arguments (" + describe(more) + ") are not those of the first captured size (" + describe(first) + ")");
+    throw CaptureError("its arguments (" + describe(more) + ") are not those of the first captured size (" +
+                       describe(first) + ")");
 }
 
 // An InOut buffer that held zeros at the first size has no file there; once another size needs
@@ -57,7 +58,8 @@ std::string AddFurtherSize(KernelCapture& kernel, const CapturedSize& size, cons
   WriteMissingZeroFiles(kernel, captured.args);
   kernel.launch.more_sizes.push_back(captured);
   try {
-    ReplaceTextFile((fs::path(kernel.folder) / (kernel.launch.name + ".toml")).string(), DescriptionToml(kernel.launch));
+    ReplaceTextFile((fs::path(kernel.folder) / (kernel.launch.name + ".toml")).string(),
+                    DescriptionToml(kernel.launch));
   } catch (...) {
     kernel.launch.more_sizes.pop_back();  // the description still names the sizes before
     throw;

@@ -51,13 +51,15 @@ capture::KernelCapture& CaptureOf(const std::string& name) {
 }
 
 void Check(cudaError_t status, const char* call) {
-  if (status != cudaSuccess) throw CaptureError(std::string(call) + ": " + cudaGetErrorName(status) + ": " + cudaGetErrorString(status));
+  if (status != cudaSuccess)
+    throw CaptureError(std::string(call) + ": " + cudaGetErrorName(status) + ": " + cudaGetErrorString(status));
 }
 
 std::string DeviceName() {
   int device = 0;
   cudaDeviceProp prop{};
-  if (cudaGetDevice(&device) != cudaSuccess || cudaGetDeviceProperties(&prop, device) != cudaSuccess) return "an unknown GPU";
+  if (cudaGetDevice(&device) != cudaSuccess || cudaGetDeviceProperties(&prop, device) != cudaSuccess)
+    return "an unknown GPU";
   return prop.name;
 }
 
@@ -67,8 +69,8 @@ std::string Provenance() {
   const std::time_t now = std::time(nullptr);
   char date[32];
   std::strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", std::gmtime(&now));
-  return std::string("from ") + (n > 0 ? exe : "an application") + " (pid " + std::to_string(getpid()) + ") on " + DeviceName() +
-         ", " + date;
+  return std::string("from ") + (n > 0 ? exe : "an application") + " (pid " + std::to_string(getpid()) + ") on " +
+         DeviceName() + ", " + date;
 }
 
 std::string ScalarText(const char* type_code, std::uint64_t slot) {
@@ -78,12 +80,18 @@ std::string ScalarText(const char* type_code, std::uint64_t slot) {
     std::memcpy(&value, &slot, sizeof value);
     return value;
   };
-  if (code == "<f4") std::snprintf(text, sizeof text, "%.9g", static_cast<double>(as(0.0f)));
-  else if (code == "<f8") std::snprintf(text, sizeof text, "%.17g", as(0.0));
-  else if (code == "<i4") std::snprintf(text, sizeof text, "%d", as(std::int32_t{0}));
-  else if (code == "<u4") std::snprintf(text, sizeof text, "%u", as(std::uint32_t{0}));
-  else if (code == "<i8") std::snprintf(text, sizeof text, "%lld", static_cast<long long>(as(std::int64_t{0})));
-  else std::snprintf(text, sizeof text, "%llu", static_cast<unsigned long long>(as(std::uint64_t{0})));
+  if (code == "<f4")
+    std::snprintf(text, sizeof text, "%.9g", static_cast<double>(as(0.0f)));
+  else if (code == "<f8")
+    std::snprintf(text, sizeof text, "%.17g", as(0.0));
+  else if (code == "<i4")
+    std::snprintf(text, sizeof text, "%d", as(std::int32_t{0}));
+  else if (code == "<u4")
+    std::snprintf(text, sizeof text, "%u", as(std::uint32_t{0}));
+  else if (code == "<i8")
+    std::snprintf(text, sizeof text, "%lld", static_cast<long long>(as(std::int64_t{0})));
+  else
+    std::snprintf(text, sizeof text, "%llu", static_cast<unsigned long long>(as(std::uint64_t{0})));
   return text;
 }
 
@@ -133,8 +141,14 @@ bool CaptureRequested(const char* name) {
 
 }  // namespace
 
-Launch::Launch(const char* name, const void* kernel, dim3 grid, dim3 block, std::size_t shared_bytes, cudaStream_t stream, int)
-    : name_(name), kernel_(kernel), grid_(grid), block_(block), shared_bytes_(shared_bytes), stream_(stream),
+Launch::Launch(const char* name, const void* kernel, dim3 grid, dim3 block, std::size_t shared_bytes,
+               cudaStream_t stream, int)
+    : name_(name),
+      kernel_(kernel),
+      grid_(grid),
+      block_(block),
+      shared_bytes_(shared_bytes),
+      stream_(stream),
       capturing_(CaptureRequested(name)) {
   if (!capturing_) return;
   record_ = std::make_unique<capture::CapturedLaunch>();
@@ -171,7 +185,8 @@ Launch& Launch::Option(const char* nvrtc_option) {
   return *this;
 }
 
-Launch& Launch::Geometry(std::initializer_list<const char*> grid, std::initializer_list<const char*> block, const char* shared_bytes) {
+Launch& Launch::Geometry(std::initializer_list<const char*> grid, std::initializer_list<const char*> block,
+                         const char* shared_bytes) {
   if (!record_) return *this;
   record_->grid.assign(grid.begin(), grid.end());
   record_->block.assign(block.begin(), block.end());
@@ -204,20 +219,25 @@ cudaError_t Launch::CaptureAndRun() {
         const std::string folder = CaptureInto(&launched, &status);
         kernel.folder = folder;
         kernel.launch = *record_;
-        std::fprintf(stderr, "tuner capture: %s: wrote %s (tune it: tuner tune %s --templates %s)\n", name_, folder.c_str(), name_,
-                     folder.c_str());
+        std::fprintf(stderr, "tuner capture: %s: wrote %s (tune it: tuner tune %s --templates %s)\n", name_,
+                     folder.c_str(), name_, folder.c_str());
         break;
       }
       case capture::SizeClaim::kFurther: {
         const std::string folder = AddSize(&launched, &status);
-        std::fprintf(stderr, "tuner capture: %s: size %s added as %s (%zu sizes; tune them: tuner tune %s --templates %s --sizes captured)\n",
-                     name_, size.c_str(), folder.c_str(), kernel.launch.more_sizes.size() + 1, name_, kernel.folder.c_str());
+        std::fprintf(stderr,
+                     "tuner capture: %s: size %s added as %s (%zu sizes; tune them: tuner tune %s --templates %s "
+                     "--sizes captured)\n",
+                     name_, size.c_str(), folder.c_str(), kernel.launch.more_sizes.size() + 1, name_,
+                     kernel.folder.c_str());
         break;
       }
       case capture::SizeClaim::kOverBound:
         if (!kernel.told_bound)
-          std::fprintf(stderr, "tuner capture: %s: size %s and later new sizes are not captured: %zu sizes are, the most per kernel\n",
-                       name_, size.c_str(), capture::kMaxCapturedSizes);
+          std::fprintf(
+              stderr,
+              "tuner capture: %s: size %s and later new sizes are not captured: %zu sizes are, the most per kernel\n",
+              name_, size.c_str(), capture::kMaxCapturedSizes);
         kernel.told_bound = true;
         break;
       case capture::SizeClaim::kSeen:
@@ -233,17 +253,19 @@ cudaError_t Launch::CaptureAndRun() {
 
 // In and InOut buffers before the launch, the application's launch, Out and InOut after it.
 // `drop_zero_inputs`: an InOut buffer of zeros gets no input file (init = "zero").
-void Launch::CaptureBuffers(capture::CaptureFolder& folder, bool drop_zero_inputs, std::vector<capture::CapturedArg>* args,
-                            bool* launched, cudaError_t* status) {
+void Launch::CaptureBuffers(capture::CaptureFolder& folder, bool drop_zero_inputs,
+                            std::vector<capture::CapturedArg>* args, bool* launched, cudaError_t* status) {
   static const std::regex kIdentifier("[A-Za-z_][A-Za-z0-9_]*");
   Check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize before the capture");
   args->clear();
   for (int i = 0; i < count_; ++i) {
     const Arg& a = args_[i];
-    if (!std::regex_match(std::string(a.name), kIdentifier)) throw CaptureError(std::string("argument '") + a.name + "': not an identifier");
+    if (!std::regex_match(std::string(a.name), kIdentifier))
+      throw CaptureError(std::string("argument '") + a.name + "': not an identifier");
     capture::CapturedArg arg{a.name, a.type_code, static_cast<ArgRole>(a.role), a.count, "", false};
     if (a.role == kScalar) arg.value = ScalarText(a.type_code, a.slot);
-    if (a.role == kIn || a.role == kInOut) arg.initially_zero = WriteBuffer(folder, capture::InputFile(a.name), arg, a.slot, stream_);
+    if (a.role == kIn || a.role == kInOut)
+      arg.initially_zero = WriteBuffer(folder, capture::InputFile(a.name), arg, a.slot, stream_);
     if (a.role == kInOut && arg.initially_zero && drop_zero_inputs) folder.Remove(capture::InputFile(a.name));
     args->push_back(arg);
   }
@@ -260,8 +282,10 @@ void Launch::CaptureBuffers(capture::CaptureFolder& folder, bool drop_zero_input
 // moved into place. `launched` tells the caller whether the launch already happened.
 std::string Launch::CaptureInto(bool* launched, cudaError_t* status) {
   static const std::regex kIdentifier("[A-Za-z_][A-Za-z0-9_]*");
-  if (!std::regex_match(std::string(name_), kIdentifier)) throw CaptureError("the name must be an identifier (letters, digits, _)");
-  if (record_->source_path.empty()) throw CaptureError("the launch call gives no kernel source (.Source(path, kernel)), which the tuner compiles");
+  if (!std::regex_match(std::string(name_), kIdentifier))
+    throw CaptureError("the name must be an identifier (letters, digits, _)");
+  if (record_->source_path.empty())
+    throw CaptureError("the launch call gives no kernel source (.Source(path, kernel)), which the tuner compiles");
   const char* dir = std::getenv("TUNER_CAPTURE_DIR");
   capture::CaptureFolder folder(dir && *dir ? dir : ".", name_);
   capture::CapturedLaunch& record = *record_;

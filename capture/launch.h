@@ -44,7 +44,8 @@ class Launch {
   static constexpr int kMaxArgs = 64;
 
   template <typename Kernel>
-  Launch(const char* name, Kernel kernel, dim3 grid, dim3 block, std::size_t shared_bytes = 0, cudaStream_t stream = nullptr)
+  Launch(const char* name, Kernel kernel, dim3 grid, dim3 block, std::size_t shared_bytes = 0,
+         cudaStream_t stream = nullptr)
       : Launch(name, reinterpret_cast<const void*>(kernel), grid, block, shared_bytes, stream, 0) {}
   ~Launch();
   Launch(const Launch&) = delete;
@@ -52,11 +53,21 @@ class Launch {
 
   // The kernel's arguments, in its order. Buffers: device pointers with their element counts.
   // Argument names are read when Run() captures: pass literals, or strings that live until then.
-  template <typename T> Launch& In(const char* name, const T* data, std::size_t count) { return Buffer<T>(name, data, count, kIn); }
-  template <typename T> Launch& Out(const char* name, T* data, std::size_t count) { return Buffer<T>(name, data, count, kOut); }
+  template <typename T>
+  Launch& In(const char* name, const T* data, std::size_t count) {
+    return Buffer<T>(name, data, count, kIn);
+  }
+  template <typename T>
+  Launch& Out(const char* name, T* data, std::size_t count) {
+    return Buffer<T>(name, data, count, kOut);
+  }
   // Read and written: its contents before the launch are an input, after it an expected output.
-  template <typename T> Launch& InOut(const char* name, T* data, std::size_t count) { return Buffer<T>(name, data, count, kInOut); }
-  template <typename T> Launch& Scalar(const char* name, T value) {
+  template <typename T>
+  Launch& InOut(const char* name, T* data, std::size_t count) {
+    return Buffer<T>(name, data, count, kInOut);
+  }
+  template <typename T>
+  Launch& Scalar(const char* name, T value) {
     static_assert(IsElement<T>(), "scalars: float, double, int32_t, uint32_t, int64_t or uint64_t");
     Arg& arg = NextArg(name, TypeCode<T>(), kScalar, 1);
     std::memcpy(&arg.slot, &value, sizeof value);
@@ -66,14 +77,14 @@ class Launch {
   // For the capture's description only (no cost without capture). The source must compile with
   // NVRTC on its own; `kernel_name` is its entry point or a name expression such as "hist<BLOCK>".
   Launch& Source(const char* path, const char* kernel_name = nullptr);
-  Launch& Size(const char* name, long long value);               // the problem size, in order
+  Launch& Size(const char* name, long long value);  // the problem size, in order
   Launch& Param(const char* name, long long value, std::initializer_list<long long> values = {});
   Launch& Constraint(const char* expression);
-  Launch& Option(const char* nvrtc_option);                      // e.g. "-use_fast_math"
+  Launch& Option(const char* nvrtc_option);  // e.g. "-use_fast_math"
   // Grid and block as expressions over sizes and parameters; shared memory per block too.
   Launch& Geometry(std::initializer_list<const char*> grid, std::initializer_list<const char*> block,
                    const char* shared_bytes = "0");
-  Launch& Tolerance(double atol, double rtol);                    // for floating-point outputs
+  Launch& Tolerance(double atol, double rtol);  // for floating-point outputs
 
   // Launches the kernel (and captures it if asked); returns cudaLaunchKernel's status.
   cudaError_t Run() {
@@ -92,19 +103,28 @@ class Launch {
     std::uint64_t slot;  // the value cudaLaunchKernel reads: a device pointer or a scalar
   };
 
-  template <typename T> static constexpr bool IsElement() {
+  template <typename T>
+  static constexpr bool IsElement() {
     return std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, std::int32_t> ||
            std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint64_t>;
   }
-  template <typename T> static constexpr const char* TypeCode() {
-    if constexpr (std::is_same_v<T, float>) return "<f4";
-    else if constexpr (std::is_same_v<T, double>) return "<f8";
-    else if constexpr (std::is_same_v<T, std::int32_t>) return "<i4";
-    else if constexpr (std::is_same_v<T, std::uint32_t>) return "<u4";
-    else if constexpr (std::is_same_v<T, std::int64_t>) return "<i8";
-    else return "<u8";
+  template <typename T>
+  static constexpr const char* TypeCode() {
+    if constexpr (std::is_same_v<T, float>)
+      return "<f4";
+    else if constexpr (std::is_same_v<T, double>)
+      return "<f8";
+    else if constexpr (std::is_same_v<T, std::int32_t>)
+      return "<i4";
+    else if constexpr (std::is_same_v<T, std::uint32_t>)
+      return "<u4";
+    else if constexpr (std::is_same_v<T, std::int64_t>)
+      return "<i8";
+    else
+      return "<u8";
   }
-  template <typename T> Launch& Buffer(const char* name, const T* data, std::size_t count, Role role) {
+  template <typename T>
+  Launch& Buffer(const char* name, const T* data, std::size_t count, Role role) {
     static_assert(IsElement<T>(), "buffers of float, double, int32_t, uint32_t, int64_t or uint64_t");
     Arg& arg = NextArg(name, TypeCode<T>(), role, count);
     const void* pointer = data;
@@ -119,7 +139,8 @@ class Launch {
     return arg;
   }
 
-  Launch(const char* name, const void* kernel, dim3 grid, dim3 block, std::size_t shared_bytes, cudaStream_t stream, int);
+  Launch(const char* name, const void* kernel, dim3 grid, dim3 block, std::size_t shared_bytes, cudaStream_t stream,
+         int);
   cudaError_t CaptureAndRun();
   std::string CaptureInto(bool* launched, cudaError_t* status);
   std::string AddSize(bool* launched, cudaError_t* status);

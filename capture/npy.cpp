@@ -69,7 +69,8 @@ class DictParser {
     return pos_ < text_.size() && text_[pos_] == c;
   }
   void Expect(char c) {
-    if (!Peek(c)) Fail(path_, std::string("header: expected '") + c + "' at byte " + std::to_string(pos_) + " of the dictionary");
+    if (!Peek(c))
+      Fail(path_, std::string("header: expected '") + c + "' at byte " + std::to_string(pos_) + " of the dictionary");
     ++pos_;
   }
   std::string QuotedString() {
@@ -100,7 +101,8 @@ class DictParser {
       std::uint64_t value = 0;
       while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
         const std::uint64_t digit = static_cast<std::uint64_t>(text_[pos_++] - '0');
-        if (value > (std::numeric_limits<std::uint64_t>::max() - digit) / 10) Fail(path_, "header: shape: a dimension is too large");
+        if (value > (std::numeric_limits<std::uint64_t>::max() - digit) / 10)
+          Fail(path_, "header: shape: a dimension is too large");
         value = value * 10 + digit;
       }
       if (pos_ == start) Fail(path_, "header: shape must be a tuple of non-negative integers");
@@ -129,7 +131,8 @@ std::string PreambleAndHeader(const std::string& path, std::ifstream& in, std::u
     Fail(path, "not a .npy file (it does not start with the bytes \\x93NUMPY)");
   const int major = preamble[6];
   if (major < 1 || major > 3 || preamble[7] != 0)
-    Fail(path, "format version " + std::to_string(major) + "." + std::to_string(preamble[7]) + " is not one of 1.0, 2.0, 3.0");
+    Fail(path, "format version " + std::to_string(major) + "." + std::to_string(preamble[7]) +
+                   " is not one of 1.0, 2.0, 3.0");
   std::uint32_t header_bytes = LittleEndian(preamble + 8, 2);
   std::uint64_t offset = 10;
   if (major >= 2) {
@@ -138,7 +141,8 @@ std::string PreambleAndHeader(const std::string& path, std::ifstream& in, std::u
     header_bytes = LittleEndian(preamble + 8, 4);
     offset = 12;
   }
-  if (header_bytes > kMaxHeaderBytes) Fail(path, "header length " + std::to_string(header_bytes) + " bytes is not plausible");
+  if (header_bytes > kMaxHeaderBytes)
+    Fail(path, "header length " + std::to_string(header_bytes) + " bytes is not plausible");
   std::string text(header_bytes, '\0');
   in.read(text.data(), header_bytes);
   if (static_cast<std::uint32_t>(in.gcount()) < header_bytes) Fail(path, "truncated in its header");
@@ -160,13 +164,16 @@ void CheckDescr(const std::string& path, const Header& header) {
 std::uint64_t Header::Count() const {
   std::uint64_t count = 1;
   for (std::uint64_t dim : shape) {
-    if (dim != 0 && count > std::numeric_limits<std::uint64_t>::max() / dim) throw NpyError("shape " + ShapeText() + " overflows");
+    if (dim != 0 && count > std::numeric_limits<std::uint64_t>::max() / dim)
+      throw NpyError("shape " + ShapeText() + " overflows");
     count *= dim;
   }
   return count;
 }
 
-std::size_t Header::ItemBytes() const { return descr.size() >= 3 ? static_cast<std::size_t>(std::stoul(descr.substr(2))) : 0; }
+std::size_t Header::ItemBytes() const {
+  return descr.size() >= 3 ? static_cast<std::size_t>(std::stoul(descr.substr(2))) : 0;
+}
 
 std::string Header::ShapeText() const {
   std::string text = "(";
@@ -175,7 +182,8 @@ std::string Header::ShapeText() const {
 }
 
 std::string DescribeDescr(const std::string& descr) {
-  static const std::map<char, std::string> kKind = {{'f', "float"}, {'i', "int"}, {'u', "uint"}, {'b', "bool"}, {'c', "complex"}};
+  static const std::map<char, std::string> kKind = {
+      {'f', "float"}, {'i', "int"}, {'u', "uint"}, {'b', "bool"}, {'c', "complex"}};
   std::string name = descr;
   if (descr.size() >= 3 && kKind.count(descr[1]) && descr.find_first_not_of("0123456789", 2) == std::string::npos)
     name = kKind.at(descr[1]) + std::to_string(8 * std::stoul(descr.substr(2)));
@@ -198,14 +206,16 @@ Header ReadHeader(const std::string& path) {
     Fail(path, e.what());
   }
   const std::uint64_t item = header.ItemBytes();
-  if (count > std::numeric_limits<std::uint64_t>::max() / item) Fail(path, "shape " + header.ShapeText() + " overflows");
+  if (count > std::numeric_limits<std::uint64_t>::max() / item)
+    Fail(path, "shape " + header.ShapeText() + " overflows");
   const std::uint64_t needed = data_offset + count * item;
   if (file_bytes < needed)
     Fail(path, "truncated: shape " + header.ShapeText() + " of " + DescribeDescr(header.descr) + " needs " +
-                   std::to_string(count * item) + " bytes of data, the file holds " + std::to_string(file_bytes - std::min(file_bytes, data_offset)));
+                   std::to_string(count * item) + " bytes of data, the file holds " +
+                   std::to_string(file_bytes - std::min(file_bytes, data_offset)));
   if (file_bytes > needed)
-    Fail(path, std::to_string(file_bytes - needed) + " byte(s) after the data that shape " + header.ShapeText() + " of " +
-                   DescribeDescr(header.descr) + " describes");
+    Fail(path, std::to_string(file_bytes - needed) + " byte(s) after the data that shape " + header.ShapeText() +
+                   " of " + DescribeDescr(header.descr) + " describes");
   return header;
 }
 
@@ -220,10 +230,11 @@ void CheckMatches(const Header& header, const std::string& path, const std::stri
   std::size_t long_dims = 0;
   for (std::uint64_t dim : header.shape) long_dims += dim > 1;
   if (header.fortran_order && long_dims > 1)
-    throw NpyError(where + "is in Fortran order (shape " + header.ShapeText() + "); expected C order (numpy: np.ascontiguousarray(a))");
+    throw NpyError(where + "is in Fortran order (shape " + header.ShapeText() +
+                   "); expected C order (numpy: np.ascontiguousarray(a))");
   if (header.Count() != count)
-    throw NpyError(where + "shape " + header.ShapeText() + " holds " + std::to_string(header.Count()) + " element(s), expected " +
-                   std::to_string(count));
+    throw NpyError(where + "shape " + header.ShapeText() + " holds " + std::to_string(header.Count()) +
+                   " element(s), expected " + std::to_string(count));
 }
 
 void ReadData(const std::string& path, const Header& header,
@@ -275,13 +286,15 @@ Writer::~Writer() {
 }
 
 void Writer::Write(const void* bytes, std::size_t size) {
-  if (size > 0 && std::fwrite(bytes, 1, size, file_) != size) Fail(path_, std::string("cannot write: ") + std::strerror(errno));
+  if (size > 0 && std::fwrite(bytes, 1, size, file_) != size)
+    Fail(path_, std::string("cannot write: ") + std::strerror(errno));
   written_bytes_ += size;
 }
 
 void Writer::Close() {
   if (written_bytes_ != expected_bytes_)
-    Fail(path_, "wrote " + std::to_string(written_bytes_) + " bytes of data, the header promises " + std::to_string(expected_bytes_));
+    Fail(path_, "wrote " + std::to_string(written_bytes_) + " bytes of data, the header promises " +
+                    std::to_string(expected_bytes_));
   const bool ok = std::fclose(file_) == 0;
   file_ = nullptr;
   if (!ok) Fail(path_, std::string("cannot write: ") + std::strerror(errno));

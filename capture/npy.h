@@ -20,24 +20,43 @@ struct NpyError : std::runtime_error {
 };
 
 struct Header {
-  std::string descr;                // "<f4": byte order, kind, bytes per element
+  std::string descr;  // "<f4": byte order, kind, bytes per element
   bool fortran_order = false;
   std::vector<std::uint64_t> shape;  // () for a scalar
   std::uint64_t data_offset = 0;     // bytes before the data
 
-  std::uint64_t Count() const;      // elements: the product of the shape
-  std::size_t ItemBytes() const;    // from descr
-  std::string ShapeText() const;    // "(1000, 3)"
+  std::uint64_t Count() const;    // elements: the product of the shape
+  std::size_t ItemBytes() const;  // from descr
+  std::string ShapeText() const;  // "(1000, 3)"
 };
 
 // The .npy type code of a buffer element type, little-endian: "<f4", "<f8", "<i4", "<u4", "<i8", "<u8".
-template <typename T> const char* DescrOf();
-template <> inline const char* DescrOf<float>() { return "<f4"; }
-template <> inline const char* DescrOf<double>() { return "<f8"; }
-template <> inline const char* DescrOf<std::int32_t>() { return "<i4"; }
-template <> inline const char* DescrOf<std::uint32_t>() { return "<u4"; }
-template <> inline const char* DescrOf<std::int64_t>() { return "<i8"; }
-template <> inline const char* DescrOf<std::uint64_t>() { return "<u8"; }
+template <typename T>
+const char* DescrOf();
+template <>
+inline const char* DescrOf<float>() {
+  return "<f4";
+}
+template <>
+inline const char* DescrOf<double>() {
+  return "<f8";
+}
+template <>
+inline const char* DescrOf<std::int32_t>() {
+  return "<i4";
+}
+template <>
+inline const char* DescrOf<std::uint32_t>() {
+  return "<u4";
+}
+template <>
+inline const char* DescrOf<std::int64_t>() {
+  return "<i8";
+}
+template <>
+inline const char* DescrOf<std::uint64_t>() {
+  return "<u8";
+}
 
 // "float32 ('<f4')": a type code as people read it, for messages.
 std::string DescribeDescr(const std::string& descr);

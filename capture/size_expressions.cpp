@@ -20,7 +20,8 @@ long long Product(const SizeValues& size, unsigned subset) {
 }
 
 // The constant m with values[i] == m * product at every size, if there is one.
-std::optional<long long> Factor(const std::vector<SizeValues>& sizes, const std::vector<long long>& values, unsigned subset) {
+std::optional<long long> Factor(const std::vector<SizeValues>& sizes, const std::vector<long long>& values,
+                                unsigned subset) {
   std::optional<long long> factor;
   for (std::size_t i = 0; i < sizes.size(); ++i) {
     const long long product = Product(sizes[i], subset);
@@ -56,7 +57,8 @@ std::optional<std::string> ProductOfSizes(const std::vector<SizeValues>& sizes, 
     for (const unsigned subset : subsets) {
       if (plain && subset == 0) continue;
       const auto factor = Factor(sizes, values, subset);
-      if (factor && (!plain || *factor == 1) && (*factor != 0 || subset == 0)) return Expression(sizes[0], subset, *factor);
+      if (factor && (!plain || *factor == 1) && (*factor != 0 || subset == 0))
+        return Expression(sizes[0], subset, *factor);
     }
   return std::nullopt;
 }

@@ -82,7 +82,8 @@ std::string CountersText(const std::string& counters_json) {
   std::string stalls;
   for (const auto& [reason, value] : TopStalls(counters_json))
     stalls += (stalls.empty() ? "" : ", ") + reason + " " + Number(value, 2);
-  if (!stalls.empty()) line += (line.empty() ? "" : ", ") + std::string("top stalls (warps per issued instruction) ") + stalls;
+  if (!stalls.empty())
+    line += (line.empty() ? "" : ", ") + std::string("top stalls (warps per issued instruction) ") + stalls;
   return line;
 }
 

@@ -13,14 +13,14 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <functional>
-#include <ctime>
 #include <string>
 #include <vector>
 
-#include "db/synthetic_database.h"
 #include "db/query/tuned_config.h"
+#include "db/synthetic_database.h"
 
 namespace {
 
@@ -127,11 +127,21 @@ void MeasureRepeatedLookups(const std::string& db, int iterations) {
   const tuner::GpuIdentity l40 = {"NVIDIA L40S", 8, 9, 142, 48'000'000'000, "GPU-x"};
   tuner::GpuIdentity other_card = kH100;
   other_card.uuid = "GPU-never-tuned";
-  Measure("repeated: exact size, this card", iterations, [&] { return bool(configs.Lookup("transpose", kH100, {8192, 8192})); });
-  Measure("repeated: nearest size, this card", iterations, [&] { return bool(configs.Lookup("transpose", kH100, {5000, 3000})); });
-  Measure("repeated: same model, another card", iterations, [&] { return bool(configs.Lookup("transpose", other_card, {8192, 8192})); });
-  Measure("repeated: by name \"H200\"", iterations, [&] { return bool(configs.Lookup("transpose", std::string("H200"), {8192, 8192})); });
-  Measure("repeated: not found (other arch)", iterations, [&] { return bool(configs.Lookup("transpose", l40, {8192, 8192})); });
+  Measure("repeated: exact size, this card", iterations, [&] {
+    return bool(configs.Lookup("transpose", kH100, {8192, 8192}));
+  });
+  Measure("repeated: nearest size, this card", iterations, [&] {
+    return bool(configs.Lookup("transpose", kH100, {5000, 3000}));
+  });
+  Measure("repeated: same model, another card", iterations, [&] {
+    return bool(configs.Lookup("transpose", other_card, {8192, 8192}));
+  });
+  Measure("repeated: by name \"H200\"", iterations, [&] {
+    return bool(configs.Lookup("transpose", std::string("H200"), {8192, 8192}));
+  });
+  Measure("repeated: not found (other arch)", iterations, [&] {
+    return bool(configs.Lookup("transpose", l40, {8192, 8192}));
+  });
 }
 
 // Builds the synthetic database in a child, so that the processes forked to time open and first

@@ -16,9 +16,12 @@ Objective ParseObjective(const std::string& text) {
 
 const char* ToString(Objective objective) {
   switch (objective) {
-    case Objective::kTime: return "time";
-    case Objective::kEnergy: return "energy";
-    case Objective::kEdp: return "edp";
+    case Objective::kTime:
+      return "time";
+    case Objective::kEnergy:
+      return "energy";
+    case Objective::kEdp:
+      return "edp";
   }
   return "time";
 }

@@ -31,26 +31,42 @@ const json& Object(const json& parent, const char* key) {
 }  // namespace
 
 ordered_json ToJson(const GpuRecord& g) {
-  return {{"uuid", g.uuid},           {"name", g.name},
-          {"cc_major", g.cc_major},   {"cc_minor", g.cc_minor},
-          {"sm_count", g.sm_count},   {"memory_bytes", g.memory_bytes},
-          {"driver_version", g.driver_version}, {"cuda_version", g.cuda_version},
+  return {{"uuid", g.uuid},
+          {"name", g.name},
+          {"cc_major", g.cc_major},
+          {"cc_minor", g.cc_minor},
+          {"sm_count", g.sm_count},
+          {"memory_bytes", g.memory_bytes},
+          {"driver_version", g.driver_version},
+          {"cuda_version", g.cuda_version},
           {"sm_clock_mhz", g.sm_clock_mhz}};
 }
 
 ordered_json ToJson(const MeasurementRecord& m) {
-  return {{"params_json", m.params_json},   {"launch_json", m.launch_json},
-          {"status", m.status},             {"reason", m.reason},
-          {"time_ms_median", m.time_ms_median}, {"time_ms_min", m.time_ms_min},
-          {"time_ms_max", m.time_ms_max},   {"time_ms_spread", m.time_ms_spread},
-          {"samples", m.samples},           {"perf_value", m.perf_value},
-          {"perf_unit", m.perf_unit},       {"regs_per_thread", m.regs_per_thread},
-          {"smem_bytes", m.smem_bytes},     {"spill_bytes", m.spill_bytes},
-          {"blocks_per_sm", m.blocks_per_sm}, {"occupancy", m.occupancy},
-          {"limiter", m.limiter},           {"compile_ms", m.compile_ms},
-          {"error_text", m.error_text},     {"measured_at", m.measured_at},
-          {"worker_kills", m.worker_kills}, {"counters_json", m.counters_json},
-          {"energy_j", m.energy_j},         {"power_w", m.power_w},
+  return {{"params_json", m.params_json},
+          {"launch_json", m.launch_json},
+          {"status", m.status},
+          {"reason", m.reason},
+          {"time_ms_median", m.time_ms_median},
+          {"time_ms_min", m.time_ms_min},
+          {"time_ms_max", m.time_ms_max},
+          {"time_ms_spread", m.time_ms_spread},
+          {"samples", m.samples},
+          {"perf_value", m.perf_value},
+          {"perf_unit", m.perf_unit},
+          {"regs_per_thread", m.regs_per_thread},
+          {"smem_bytes", m.smem_bytes},
+          {"spill_bytes", m.spill_bytes},
+          {"blocks_per_sm", m.blocks_per_sm},
+          {"occupancy", m.occupancy},
+          {"limiter", m.limiter},
+          {"compile_ms", m.compile_ms},
+          {"error_text", m.error_text},
+          {"measured_at", m.measured_at},
+          {"worker_kills", m.worker_kills},
+          {"counters_json", m.counters_json},
+          {"energy_j", m.energy_j},
+          {"power_w", m.power_w},
           {"energy_launch_ms", m.energy_launch_ms},
           {"perf_per_joule", m.perf_per_joule}};
 }
@@ -60,9 +76,16 @@ ordered_json ToJson(const MeasurementRow& row) {
   return {{"gpu", ToJson(row.gpu)},
           {"template", {{"name", row.templ.name}, {"hash", row.templ.hash}, {"first_seen", row.templ.first_seen}}},
           {"sweep",
-           {{"uid", s.uid}, {"command", s.command}, {"strategy", s.strategy}, {"budget", s.budget},
-            {"size_key", s.size_key}, {"status", s.status}, {"tool_version", s.tool_version},
-            {"nvrtc_version", s.nvrtc_version}, {"started_at", s.started_at}, {"ended_at", s.ended_at},
+           {{"uid", s.uid},
+            {"command", s.command},
+            {"strategy", s.strategy},
+            {"budget", s.budget},
+            {"size_key", s.size_key},
+            {"status", s.status},
+            {"tool_version", s.tool_version},
+            {"nvrtc_version", s.nvrtc_version},
+            {"started_at", s.started_at},
+            {"ended_at", s.ended_at},
             {"copy_gbps", s.copy_gbps}}},
           {"size_key", row.size_key},
           {"measurement", ToJson(row.measurement)}};
@@ -120,11 +143,15 @@ MeasurementRow RowFromJson(const json& line) {
   Get(m, "error_text", &r.error_text);
   Get(m, "measured_at", &r.measured_at);
   // Absent in exports of schema 3, where a fault or timeout had killed its worker once.
-  if (m.contains("worker_kills")) Get(m, "worker_kills", &r.worker_kills);
-  else r.worker_kills = KillsWorker(r.status) ? 1 : 0;
+  if (m.contains("worker_kills"))
+    Get(m, "worker_kills", &r.worker_kills);
+  else
+    r.worker_kills = KillsWorker(r.status) ? 1 : 0;
   // Absent in exports before schema 6: nothing measured.
-  for (const auto& [key, value] : {std::pair{"energy_j", &r.energy_j}, {"power_w", &r.power_w},
-                                     {"energy_launch_ms", &r.energy_launch_ms}, {"perf_per_joule", &r.perf_per_joule}})
+  for (const auto& [key, value] : {std::pair{"energy_j", &r.energy_j},
+                                   {"power_w", &r.power_w},
+                                   {"energy_launch_ms", &r.energy_launch_ms},
+                                   {"perf_per_joule", &r.perf_per_joule}})
     if (m.contains(key)) Get(m, key, value);
   if (m.contains("counters_json")) Get(m, "counters_json", &r.counters_json);
   if (!r.counters_json.empty() && !json::parse(r.counters_json, nullptr, false).is_object())

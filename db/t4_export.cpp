@@ -40,7 +40,9 @@ ordered_json Result(const db::MeasurementRecord& m) {
   return {{"timestamp", m.measured_at},
           {"configuration", ordered_json::parse(m.params_json)},
           {"objectives", {"time"}},
-          {"times", {{"compilation_time", m.compile_ms}, {"runtimes", ok ? ordered_json::array({m.time_ms_median}) : ordered_json::array()}}},
+          {"times",
+           {{"compilation_time", m.compile_ms},
+            {"runtimes", ok ? ordered_json::array({m.time_ms_median}) : ordered_json::array()}}},
           {"invalidity", T4Invalidity(m.status)},
           {"correctness", m.status == "wrong_result" ? 0 : 1},
           {"measurements", Measurements(m)}};
@@ -74,8 +76,9 @@ ordered_json Metadata(const db::MeasurementRow& first, std::size_t results, std:
 
 std::string T4Invalidity(const std::string& status) {
   static const std::map<std::string, std::string> kInvalidity = {
-      {"ok", "correct"},           {"wrong_result", "correctness"}, {"compile_error", "compile"}, {"invalid", "constraints"},
-      {"launch_error", "runtime"}, {"fault", "runtime"},            {"timeout", "timeout"}};
+      {"ok", "correct"},          {"wrong_result", "correctness"}, {"compile_error", "compile"},
+      {"invalid", "constraints"}, {"launch_error", "runtime"},     {"fault", "runtime"},
+      {"timeout", "timeout"}};
   const auto it = kInvalidity.find(status);
   if (it == kInvalidity.end()) throw std::invalid_argument("no T4 invalidity for status '" + status + "'");
   return it->second;

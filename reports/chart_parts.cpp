@@ -60,9 +60,9 @@ void Headroom(Chart& chart) {
 }
 
 std::string OkTitle(const Run& run, const db::MeasurementRecord& m) {
-  return run.Params(m) + "\n" + FormatNumber(m.perf_value) + " " + m.perf_unit + ", " +
-         FormatMs(m.time_ms_median) + ", occupancy " + FormatPercent(m.occupancy) + " (" + m.limiter + "), " +
-         std::to_string(m.regs_per_thread) + " regs, " + std::to_string(m.smem_bytes) + " B smem";
+  return run.Params(m) + "\n" + FormatNumber(m.perf_value) + " " + m.perf_unit + ", " + FormatMs(m.time_ms_median) +
+         ", occupancy " + FormatPercent(m.occupancy) + " (" + m.limiter + "), " + std::to_string(m.regs_per_thread) +
+         " regs, " + std::to_string(m.smem_bytes) + " B smem";
 }
 
 std::string FailTitle(const Run& run, const db::MeasurementRecord& m) {

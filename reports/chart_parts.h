@@ -5,8 +5,8 @@
 #include <cstddef>
 #include <string>
 
-#include "reports/report_data.h"
 #include "common/svg_chart.h"
+#include "reports/report_data.h"
 
 namespace tuner::report {
 

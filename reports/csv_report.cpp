@@ -9,12 +9,18 @@ namespace tuner::report {
 
 namespace {
 
-const char* const kColumns[] = {
-    "kernel", "template_hash", "stale", "gpu_name", "gpu_uuid", "arch", "sm_count", "driver_version", "cuda_version",
-    "size", "params_json", "launch_json", "status", "reason", "time_ms_median", "time_ms_min", "time_ms_max",
-    "time_ms_spread", "samples", "perf_value", "perf_unit", "ceiling_value", "ceiling_fraction", "regs_per_thread",
-    "smem_bytes", "spill_bytes", "blocks_per_sm", "occupancy", "limiter", "compile_ms", "measured_at", "sweep_uid",
-    "sweep_started_at", "tool_version", "nvrtc_version", "error_text"};
+const char* const kColumns[] = {"kernel",        "template_hash",    "stale",
+                                "gpu_name",      "gpu_uuid",         "arch",
+                                "sm_count",      "driver_version",   "cuda_version",
+                                "size",          "params_json",      "launch_json",
+                                "status",        "reason",           "time_ms_median",
+                                "time_ms_min",   "time_ms_max",      "time_ms_spread",
+                                "samples",       "perf_value",       "perf_unit",
+                                "ceiling_value", "ceiling_fraction", "regs_per_thread",
+                                "smem_bytes",    "spill_bytes",      "blocks_per_sm",
+                                "occupancy",     "limiter",          "compile_ms",
+                                "measured_at",   "sweep_uid",        "sweep_started_at",
+                                "tool_version",  "nvrtc_version",    "error_text"};
 
 std::string Number(double value) {
   char buffer[40];
@@ -26,15 +32,42 @@ std::vector<std::string> Fields(const Run& run, const db::MeasurementRow& row) {
   const db::MeasurementRecord& m = row.measurement;
   const bool ok = m.status == "ok";
   const bool ceiling = ok && run.ceiling.known() && m.perf_unit == run.ceiling.unit;
-  return {row.templ.name, row.templ.hash, row.stale ? "1" : "0", row.gpu.name, row.gpu.uuid,
-          ComputeCapability(row.gpu), std::to_string(row.gpu.sm_count), row.gpu.driver_version, row.gpu.cuda_version,
-          row.size_key, m.params_json, m.launch_json, m.status, m.reason, Number(m.time_ms_median),
-          Number(m.time_ms_min), Number(m.time_ms_max), Number(m.time_ms_spread), std::to_string(m.samples),
-          Number(m.perf_value), m.perf_unit, ceiling ? Number(run.ceiling.value) : "",
-          ceiling ? Number(m.perf_value / run.ceiling.value) : "", std::to_string(m.regs_per_thread),
-          std::to_string(m.smem_bytes), std::to_string(m.spill_bytes), std::to_string(m.blocks_per_sm),
-          Number(m.occupancy), m.limiter, Number(m.compile_ms), m.measured_at, row.sweep.uid, row.sweep.started_at,
-          row.sweep.tool_version, row.sweep.nvrtc_version, m.error_text};
+  return {row.templ.name,
+          row.templ.hash,
+          row.stale ? "1" : "0",
+          row.gpu.name,
+          row.gpu.uuid,
+          ComputeCapability(row.gpu),
+          std::to_string(row.gpu.sm_count),
+          row.gpu.driver_version,
+          row.gpu.cuda_version,
+          row.size_key,
+          m.params_json,
+          m.launch_json,
+          m.status,
+          m.reason,
+          Number(m.time_ms_median),
+          Number(m.time_ms_min),
+          Number(m.time_ms_max),
+          Number(m.time_ms_spread),
+          std::to_string(m.samples),
+          Number(m.perf_value),
+          m.perf_unit,
+          ceiling ? Number(run.ceiling.value) : "",
+          ceiling ? Number(m.perf_value / run.ceiling.value) : "",
+          std::to_string(m.regs_per_thread),
+          std::to_string(m.smem_bytes),
+          std::to_string(m.spill_bytes),
+          std::to_string(m.blocks_per_sm),
+          Number(m.occupancy),
+          m.limiter,
+          Number(m.compile_ms),
+          m.measured_at,
+          row.sweep.uid,
+          row.sweep.started_at,
+          row.sweep.tool_version,
+          row.sweep.nvrtc_version,
+          m.error_text};
 }
 
 std::string Line(const std::vector<std::string>& fields) {

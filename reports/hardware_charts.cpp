@@ -23,7 +23,8 @@ struct Profiled {
 std::vector<Profiled> WithCounter(const Run& run, const std::string& key) {
   std::vector<Profiled> out;
   for (const db::MeasurementRow& row : run.rows)
-    if (const auto value = db::CounterValue(row.measurement.counters_json, key); value && row.measurement.status == "ok")
+    if (const auto value = db::CounterValue(row.measurement.counters_json, key);
+        value && row.measurement.status == "ok")
       out.push_back({&row.measurement, *value});
   return out;
 }
@@ -65,14 +66,16 @@ std::vector<std::string> ValuesOf(const Run& run, const std::vector<Profiled>& p
 
 NamedChart CounterChart(const KernelReport& kernel, const Run& run, const db::CounterField& field,
                         const std::vector<Profiled>& profiled, const std::string& name) {
-  Chart chart = NewChart(RunChartTitle(kernel, run, std::string(field.label) + " against " + name), name, "", field.label, field.unit);
+  Chart chart = NewChart(RunChartTitle(kernel, run, std::string(field.label) + " against " + name), name, "",
+                         field.label, field.unit);
   const std::vector<std::string> values = ValuesOf(run, profiled, name);
   chart.x_categories = values;
   ChartSeries& dots = AddSeries(chart, "profiled candidates", SeriesStyle::kScatter, "#6baed6");
   const db::MeasurementRow* best = run.Best();
   std::size_t i = 0;
   for (const Profiled& p : profiled) {
-    const double at = static_cast<double>(std::find(values.begin(), values.end(), run.Value(*p.m, name)) - values.begin());
+    const double at =
+        static_cast<double>(std::find(values.begin(), values.end(), run.Value(*p.m, name)) - values.begin());
     const double jitter = (std::fmod(static_cast<double>(i++) * 0.618034, 1.0) - 0.5) * 0.4;
     AddPoint(chart, dots, {at + jitter, p.value}, run.Params(*p.m) + ": " + FormatNumber(p.value) + " " + field.unit);
     if (best && p.m == &best->measurement)
@@ -130,12 +133,13 @@ std::optional<NamedChart> ParetoChart(const KernelReport& kernel, const Run& run
       points.emplace_back(row.measurement.time_ms_median, row.measurement.energy_j * 1e3);
     }
   if (points.size() < 2) return std::nullopt;
-  Chart chart = NewChart(RunChartTitle(kernel, run, "time against energy"), "Median time", "ms", "Energy per launch", "mJ");
+  Chart chart =
+      NewChart(RunChartTitle(kernel, run, "time against energy"), "Median time", "ms", "Energy per launch", "mJ");
   ChartSeries& dots = AddSeries(chart, "candidates with energy", SeriesStyle::kScatter, "#6baed6");
   for (std::size_t i = 0; i < points.size(); ++i)
     AddPoint(chart, dots, {points[i].first, points[i].second},
-             run.Params(*measured[i]) + ": " + FormatMs(points[i].first) + ", " + FormatNumber(points[i].second) + " mJ at " +
-                 FormatNumber(measured[i]->power_w) + " W");
+             run.Params(*measured[i]) + ": " + FormatMs(points[i].first) + ", " + FormatNumber(points[i].second) +
+                 " mJ at " + FormatNumber(measured[i]->power_w) + " W");
   ChartSeries& front = AddSeries(chart, "Pareto front", SeriesStyle::kLine, "#d62728");
   for (std::size_t i : ParetoFront(points))
     AddPoint(chart, front, {points[i].first, points[i].second}, run.Params(*measured[i]));

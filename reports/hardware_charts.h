@@ -22,5 +22,4 @@ std::optional<NamedChart> ParetoChart(const KernelReport& kernel, const Run& run
 // Indices into `points` (time, energy) of the Pareto front, fastest first.
 std::vector<std::size_t> ParetoFront(const std::vector<std::pair<double, double>>& points);
 
-
 }  // namespace tuner::report

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "common/svg_chart.h"
 #include "reports/hardware_charts.h"
 #include "reports/html_style.h"
 #include "reports/overview_charts.h"
@@ -10,7 +11,6 @@
 #include "reports/report_tables.h"
 #include "reports/size_tables.h"
 #include "reports/winner_card.h"
-#include "common/svg_chart.h"
 
 namespace tuner::report {
 
@@ -49,15 +49,17 @@ std::string Figure(const NamedChart& chart) {
 }
 
 std::string Card(const std::string& key, const std::string& value, bool params = false) {
-  return std::string("<div class=\"card") + (params ? " wide" : "") + "\"><div class=\"k\">" + E(key) + "</div><div class=\"v" +
-         (params ? " params" : "") + "\">" + E(value) + "</div></div>\n";
+  return std::string("<div class=\"card") + (params ? " wide" : "") + "\"><div class=\"k\">" + E(key) +
+         "</div><div class=\"v" + (params ? " params" : "") + "\">" + E(value) + "</div></div>\n";
 }
 
 std::string BestCards(const Run& run) {
   const db::MeasurementRow* best = run.Best();
-  if (!best) return Tag("p", "No candidate of this run produced a correct result; the failures are listed below.", "note");
+  if (!best)
+    return Tag("p", "No candidate of this run produced a correct result; the failures are listed below.", "note");
   const db::MeasurementRecord& m = best->measurement;
-  std::string out = "<div class=\"cards\">\n" + Card("Best throughput", FormatNumber(m.perf_value) + " " + m.perf_unit) +
+  std::string out = "<div class=\"cards\">\n" +
+                    Card("Best throughput", FormatNumber(m.perf_value) + " " + m.perf_unit) +
                     Card("Median time", FormatMs(m.time_ms_median)) + Card("Best parameters", run.Params(m), true);
   out += run.ceiling.known()
              ? Card("Of the device ceiling", FormatPercent(m.perf_value / run.ceiling.value) + " of " +
@@ -87,7 +89,8 @@ std::string RunSection(const KernelReport& kernel, const Run& run) {
                     (run.stale ? E(", older template version " + run.template_hash.substr(0, 12)) : "") +
                     "</span></summary>\n";
   out += BestCards(run) + WinnerCardHtml(run);
-  if (!run.ceiling.known() && run.Best()) out += Tag("p", "No ceiling for this run: " + run.ceiling.missing + ".", "note");
+  if (!run.ceiling.known() && run.Best())
+    out += Tag("p", "No ceiling for this run: " + run.ceiling.missing + ".", "note");
   out += "<div class=\"charts\">\n" + Figure(CandidatesChart(kernel, run));
   if (run.Best()) out += Figure(OccupancyChart(kernel, run));
   if (const auto pareto = ParetoChart(kernel, run)) out += Figure(*pareto);
@@ -105,19 +108,24 @@ std::string KernelSection(const KernelReport& kernel, const std::string& id) {
   std::string out = "<section id=\"" + E(id) + "\">\n" + Tag("h2", kernel.kernel);
   if (kernel.runs.empty())
     return out + Tag("p", "No measurements of this kernel match the device and size filters.", "note") + "</section>\n";
-  out += Tag("p", std::to_string(kernel.CountRows()) + " measurements in " + std::to_string(kernel.runs.size()) +
-                      " run(s) of one GPU and problem size each.", "muted");
+  out += Tag("p",
+             std::to_string(kernel.CountRows()) + " measurements in " + std::to_string(kernel.runs.size()) +
+                 " run(s) of one GPU and problem size each.",
+             "muted");
   if (kernel.stale_rows_left_out > 0)
-    out += Tag("p", std::to_string(kernel.stale_rows_left_out) +
-                        " results of older versions of this template are left out (--include-stale shows them).", "note");
+    out += Tag("p",
+               std::to_string(kernel.stale_rows_left_out) +
+                   " results of older versions of this template are left out (--include-stale shows them).",
+               "note");
   out += Tag("h3", "Best per GPU and size") + HtmlTable(BestTable(kernel));
   std::string overview;
   if (auto across = AcrossChart(kernel)) overview += Figure(*across);
   if (auto ceiling = CeilingChart(kernel)) overview += Figure(*ceiling);
   if (!overview.empty()) out += "<div class=\"charts\">\n" + overview + "</div>\n";
   for (const SizeDispatch& sizes : SizeDispatches(kernel))
-    out += Tag("h3", "Sizes on " + SizesHeading(sizes)) + Tag("p", DispatchSummary(sizes)) + Tag("h4", "Loss with the winners of other sizes") +
-           HtmlTable(LossMatrixTable(sizes)) + Tag("h4", "Dispatch table") + HtmlTable(DispatchTableTable(kernel, sizes));
+    out += Tag("h3", "Sizes on " + SizesHeading(sizes)) + Tag("p", DispatchSummary(sizes)) +
+           Tag("h4", "Loss with the winners of other sizes") + HtmlTable(LossMatrixTable(sizes)) +
+           Tag("h4", "Dispatch table") + HtmlTable(DispatchTableTable(kernel, sizes));
   for (const Run& run : kernel.runs) out += RunSection(kernel, run);
   out += Tag("h3", "Provenance") + HtmlTable(ProvenanceTable(kernel));
   return out + "</section>\n";
@@ -146,10 +154,12 @@ std::string Header(const ReportData& data, const std::vector<std::string>& ids) 
   std::string filters;
   if (!data.request.device.empty()) filters += ", GPUs matching '" + data.request.device + "'";
   for (const std::string& size : data.request.size_keys) filters += ", size " + size;
-  std::string out = "<header>\n" + Tag("h1", "Tuning report: " + KernelList(data)) +
-                    Tag("p", "Generated " + data.generated_at + " by tuner " + data.tool_version + " from " +
-                                 data.database_path + " (" + std::to_string(data.CountRows()) + " measurements" +
-                                 filters + ").", "meta");
+  std::string out =
+      "<header>\n" + Tag("h1", "Tuning report: " + KernelList(data)) +
+      Tag("p",
+          "Generated " + data.generated_at + " by tuner " + data.tool_version + " from " + data.database_path + " (" +
+              std::to_string(data.CountRows()) + " measurements" + filters + ").",
+          "meta");
   out += "<nav><ul>\n<li><a href=\"#summary\">Summary</a></li>\n";
   for (std::size_t i = 0; i < ids.size(); ++i)
     out += "<li><a href=\"#" + E(ids[i]) + "\">" + E(data.kernels[i].kernel) + "</a></li>\n";
@@ -164,14 +174,18 @@ std::string RenderHtml(const ReportData& data) {
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
-      "<title>" + E("Tuning report: " + KernelList(data)) + "</title>\n<style>" + kHtmlStyle + "</style>\n</head>\n<body>\n<main>\n";
+      "<title>" +
+      E("Tuning report: " + KernelList(data)) + "</title>\n<style>" + kHtmlStyle +
+      "</style>\n</head>\n<body>\n<main>\n";
   out += Header(data, ids);
   out += "<section id=\"summary\">\n" + Tag("h2", "Best per kernel, GPU and size");
   const Table summary = SummaryTable(data);
   out += summary.rows.empty() ? Tag("p", "No measurements match this report's filters.", "note") : HtmlTable(summary);
-  out += Tag("p", "Throughput is the template's work (bytes moved or floating-point operations) over the median time. "
-                  "The ceiling is the device-to-device copy bandwidth measured in the same sweep for GB/s, and the "
-                  "FP32 peak (SMs x FP32 lanes x 2 x SM clock) for GFLOP/s.", "muted");
+  out += Tag("p",
+             "Throughput is the template's work (bytes moved or floating-point operations) over the median time. "
+             "The ceiling is the device-to-device copy bandwidth measured in the same sweep for GB/s, and the "
+             "FP32 peak (SMs x FP32 lanes x 2 x SM clock) for GFLOP/s.",
+             "muted");
   out += "</section>\n";
   for (std::size_t i = 0; i < data.kernels.size(); ++i) out += KernelSection(data.kernels[i], ids[i]);
   out += "<footer>" + Tag("p", "tuner " + data.tool_version + " \u00b7 " + data.generated_at, "muted") + "</footer>\n";

@@ -2,14 +2,14 @@
 
 #include <set>
 
-#include "reports/overview_charts.h"
+#include "common/svg_chart.h"
 #include "reports/hardware_charts.h"
+#include "reports/overview_charts.h"
 #include "reports/report_charts.h"
-#include "reports/winner_card.h"
 #include "reports/report_format.h"
 #include "reports/report_tables.h"
 #include "reports/size_tables.h"
-#include "common/svg_chart.h"
+#include "reports/winner_card.h"
 
 namespace tuner::report {
 
@@ -63,8 +63,9 @@ std::string WinnerCardMarkdown(const Run& run) {
 }
 
 std::string RunSection(const KernelReport& kernel, const Run& run, ChartLinks& links) {
-  std::string out = "### " + E(run.Label()) + "\n\n" + E(run.gpu.name + ", " + ComputeCapability(run.gpu) + ", " +
-                                                         run.gpu.uuid + ": " + StatusSummary(run)) + "\n\n";
+  std::string out =
+      "### " + E(run.Label()) + "\n\n" +
+      E(run.gpu.name + ", " + ComputeCapability(run.gpu) + ", " + run.gpu.uuid + ": " + StatusSummary(run)) + "\n\n";
   if (!run.ceiling.known() && run.Best()) out += "> No ceiling for this run: " + E(run.ceiling.missing) + ".\n\n";
   out += WinnerCardMarkdown(run);
   out += links.Link(kernel.kernel, CandidatesChart(kernel, run));
@@ -74,7 +75,8 @@ std::string RunSection(const KernelReport& kernel, const Run& run, ChartLinks& l
   for (const NamedChart& chart : CounterCharts(kernel, run)) out += links.Link(kernel.kernel, chart);
   if (run.Best()) out += "#### Fastest candidates\n\n" + MdTable(TopTable(run, 10));
   const Table failures = FailuresTable(run);
-  out += "#### Failures\n\n" + (failures.rows.empty() ? "Every candidate produced a correct result.\n\n" : MdTable(failures));
+  out += "#### Failures\n\n" +
+         (failures.rows.empty() ? "Every candidate produced a correct result.\n\n" : MdTable(failures));
   return out;
 }
 
@@ -88,8 +90,9 @@ std::string KernelSection(const KernelReport& kernel, ChartLinks& links) {
   if (auto across = AcrossChart(kernel)) out += links.Link(kernel.kernel, *across);
   if (auto ceiling = CeilingChart(kernel)) out += links.Link(kernel.kernel, *ceiling);
   for (const SizeDispatch& sizes : SizeDispatches(kernel))
-    out += "### Sizes on " + E(SizesHeading(sizes)) + "\n\n" + E(DispatchSummary(sizes)) + "\n\n#### Loss with the winners of other sizes\n\n" +
-           MdTable(LossMatrixTable(sizes)) + "#### Dispatch table\n\n" + MdTable(DispatchTableTable(kernel, sizes));
+    out += "### Sizes on " + E(SizesHeading(sizes)) + "\n\n" + E(DispatchSummary(sizes)) +
+           "\n\n#### Loss with the winners of other sizes\n\n" + MdTable(LossMatrixTable(sizes)) +
+           "#### Dispatch table\n\n" + MdTable(DispatchTableTable(kernel, sizes));
   for (const Run& run : kernel.runs) out += RunSection(kernel, run, links);
   return out + "### Provenance\n\n" + MdTable(ProvenanceTable(kernel));
 }
@@ -100,15 +103,35 @@ std::string MarkdownEscape(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '\n': case '\r': case '\t': out += ' '; break;
-      case '\\': case '`': case '*': case '_': case '[': case ']': case '|': case '#': case '!': case '~':
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '\n':
+      case '\r':
+      case '\t':
+        out += ' ';
+        break;
+      case '\\':
+      case '`':
+      case '*':
+      case '_':
+      case '[':
+      case ']':
+      case '|':
+      case '#':
+      case '!':
+      case '~':
         out += '\\';
         out += c;
         break;
-      default: out += static_cast<unsigned char>(c) < 0x20 ? '?' : c;
+      default:
+        out += static_cast<unsigned char>(c) < 0x20 ? '?' : c;
     }
   }
   return out;
@@ -122,7 +145,8 @@ MarkdownReport RenderMarkdown(const ReportData& data, const std::string& charts_
   std::string& md = report.markdown;
   md = "# Tuning report: " + E(names) + "\n\n" +
        E("Generated " + data.generated_at + " by tuner " + data.tool_version + " from " + data.database_path + " (" +
-         std::to_string(data.CountRows()) + " measurements).") + "\n\n";
+         std::to_string(data.CountRows()) + " measurements).") +
+       "\n\n";
   md += "## Best per kernel, GPU and size\n\n";
   const Table summary = SummaryTable(data);
   md += summary.rows.empty() ? "No measurements match this report's filters.\n\n" : MdTable(summary);

@@ -8,7 +8,7 @@
 namespace tuner::report {
 
 struct NamedChart {
-  std::string name;     // "h100-gpu-1234-8192x8192-candidates": letters, digits, '-' and '_'
+  std::string name;  // "h100-gpu-1234-8192x8192-candidates": letters, digits, '-' and '_'
   std::string caption;
   Chart chart;
 };

@@ -50,8 +50,11 @@ bool AddAchievedOccupancy(Chart& chart, const Run& run) {
   if (!any) return false;
   ChartSeries& dots = AddSeries(chart, "achieved (counters)", SeriesStyle::kScatter, "#000000");
   for (const db::MeasurementRow& row : run.rows)
-    if (const auto achieved = db::CounterValue(row.measurement.counters_json, "achieved_occupancy_pct"); achieved && row.measurement.status == "ok")
-      AddPoint(chart, dots, {*achieved, row.measurement.perf_value}, run.Params(row.measurement) + ": achieved " + FormatNumber(*achieved) + "% of theoretical " + FormatNumber(100 * row.measurement.occupancy) + "%");
+    if (const auto achieved = db::CounterValue(row.measurement.counters_json, "achieved_occupancy_pct");
+        achieved && row.measurement.status == "ok")
+      AddPoint(chart, dots, {*achieved, row.measurement.perf_value},
+               run.Params(row.measurement) + ": achieved " + FormatNumber(*achieved) + "% of theoretical " +
+                   FormatNumber(100 * row.measurement.occupancy) + "%");
   return true;
 }
 
@@ -67,7 +70,8 @@ std::vector<std::string> TickLabels(const std::vector<std::string>& values) {
   for (std::string v : values) {
     std::size_t best = std::string::npos;
     for (std::size_t i = v.find('_'); v.size() > 14 && i != std::string::npos; i = v.find('_', i + 1))
-      if (best == std::string::npos || std::abs(double(i) - v.size() / 2.0) < std::abs(double(best) - v.size() / 2.0)) best = i;
+      if (best == std::string::npos || std::abs(double(i) - v.size() / 2.0) < std::abs(double(best) - v.size() / 2.0))
+        best = i;
     if (best != std::string::npos) v[best] = '\n';
     labels.push_back(v);
   }
@@ -100,7 +104,8 @@ std::string GroupParameter(const KernelReport& kernel, const Run& run) {
 
 // Every correct candidate at its value of `name` (spread sideways), coloured by its value of
 // `group` when given, and the best per value. No hover texts: these charts hold the most dots.
-NamedChart ParameterChart(const KernelReport& kernel, const Run& run, const std::string& name, const std::string& group) {
+NamedChart ParameterChart(const KernelReport& kernel, const Run& run, const std::string& name,
+                          const std::string& group) {
   Chart chart = NewChart(RunChartTitle(kernel, run, "effect of " + name), name, "", "Throughput", RunUnit(run));
   const std::vector<std::string> sorted = OkValues(run, name);
   chart.x_categories = TickLabels(sorted);
@@ -122,10 +127,12 @@ NamedChart ParameterChart(const KernelReport& kernel, const Run& run, const std:
     best_of[value] = std::max(best_of[value], m.perf_value);
   }
   ChartSeries& line = AddSeries(chart, "best of each value", SeriesStyle::kLine, "#222222");
-  for (std::size_t v = 0; v < sorted.size(); ++v) AddPoint(chart, line, {static_cast<double>(v), best_of[sorted[v]]}, "");
+  for (std::size_t v = 0; v < sorted.size(); ++v)
+    AddPoint(chart, line, {static_cast<double>(v), best_of[sorted[v]]}, "");
   if (const db::MeasurementRow* best = run.Best())
-    MarkBest(chart, run, static_cast<double>(std::find(sorted.begin(), sorted.end(), ValueOf(run, best->measurement, name)) -
-                                             sorted.begin()));
+    MarkBest(chart, run,
+             static_cast<double>(std::find(sorted.begin(), sorted.end(), ValueOf(run, best->measurement, name)) -
+                                 sorted.begin()));
   Headroom(chart);
   return {RunChartPrefix(run) + "param-" + Slug(name),
           "Throughput of every correct candidate for each value of " + name + " (dots spread sideways)" +
@@ -146,23 +153,25 @@ std::string RunChartPrefix(const Run& run) {
 
 const char* StatusColor(const std::string& status) {
   static const std::map<std::string, const char*> colors = {
-      {"ok", "#1f77b4"},          {"wrong_result", "#d62728"}, {"compile_error", "#9467bd"},
-      {"invalid", "#7f7f7f"},     {"launch_error", "#ff7f0e"}, {"fault", "#8c1a1a"},
-      {"timeout", "#bcbd22"},     {"skipped", "#c7c7c7"}};
+      {"ok", "#1f77b4"},           {"wrong_result", "#d62728"}, {"compile_error", "#9467bd"}, {"invalid", "#7f7f7f"},
+      {"launch_error", "#ff7f0e"}, {"fault", "#8c1a1a"},        {"timeout", "#bcbd22"},       {"skipped", "#c7c7c7"}};
   const auto found = colors.find(status);
   return found == colors.end() ? "#e377c2" : found->second;
 }
 
 const char* LimiterColor(const std::string& limiter) {
-  static const std::map<std::string, const char*> colors = {
-      {"warps", "#1f77b4"}, {"registers", "#ff7f0e"}, {"shared_memory", "#2ca02c"}, {"blocks", "#9467bd"},
-      {"barriers", "#8c564b"}};
+  static const std::map<std::string, const char*> colors = {{"warps", "#1f77b4"},
+                                                            {"registers", "#ff7f0e"},
+                                                            {"shared_memory", "#2ca02c"},
+                                                            {"blocks", "#9467bd"},
+                                                            {"barriers", "#8c564b"}};
   const auto found = colors.find(limiter);
   return found == colors.end() ? "#7f7f7f" : found->second;
 }
 
 NamedChart CandidatesChart(const KernelReport& kernel, const Run& run) {
-  Chart chart = NewChart(RunChartTitle(kernel, run, "every candidate"), "Candidate, fastest first", "", "Throughput", RunUnit(run));
+  Chart chart = NewChart(RunChartTitle(kernel, run, "every candidate"), "Candidate, fastest first", "", "Throughput",
+                         RunUnit(run));
   std::map<std::string, std::size_t> series_of;
   std::size_t rank = 0;
   for (const db::MeasurementRow& row : run.rows) {
@@ -174,7 +183,8 @@ NamedChart CandidatesChart(const KernelReport& kernel, const Run& run) {
     }
     ChartSeries& series = chart.series[found->second];
     const bool ok = m.status == "ok";
-    AddPoint(chart, series, {static_cast<double>(++rank), ok ? m.perf_value : 0.0}, ok ? OkTitle(run, m) : FailTitle(run, m));
+    AddPoint(chart, series, {static_cast<double>(++rank), ok ? m.perf_value : 0.0},
+             ok ? OkTitle(run, m) : FailTitle(run, m));
   }
   if (run.ceiling.known() && run.Best()) {
     ChartSeries& line = AddSeries(chart, "ceiling " + FormatNumber(run.ceiling.value) + " " + run.ceiling.unit,
@@ -193,7 +203,8 @@ NamedChart CandidatesChart(const KernelReport& kernel, const Run& run) {
 }
 
 NamedChart OccupancyChart(const KernelReport& kernel, const Run& run) {
-  Chart chart = NewChart(RunChartTitle(kernel, run, "throughput vs occupancy"), "Theoretical occupancy", "%", "Throughput", RunUnit(run));
+  Chart chart = NewChart(RunChartTitle(kernel, run, "throughput vs occupancy"), "Theoretical occupancy", "%",
+                         "Throughput", RunUnit(run));
   chart.x_axis.min = 0;
   chart.x_axis.max = 100;
   std::map<std::string, std::size_t> series_of;
@@ -226,7 +237,8 @@ std::vector<NamedChart> ParameterCharts(const KernelReport& kernel, const Run& r
   const std::string group = GroupParameter(kernel, run);
   std::vector<NamedChart> charts;
   for (const std::string& name : kernel.parameter_names)
-    if (OkValues(run, name).size() >= 2) charts.push_back(ParameterChart(kernel, run, name, name == group ? "" : group));
+    if (OkValues(run, name).size() >= 2)
+      charts.push_back(ParameterChart(kernel, run, name, name == group ? "" : group));
   return charts;
 }
 

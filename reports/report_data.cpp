@@ -4,12 +4,12 @@
 #include <map>
 #include <tuple>
 
-#include "db/query/number_text.h"
-#include "db/query/selection.h"
-#include "reports/report_format.h"
 #include "common/errors.h"
 #include "common/option_values.h"
 #include "common/version.h"
+#include "db/query/number_text.h"
+#include "db/query/selection.h"
+#include "reports/report_format.h"
 
 namespace tuner::report {
 
@@ -140,8 +140,10 @@ ReportData SelectReportData(db::Store& store, const ReportRequest& request) {
     std::size_t stale = 0;
     for (db::MeasurementRow& row : store.ListMeasurements(filter)) {
       if (!Wanted(row, request)) continue;
-      if (row.stale && !request.include_stale) ++stale;
-      else rows.push_back(std::move(row));
+      if (row.stale && !request.include_stale)
+        ++stale;
+      else
+        rows.push_back(std::move(row));
     }
     const auto labels = request.labels.find(kernel);
     data.kernels.push_back(GroupKernel(kernel, rows, labels == request.labels.end() ? ValueLabels{} : labels->second));

@@ -16,10 +16,10 @@
 namespace tuner::report {
 
 struct ReportRequest {
-  std::vector<std::string> kernels;    // empty: every template in the database
-  std::string device;                  // part of the GPU name, case-insensitive; empty: every GPU
-  std::vector<std::string> size_keys;  // complete size keys ("8192x8192"); empty: every size
-  bool include_stale = false;          // also results of older versions of the templates
+  std::vector<std::string> kernels;           // empty: every template in the database
+  std::string device;                         // part of the GPU name, case-insensitive; empty: every GPU
+  std::vector<std::string> size_keys;         // complete size keys ("8192x8192"); empty: every size
+  bool include_stale = false;                 // also results of older versions of the templates
   std::map<std::string, ValueLabels> labels;  // by kernel: value names from the templates at hand
 };
 
@@ -29,9 +29,9 @@ struct Run {
   std::string size_key;
   std::string template_hash;
   bool stale = false;
-  std::vector<db::MeasurementRow> rows;  // every candidate: ok ones fastest first, then the others
-  std::optional<std::size_t> best;       // index in rows of the fastest ok candidate
-  Ceiling ceiling;                       // for the best candidate's unit
+  std::vector<db::MeasurementRow> rows;       // every candidate: ok ones fastest first, then the others
+  std::optional<std::size_t> best;            // index in rows of the fastest ok candidate
+  Ceiling ceiling;                            // for the best candidate's unit
   std::shared_ptr<const ValueLabels> labels;  // the kernel's, may be null
 
   std::size_t CountOk() const;
@@ -54,10 +54,10 @@ struct SweepInfo {
 
 struct KernelReport {
   std::string kernel;
-  std::vector<Run> runs;                     // by GPU name, card, then size (smallest first)
-  std::vector<std::string> parameter_names;  // in the template's order
+  std::vector<Run> runs;                      // by GPU name, card, then size (smallest first)
+  std::vector<std::string> parameter_names;   // in the template's order
   std::shared_ptr<const ValueLabels> labels;  // value names from the template, may be null
-  std::vector<SweepInfo> sweeps;             // by start time
+  std::vector<SweepInfo> sweeps;              // by start time
   std::size_t stale_rows_left_out = 0;
 
   std::size_t CountRows() const;

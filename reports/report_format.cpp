@@ -12,8 +12,10 @@ namespace tuner::report {
 std::string FormatNumber(double value) {
   if (!std::isfinite(value)) return "-";
   char buffer[48];
-  if (std::fabs(value) >= 100) std::snprintf(buffer, sizeof buffer, "%.0f", value);
-  else std::snprintf(buffer, sizeof buffer, "%.3g", value);
+  if (std::fabs(value) >= 100)
+    std::snprintf(buffer, sizeof buffer, "%.0f", value);
+  else
+    std::snprintf(buffer, sizeof buffer, "%.3g", value);
   return buffer;
 }
 
@@ -67,7 +69,8 @@ std::string ShortGpuName(const std::string& name) {
   std::string word, out;
   while (words >> word) {
     if (word == "NVIDIA") continue;
-    if (!out.empty() && std::isdigit(static_cast<unsigned char>(word[0])) && word.find("GB") != std::string::npos) break;
+    if (!out.empty() && std::isdigit(static_cast<unsigned char>(word[0])) && word.find("GB") != std::string::npos)
+      break;
     out += (out.empty() ? "" : " ") + word;
   }
   return out.empty() ? name : out;
@@ -81,8 +84,10 @@ std::string Slug(const std::string& text) {
   std::string out;
   for (char c : text) {
     const unsigned char u = static_cast<unsigned char>(c);
-    if (std::isalnum(u)) out += static_cast<char>(std::tolower(u));
-    else if ((c == '-' || c == '_') || (!out.empty() && out.back() != '-')) out += c == '_' ? '_' : '-';
+    if (std::isalnum(u))
+      out += static_cast<char>(std::tolower(u));
+    else if ((c == '-' || c == '_') || (!out.empty() && out.back() != '-'))
+      out += c == '_' ? '_' : '-';
     if (out.size() >= 48) break;
   }
   while (!out.empty() && out.back() == '-') out.pop_back();

@@ -2,12 +2,12 @@
 
 #include <filesystem>
 
-#include "reports/csv_report.h"
-#include "reports/html_report.h"
-#include "reports/markdown_report.h"
 #include "common/errors.h"
 #include "common/option_values.h"
 #include "common/whole_file.h"
+#include "reports/csv_report.h"
+#include "reports/html_report.h"
+#include "reports/markdown_report.h"
 
 namespace tuner::report {
 
@@ -47,9 +47,12 @@ ReportFormat FormatOfPath(const std::string& path) {
 
 std::string DefaultOutputPath(ReportFormat format) {
   switch (format) {
-    case ReportFormat::kMarkdown: return "report.md";
-    case ReportFormat::kCsv: return "report.csv";
-    case ReportFormat::kHtml: break;
+    case ReportFormat::kMarkdown:
+      return "report.md";
+    case ReportFormat::kCsv:
+      return "report.csv";
+    case ReportFormat::kHtml:
+      break;
   }
   return "report.html";
 }
@@ -62,7 +65,7 @@ std::string ChartsFolderOf(const std::string& markdown_path) {
 std::vector<std::string> WriteReport(const ReportData& data, ReportFormat format, const std::string& path,
                                      std::ostream& out) {
   if (format == ReportFormat::kMarkdown && path != "-") return WriteMarkdown(data, path);
-  const std::string text = format == ReportFormat::kHtml ? RenderHtml(data)
+  const std::string text = format == ReportFormat::kHtml  ? RenderHtml(data)
                            : format == ReportFormat::kCsv ? RenderCsv(data)
                                                           : RenderMarkdown(data, "").markdown;
   if (path == "-") {

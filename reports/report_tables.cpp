@@ -23,7 +23,8 @@ std::string Occupancy(const db::MeasurementRecord& m) {
 std::string Throughput(const db::MeasurementRecord& m) { return FormatNumber(m.perf_value) + " " + m.perf_unit; }
 
 std::string Spread(const db::MeasurementRecord& m) {
-  return FormatMs(m.time_ms_median) + " (IQR " + FormatPercent(m.time_ms_spread) + ", n=" + std::to_string(m.samples) + ")";
+  return FormatMs(m.time_ms_median) + " (IQR " + FormatPercent(m.time_ms_spread) + ", n=" + std::to_string(m.samples) +
+         ")";
 }
 
 // The first lines of a compile log or error, on one line.
@@ -50,15 +51,17 @@ std::string StatusSummary(const Run& run) {
 
 Table SummaryTable(const ReportData& data) {
   Table t{{"Kernel", "GPU", "Size", "Best parameters", "Time", "Throughput", "Of ceiling", "Candidates"},
-          {}, {false, false, false, false, true, true, true, false}, {}};
+          {},
+          {false, false, false, false, true, true, true, false},
+          {}};
   for (const KernelReport& kernel : data.kernels)
     for (const Run& run : kernel.runs) {
       if (run.stale) continue;
       const db::MeasurementRow* best = run.Best();
       t.rows.push_back({kernel.kernel, ShortGpuName(run.gpu.name), run.size_key,
                         best ? run.Params(best->measurement) : "no correct candidate",
-                        best ? FormatMs(best->measurement.time_ms_median) : "-", best ? Throughput(best->measurement) : "-",
-                        CeilingText(run), StatusSummary(run)});
+                        best ? FormatMs(best->measurement.time_ms_median) : "-",
+                        best ? Throughput(best->measurement) : "-", CeilingText(run), StatusSummary(run)});
       t.row_status.push_back(best ? "ok" : "fault");
     }
   return t;
@@ -67,26 +70,32 @@ Table SummaryTable(const ReportData& data) {
 Table BestTable(const KernelReport& kernel) {
   Table t{{"GPU", "UUID", "Size", "Best parameters", "Time (median)", "Throughput", "Of ceiling", "Occupancy",
            "Regs/thread", "Smem/block (B)"},
-          {}, {false, false, false, false, true, true, true, true, true, true}, {}};
+          {},
+          {false, false, false, false, true, true, true, true, true, true},
+          {}};
   for (const Run& run : kernel.runs) {
     const db::MeasurementRow* best = run.Best();
     const std::string size = run.size_key + (run.stale ? " (older template version)" : "");
     if (!best) {
-      t.rows.push_back({ShortGpuName(run.gpu.name), run.gpu.uuid, size, "no correct candidate", "-", "-", "-", "-", "-", "-"});
+      t.rows.push_back(
+          {ShortGpuName(run.gpu.name), run.gpu.uuid, size, "no correct candidate", "-", "-", "-", "-", "-", "-"});
       t.row_status.push_back("fault");
       continue;
     }
     const db::MeasurementRecord& m = best->measurement;
-    t.rows.push_back({ShortGpuName(run.gpu.name), run.gpu.uuid, size, run.Params(m), Spread(m), Throughput(m), CeilingText(run),
-                      Occupancy(m), std::to_string(m.regs_per_thread), std::to_string(m.smem_bytes)});
+    t.rows.push_back({ShortGpuName(run.gpu.name), run.gpu.uuid, size, run.Params(m), Spread(m), Throughput(m),
+                      CeilingText(run), Occupancy(m), std::to_string(m.regs_per_thread), std::to_string(m.smem_bytes)});
     t.row_status.push_back("ok");
   }
   return t;
 }
 
 Table TopTable(const Run& run, std::size_t count) {
-  Table t{{"#", "Parameters", "Time (median)", "Throughput", "vs best", "Occupancy", "Regs/thread", "Smem/block (B)", "Spill (B)"},
-          {}, {true, false, true, true, true, true, true, true, true}, {}};
+  Table t{{"#", "Parameters", "Time (median)", "Throughput", "vs best", "Occupancy", "Regs/thread", "Smem/block (B)",
+           "Spill (B)"},
+          {},
+          {true, false, true, true, true, true, true, true, true},
+          {}};
   const db::MeasurementRow* best = run.Best();
   for (std::size_t i = 0; i < run.rows.size() && t.rows.size() < count; ++i) {
     const db::MeasurementRecord& m = run.rows[i].measurement;
@@ -125,7 +134,9 @@ Table FailuresTable(const Run& run) {
 Table ProvenanceTable(const KernelReport& kernel) {
   Table t{{"Sweep started", "Ended", "Status", "GPU", "GPU UUID", "Arch", "Driver", "CUDA runtime", "NVRTC", "Tool",
            "Template version", "Rows", "Command"},
-          {}, {false, false, false, false, false, false, false, false, false, false, false, true, false}, {}};
+          {},
+          {false, false, false, false, false, false, false, false, false, false, false, true, false},
+          {}};
   for (const SweepInfo& s : kernel.sweeps) {
     t.rows.push_back({s.sweep.started_at, s.sweep.ended_at, s.sweep.status, s.gpu.name, s.gpu.uuid,
                       ComputeCapability(s.gpu), s.gpu.driver_version, s.gpu.cuda_version, s.sweep.nvrtc_version,

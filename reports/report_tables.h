@@ -13,7 +13,7 @@ namespace tuner::report {
 struct Table {
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> rows;
-  std::vector<bool> numeric;  // per column: right-aligned
+  std::vector<bool> numeric;            // per column: right-aligned
   std::vector<std::string> row_status;  // per row, optional: a status to colour the row by
 };
 

@@ -23,7 +23,8 @@ std::vector<SizeDispatch> SizeDispatches(const KernelReport& kernel) {
   std::vector<std::vector<db::MeasurementRow>> rows;  // parallel to cards
   for (const Run& run : kernel.runs) {
     if (run.stale || !run.Best()) continue;
-    const auto card = std::find_if(cards.begin(), cards.end(), [&](const SizeDispatch& c) { return c.gpu.uuid == run.gpu.uuid; });
+    const auto card =
+        std::find_if(cards.begin(), cards.end(), [&](const SizeDispatch& c) { return c.gpu.uuid == run.gpu.uuid; });
     const std::size_t index = static_cast<std::size_t>(card - cards.begin());
     if (index == cards.size()) {
       cards.push_back({run.gpu, {}});
@@ -49,8 +50,9 @@ std::string DispatchSummary(const SizeDispatch& sizes) {
   const std::size_t n = t.configs.size();
   return std::to_string(n) + (n == 1 ? " configuration keeps" : " configurations keep") + " all " +
          std::to_string(t.size_keys.size()) + " sizes within " + FormatPercent(t.tolerance) + " of their own best (" +
-         (t.exact ? "exact smallest set" : "greedy set cover: at most ln(sizes) + 1 times the smallest") + "), where the sizes' own winners are " +
-         std::to_string(DistinctWinners(t)) + ". Applications get each size's entry from TunedConfigs::Dispatch (db/README.md).";
+         (t.exact ? "exact smallest set" : "greedy set cover: at most ln(sizes) + 1 times the smallest") +
+         "), where the sizes' own winners are " + std::to_string(DistinctWinners(t)) +
+         ". Applications get each size's entry from TunedConfigs::Dispatch (db/README.md).";
 }
 
 Table LossMatrixTable(const SizeDispatch& sizes) {
@@ -71,10 +73,14 @@ Table LossMatrixTable(const SizeDispatch& sizes) {
 
 Table DispatchTableTable(const KernelReport& kernel, const SizeDispatch& sizes) {
   const db::DispatchTable& t = sizes.table;
-  Table table{{"Size", "Entry", "Parameters", "Time (median)", "Own best", "Loss"}, {}, {false, true, false, true, true, true}, {}};
+  Table table{{"Size", "Entry", "Parameters", "Time (median)", "Own best", "Loss"},
+              {},
+              {false, true, false, true, true, true},
+              {}};
   for (std::size_t i = 0; i < t.size_keys.size(); ++i) {
-    table.rows.push_back({t.size_keys[i], std::to_string(t.entry[i] + 1), ParamsText(t.configs[t.entry[i]], kernel.labels.get()),
-                          FormatMs(t.entry_ms[i]), FormatMs(t.best_ms[i]), Loss(t.entry_ms[i] / t.best_ms[i] - 1)});
+    table.rows.push_back({t.size_keys[i], std::to_string(t.entry[i] + 1),
+                          ParamsText(t.configs[t.entry[i]], kernel.labels.get()), FormatMs(t.entry_ms[i]),
+                          FormatMs(t.best_ms[i]), Loss(t.entry_ms[i] / t.best_ms[i] - 1)});
     table.row_status.push_back("ok");
   }
   return table;

@@ -55,12 +55,12 @@ NeighbourComparison Compare(const Run& run, const std::string& name, const db::M
     c.winner_counter = *db::CounterValue(winner.counters_json, c.counter_key);
     c.other_counter = *db::CounterValue(other.counters_json, c.counter_key);
     const std::string percent = field->unit[0] == '%' ? "%" : "";
-    c.sentence += Number(c.winner_counter) + percent + " " + field->label + " against " + Number(c.other_counter) + percent +
-                  " for " + name + "=" + c.other_value + "; " + speed;
+    c.sentence += Number(c.winner_counter) + percent + " " + field->label + " against " + Number(c.other_counter) +
+                  percent + " for " + name + "=" + c.other_value + "; " + speed;
   } else {
     c.sentence += std::string(speed) + " than " + name + "=" + c.other_value +
                   (other.counters_json.empty() || winner.counters_json.empty() ? " (no counters of both)"
-                                                                                 : " (no counter differs by 10%)");
+                                                                               : " (no counter differs by 10%)");
   }
   return c;
 }

@@ -15,15 +15,15 @@ struct NeighbourComparison {
   std::string parameter;
   std::string winner_value;
   std::string other_value;
-  double speedup = 0;        // the other's time over the winner's
-  std::string counter_key;   // "" when no counter of both explains it
+  double speedup = 0;       // the other's time over the winner's
+  std::string counter_key;  // "" when no counter of both explains it
   double winner_counter = 0;
   double other_counter = 0;
   std::string sentence;
 };
 
 struct WinnerCard {
-  std::string params;                          // the winner's, with value names
+  std::string params;                           // the winner's, with value names
   std::vector<NeighbourComparison> neighbours;  // largest speedup first
   std::string counters;  // the winner's own counters and stalls in one line ("" when not measured)
   std::string energy;    // "0.124 J per launch at 603 W, 4.43 GB/J" ("" when not measured)

@@ -21,8 +21,8 @@ std::string Refusal(const std::string& arch) {
 }
 
 TEST(ArchTable, TableNames) {
-  for (const char* arch : {"sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_70", "sm_75", "sm_80", "sm_86",
-                           "sm_87", "sm_89", "sm_90", "sm_100", "sm_120"})
+  for (const char* arch : {"sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_70", "sm_75", "sm_80", "sm_86", "sm_87",
+                           "sm_89", "sm_90", "sm_100", "sm_120"})
     EXPECT_EQ(ArchLimits(arch).name, arch);
   EXPECT_EQ(KnownArchs().front(), "sm_50");
   EXPECT_EQ(KnownArchs().back(), "sm_121");
@@ -53,14 +53,16 @@ TEST(ArchTable, OtherSpellingsAreRefusedWithTheNameToUse) {
   for (const char* spelling : {"90", "9.0", "sm90"})
     EXPECT_NE(Refusal(spelling).find("written like sm_90 "), std::string::npos) << spelling;
   EXPECT_NE(Refusal("10.0").find("written like sm_100 "), std::string::npos);
-  EXPECT_EQ(Refusal("sm_80a"), "--arch 'sm_80a': sm_80 has no arch-specific (a) variant; those begin at sm_90a. Use sm_80");
+  EXPECT_EQ(Refusal("sm_80a"),
+            "--arch 'sm_80a': sm_80 has no arch-specific (a) variant; those begin at sm_90a. Use sm_80");
   EXPECT_EQ(Refusal("sm_90f"), "--arch 'sm_90f': sm_90 has no family (f) variant; those begin at sm_100f. Use sm_90");
 }
 
 TEST(ArchTable, UnknownArchitecturesListTheKnownOnes) {
   for (const char* unknown : {"sm_91", "", "sm_x", "sm_900", "sm_90aa", "sm_90 ", "sm_9\n0"}) {
     const std::string message = Refusal(unknown);
-    EXPECT_NE(message.find("not a known architecture; known: sm_50, "), std::string::npos) << unknown << ": " << message;
+    EXPECT_NE(message.find("not a known architecture; known: sm_50, "), std::string::npos)
+        << unknown << ": " << message;
     EXPECT_EQ(message.find('\n'), std::string::npos) << message;
   }
 }

@@ -27,12 +27,14 @@ using testing::TimeFunction;
 double MeanEvaluationsToOptimum(const std::string& name, const Space& space, const TimeFunction& time, int runs) {
   std::size_t optimum = 0;
   for (std::size_t c = 0; c < space.candidates.size(); ++c)
-    if (time(Point(space.candidates[c])).value_or(1e300) < time(Point(space.candidates[optimum])).value_or(1e300)) optimum = c;
+    if (time(Point(space.candidates[c])).value_or(1e300) < time(Point(space.candidates[optimum])).value_or(1e300))
+      optimum = c;
   double total = 0;
   for (int seed = 0; seed < runs; ++seed) {
     const std::vector<std::size_t> order = RunStrategy(name, space, time, static_cast<unsigned long long>(seed));
     const auto it = std::find(order.begin(), order.end(), optimum);
-    total += it == order.end() ? static_cast<double>(space.candidates.size()) : static_cast<double>(it - order.begin() + 1);
+    total +=
+        it == order.end() ? static_cast<double>(space.candidates.size()) : static_cast<double>(it - order.begin() + 1);
   }
   return total / runs;
 }
@@ -47,7 +49,7 @@ TEST(Bayesian, FindsTheOptimumOfASmoothLandscapeSoonerThanAnnealingAndGenetic) {
 
 TEST(Bayesian, StopsAfterAHundredEvaluationsWithoutABetterTime) {
   const TimeFunction flat = [](const std::vector<long long>&) { return 1.0; };
-  EXPECT_EQ(RunStrategy("bayesian", BowlSpace(), flat, 3).size(), 101u);  // the first, then 100 no better
+  EXPECT_EQ(RunStrategy("bayesian", BowlSpace(), flat, 3).size(), 101u);       // the first, then 100 no better
   const Space small = MakeSpace({{1, 2, 3, 4, 5, 6, 7, 8}, {1, 2, 3, 4, 5}});  // 40: patience 20, its minimum
   EXPECT_EQ(RunStrategy("bayesian", small, flat, 3).size(), 21u);
 }

@@ -28,8 +28,10 @@ struct Measuring {
         limits(ArchLimits(testing::FakeGpu().Arch())),
         records(spec, limits, size),
         pipeline(spec, size, testing::FakeGpu(), limits, {1, dir.File("cache"), TUNER_EXECUTABLE}, clock),
-        worker(fake.path(), [] { return SetupRequest{}; }, "small", clock, stop),
-        measurer(worker, pipeline, records, stop, [this](const db::MeasurementRecord& r) { committed.push_back(r); }, 10) {
+        worker(
+            fake.path(), [] { return SetupRequest{}; }, "small", clock, stop),
+        measurer(
+            worker, pipeline, records, stop, [this](const db::MeasurementRecord& r) { committed.push_back(r); }, 10) {
     compiled.params = EnumerateCandidates(spec, size).at(0);
     compiled.geometry = EvaluateLaunch(spec.launch, MakeVariables(size, compiled.params));
     compiled.compile.result.ok = true;

@@ -29,14 +29,15 @@ TEST(CaptureDescription, DescribesSizesParametersArgumentsAndTheCheck) {
   const std::string toml = DescriptionToml(HistogramLaunch());
   EXPECT_TRUE(Has(toml, "name = \"hist\"\n")) << toml;
   EXPECT_TRUE(Has(toml, "[[size]]\nname = \"N\"\ndefault = 1000\n")) << toml;
-  EXPECT_TRUE(Has(toml, "values = [256, 128, 512]  # the application launched with 256")) << toml;  // its own value first
+  EXPECT_TRUE(Has(toml, "values = [256, 128, 512]  # the application launched with 256"))
+      << toml;  // its own value first
   EXPECT_TRUE(Has(toml, "grid = [\"cdiv(N, BLOCK)\"]\nblock = [\"BLOCK\"]")) << toml;
   EXPECT_TRUE(Has(toml, "name = \"data\"\ntype = \"uint\"\nlength = \"1000\"\ninit = \"file:data/data.npy\"")) << toml;
   EXPECT_TRUE(Has(toml, "name = \"bins\"\ntype = \"uint\"\nlength = \"16\"\noutput = true\ninit = \"zero\"")) << toml;
   EXPECT_TRUE(Has(toml, "name = \"n\"\ntype = \"int\"\nvalue = \"1000\"")) << toml;
   EXPECT_TRUE(Has(toml, "expected = { bins = \"expected/bins.npy\" }")) << toml;
   EXPECT_TRUE(Has(toml, "atol = 0\nrtol = 0")) << toml;  // integer outputs are exact
-  EXPECT_TRUE(Has(toml, "bytes = \"4128\"")) << toml;   // 4000 read + 16 * 4 read and written
+  EXPECT_TRUE(Has(toml, "bytes = \"4128\"")) << toml;    // 4000 read + 16 * 4 read and written
   EXPECT_FALSE(Has(toml, "PARAMETERS:")) << toml;
 }
 

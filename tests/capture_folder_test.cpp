@@ -70,7 +70,8 @@ TEST_F(CaptureFolderTest, MissingParentIsAnError) {
 
 TEST_F(CaptureFolderTest, SourceTravelsWithTheHeadersItIncludesFromBesideIt) {
   fs::create_directories(dir_ / "src" / "detail");
-  std::ofstream(dir_ / "src" / "kernel.cu") << "#include \"common.cuh\"\n#include <cuda_fp16.h>\n#include \"detail/more.cuh\"\n";
+  std::ofstream(dir_ / "src" / "kernel.cu")
+      << "#include \"common.cuh\"\n#include <cuda_fp16.h>\n#include \"detail/more.cuh\"\n";
   std::ofstream(dir_ / "src" / "common.cuh") << "// common\n";
   std::ofstream(dir_ / "src" / "detail" / "more.cuh") << "#include \"deepest.cuh\"\n";
   std::ofstream(dir_ / "src" / "detail" / "deepest.cuh") << "// deepest\n";

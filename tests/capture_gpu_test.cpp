@@ -29,11 +29,14 @@ constexpr int kBins = 256;
 class CaptureGpu : public ::testing::Test {
  protected:
   CliResult App(const std::string& args, bool capture, const std::string& capture_dir = "") {
-    const std::string env = capture ? "TUNER_CAPTURE=app_histogram TUNER_CAPTURE_DIR=" + (capture_dir.empty() ? dir_.File("") : capture_dir) + " " : "";
+    const std::string env = capture ? "TUNER_CAPTURE=app_histogram TUNER_CAPTURE_DIR=" +
+                                          (capture_dir.empty() ? dir_.File("") : capture_dir) + " "
+                                    : "";
     return RunCommand(env + HISTOGRAM_APP + " " + args + " --db " + Db());
   }
   CliResult Tune(const std::string& capture, const std::string& extra = "") {
-    return RunTuner("tune app_histogram --templates " + capture + " --json --db " + Db() + extra, "XDG_CACHE_HOME=" + dir_.File("cache"));
+    return RunTuner("tune app_histogram --templates " + capture + " --json --db " + Db() + extra,
+                    "XDG_CACHE_HOME=" + dir_.File("cache"));
   }
   std::string Db() const { return dir_.File("results.db"); }
   static std::string ParamsText(const nlohmann::json& params) {
@@ -82,7 +85,8 @@ TEST_F(CaptureGpu, CaptureTuneAndRelaunchWithTheTunedConfiguration) {
   EXPECT_NE(relaunched.out.find("correct"), std::string::npos) << relaunched.out;
   for (const auto& [name, value] : doc["best"]["params"].items())
     EXPECT_NE(relaunched.out.find(name + "=" + std::to_string(value.get<long long>())), std::string::npos)
-        << "best " << best << "\n" << relaunched.out;
+        << "best " << best << "\n"
+        << relaunched.out;
 }
 
 // An application that runs its kernel at several sizes: each size's first launch is captured into
@@ -97,7 +101,8 @@ TEST_F(CaptureGpu, SeveralSizesAreCapturedTunedAndServedByTheDispatchTable) {
   ASSERT_EQ(captured.exit_code, 0) << captured.out << captured.err;
   const fs::path capture = dir_.File("capture-app_histogram");
   EXPECT_NE(captured.err.find("tuner capture: app_histogram: wrote"), std::string::npos) << captured.err;
-  EXPECT_NE(captured.err.find("size 65536x256 added as " + (capture / "sizes" / "65536x256").string() + " (2 sizes"), std::string::npos)
+  EXPECT_NE(captured.err.find("size 65536x256 added as " + (capture / "sizes" / "65536x256").string() + " (2 sizes"),
+            std::string::npos)
       << captured.err;
   EXPECT_NE(captured.err.find("size 4194304x4096 added"), std::string::npos) << captured.err;
   for (const char* file : {"app_histogram.toml", "data/data.npy", "expected/bins.npy", "sizes/65536x256/data/data.npy",
@@ -170,8 +175,10 @@ TEST_F(CaptureGpu, TheCapturedOutputCatchesAWrongKernel) {
   const auto doc = nlohmann::json::parse(tuned.out);
   for (const auto& c : doc.at("candidates")) {
     const long long variant = c.at("params").at("VARIANT");
-    if (variant >= 2) EXPECT_EQ(c.at("status"), "wrong_result") << c.dump();
-    else EXPECT_NE(c.at("status"), "wrong_result") << c.dump();
+    if (variant >= 2)
+      EXPECT_EQ(c.at("status"), "wrong_result") << c.dump();
+    else
+      EXPECT_NE(c.at("status"), "wrong_result") << c.dump();
   }
   EXPECT_LT(doc.at("best").at("params").at("VARIANT").get<long long>(), 2);
 }
@@ -201,8 +208,8 @@ TEST_F(CaptureGpu, UniformAndSkewedDataHaveDifferentWinners) {
   // The skewed winner on uniform data (or the uniform winner on skewed data) loses at least 5%.
   const double uniform_loss = time_of(runs["0"], skewed_best) / runs["0"]["best"]["time_ms"].get<double>();
   const double skewed_loss = time_of(runs["0.9"], uniform_best) / runs["0.9"]["best"]["time_ms"].get<double>();
-  EXPECT_GT(std::max(uniform_loss, skewed_loss), 1.05) << "uniform best " << ParamsText(uniform_best) << ", skewed best "
-                                                       << ParamsText(skewed_best);
+  EXPECT_GT(std::max(uniform_loss, skewed_loss), 1.05)
+      << "uniform best " << ParamsText(uniform_best) << ", skewed best " << ParamsText(skewed_best);
 }
 
 // An output read and written (init = "file:...") starts from the file's contents at every launch:
@@ -220,9 +227,10 @@ TEST_F(CaptureGpu, AnInOutBufferFromAFileIsRestoredBeforeEveryLaunch) {
   npy::WriteFile(folder + "/start.npy", "<f4", start.data(), start.size());
   npy::WriteFile(folder + "/in.npy", "<f4", in.data(), in.size());
   npy::WriteFile(folder + "/sum.npy", "<f4", sum.data(), sum.size());
-  db::testing::WriteBytes(folder + "/accumulate.cu",
-                          "extern \"C\" __global__ void accumulate(float* out, const float* in) {\n"
-                          "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < 4096) out[i] += in[i];\n}\n");
+  db::testing::WriteBytes(
+      folder + "/accumulate.cu",
+      "extern \"C\" __global__ void accumulate(float* out, const float* in) {\n"
+      "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < 4096) out[i] += in[i];\n}\n");
   db::testing::WriteBytes(folder + "/accumulate.toml", R"toml(name = "accumulate"
 kernel = "accumulate"
 [[param]]
@@ -249,7 +257,8 @@ rtol = 0
 [work]
 bytes = "12 * 4096"
 )toml");
-  const CliResult tuned = RunTuner("tune accumulate --templates " + folder + " --json --db " + Db(), "XDG_CACHE_HOME=" + dir_.File("cache"));
+  const CliResult tuned = RunTuner("tune accumulate --templates " + folder + " --json --db " + Db(),
+                                   "XDG_CACHE_HOME=" + dir_.File("cache"));
   ASSERT_EQ(tuned.exit_code, 0) << tuned.err;
   const auto doc = nlohmann::json::parse(tuned.out);
   ASSERT_EQ(doc.at("candidates").size(), 4u);

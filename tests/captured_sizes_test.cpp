@@ -9,9 +9,9 @@
 #include <fstream>
 #include <numeric>
 
-#include "template/data_files.h"
 #include "db_test_util.h"
 #include "npy.h"
+#include "template/data_files.h"
 #include "template/template_spec.h"
 
 namespace tuner::capture {
@@ -105,8 +105,10 @@ TEST_F(CapturedSizesTest, FurtherSizesAreAddedAndTheTunerTakesThemAsTheyAre) {
   EXPECT_EQ(Add(4096, 64), kernel_.folder + "/sizes/4096x64");
   EXPECT_EQ(Add(65536, 256), kernel_.folder + "/sizes/65536x256");
   const std::string toml = Description();
-  EXPECT_NE(toml.find("length = \"BINS\"\noutput = true\ninit = \"zero\"  # it held zeros before the application's launch at every size"),
-            std::string::npos) << toml;
+  EXPECT_NE(toml.find("length = \"BINS\"\noutput = true\ninit = \"zero\"  # it held zeros before the application's "
+                      "launch at every size"),
+            std::string::npos)
+      << toml;
   EXPECT_NE(toml.find("length = \"N\"\ninit = \"file:data/data.npy\""), std::string::npos) << toml;
   EXPECT_NE(toml.find("value = \"N\""), std::string::npos) << toml;
   EXPECT_NE(toml.find("bytes = \"8 * BINS + 4 * N\""), std::string::npos) << toml;
@@ -126,14 +128,17 @@ TEST_F(CapturedSizesTest, AnInOutBufferThatHeldDataAtALaterSizeGetsAFileOfZerosA
   ASSERT_FALSE(fs::exists(kernel_.folder + "/data/bins.npy"));
   Add(4096, 64, 5);  // the bins held fives before this launch
   const std::string toml = Description();
-  EXPECT_NE(toml.find("name = \"bins\"\ntype = \"uint\"\nlength = \"BINS\"\noutput = true\ninit = \"file:data/bins.npy\""),
-            std::string::npos) << toml;
+  EXPECT_NE(
+      toml.find("name = \"bins\"\ntype = \"uint\"\nlength = \"BINS\"\noutput = true\ninit = \"file:data/bins.npy\""),
+      std::string::npos)
+      << toml;
   const npy::Header header = npy::ReadHeader(kernel_.folder + "/data/bins.npy");
   const std::string zeros = npy::ReadAll(kernel_.folder + "/data/bins.npy", header);
   EXPECT_EQ(header.Count(), 256u);
   EXPECT_EQ(zeros, std::string(256 * 4, '\0'));
   const TemplateSpec spec = LoadTemplateFile(kernel_.folder + "/hist.toml");
-  for (const ProblemSize& size : SizesWithData(spec)) EXPECT_NO_THROW(CheckDataFiles(SpecAtSize(spec, size), size)) << size.Key();
+  for (const ProblemSize& size : SizesWithData(spec))
+    EXPECT_NO_THROW(CheckDataFiles(SpecAtSize(spec, size), size)) << size.Key();
 }
 
 TEST_F(CapturedSizesTest, ALaunchWithOtherArgumentsIsNotAddedAndTheCaptureStaysAsItWas) {
@@ -147,7 +152,8 @@ TEST_F(CapturedSizesTest, ALaunchWithOtherArgumentsIsNotAddedAndTheCaptureStaysA
     });
     FAIL() << "no error";
   } catch (const CaptureError& e) {
-    EXPECT_NE(std::string(e.what()).find("are not those of the first captured size (bins <u4, data <u4, n <i4)"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("are not those of the first captured size (bins <u4, data <u4, n <i4)"),
+              std::string::npos)
         << e.what();
   }
   EXPECT_EQ(Description(), before);
@@ -172,8 +178,11 @@ TEST_F(CapturedSizesTest, ValuesNoProductOfTheSizesGivesAreMarkedForTheUser) {
     return args;
   });
   const std::string toml = Description();
-  EXPECT_NE(toml.find("# SCALAR n: it changes with the size (1024 at 1024x256, 7 at 4096x64) as no product of the sizes does"),
-            std::string::npos) << toml;
+  EXPECT_NE(
+      toml.find(
+          "# SCALAR n: it changes with the size (1024 at 1024x256, 7 at 4096x64) as no product of the sizes does"),
+      std::string::npos)
+      << toml;
   EXPECT_NE(toml.find("value = \"1024\""), std::string::npos) << toml;
 }
 

@@ -48,8 +48,8 @@ inline std::string ReadFileText(const std::string& path) {
 // and blocked, as a Ctrl-C that arrives while the command starts up.
 class SpawnedTuner {
  public:
-  SpawnedTuner(const std::vector<std::string>& args, const std::vector<std::pair<std::string, std::string>>& environment,
-               bool interrupt_pending = false)
+  SpawnedTuner(const std::vector<std::string>& args,
+               const std::vector<std::pair<std::string, std::string>>& environment, bool interrupt_pending = false)
       : out_path_("/tmp/tuner-spawn-" + std::to_string(getpid()) + ".out"),
         err_path_("/tmp/tuner-spawn-" + std::to_string(getpid()) + ".err") {
     pid_ = fork();

@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
-#include "db_test_util.h"
 #include "cuda/device.h"
+#include "db_test_util.h"
 #include "template_fixtures.h"
 
 namespace tuner {
@@ -30,12 +30,12 @@ TEST(Cli, HelpForTheToolAndEveryCommand) {
 }
 
 TEST(Cli, BadUsageIsOneLineAndExitTwo) {
-  for (const std::string& args : std::vector<std::string>{"", "bogus", "tune --bogus", "kernels --json extra", "tune transpose --size 8x",
-                           "tune nosuch", "kernels --templates /no/such/folder", "tune transpose --strategy bogus",
-                           "tune transpose --gpus 0,x", "tune transpose --gpus 0 --gpu 1",
-                           "tune transpose --gpus all --strategy annealing",
-                           "explore transpose --size 0",
-                           "kernels --templates /tmp/" + std::string(300, 'x')}) {  // a name the file system refuses
+  for (const std::string& args : std::vector<std::string>{
+           "", "bogus", "tune --bogus", "kernels --json extra", "tune transpose --size 8x", "tune nosuch",
+           "kernels --templates /no/such/folder", "tune transpose --strategy bogus", "tune transpose --gpus 0,x",
+           "tune transpose --gpus 0 --gpu 1", "tune transpose --gpus all --strategy annealing",
+           "explore transpose --size 0",
+           "kernels --templates /tmp/" + std::string(300, 'x')}) {  // a name the file system refuses
     const auto r = RunTuner(args);
     EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
     if (!args.empty()) {
@@ -69,7 +69,8 @@ TEST(Cli, EveryBadOptionIsRefusedBeforeAnyWork) {
       {"tune transpose --size 9223372036854775807x8", "9223372036854775807 is too large"},
       {"tune transpose --strategy annealing --gpus all", "--gpus"},
       {"tune transpose --strategy bayesian --shard 1/2", "--shard"},
-      {"tune transpose --strategy Bayesian", "--strategy 'Bayesian': unknown search strategy (known: brute_force, random, annealing, genetic, bayesian)"},
+      {"tune transpose --strategy Bayesian",
+       "--strategy 'Bayesian': unknown search strategy (known: brute_force, random, annealing, genetic, bayesian)"},
       {"tune transpose --db /tmp", "--db '/tmp': is a folder"},
       {"explore transpose --gpu -1", "--gpu '-1'"},
       {"explore transpose --size ''", "--size ''"},
@@ -183,7 +184,8 @@ TEST(Cli, ASpaceTooLargeToHoldIsRefusedBeforeAnyWork) {
     params += std::string("[[param]]\nname = \"") + name + "\"\nvalues = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]\n";
   testing::WriteTemplateFiles(dir.File("templates"), "small",
                               testing::Replaced(testing::kSmallDescription, "[launch]", params + "[launch]"));
-  for (const std::string& command : {"tune small --db " + dir.File("t.db"), std::string("explore small --arch sm_90")}) {
+  for (const std::string& command :
+       {"tune small --db " + dir.File("t.db"), std::string("explore small --arch sm_90")}) {
     const auto r = RunTuner(command + " --templates " + dir.File("templates"));
     EXPECT_EQ(r.exit_code, 2) << command << ": " << r.err;
     EXPECT_NE(r.err.find("small.toml: more than 1000000 valid candidates at N=1024 (of 10000000 combinations)"),

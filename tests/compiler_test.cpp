@@ -22,7 +22,9 @@ TEST(Compiler, CompilesATransposeCandidateToACubinWithItsResources) {
   const ParamValues params = {{"VARIANT", 1}, {"TILE", 32}, {"ROWS", 8}, {"PAD", 1}};
   const CompileResult r = CompileCandidate(Transpose(), params, "transpose", "sm_90");
   ASSERT_TRUE(r.ok) << r.log;
-  EXPECT_EQ(r.cubin.substr(0, 4), "\x7f" "ELF");
+  EXPECT_EQ(r.cubin.substr(0, 4),
+            "\x7f"
+            "ELF");
   EXPECT_EQ(r.lowered_name, "transpose");
   EXPECT_GT(r.info.regs_per_thread, 0);
   EXPECT_EQ(r.info.static_smem_bytes, 32 * 33 * 4);  // the padded tile
@@ -33,7 +35,8 @@ TEST(Compiler, CompilesATransposeCandidateToACubinWithItsResources) {
 TEST(Compiler, ACompileErrorIsAResultWithTheLog) {
   TemplateSpec broken = Transpose();
   broken.source_text += "\nthis is not C++;\n";
-  const CompileResult r = CompileCandidate(broken, {{"VARIANT", 1}, {"TILE", 32}, {"ROWS", 8}, {"PAD", 1}}, "transpose", "sm_90");
+  const CompileResult r =
+      CompileCandidate(broken, {{"VARIANT", 1}, {"TILE", 32}, {"ROWS", 8}, {"PAD", 1}}, "transpose", "sm_90");
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.log.find("error"), std::string::npos) << r.log;
 }
@@ -44,7 +47,8 @@ TEST(Compiler, TheReasonOfACompileErrorIsTheFirstErrorOfTheLog) {
   TemplateSpec broken = Transpose();
   const long long line = std::count(broken.source_text.begin(), broken.source_text.end(), '\n') + 2;
   broken.source_text += "\n__device__ int broken() { return undefined_name; }\n";
-  const CompileResult r = CompileCandidate(broken, {{"VARIANT", 1}, {"TILE", 32}, {"ROWS", 8}, {"PAD", 1}}, "transpose", "sm_90");
+  const CompileResult r =
+      CompileCandidate(broken, {{"VARIANT", 1}, {"TILE", 32}, {"ROWS", 8}, {"PAD", 1}}, "transpose", "sm_90");
   ASSERT_FALSE(r.ok);
   EXPECT_EQ(CompileFailureReason(r.log, broken.source_path),
             "compile: transpose.cu(" + std::to_string(line) + "): error: identifier \"undefined_name\" is undefined")

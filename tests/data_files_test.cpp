@@ -11,8 +11,8 @@
 #include "capture_description.h"
 #include "capture_folder.h"
 #include "cli_runner.h"
-#include "db_test_util.h"
 #include "common/errors.h"
+#include "db_test_util.h"
 #include "npy.h"
 
 namespace tuner {
@@ -51,8 +51,10 @@ class DataFilesTest : public ::testing::Test {
   void SetUp() override {
     std::filesystem::create_directories(dir_.File("data"));
     std::filesystem::create_directories(dir_.File("expected"));
-    std::ofstream(dir_.File("scale.cu")) << "extern \"C\" __global__ void scale(float* o, const float* i) { o[threadIdx.x] = 2 * i[threadIdx.x]; }\n"
-                                          << "extern \"C\" __global__ void scale_reference(float* o, const float* i) { o[threadIdx.x] = 2 * i[threadIdx.x]; }\n";
+    std::ofstream(dir_.File("scale.cu"))
+        << "extern \"C\" __global__ void scale(float* o, const float* i) { o[threadIdx.x] = 2 * i[threadIdx.x]; }\n"
+        << "extern \"C\" __global__ void scale_reference(float* o, const float* i) { o[threadIdx.x] = 2 * "
+           "i[threadIdx.x]; }\n";
     Floats("data/in.npy", 8);
     Floats("expected/out.npy", 8);
   }
@@ -104,13 +106,15 @@ TEST_F(DataFilesTest, WrongTypeNamesTheDescriptionLineFileAndBothTypes) {
   const std::vector<std::int32_t> ints(8);
   npy::WriteFile(dir_.File("data/in.npy"), "<i4", ints.data(), 8);
   const std::string message = LoadError();
-  EXPECT_NE(message.find(dir_.File("scale.toml") + ":18: arg[1].init: " + dir_.File("data/in.npy")), std::string::npos) << message;
+  EXPECT_NE(message.find(dir_.File("scale.toml") + ":18: arg[1].init: " + dir_.File("data/in.npy")), std::string::npos)
+      << message;
   EXPECT_NE(message.find("dtype is int32 ('<i4'), expected float32 ('<f4')"), std::string::npos) << message;
 }
 
 TEST_F(DataFilesTest, MissingAndTruncatedFilesAreNamed) {
   std::filesystem::remove(dir_.File("expected/out.npy"));
-  EXPECT_NE(LoadError().find("check.expected.out: " + dir_.File("expected/out.npy") + ": cannot read the file"), std::string::npos)
+  EXPECT_NE(LoadError().find("check.expected.out: " + dir_.File("expected/out.npy") + ": cannot read the file"),
+            std::string::npos)
       << LoadError();
   Floats("expected/out.npy", 8);
   std::filesystem::resize_file(dir_.File("expected/out.npy"), 100);
@@ -120,7 +124,8 @@ TEST_F(DataFilesTest, MissingAndTruncatedFilesAreNamed) {
 TEST_F(DataFilesTest, ExpectedFilesAreForOutputsOnly) {
   std::string toml = kScale;
   toml.replace(toml.find("{ out = "), 8, "{ in = ");
-  EXPECT_NE(LoadError(toml).find("check.expected.in: 'in' is not an output buffer argument"), std::string::npos) << LoadError(toml);
+  EXPECT_NE(LoadError(toml).find("check.expected.in: 'in' is not an output buffer argument"), std::string::npos)
+      << LoadError(toml);
   toml = kScale;
   toml.replace(toml.find("file:data/in.npy"), 16, "file:");
   EXPECT_NE(LoadError(toml).find("arg[1].init: names no file"), std::string::npos) << LoadError(toml);
@@ -133,8 +138,10 @@ TEST_F(DataFilesTest, WrongLengthAtTheProblemSizeNamesBothCounts) {
     FAIL() << "no error";
   } catch (const UsageError& e) {
     const std::string message = e.what();
-    EXPECT_NE(message.find(dir_.File("expected/out.npy") + ": the expected contents of 'out': shape (8,) holds 8 element(s), expected 16"),
-              std::string::npos) << message;
+    EXPECT_NE(message.find(dir_.File("expected/out.npy") +
+                           ": the expected contents of 'out': shape (8,) holds 8 element(s), expected 16"),
+              std::string::npos)
+        << message;
     EXPECT_NE(message.find("(length N at size 16)"), std::string::npos) << message;
   }
 }
@@ -168,7 +175,8 @@ TEST_F(DataFilesTest, ACapturesDescriptionLoadsAsItIs) {
   l.provenance = "from a test";
   capture::CaptureFolder folder(dir_.File(""), "hist");
   const std::vector<std::uint32_t> data = {0, 1, 1, 1}, bins = {1, 3};
-  for (const auto& [file, values] : {std::pair{capture::InputFile("data"), &data}, {capture::ExpectedFile("bins"), &bins}}) {
+  for (const auto& [file, values] :
+       {std::pair{capture::InputFile("data"), &data}, {capture::ExpectedFile("bins"), &bins}}) {
     auto writer = folder.NewArray(file, "<u4", values->size());
     writer->Write(values->data(), values->size() * 4);
     writer->Close();
@@ -199,7 +207,8 @@ class DataSizesTest : public DataFilesTest {
     return std::string(kScale) + "[[data_size]]\n" + table;
   }
   std::string Tune(const std::string& options) {
-    const auto r = testing::RunTuner("tune scale --templates " + dir_.File("") + " " + options + " --db " + dir_.File("results.db"));
+    const auto r = testing::RunTuner("tune scale --templates " + dir_.File("") + " " + options + " --db " +
+                                     dir_.File("results.db"));
     EXPECT_FALSE(std::filesystem::exists(dir_.File("results.db"))) << options;
     return std::to_string(r.exit_code) + " " + r.err;
   }
@@ -228,7 +237,9 @@ TEST_F(DataSizesTest, ASizeWithoutDataIsRefusedNamingTheSizesThatHaveIt) {
     FAIL() << "no error";
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("scale has no data files for size 32: its data (" + dir_.File("scale.toml") +
-                                         ") is for the sizes 8, 16"), std::string::npos) << e.what();
+                                         ") is for the sizes 8, 16"),
+              std::string::npos)
+        << e.what();
   }
 }
 
@@ -239,31 +250,40 @@ TEST_F(DataSizesTest, AnotherSizesDataIsAnotherVersion) {
 }
 
 TEST_F(DataSizesTest, BadTablesAreNamed) {
-  EXPECT_NE(LoadError(WithDataSize("size = \"16\"\nfolder = \"sizes/32\"\n")).find("data_size[0].folder: '" + dir_.File("sizes/32") + "' is not a folder"),
-            std::string::npos) << LoadError(WithDataSize("size = \"16\"\nfolder = \"sizes/32\"\n"));
+  EXPECT_NE(LoadError(WithDataSize("size = \"16\"\nfolder = \"sizes/32\"\n"))
+                .find("data_size[0].folder: '" + dir_.File("sizes/32") + "' is not a folder"),
+            std::string::npos)
+      << LoadError(WithDataSize("size = \"16\"\nfolder = \"sizes/32\"\n"));
   const std::string twice = WithDataSize() + "[[data_size]]\nsize = \"16\"\nfolder = \"sizes/16\"\n";
   EXPECT_NE(LoadError(twice).find("data_size[1].size: 16 is listed twice"), std::string::npos) << LoadError(twice);
   const std::string defaults = WithDataSize("size = \"8\"\nfolder = \"sizes/16\"\n");
-  EXPECT_NE(LoadError(defaults).find("data_size[0].size: 8 is the default size"), std::string::npos) << LoadError(defaults);
+  EXPECT_NE(LoadError(defaults).find("data_size[0].size: 8 is the default size"), std::string::npos)
+      << LoadError(defaults);
   const std::string two = WithDataSize("size = \"16x2\"\nfolder = \"sizes/16\"\n");
-  EXPECT_NE(LoadError(two).find("data_size[0].size: '16x2' gives 2 number(s) for the 1 size variable(s)"), std::string::npos) << LoadError(two);
+  EXPECT_NE(LoadError(two).find("data_size[0].size: '16x2' gives 2 number(s) for the 1 size variable(s)"),
+            std::string::npos)
+      << LoadError(two);
   const std::string form = WithDataSize("size = \"16x\"\nfolder = \"sizes/16\"\n");
-  EXPECT_NE(LoadError(form).find("data_size[0].size: '16x': expected whole numbers"), std::string::npos) << LoadError(form);
+  EXPECT_NE(LoadError(form).find("data_size[0].size: '16x': expected whole numbers"), std::string::npos)
+      << LoadError(form);
   const std::string unknown = WithDataSize("size = \"16\"\nfolders = \"sizes/16\"\n");
   EXPECT_NE(LoadError(unknown).find("folders"), std::string::npos) << LoadError(unknown);
   std::filesystem::remove(dir_.File("sizes/16/data/in.npy"));
   const std::vector<std::int32_t> ints(16);
   npy::WriteFile(dir_.File("sizes/16/data/in.npy"), "<i4", ints.data(), 16);
-  EXPECT_NE(LoadError(WithDataSize()).find("data_size[0].folder: " + dir_.File("sizes/16/data/in.npy") +
-                                           ": the initial contents at 16 of 'in' (float): dtype is int32"),
-            std::string::npos) << LoadError(WithDataSize());
+  EXPECT_NE(LoadError(WithDataSize())
+                .find("data_size[0].folder: " + dir_.File("sizes/16/data/in.npy") +
+                      ": the initial contents at 16 of 'in' (float): dtype is int32"),
+            std::string::npos)
+      << LoadError(WithDataSize());
 }
 
 TEST_F(DataSizesTest, ATemplateWithoutDataFilesHasNoDataSizes) {
   std::string toml = WithDataSize();
   toml.replace(toml.find("init = \"file:data/in.npy\"\n"), 26, "init = \"random\"\n");
   toml.replace(toml.find("expected = { out = \"expected/out.npy\" }\n"), 40, "kernel = \"scale_reference\"\n");
-  EXPECT_NE(LoadError(toml).find("data_size[0]: the template reads no data files"), std::string::npos) << LoadError(toml);
+  EXPECT_NE(LoadError(toml).find("data_size[0]: the template reads no data files"), std::string::npos)
+      << LoadError(toml);
 }
 
 // --sizes: every bad list is exit 2 before any GPU or database.
@@ -273,13 +293,18 @@ TEST_F(DataSizesTest, TuneRefusesBadSizeListsWithExitTwo) {
   EXPECT_NE(Tune("--size 8 --sizes 8,16").find("--size and --sizes: give one of them, not both"), std::string::npos);
   EXPECT_NE(Tune("--sizes ''").find("2 tuner tune: --sizes '': empty"), std::string::npos) << Tune("--sizes ''");
   EXPECT_NE(Tune("--sizes 8,,16").find("--sizes '8,,16': an empty item"), std::string::npos) << Tune("--sizes 8,,16");
-  EXPECT_NE(Tune("--sizes 8,16x").find("--sizes '8,16x': '16x': expected whole numbers"), std::string::npos) << Tune("--sizes 8,16x");
-  EXPECT_NE(Tune("--sizes 8,16,8").find("'8' and '8' are both the size 8"), std::string::npos) << Tune("--sizes 8,16,8");
-  EXPECT_NE(Tune("--sizes 8,32").find("scale has no data files for size 32"), std::string::npos) << Tune("--sizes 8,32");
+  EXPECT_NE(Tune("--sizes 8,16x").find("--sizes '8,16x': '16x': expected whole numbers"), std::string::npos)
+      << Tune("--sizes 8,16x");
+  EXPECT_NE(Tune("--sizes 8,16,8").find("'8' and '8' are both the size 8"), std::string::npos)
+      << Tune("--sizes 8,16,8");
+  EXPECT_NE(Tune("--sizes 8,32").find("scale has no data files for size 32"), std::string::npos)
+      << Tune("--sizes 8,32");
   EXPECT_NE(Tune("--sizes 8,16x2").find("scale has 1 size variable(s)"), std::string::npos) << Tune("--sizes 8,16x2");
-  EXPECT_NE(Tune("--sizes captured --gpus all").find("--sizes and --gpus"), std::string::npos) << Tune("--sizes captured --gpus all");
+  EXPECT_NE(Tune("--sizes captured --gpus all").find("--sizes and --gpus"), std::string::npos)
+      << Tune("--sizes captured --gpus all");
   Floats("sizes/16/expected/out.npy", 15);  // a wrong length at one of the sizes
-  EXPECT_NE(Tune("--sizes captured").find("holds 15 element(s), expected 16"), std::string::npos) << Tune("--sizes captured");
+  EXPECT_NE(Tune("--sizes captured").find("holds 15 element(s), expected 16"), std::string::npos)
+      << Tune("--sizes captured");
 }
 
 }  // namespace

@@ -30,7 +30,8 @@ std::string MakeDatabase(const TempDir& dir, const std::string& name, const std:
   db::Store store = db::Store::Open(path, db::OpenMode::kReadWrite);
   const auto gpu = store.EnsureGpu(db::testing::SampleGpu(uuid));
   const auto sweep = store.StartSweep(gpu, store.EnsureTemplate({kernel, "h1", ""}), db::testing::SampleSweep());
-  for (int i = 0; i < count; ++i) store.AddMeasurement(sweep, db::testing::SampleMeasurement(i, 1.0 + i, i % 3 ? "ok" : "invalid"));
+  for (int i = 0; i < count; ++i)
+    store.AddMeasurement(sweep, db::testing::SampleMeasurement(i, 1.0 + i, i % 3 ? "ok" : "invalid"));
   store.FinishSweep(sweep, "done");
   return path;
 }
@@ -67,7 +68,8 @@ TEST(DbCommands, CheckFindsRowsReferringToNothing) {
   const testing::CliResult check = RunTuner("db check --db " + db);
   EXPECT_EQ(check.exit_code, 4);
   EXPECT_EQ(check.out.find(": ok"), std::string::npos) << check.out;
-  EXPECT_NE(check.out.find("problem: row 1 of measurements refers to a missing sweeps"), std::string::npos) << check.out;
+  EXPECT_NE(check.out.find("problem: row 1 of measurements refers to a missing sweeps"), std::string::npos)
+      << check.out;
   const auto json = nlohmann::json::parse(RunTuner("db check --json --db " + db).out);
   EXPECT_EQ(json["ok"], false);
   EXPECT_EQ(json["problems"].size(), 3u);
@@ -85,8 +87,8 @@ struct ReadOnlyCase {
 // command writes. Empty `ran` reason: it ran.
 testing::CliResult RunTunerAsNobody(const std::string& args, const std::string& writable, std::string* not_run) {
   const auto run = testing::RunUnprivileged([&] {
-    const testing::CliResult r = RunTuner(args, "HOME=" + writable + " XDG_CACHE_HOME=" + writable +
-                                                    "/cache XDG_DATA_HOME=" + writable + "/data");
+    const testing::CliResult r = RunTuner(
+        args, "HOME=" + writable + " XDG_CACHE_HOME=" + writable + "/cache XDG_DATA_HOME=" + writable + "/data");
     return std::to_string(r.exit_code) + '\n' + r.err + '\0' + r.out;
   });
   testing::CliResult result;
@@ -172,8 +174,8 @@ TEST(DbCommands, RefusedDatabasesAreLeftAsTheyWere) {
       db::testing::WriteBytes(db, mode == "wal" ? bytes.substr(0, 18) + "\x02\x02" + bytes.substr(20) : bytes);
       const std::string before = ReadBytes(db);
       for (const std::string& args : {"db info --db " + db, "db check --db " + db, "db export --db " + db,
-                                     "query transpose --size 8192x8192 --db " + db, "db merge " + db + " --db " + good,
-                                     "db import " + dir.File("none.jsonl") + " --db " + db}) {
+                                      "query transpose --size 8192x8192 --db " + db, "db merge " + db + " --db " + good,
+                                      "db import " + dir.File("none.jsonl") + " --db " + db}) {
         const testing::CliResult r = RunTuner(args);
         EXPECT_EQ(r.exit_code, 4) << args << ": " << r.err;
         EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;

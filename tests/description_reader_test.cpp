@@ -24,10 +24,14 @@ std::string ErrorOf(const std::function<void()>& fn) {
 TEST(DescriptionReader, UnknownKeysNameTheLineAndTheNearestKey) {
   const toml::table table = Parse("grid = [1]\nblok = [2]\n", "d.toml");
   const DescriptionReader r("d.toml");
-  EXPECT_EQ(ErrorOf([&] { r.AllowOnly(table, "launch", {"grid", "block"}); }),
+  EXPECT_EQ(ErrorOf([&] {
+              r.AllowOnly(table, "launch", {"grid", "block"});
+            }),
             "d.toml:2: launch.blok: unknown key (did you mean `block`?)");
   EXPECT_EQ(ErrorOf([&] { r.AllowOnly(table, "launch", {"grid", "block", "blok"}); }), "");
-  EXPECT_EQ(ErrorOf([&] { r.AllowOnly(table, "launch", {"grid", "shared_bytes"}, {"blok"}); }),
+  EXPECT_EQ(ErrorOf([&] {
+              r.AllowOnly(table, "launch", {"grid", "shared_bytes"}, {"blok"});
+            }),
             "d.toml:2: launch.blok: unknown key (a top-level key: write it before the first table)");
 }
 
@@ -45,7 +49,10 @@ TEST(DescriptionReader, ValuesHaveTheirTypes) {
 TEST(DescriptionReader, ExpressionsAreCheckedWhereTheyAreWritten) {
   const toml::table t = Parse("e = [\n  \"N + 1\",\n  \"N + M\",\n]\nc = [5]\n", "d.toml");
   const DescriptionReader r("d.toml");
-  EXPECT_EQ(ErrorOf([&] { r.Expressions(t.get("e"), "e", {{"N", 1}}); }), "d.toml:3: e: in expression 'N + M': unknown name 'M'");
+  EXPECT_EQ(ErrorOf([&] {
+              r.Expressions(t.get("e"), "e", {{"N", 1}});
+            }),
+            "d.toml:3: e: in expression 'N + M': unknown name 'M'");
   EXPECT_EQ(r.Expressions(t.get("c"), "c", {}), (std::vector<std::string>{"5"}));
   EXPECT_EQ(ErrorOf([&] { r.Expressions(t.get("c"), "c", {}, false); }), "d.toml:5: c: must hold expression strings");
 }

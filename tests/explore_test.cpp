@@ -11,9 +11,9 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "occupancy/arch_table.h"
 #include "cli_runner.h"
 #include "db_test_util.h"
+#include "occupancy/arch_table.h"
 #include "pairwise_sample.h"
 #include "template/template_library.h"
 
@@ -37,8 +37,8 @@ TEST_P(ShippedTemplate, EveryCandidateCompiles) {
   const std::vector<ParamValues> candidates = testing::CandidatesToCompile(spec, size);
   db::testing::TempDir dir;
   const auto threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const Exploration exploration = ExploreCandidates(spec, candidates, size, ArchLimits(GetParam().arch), GetParam().arch,
-                                                    dir.File("cubins"), threads, TUNER_EXECUTABLE);
+  const Exploration exploration = ExploreCandidates(spec, candidates, size, ArchLimits(GetParam().arch),
+                                                    GetParam().arch, dir.File("cubins"), threads, TUNER_EXECUTABLE);
   EXPECT_FALSE(exploration.explored.empty());
   EXPECT_EQ(exploration.explored.size(), exploration.candidates);
   EXPECT_FALSE(exploration.interrupted);
@@ -53,15 +53,15 @@ TEST_P(ShippedTemplate, EveryCandidateCompiles) {
 
 std::vector<Case> AllCases() {
   std::vector<Case> cases;
-  for (const char* kernel : {"transpose", "matmul", "reduction", "conv1d", "coalescing", "coalescing_fp64", "adjacent_difference",
-                             "histogram", "gemm_large", "divergence", "streams", "unified_memory"})
+  for (const char* kernel :
+       {"transpose", "matmul", "reduction", "conv1d", "coalescing", "coalescing_fp64", "adjacent_difference",
+        "histogram", "gemm_large", "divergence", "streams", "unified_memory"})
     for (const char* arch : {"sm_80", "sm_90"}) cases.push_back({kernel, arch});
   return cases;
 }
 
-INSTANTIATE_TEST_SUITE_P(AllShipped, ShippedTemplate, ::testing::ValuesIn(AllCases()), [](const auto& info) {
-  return std::string(info.param.kernel) + "_" + info.param.arch;
-});
+INSTANTIATE_TEST_SUITE_P(AllShipped, ShippedTemplate, ::testing::ValuesIn(AllCases()),
+                         [](const auto& info) { return std::string(info.param.kernel) + "_" + info.param.arch; });
 
 TEST(ExploreCli, ListsResourcesAndOccupancyAsJson) {
   db::testing::TempDir dir;
@@ -85,9 +85,12 @@ TEST(ExploreCli, CandidatesThatCannotLaunchAreCalledInvalidWithTheirReason) {
   const std::string env = "XDG_CACHE_HOME=" + dir.File("cache");
   const auto text = testing::RunTuner("explore transpose --arch sm_90 --size 9007199254740992", env);
   ASSERT_EQ(text.exit_code, 0) << text.err;
-  EXPECT_NE(text.out.find(": 30 candidates, 30 cannot launch (invalid), 0 compile error(s)"), std::string::npos) << text.out;
-  EXPECT_NE(text.out.find("invalid: in expression 'cdiv(W, TILE)': gives 562949953421312, above the limit of 2147483647 for axis x"),
-            std::string::npos)
+  EXPECT_NE(text.out.find(": 30 candidates, 30 cannot launch (invalid), 0 compile error(s)"), std::string::npos)
+      << text.out;
+  EXPECT_NE(
+      text.out.find(
+          "invalid: in expression 'cdiv(W, TILE)': gives 562949953421312, above the limit of 2147483647 for axis x"),
+      std::string::npos)
       << text.out;
   EXPECT_EQ(text.out.find("compile error:"), std::string::npos) << text.out;
   const auto json = testing::RunTuner("explore transpose --arch sm_90 --size 9007199254740992 --json", env);
@@ -106,15 +109,16 @@ TEST(ExploreCli, CandidatesThatCannotLaunchAreCalledInvalidWithTheirReason) {
 // stderr, exit 130.
 TEST(ExploreCli, InterruptAtTheStartSaysSoAndExits130) {
   db::testing::TempDir dir;
-  testing::SpawnedTuner run({"explore", "transpose", "--arch", "sm_90", "--json"}, {{"XDG_CACHE_HOME", dir.File("cache")}},
-                            true);
+  testing::SpawnedTuner run({"explore", "transpose", "--arch", "sm_90", "--json"},
+                            {{"XDG_CACHE_HOME", dir.File("cache")}}, true);
   const auto result = run.Wait();
   EXPECT_EQ(result.exit_code, 130) << result.err;
   const auto doc = nlohmann::json::parse(result.out);
   EXPECT_TRUE(doc.at("interrupted").get<bool>());
   EXPECT_EQ(doc.at("explored"), 0);
   EXPECT_EQ(doc.at("candidates_total"), 30);
-  EXPECT_NE(result.err.find("tuner explore: interrupted; 0 of 30 candidates explored."), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("tuner explore: interrupted; 0 of 30 candidates explored."), std::string::npos)
+      << result.err;
 }
 
 bool HasAFile(const std::string& folder) {

@@ -12,8 +12,10 @@ namespace {
 // The message of the ExpressionError that evaluating `expression` throws, or "" when it does not.
 std::string ErrorOf(const std::string& expression, const Variables& vars, bool integer = false) {
   try {
-    if (integer) EvaluateInteger(expression, vars);
-    else Evaluate(expression, vars);
+    if (integer)
+      EvaluateInteger(expression, vars);
+    else
+      Evaluate(expression, vars);
   } catch (const ExpressionError& e) {
     return e.what();
   }
@@ -52,8 +54,9 @@ TEST(Expression, DivisionByZeroIsAnErrorUnlessTheBranchIsNotTaken) {
   const Variables vars = {{"N", 10}, {"Z", 0}};
   EXPECT_EQ(ErrorOf("N / Z > 1", vars), "in expression 'N / Z > 1': division by zero");
   EXPECT_EQ(ErrorOf("N % Z == 0", vars), "in expression 'N % Z == 0': division by zero");
-  EXPECT_NE(ErrorOf("Z == 0 || N % Z == 0", vars).find("division by zero"), std::string::npos);  // || evaluates both sides
-  EXPECT_EQ(Evaluate("Z == 0 ? 1 : N % Z == 0", vars), 1.0);                      // ?: evaluates one branch
+  EXPECT_NE(ErrorOf("Z == 0 || N % Z == 0", vars).find("division by zero"),
+            std::string::npos);                               // || evaluates both sides
+  EXPECT_EQ(Evaluate("Z == 0 ? 1 : N % Z == 0", vars), 1.0);  // ?: evaluates one branch
   EXPECT_NE(ErrorOf("sqrt(Z - N) < 1", vars).find("not a number"), std::string::npos);
 }
 
@@ -73,38 +76,59 @@ TEST(Expression, OperatorsKeepTheirPrecedenceAndAssociativity) {
 
 TEST(Expression, PrefixSignsComparisonsAndConditionalsGroupAsBefore) {
   const Variables vars = {{"N", 10}, {"B", 4}};
-  EXPECT_EQ(Evaluate("-N ^ 2", vars), -100.0);      // the sign applies after ^
+  EXPECT_EQ(Evaluate("-N ^ 2", vars), -100.0);  // the sign applies after ^
   EXPECT_EQ(Evaluate("-N * 2", vars), -20.0);
   EXPECT_EQ(Evaluate("2 * -B", vars), -8.0);
   EXPECT_EQ(Evaluate("N - +B", vars), 6.0);
   EXPECT_EQ(Evaluate("N - -B", vars), 14.0);
-  EXPECT_EQ(Evaluate("N > 3 > 1", vars), 0.0);      // (N > 3) > 1
-  EXPECT_EQ(Evaluate("N < B + 7", vars), 1.0);      // + binds tighter than <
+  EXPECT_EQ(Evaluate("N > 3 > 1", vars), 0.0);                    // (N > 3) > 1
+  EXPECT_EQ(Evaluate("N < B + 7", vars), 1.0);                    // + binds tighter than <
   EXPECT_EQ(Evaluate("N == B ? 1 : B == 4 ? 2 : 3", vars), 2.0);  // ?: groups to the right
   EXPECT_EQ(Evaluate("N ? B ? 1 : 2 : 3", vars), 1.0);
   EXPECT_EQ(Evaluate("1 ? 2 : 3 * 4", vars), 2.0);  // the branch takes the whole product
   EXPECT_EQ(Evaluate("(0 ? 2 : 3) * 4", vars), 12.0);
   EXPECT_EQ(Evaluate("N > B && B > 1 ? N % B : 0", vars), 2.0);  // ?: binds loosest
-  EXPECT_EQ(Evaluate("1, N + B", vars), 14.0);      // comma-separated: the last
+  EXPECT_EQ(Evaluate("1, N + B", vars), 14.0);                   // comma-separated: the last
   EXPECT_EQ(Evaluate("1.5e1 + .5 + 5.", vars), 20.5);
 }
 
 TEST(Expression, EveryFunctionAndConstant) {
   const Variables vars = {{"X", 0.5}, {"Y", 2}};
   const std::pair<const char*, double> cases[] = {
-      {"abs(-X)", 0.5},          {"acos(X)", std::acos(0.5)}, {"acosh(Y)", std::acosh(2.0)},
-      {"asin(X)", std::asin(0.5)}, {"asinh(Y)", std::asinh(2.0)}, {"atan(X)", std::atan(0.5)},
-      {"atan2(X, Y)", std::atan2(0.5, 2.0)}, {"atanh(X)", std::atanh(0.5)}, {"avg(1, Y, 6)", 3},
-      {"cdiv(7, Y)", 4},         {"cos(X)", std::cos(0.5)},   {"cosh(X)", std::cosh(0.5)},
-      {"exp(Y)", std::exp(2.0)}, {"ln(Y)", std::log(2.0)},   {"log(Y)", std::log(2.0)},
-      {"log10(100)", 2},         {"log2(8)", 3},             {"max(1, Y, -3)", 2},
-      {"min(1, Y, -3)", -3},     {"rint(X)", 1},             {"rint(-2.5)", -2},
-      {"sign(-Y)", -1},          {"sign(0)", 0},             {"sin(X)", std::sin(0.5)},
-      {"sinh(X)", std::sinh(0.5)}, {"sqrt(Y)", std::sqrt(2.0)}, {"sum(1, Y, 3)", 6},
-      {"tan(X)", std::tan(0.5)}, {"tanh(X)", std::tanh(0.5)}, {"_pi", 3.141592653589},
+      {"abs(-X)", 0.5},
+      {"acos(X)", std::acos(0.5)},
+      {"acosh(Y)", std::acosh(2.0)},
+      {"asin(X)", std::asin(0.5)},
+      {"asinh(Y)", std::asinh(2.0)},
+      {"atan(X)", std::atan(0.5)},
+      {"atan2(X, Y)", std::atan2(0.5, 2.0)},
+      {"atanh(X)", std::atanh(0.5)},
+      {"avg(1, Y, 6)", 3},
+      {"cdiv(7, Y)", 4},
+      {"cos(X)", std::cos(0.5)},
+      {"cosh(X)", std::cosh(0.5)},
+      {"exp(Y)", std::exp(2.0)},
+      {"ln(Y)", std::log(2.0)},
+      {"log(Y)", std::log(2.0)},
+      {"log10(100)", 2},
+      {"log2(8)", 3},
+      {"max(1, Y, -3)", 2},
+      {"min(1, Y, -3)", -3},
+      {"rint(X)", 1},
+      {"rint(-2.5)", -2},
+      {"sign(-Y)", -1},
+      {"sign(0)", 0},
+      {"sin(X)", std::sin(0.5)},
+      {"sinh(X)", std::sinh(0.5)},
+      {"sqrt(Y)", std::sqrt(2.0)},
+      {"sum(1, Y, 3)", 6},
+      {"tan(X)", std::tan(0.5)},
+      {"tanh(X)", std::tanh(0.5)},
+      {"_pi", 3.141592653589},
       {"_e", std::exp(1.0)},
   };
-  for (const auto& [expression, expected] : cases) EXPECT_NEAR(Evaluate(expression, vars), expected, 1e-12) << expression;
+  for (const auto& [expression, expected] : cases)
+    EXPECT_NEAR(Evaluate(expression, vars), expected, 1e-12) << expression;
   for (const std::string& name : ExpressionFunctionNames()) {  // each name has a case
     const bool tested = std::any_of(std::begin(cases), std::end(cases), [&](const auto& c) {
       return std::string(c.first).rfind(name + (name[0] == '_' ? "" : "("), 0) == 0;
@@ -158,7 +182,7 @@ TEST(Expression, SyntaxErrorsSayWhatAndWhere) {
       {"", "Expression is empty."},
       {"\"a\"", "Strings must only be used as function arguments!"},
       {"N\x0f", "Invalid non printable characters found in expression/identifer!"},
-      {"-", "an operator or function has no operand"},  // muparser said "Internal error"
+      {"-", "an operator or function has no operand"},                  // muparser said "Internal error"
       {"N, -", "an operator after a comma has no operand of its own"},  // muparser gave an arbitrary value
       {"Q + P", "unknown name 'P'"},
       {"sin", "unknown name 'sin'"},
@@ -198,7 +222,8 @@ TEST(Expression, NotANumberNeverBecomesAConditionOrAFunctionsAnswer) {
 
 TEST(Expression, HugeValuesAreTooLargeNotFractions) {
   EXPECT_NE(ErrorOf("2^63", {}, true).find("too large"), std::string::npos) << ErrorOf("2^63", {}, true);
-  EXPECT_NE(ErrorOf("10 / 4", {}, true).find("2.5, not a whole number"), std::string::npos) << ErrorOf("10 / 4", {}, true);
+  EXPECT_NE(ErrorOf("10 / 4", {}, true).find("2.5, not a whole number"), std::string::npos)
+      << ErrorOf("10 / 4", {}, true);
 }
 
 TEST(Expression, FunctionNamesComeFromTheParser) {

@@ -26,9 +26,9 @@ std::string ProblemOf(const std::string& expression) {
 
 TEST(ExpressionTokens, ReadsNamesNumbersOperatorsAndPunctuation) {
   const std::vector<ExpressionToken> tokens = All("cdiv(N, 2.5e1) >= -_pi ? x1 : .5");
-  const std::vector<TokenKind> kinds = {TokenKind::kFunction, TokenKind::kOpen, TokenKind::kName, TokenKind::kComma,
+  const std::vector<TokenKind> kinds = {TokenKind::kFunction, TokenKind::kOpen,  TokenKind::kName,   TokenKind::kComma,
                                         TokenKind::kNumber,   TokenKind::kClose, TokenKind::kBinary, TokenKind::kPrefix,
-                                        TokenKind::kNumber,   TokenKind::kIf,   TokenKind::kName, TokenKind::kElse,
+                                        TokenKind::kNumber,   TokenKind::kIf,    TokenKind::kName,   TokenKind::kElse,
                                         TokenKind::kNumber,   TokenKind::kEnd};
   ASSERT_EQ(tokens.size(), kinds.size());
   for (std::size_t i = 0; i < kinds.size(); ++i) EXPECT_EQ(tokens[i].kind, kinds[i]) << i << " " << tokens[i].text;
@@ -75,7 +75,7 @@ TEST(ExpressionTokens, ControlCharactersAreBlanksOrRefused) {
 TEST(ExpressionTokens, NumbersAreReadAsStreamsReadThem) {
   EXPECT_EQ(All("1e3")[0].number, 1000.0);
   EXPECT_EQ(All("5.")[0].number, 5.0);
-  EXPECT_EQ(All("1e")[0].kind, TokenKind::kName);    // not a number: a name, unknown later
+  EXPECT_EQ(All("1e")[0].kind, TokenKind::kName);          // not a number: a name, unknown later
   EXPECT_EQ(ExpressionTokens("0x10").Next().number, 0.0);  // no hexadecimal: 0, then the name x10
   EXPECT_EQ(ProblemOf("0x10"), "Unexpected variable \"x10\" found at position 1");
 }

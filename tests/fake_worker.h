@@ -38,7 +38,8 @@ class FakeWorker {
                           << "while read -r line; do\n"
                           << "  echo \"$line\" >> " << dir_.File("requests") << "\n"
                           << "  case \"$line\" in\n"
-                          << "    *'\"op\":\"measure\"'*) " << (measure_reply.empty() ? "echo '" + reply + "'" : WithFile(measure_reply)) << ";;\n"
+                          << "    *'\"op\":\"measure\"'*) "
+                          << (measure_reply.empty() ? "echo '" + reply + "'" : WithFile(measure_reply)) << ";;\n"
                           << "    *) echo '" << reply << "';;\n"
                           << "  esac\n"
                           << "done\n";

@@ -67,7 +67,8 @@ TEST(GpuModel, AStoredDatabaseResumesOnANewCardOfItsModel) {
   const std::vector<MeasurementRecord> model = store.ModelMeasurements(card, templ, "8192x8192");
   std::size_t stored_on_h100 = 0;
   for (const MeasurementRow& row : store.ListMeasurements({}))
-    if (SameModel(row.gpu, FixtureH100("")) && row.templ.hash == "new-hash" && row.size_key == "8192x8192") ++stored_on_h100;
+    if (SameModel(row.gpu, FixtureH100("")) && row.templ.hash == "new-hash" && row.size_key == "8192x8192")
+      ++stored_on_h100;
   EXPECT_GT(stored_on_h100, 4u);  // GPU-aaaa's and GPU-bbbb's
   EXPECT_EQ(model.size(), stored_on_h100);
   EXPECT_TRUE(store.ModelMeasurements(near, templ, "8192x8192").empty());
@@ -77,7 +78,8 @@ TEST(GpuModel, TheBestPerModelGroupsCardsOfOneModel) {
   TempDir dir;
   Store store = Store::Open(dir.File("t.db"), OpenMode::kReadWrite);
   const auto templ = store.EnsureTemplate({"transpose", "h", ""});
-  for (const GpuRecord& gpu : {FixtureH100("GPU-A"), FixtureH100("GPU-B"), FixtureH100("GPU-C", kH100Bytes + (1 << 20))}) {
+  for (const GpuRecord& gpu :
+       {FixtureH100("GPU-A"), FixtureH100("GPU-B"), FixtureH100("GPU-C", kH100Bytes + (1 << 20))}) {
     const auto id = store.EnsureGpu(gpu);
     store.AddMeasurement(store.StartSweep(id, templ, testing::SampleSweep()),
                          testing::SampleMeasurement(32, gpu.uuid == "GPU-B" ? 1.0 : 2.0));

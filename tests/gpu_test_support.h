@@ -34,13 +34,17 @@ inline GpuGate DecideGpuTest(int needed, const GpuDiscovery& found, const char* 
   }
   const int usable = static_cast<int>(found.gpus.size());
   if (usable >= needed) return {};
-  const std::string why = usable == 0 ? "no usable GPU: " + found.problem
-                                      : "needs " + std::to_string(needed) + " GPUs; this machine has " + std::to_string(usable);
-  if (needed <= promised) return {GpuVerdict::kFail, why + " (TUNER_REQUIRE_GPU=" + promised_text + " promised " + promised_text + ")"};
+  const std::string why = usable == 0
+                              ? "no usable GPU: " + found.problem
+                              : "needs " + std::to_string(needed) + " GPUs; this machine has " + std::to_string(usable);
+  if (needed <= promised)
+    return {GpuVerdict::kFail, why + " (TUNER_REQUIRE_GPU=" + promised_text + " promised " + promised_text + ")"};
   return {GpuVerdict::kSkip, why};
 }
 
-inline GpuGate GateGpuTest(int needed) { return DecideGpuTest(needed, DiscoverGpus(), std::getenv("TUNER_REQUIRE_GPU")); }
+inline GpuGate GateGpuTest(int needed) {
+  return DecideGpuTest(needed, DiscoverGpus(), std::getenv("TUNER_REQUIRE_GPU"));
+}
 
 // Appends "Suite.Test: why" to the list that print_skips.sh shows after `ctest` (the file
 // $TUNER_SKIP_RECORD, else the build's own), since CTest's summary names a skipped test but not why.
@@ -55,12 +59,12 @@ inline void RecordSkip(const std::string& why) {
 }  // namespace tuner::testing
 
 // First statement of a GPU test's body: GTEST_SKIP and FAIL return from the function they are in.
-#define TUNER_GPU_TEST(needed)                                                                  \
-  do {                                                                                          \
-    const ::tuner::testing::GpuGate gate = ::tuner::testing::GateGpuTest(needed);               \
-    if (gate.verdict == ::tuner::testing::GpuVerdict::kFail) FAIL() << gate.message;            \
-    if (gate.verdict == ::tuner::testing::GpuVerdict::kSkip) {                                  \
-      ::tuner::testing::RecordSkip(gate.message);                                              \
-      GTEST_SKIP() << gate.message;                                                             \
-    }                                                                                           \
+#define TUNER_GPU_TEST(needed)                                                       \
+  do {                                                                               \
+    const ::tuner::testing::GpuGate gate = ::tuner::testing::GateGpuTest(needed);    \
+    if (gate.verdict == ::tuner::testing::GpuVerdict::kFail) FAIL() << gate.message; \
+    if (gate.verdict == ::tuner::testing::GpuVerdict::kSkip) {                       \
+      ::tuner::testing::RecordSkip(gate.message);                                    \
+      GTEST_SKIP() << gate.message;                                                  \
+    }                                                                                \
   } while (0)

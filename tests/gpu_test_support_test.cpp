@@ -90,7 +90,8 @@ TEST(GpuTestGate, AGpuTestBinaryWithTheGpusHiddenSkipsAndRecordsWhy) {
   db::testing::TempDir dir;
   const ShellRun run = RunGpuTestWithTheGpusHidden("", dir.File("skips.txt"));
   EXPECT_EQ(run.exit_code, 0) << Quoted(run.output);
-  EXPECT_NE(run.output.find("[  SKIPPED ] UtilityKernelsGpu.FillMatchesTheHostDefinition"), std::string::npos) << Quoted(run.output);
+  EXPECT_NE(run.output.find("[  SKIPPED ] UtilityKernelsGpu.FillMatchesTheHostDefinition"), std::string::npos)
+      << Quoted(run.output);
   const std::string record = db::testing::ReadBytes(dir.File("skips.txt"));
   EXPECT_EQ(record.rfind("UtilityKernelsGpu.FillMatchesTheHostDefinition: no usable GPU: ", 0), 0u) << record;
   ASSERT_FALSE(record.empty());
@@ -101,7 +102,8 @@ TEST(GpuTestGate, UnderTunerRequireGpuTheSameRunFails) {
   db::testing::TempDir dir;
   const ShellRun run = RunGpuTestWithTheGpusHidden("1", dir.File("skips.txt"));
   EXPECT_NE(run.exit_code, 0) << Quoted(run.output);
-  EXPECT_NE(run.output.find("[  FAILED  ] UtilityKernelsGpu.FillMatchesTheHostDefinition"), std::string::npos) << Quoted(run.output);
+  EXPECT_NE(run.output.find("[  FAILED  ] UtilityKernelsGpu.FillMatchesTheHostDefinition"), std::string::npos)
+      << Quoted(run.output);
   EXPECT_NE(run.output.find("no usable GPU: "), std::string::npos) << Quoted(run.output);
   EXPECT_NE(run.output.find("(TUNER_REQUIRE_GPU=1 promised 1)"), std::string::npos) << Quoted(run.output);
   EXPECT_FALSE(std::filesystem::exists(dir.File("skips.txt")));  // a failure, not a skip

@@ -11,8 +11,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "measure/buffer_contents.h"
 #include "gpu_test_support.h"
+#include "measure/buffer_contents.h"
 
 namespace tuner {
 namespace {
@@ -23,8 +23,8 @@ TEST(UtilityKernelsGpu, FillMatchesTheHostDefinition) {
   constexpr std::size_t kCount = 100003;
   for (ScalarType type : {ScalarType::kFloat, ScalarType::kDouble, ScalarType::kInt, ScalarType::kUint,
                           ScalarType::kInt64, ScalarType::kUint64}) {
-    for (BufferInit init : {BufferInit::kRandom, BufferInit::kZero, BufferInit::kOne, BufferInit::kIndex, BufferInit::kPoison,
-                            BufferInit::kRandomInt}) {
+    for (BufferInit init : {BufferInit::kRandom, BufferInit::kZero, BufferInit::kOne, BufferInit::kIndex,
+                            BufferInit::kPoison, BufferInit::kRandomInt}) {
       const std::size_t bytes = kCount * SizeOf(type);
       DevicePointer device = DeviceAlloc(bytes);
       kernels.Fill(device.get(), type, kCount, init, 42);
@@ -78,7 +78,8 @@ void ExpectCounts(UtilityKernels* kernels, ScalarType type, const std::vector<T>
   for (const CheckCase& c : cases) {
     SCOPED_TRACE(ToString(type) + " atol " + std::to_string(c.atol) + " rtol " + std::to_string(c.rtol));
     const std::uint64_t expected = c.rejected_per_pattern * kRepeats;
-    EXPECT_EQ(CompareBuffers(output.data(), reference.data(), type, output.size(), c.atol, c.rtol).mismatches, expected);
+    EXPECT_EQ(CompareBuffers(output.data(), reference.data(), type, output.size(), c.atol, c.rtol).mismatches,
+              expected);
     if (kernels) {
       EXPECT_EQ(kernels->CountMismatches(out.get(), ref.get(), type, output.size(), c.atol, c.rtol), expected);
     }

@@ -10,7 +10,8 @@ namespace {
 using testing::TransposeRun;
 
 TEST(HardwareCharts, TheParetoFrontHasNoCandidateBothFasterAndMoreFrugal) {
-  const std::vector<std::pair<double, double>> points = {{1.0, 5.0}, {2.0, 3.0}, {1.5, 6.0}, {3.0, 3.0}, {0.5, 9.0}, {4.0, 1.0}};
+  const std::vector<std::pair<double, double>> points = {{1.0, 5.0}, {2.0, 3.0}, {1.5, 6.0},
+                                                         {3.0, 3.0}, {0.5, 9.0}, {4.0, 1.0}};
   EXPECT_EQ(ParetoFront(points), (std::vector<std::size_t>{4, 0, 1, 5}));
   EXPECT_TRUE(ParetoFront({}).empty());
 }

@@ -29,7 +29,8 @@ std::string ReadShipped(const std::string& file) {
 // The shipped template `shipped` as `name` in `folder`, its description changed by `edits` (from, to).
 void WriteNarrowed(const std::string& folder, const std::string& shipped, const std::string& name,
                    const std::vector<std::pair<std::string, std::string>>& edits) {
-  std::string description = Replaced(ReadShipped(shipped + ".toml"), "name = \"" + shipped + "\"", "name = \"" + name + "\"");
+  std::string description =
+      Replaced(ReadShipped(shipped + ".toml"), "name = \"" + shipped + "\"", "name = \"" + name + "\"");
   if (description.find("source = ") != std::string::npos)
     description = Replaced(description, "source = \"" + shipped + ".cu\"", "source = \"" + name + ".cu\"");
   for (const auto& [from, to] : edits) description = Replaced(description, from, to);
@@ -39,8 +40,8 @@ void WriteNarrowed(const std::string& folder, const std::string& shipped, const 
 // Tunes `kernel` from `folder` with counters for every candidate; the --json document.
 nlohmann::json TuneWithCounters(const TempDir& dir, const std::string& kernel, const std::string& size,
                                 const std::string& extra = "--counters all") {
-  const auto run = RunTuner("tune " + kernel + " --size " + size + " " + extra + " --json --templates " + dir.File("t") +
-                                " --db " + dir.File("t.db"),
+  const auto run = RunTuner("tune " + kernel + " --size " + size + " " + extra + " --json --templates " +
+                                dir.File("t") + " --db " + dir.File("t.db"),
                             "XDG_CACHE_HOME=" + dir.File("cache"));
   EXPECT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(run.err.find("unavailable"), std::string::npos) << run.err;
@@ -71,7 +72,8 @@ TEST(HardwareGpu, TransposePaddingRemovesBankConflicts) {
   TempDir dir;
   WriteNarrowed(dir.File("t"), "transpose", "transpose_pad",
                 {{"values = [0, 1]\nlabels = [\"naive\", \"tiled\"]", "values = [1]\nlabels = [\"tiled\"]"},
-                 {"values = [16, 32, 64]", "values = [32]"}, {"values = [4, 8, 16, 32]", "values = [8]"}});
+                 {"values = [16, 32, 64]", "values = [32]"},
+                 {"values = [4, 8, 16, 32]", "values = [8]"}});
   const nlohmann::json doc = TuneWithCounters(dir, "transpose_pad", "4096x4096");
   const double unpadded = Counter(Candidate(doc, {{"PAD", 0}}), "shared_bank_conflicts_per_request");
   const double padded = Counter(Candidate(doc, {{"PAD", 1}}), "shared_bank_conflicts_per_request");
@@ -99,10 +101,12 @@ TEST(HardwareGpu, TheDivergentReductionKeepsFewerThreadsBusy) {
   TempDir dir;
   WriteNarrowed(dir.File("t"), "reduction", "reduction_divergence",
                 {{"values = [0, 1, 2, 3, 4]", "values = [0, 1]"},
-                 {"labels = [\"interleaved_divergent\", \"interleaved\", \"sequential\", \"first_add_during_load\", \"warp_shuffle\"]",
+                 {"labels = [\"interleaved_divergent\", \"interleaved\", \"sequential\", \"first_add_during_load\", "
+                  "\"warp_shuffle\"]",
                   "labels = [\"interleaved_divergent\", \"interleaved\"]"},
                  {"values = [256, 128, 512, 1024]", "values = [1024]"},
-                 {"values = [1, 2, 4, 8, 16]", "values = [1]"}, {"values = [1, 4]", "values = [1]"}});
+                 {"values = [1, 2, 4, 8, 16]", "values = [1]"},
+                 {"values = [1, 4]", "values = [1]"}});
   const nlohmann::json doc = TuneWithCounters(dir, "reduction_divergence", "16777216");
   const nlohmann::json divergent = Candidate(doc, {{"VARIANT", 0}}), uniform = Candidate(doc, {{"VARIANT", 1}});
   for (const char* key : {"warp_efficiency_pct", "predicated_on_pct", "shared_loads_all_off_pct", "passes"})

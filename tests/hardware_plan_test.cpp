@@ -17,9 +17,9 @@ db::MeasurementRecord Ok(const std::string& params, double time_ms) {
 
 // A: 2 values, B: 3 values; the fastest is A=1 B=1.
 std::vector<db::MeasurementRecord> Records() {
-  std::vector<db::MeasurementRecord> records = {
-      Ok(R"({"A":0,"B":0})", 5), Ok(R"({"A":0,"B":1})", 2), Ok(R"({"A":0,"B":2})", 4),
-      Ok(R"({"A":1,"B":0})", 6), Ok(R"({"A":1,"B":1})", 1), Ok(R"({"A":1,"B":2})", 7)};
+  std::vector<db::MeasurementRecord> records = {Ok(R"({"A":0,"B":0})", 5), Ok(R"({"A":0,"B":1})", 2),
+                                                Ok(R"({"A":0,"B":2})", 4), Ok(R"({"A":1,"B":0})", 6),
+                                                Ok(R"({"A":1,"B":1})", 1), Ok(R"({"A":1,"B":2})", 7)};
   db::MeasurementRecord failed = Ok(R"({"A":2,"B":2})", 0);
   failed.status = "wrong_result";
   records.push_back(failed);
@@ -46,7 +46,8 @@ TEST(HardwarePlan, AFarCandidateThatExplainsNothingIsLeftOut) {
   std::vector<db::MeasurementRecord> records = Records();
   records.push_back(Ok(R"({"A":0,"B":0})", 50));  // a second A=0 B=0 (same values, slower): nothing new
   const auto plan = PlanHardware(records, {}, CounterMode::kLeaders, db::Objective::kTime);
-  EXPECT_EQ(Indices(plan, &HardwareWork::counters), (std::vector<std::size_t>{1, 3, 4, 5})) << "the fastest and its neighbours";
+  EXPECT_EQ(Indices(plan, &HardwareWork::counters), (std::vector<std::size_t>{1, 3, 4, 5}))
+      << "the fastest and its neighbours";
   EXPECT_TRUE(Indices(plan, &HardwareWork::energy).empty());
 }
 

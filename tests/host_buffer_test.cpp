@@ -23,7 +23,7 @@ TEST(HostBuffer, PageableMemoryIsCountedWhileItLives) {
     EXPECT_EQ(buffer.data(), nullptr);
     EXPECT_EQ(moved.bytes(), 10000u);
     EXPECT_EQ(LiveHostBufferBytes(), before + 10000);  // moved, not copied
-    moved = HostBuffer(HostMemory::kPageable, 500);   // the first is freed when the second takes its place
+    moved = HostBuffer(HostMemory::kPageable, 500);    // the first is freed when the second takes its place
     moved = HostBuffer();
   }
   EXPECT_EQ(LiveHostBufferBytes(), before);

@@ -9,10 +9,10 @@
 #include <fstream>
 
 #include "compile/cubin_cache.h"
-#include "db_test_util.h"
 #include "cuda/device.h"
-#include "measure/gpu_session.h"
+#include "db_test_util.h"
 #include "gpu_test_support.h"
+#include "measure/gpu_session.h"
 #include "template/pipeline_spec.h"
 #include "template/template_library.h"
 
@@ -38,7 +38,8 @@ Variables VariablesOf(const ParamValues& params) {
 KernelLaunch LaunchOf(const CachedCompile& compile, const LaunchGeometry& geometry, const Variables& vars) {
   KernelLaunch launch{compile.cubin_path, compile.result.lowered_name, geometry, {}, {}};
   for (const ArgSpec& arg : Streams().args)
-    launch.args.push_back(arg.is_buffer ? LaunchArg{arg.name, arg.type, 0} : LaunchArg{"", arg.type, Evaluate(arg.value, vars)});
+    launch.args.push_back(arg.is_buffer ? LaunchArg{arg.name, arg.type, 0}
+                                        : LaunchArg{"", arg.type, Evaluate(arg.value, vars)});
   return launch;
 }
 
@@ -51,7 +52,8 @@ class StreamsSession {
     SetupRequest setup;
     setup.seed = 7;
     for (const ArgSpec& arg : Streams().args)
-      if (arg.is_buffer) setup.buffers.push_back({arg.name, arg.type, EvaluateInteger(arg.length, vars), arg.init, arg.output, "", ""});
+      if (arg.is_buffer)
+        setup.buffers.push_back({arg.name, arg.type, EvaluateInteger(arg.length, vars), arg.init, arg.output, "", ""});
     const CachedCompile reference = cache_.Compile(Streams(), reference_params, Streams().check.kernel, arch_);
     setup.reference = LaunchOf(reference, EvaluateLaunch(Streams().check.launch, vars), vars);
     SamplingPolicy few;
@@ -61,9 +63,14 @@ class StreamsSession {
 
   // A candidate's launch; `edit` may break its plan before it is sent.
   KernelLaunch Candidate(long long streams, long long chunk, HostMemory memory, long long order) const {
-    const ParamValues params = {{"BLOCK", 256}, {"STREAMS", streams}, {"CHUNK", chunk}, {"MEMORY", static_cast<long long>(memory)}, {"ORDER", order}};
+    const ParamValues params = {{"BLOCK", 256},
+                                {"STREAMS", streams},
+                                {"CHUNK", chunk},
+                                {"MEMORY", static_cast<long long>(memory)},
+                                {"ORDER", order}};
     const Variables vars = VariablesOf(params);
-    KernelLaunch launch = LaunchOf(cache_.Compile(Streams(), params, Streams().kernel, arch_), EvaluateLaunch(Streams().launch, vars), vars);
+    KernelLaunch launch = LaunchOf(cache_.Compile(Streams(), params, Streams().kernel, arch_),
+                                   EvaluateLaunch(Streams().launch, vars), vars);
     launch.pipeline = PlanPipeline(Streams(), vars);
     return launch;
   }
@@ -92,11 +99,13 @@ TEST(HostPipelineGpu, EveryMemoryKindAndOrderIsRightFromHostToHost) {
   TUNER_GPU_TEST(1);
   TempDir dir;
   StreamsSession s(dir.File("cubins"));
-  for (HostMemory memory : {HostMemory::kPageable, HostMemory::kPinned, HostMemory::kManaged, HostMemory::kManagedPrefetch})
+  for (HostMemory memory :
+       {HostMemory::kPageable, HostMemory::kPinned, HostMemory::kManaged, HostMemory::kManagedPrefetch})
     for (long long order : {0, 1}) {
       const MeasureReply reply = s.Measure(s.Candidate(4, 1000000, memory, order));  // 5 chunks, the last short
       EXPECT_EQ(reply.status, "ok") << ToString(memory) << " " << order << ": " << reply.reason;
-      EXPECT_EQ(reply.reason.rfind("pipeline: 4 streams, 5 chunks of 1000000, " + ToString(memory), 0), 0u) << reply.reason;
+      EXPECT_EQ(reply.reason.rfind("pipeline: 4 streams, 5 chunks of 1000000, " + ToString(memory), 0), 0u)
+          << reply.reason;
       EXPECT_GT(reply.time_ms.median, 0.0);
     }
 }
@@ -110,7 +119,8 @@ TEST(HostPipelineGpu, AChunkNeverCopiedIsAWrongResult) {
   const MeasureReply reply = s.Measure(broken);
   EXPECT_EQ(reply.status, "wrong_result") << reply.reason;
   const std::string reason = reply.reason;
-  EXPECT_NE(reason.find("the kernel's copy of input 'in' differs from the host's after the run"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("the kernel's copy of input 'in' differs from the host's after the run"), std::string::npos)
+      << reason;
   EXPECT_NE(reason.find("'out'"), std::string::npos) << reason;  // and the output's unwritten tail
   EXPECT_EQ(s.Measure(s.Candidate(2, 1 << 20, HostMemory::kPinned, 0)).status, "ok");  // the session goes on
 }
@@ -122,7 +132,8 @@ TEST(HostPipelineGpu, ManyCandidatesLeaveNoHostMemoryBehind) {
   TempDir dir;
   StreamsSession s(dir.File("cubins"));
   auto one_round = [&] {
-    for (HostMemory memory : {HostMemory::kPageable, HostMemory::kPinned, HostMemory::kManaged, HostMemory::kManagedPrefetch}) {
+    for (HostMemory memory :
+         {HostMemory::kPageable, HostMemory::kPinned, HostMemory::kManaged, HostMemory::kManagedPrefetch}) {
       EXPECT_EQ(s.Measure(s.Candidate(4, 1 << 20, memory, 1)).status, "ok");
       KernelLaunch wrong = s.Candidate(2, 1 << 20, memory, 0);
       wrong.pipeline.tail.scalars[2] -= 1000;  // the last chunk's kernel stops 1000 elements short
@@ -159,9 +170,11 @@ TEST(HostPipelineGpu, ManagedMemoryBeyondHalfOfTheFreeMemoryIsRefused) {
   std::size_t free_bytes = 0, total_bytes = 0;
   ASSERT_EQ(cudaMemGetInfo(&free_bytes, &total_bytes), cudaSuccess);
   const long long floats = static_cast<long long>(free_bytes / 4 / 2) + (1 << 20);  // just over half, never allocated
-  const std::vector<PipelineBuffer> buffers = {{{"big", ScalarType::kFloat, floats, BufferInit::kRandom, false, "", ""}, nullptr}};
+  const std::vector<PipelineBuffer> buffers = {
+      {{"big", ScalarType::kFloat, floats, BufferInit::kRandom, false, "", ""}, nullptr}};
   EXPECT_NE(PipelineUnfitReason(run, buffers).find("of managed memory, more than half of the"), std::string::npos);
-  const std::vector<PipelineBuffer> small = {{{"small", ScalarType::kFloat, 1 << 20, BufferInit::kRandom, false, "", ""}, nullptr}};
+  const std::vector<PipelineBuffer> small = {
+      {{"small", ScalarType::kFloat, 1 << 20, BufferInit::kRandom, false, "", ""}, nullptr}};
   EXPECT_EQ(PipelineUnfitReason(run, small), "");
   run.memory = HostMemory::kPinned;
   EXPECT_EQ(PipelineUnfitReason(run, buffers), "");  // only managed memory is limited so

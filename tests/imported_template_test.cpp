@@ -6,8 +6,8 @@
 #include <fstream>
 
 #include "cli_runner.h"
-#include "db_test_util.h"
 #include "common/errors.h"
+#include "db_test_util.h"
 
 namespace tuner {
 namespace {
@@ -16,7 +16,8 @@ namespace fs = std::filesystem;
 using db::testing::TempDir;
 using testing::ReadFileText;
 
-const char* const kSource = "#include \"scale.cuh\"\nextern \"C\" __global__ void scale(float* out, int n) { SCALE(out, n); }\n";
+const char* const kSource =
+    "#include \"scale.cuh\"\nextern \"C\" __global__ void scale(float* out, int n) { SCALE(out, n); }\n";
 const char* const kHeader = "#define SCALE(out, n) if (threadIdx.x < n) out[threadIdx.x] = 2.0f * BLOCK\n";
 
 // A small template as an import would write it, with its source (and a header) in `dir`.
@@ -28,11 +29,13 @@ ImportedTemplate Sample(const TempDir& dir, const std::string& kernel = "scale")
   t.origin_path = dir.File("scale.json");
   t.source_path = dir.File("scale.cu");
   t.source_file_name = "scale.cu";
-  t.description = "name = \"scale\"\nkernel = \"" + kernel + "\"\nconstraints = [\"BLOCK <= 64\"]\n"
-                  "[[size]]\nname = \"N\"\ndefault = 64\n[[param]]\nname = \"BLOCK\"\nvalues = [32, 64, 128]\n"
-                  "[launch]\ngrid = [\"1\"]\nblock = [\"BLOCK\"]\n[[arg]]\nname = \"out\"\ntype = \"float\"\nlength = \"N\"\n"
-                  "output = true\n[[arg]]\nname = \"n\"\ntype = \"int\"\nvalue = \"N\"\n"
-                  "[check]\nreference = \"own_configuration\"\n[work]\nbytes = \"4 * N\"\n";
+  t.description =
+      "name = \"scale\"\nkernel = \"" + kernel +
+      "\"\nconstraints = [\"BLOCK <= 64\"]\n"
+      "[[size]]\nname = \"N\"\ndefault = 64\n[[param]]\nname = \"BLOCK\"\nvalues = [32, 64, 128]\n"
+      "[launch]\ngrid = [\"1\"]\nblock = [\"BLOCK\"]\n[[arg]]\nname = \"out\"\ntype = \"float\"\nlength = \"N\"\n"
+      "output = true\n[[arg]]\nname = \"n\"\ntype = \"int\"\nvalue = \"N\"\n"
+      "[check]\nreference = \"own_configuration\"\n[work]\nbytes = \"4 * N\"\n";
   return t;
 }
 
@@ -65,7 +68,9 @@ TEST(ImportedTemplate, ADescriptionThatDoesNotLoadWritesNothingAndNamesTheDestin
     FAIL() << "no error";
   } catch (const UsageError& e) {
     const std::string what = e.what();
-    EXPECT_EQ(what.find(in.File("scale.json") + ": the imported description does not work as a template: " + out.File("k") + "/scale.toml"), 0u)
+    EXPECT_EQ(what.find(in.File("scale.json") +
+                        ": the imported description does not work as a template: " + out.File("k") + "/scale.toml"),
+              0u)
         << what;
   }
   EXPECT_FALSE(fs::exists(out.File("k")));

@@ -19,9 +19,9 @@ const TemplateLibrary& Shipped() {
   return library;
 }
 
-const std::vector<std::string> kShipped = {"transpose",       "matmul",              "reduction", "conv1d",    "coalescing",
-                                           "coalescing_fp64", "adjacent_difference", "histogram", "gemm_large",
-                                           "divergence", "streams", "unified_memory"};
+const std::vector<std::string> kShipped = {
+    "transpose",           "matmul",    "reduction",  "conv1d",     "coalescing", "coalescing_fp64",
+    "adjacent_difference", "histogram", "gemm_large", "divergence", "streams",    "unified_memory"};
 
 TEST(KernelTemplates, EveryShippedTemplateChecksAgainstItsOwnReferenceKernel) {
   ASSERT_TRUE(Shipped().errors.empty()) << Shipped().errors[0];
@@ -36,15 +36,18 @@ TEST(KernelTemplates, EveryShippedTemplateChecksAgainstItsOwnReferenceKernel) {
 
 // atol at the default sizes, as derived in each description's [check]; rtol is 0 everywhere.
 TEST(KernelTemplates, TolerancesAreTheDerivedOnes) {
-  const std::map<std::string, double> atol = {
-      {"transpose", 0}, {"coalescing", 0}, {"coalescing_fp64", 0}, {"adjacent_difference", 0},
-      {"histogram", 0},                     // integer counts, exact atomics
-      {"divergence", 0},                    // the reference's float operations, in its order
-      {"streams", 0}, {"unified_memory", 0},  // the same single-rounding FMAs as the reference
-      {"reduction", 0},                     // exact up to 2^30 values
-      {"matmul", 4096.0 / (1 << 22)},       // 2^-22 * K
-      {"gemm_large", 2048.0 / (1 << 22)},   // 2^-22 * K
-      {"conv1d", 100.0 / (1 << 22)}};       // 2^-22 * TAPS
+  const std::map<std::string, double> atol = {{"transpose", 0},
+                                              {"coalescing", 0},
+                                              {"coalescing_fp64", 0},
+                                              {"adjacent_difference", 0},
+                                              {"histogram", 0},   // integer counts, exact atomics
+                                              {"divergence", 0},  // the reference's float operations, in its order
+                                              {"streams", 0},
+                                              {"unified_memory", 0},  // the same single-rounding FMAs as the reference
+                                              {"reduction", 0},       // exact up to 2^30 values
+                                              {"matmul", 4096.0 / (1 << 22)},      // 2^-22 * K
+                                              {"gemm_large", 2048.0 / (1 << 22)},  // 2^-22 * K
+                                              {"conv1d", 100.0 / (1 << 22)}};      // 2^-22 * TAPS
   for (const auto& [name, expected] : atol) {
     const TemplateSpec& spec = Shipped().Find(name);
     const Variables vars = MakeVariables(ParseProblemSize(spec, ""), {});

@@ -48,9 +48,9 @@ bool GpuPresent() {
 // With a GPU the runtime looks the kernel up, so it must be a real one (empty: the pointers it is
 // given are never read); without one, any address fails alike.
 const void* TestKernel() {
-  static const void* kernel = GpuPresent() ? static_cast<const void*>(example::CompileKernel(
-                                                 "extern \"C\" __global__ void k() {}", "k", {}))
-                                           : reinterpret_cast<const void*>(0x3000);
+  static const void* kernel =
+      GpuPresent() ? static_cast<const void*>(example::CompileKernel("extern \"C\" __global__ void k() {}", "k", {}))
+                   : reinterpret_cast<const void*>(0x3000);
   return kernel;
 }
 
@@ -71,7 +71,10 @@ TEST_F(LaunchTest, AnUncapturedLaunchAllocatesNothingAndWritesNothing) {
   const long before = g_allocations;
   Launch launch("not_requested", kernel_, dim3(4), dim3(256), 0, nullptr);
   launch.Out("out", out_, 1024).In("in", in_, 1024).Scalar("n", 1024).Scalar("scale", 2.0f);
-  launch.Source("kernel.cu", "k").Size("N", 1024).Param("BLOCK", 256, {128, 256}).Geometry({"cdiv(N, BLOCK)"}, {"BLOCK"});
+  launch.Source("kernel.cu", "k")
+      .Size("N", 1024)
+      .Param("BLOCK", 256, {128, 256})
+      .Geometry({"cdiv(N, BLOCK)"}, {"BLOCK"});
   launch.Constraint("BLOCK >= 128").Option("-use_fast_math").Tolerance(0, 1e-6);
   EXPECT_EQ(g_allocations - before, 0);
 
@@ -98,8 +101,10 @@ TEST_F(LaunchTest, AFailedCaptureLeavesNothingAndTheLaunchGoesOn) {
   const cudaError_t status = launch.Run();
   const std::string err = ::testing::internal::GetCapturedStderr();
   EXPECT_NE(status, cudaSuccess);  // the launch itself was attempted and its error returned
-  EXPECT_NE(err.find("tuner capture: launch_test_capture: not captured: cudaStreamSynchronize"), std::string::npos) << err;
-  EXPECT_EQ(std::distance(fs::directory_iterator(kCaptureDir), {}), 1);  // only kernel.cu: no capture, no partial folder
+  EXPECT_NE(err.find("tuner capture: launch_test_capture: not captured: cudaStreamSynchronize"), std::string::npos)
+      << err;
+  EXPECT_EQ(std::distance(fs::directory_iterator(kCaptureDir), {}),
+            1);  // only kernel.cu: no capture, no partial folder
 }
 
 TEST_F(LaunchTest, ACaptureWithoutASourceSaysWhatIsMissing) {
@@ -108,7 +113,8 @@ TEST_F(LaunchTest, ACaptureWithoutASourceSaysWhatIsMissing) {
   launch.Out("out", out_, 32);
   launch.Run();
   const std::string err = ::testing::internal::GetCapturedStderr();
-  EXPECT_NE(err.find("not captured: the launch call gives no kernel source (.Source(path, kernel))"), std::string::npos) << err;
+  EXPECT_NE(err.find("not captured: the launch call gives no kernel source (.Source(path, kernel))"), std::string::npos)
+      << err;
   EXPECT_TRUE(CaptureDirEmpty());
 }
 

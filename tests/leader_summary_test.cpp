@@ -26,8 +26,9 @@ const std::string kConfirmed = std::string(kConfirmedReasonPrefix) + " median of
 TEST(LeaderSummary, KeepsTheThreeFastestOkCandidatesFastestFirst) {
   db::MeasurementRecord wrong = Ok(R"({"T":0})", 0.1, 0, 1);
   wrong.status = "wrong_result";  // faster, but never a leader
-  const LeaderSummary s = SummariseLeaders({Ok(R"({"T":4})", 4.0, 0.01, 5), wrong, Ok(R"({"T":2})", 2.0, 0.02, 10, kConfirmed),
-                                            Ok(R"({"T":1})", 1.0, 0.01, 10, kConfirmed), Ok(R"({"T":3})", 3.0, 0.01, 10, kConfirmed)});
+  const LeaderSummary s =
+      SummariseLeaders({Ok(R"({"T":4})", 4.0, 0.01, 5), wrong, Ok(R"({"T":2})", 2.0, 0.02, 10, kConfirmed),
+                        Ok(R"({"T":1})", 1.0, 0.01, 10, kConfirmed), Ok(R"({"T":3})", 3.0, 0.01, 10, kConfirmed)});
   ASSERT_EQ(s.leaders.size(), 3u);
   EXPECT_EQ(s.leaders[0].record.params_json, R"({"T":1})");
   EXPECT_EQ(s.leaders[1].record.params_json, R"({"T":2})");
@@ -46,11 +47,14 @@ TEST(LeaderSummary, AGapLargerThanBothInterquartileRangesTogetherTellsTheWinnerA
 }
 
 TEST(LeaderSummary, AGapWithinTheInterquartileRangesIsNoise) {
-  EXPECT_EQ(SummariseLeaders({Ok("{}", 1.0, 0.01, 10), Ok(R"({"B":1})", 1.015, 0.01, 10)}).separation, Separation::kWithinNoise);
+  EXPECT_EQ(SummariseLeaders({Ok("{}", 1.0, 0.01, 10), Ok(R"({"B":1})", 1.015, 0.01, 10)}).separation,
+            Separation::kWithinNoise);
   // A gap exactly as large as the noise does not separate them: the quartiles may touch.
-  EXPECT_EQ(SummariseLeaders({Ok("{}", 1.0, 0.5, 10), Ok(R"({"B":1})", 2.0, 0.25, 10)}).separation, Separation::kWithinNoise);
+  EXPECT_EQ(SummariseLeaders({Ok("{}", 1.0, 0.5, 10), Ok(R"({"B":1})", 2.0, 0.25, 10)}).separation,
+            Separation::kWithinNoise);
   // A tie.
-  EXPECT_EQ(SummariseLeaders({Ok("{}", 1.0, 0, 10), Ok(R"({"B":1})", 1.0, 0, 10)}).separation, Separation::kWithinNoise);
+  EXPECT_EQ(SummariseLeaders({Ok("{}", 1.0, 0, 10), Ok(R"({"B":1})", 1.0, 0, 10)}).separation,
+            Separation::kWithinNoise);
 }
 
 TEST(LeaderSummary, FewSamplesSayNothingAboutTheSpread) {
@@ -66,8 +70,8 @@ TEST(LeaderSummary, ALoneCandidateHasNoRunnerUp) {
 }
 
 TEST(LeaderSummary, JsonCarriesEveryLeaderAndTheVerdict) {
-  const nlohmann::json doc = ToJson(SummariseLeaders({Ok(R"({"TILE":64,"PAD":1})", 1.0, 0.01, 10, kConfirmed),
-                                                      Ok(R"({"TILE":32,"PAD":1})", 1.015, 0.01, 37)}));
+  const nlohmann::json doc = ToJson(SummariseLeaders(
+      {Ok(R"({"TILE":64,"PAD":1})", 1.0, 0.01, 10, kConfirmed), Ok(R"({"TILE":32,"PAD":1})", 1.015, 0.01, 37)}));
   ASSERT_EQ(doc.at("leaders").size(), 2u);
   const nlohmann::json& first = doc["leaders"][0];
   EXPECT_EQ(first.at("params"), nlohmann::json::parse(R"({"TILE":64,"PAD":1})"));
@@ -87,9 +91,10 @@ TEST(LeaderSummary, JsonCarriesEveryLeaderAndTheVerdict) {
 
 TEST(LeaderSummary, PrintedSummaryShowsSamplesSpreadAndVerdict) {
   std::ostringstream out;
-  PrintLeaders(SummariseLeaders({Ok(R"({"TILE":64,"PAD":1})", 0.2, 0.005, 10, kConfirmed), Ok(R"({"TILE":32,"PAD":1})", 0.3, 0.01, 37),
-                                 Ok(R"({"TILE":16,"PAD":0})", 0.4, 0.02, 12)}),
-               out);
+  PrintLeaders(
+      SummariseLeaders({Ok(R"({"TILE":64,"PAD":1})", 0.2, 0.005, 10, kConfirmed),
+                        Ok(R"({"TILE":32,"PAD":1})", 0.3, 0.01, 37), Ok(R"({"TILE":16,"PAD":0})", 0.4, 0.02, 12)}),
+      out);
   const std::string text = out.str();
   for (const char* expected : {"TILE=64 PAD=1", "TILE=32 PAD=1", "TILE=16 PAD=0", "SAMPLES", "TIMED IN TURNS", " 37 ",
                                "0.0010", "0.5%", "winner distinguishable from the runner-up: 0.1000 ms (50.0%) apart"})

@@ -36,9 +36,10 @@ TEST(Leaders, ThisRunsTimeOfACandidateCountsOverItsStoredOne) {
 
 TEST(Leaders, TheModelsConfirmedLeadersAreAtTheirBestCardsTime) {
   const std::string confirmed = ConfirmedReason(10, 5);
-  const std::vector<Leader> leaders = ConfirmedLeaders({Record(R"({"T":1})", 2.0, "ok", confirmed), Record(R"({"T":1})", 1.5, "ok", confirmed),
-                                                        Record(R"({"T":2})", 0.5), Record(R"({"T":3})", 1.8, "ok", confirmed)},
-                                                       2);
+  const std::vector<Leader> leaders =
+      ConfirmedLeaders({Record(R"({"T":1})", 2.0, "ok", confirmed), Record(R"({"T":1})", 1.5, "ok", confirmed),
+                        Record(R"({"T":2})", 0.5), Record(R"({"T":3})", 1.8, "ok", confirmed)},
+                       2);
   EXPECT_EQ(Params(leaders), (std::vector<std::string>{R"({"T":1})", R"({"T":3})"}));
   EXPECT_EQ(leaders[0].time_ms, 1.5);
   EXPECT_TRUE(IsConfirmed(Record("x", 1, "ok", confirmed)));

@@ -53,7 +53,8 @@ TEST(LessonTemplatesGpu, StreamsPipelineBeatsOneStreamAndOneChunk) {
   }
   const double naive = FastestWith(doc, {{"STREAMS", 1}, {"CHUNK", 67108864}, {"MEMORY", 0}});
   const double best = doc.at("best").at("time_ms");
-  EXPECT_LT(best, 0.8 * naive) << "best " << best << " ms, one stream and one chunk of pageable memory " << naive << " ms";
+  EXPECT_LT(best, 0.8 * naive) << "best " << best << " ms, one stream and one chunk of pageable memory " << naive
+                               << " ms";
   ASSERT_TRUE(doc.contains("pipeline_stages")) << doc.dump();
   EXPECT_GT(doc["pipeline_stages"].at("bound_ms").get<double>(), 0.0);
   EXPECT_EQ(doc["pipeline_stages"].at("params"), doc["best"].at("params"));
@@ -81,8 +82,10 @@ TEST(LessonTemplatesGpu, DivergenceInsideAWarpIsSlower) {
   ExpectEveryCandidateOk(doc);
   const double divergent = FastestWith(doc, {{"BRANCH", 0}, {"TRIPS", 0}});
   const double grouped = FastestWith(doc, {{"BRANCH", 1}, {"TRIPS", 1}});
-  EXPECT_GT(divergent, 1.5 * grouped) << "diverging inside warps " << divergent << " ms, grouped per warp " << grouped << " ms";
-  EXPECT_GT(FastestWith(doc, {{"BRANCH", 0}, {"TRIPS", 1}}), 1.1 * grouped);  // the branch alone (1.27x at 2^25 on an H100)
+  EXPECT_GT(divergent, 1.5 * grouped) << "diverging inside warps " << divergent << " ms, grouped per warp " << grouped
+                                      << " ms";
+  EXPECT_GT(FastestWith(doc, {{"BRANCH", 0}, {"TRIPS", 1}}),
+            1.1 * grouped);  // the branch alone (1.27x at 2^25 on an H100)
   EXPECT_GT(FastestWith(doc, {{"BRANCH", 1}, {"TRIPS", 0}}), 1.1 * grouped);  // the trip counts alone (1.18x)
 }
 

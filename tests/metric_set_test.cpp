@@ -53,11 +53,12 @@ TEST(MetricSet, ARatioWithoutRequestsIsLeftOut) {
 }
 
 TEST(MetricSet, TheThreeLargestStallsFirst) {
-  const nlohmann::json c = DeriveCounters({{"smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio", 0.5},
-                                           {"smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio", 4.0},
-                                           {"smsp__average_warps_issue_stalled_wait_per_issue_active.ratio", 1.0},
-                                           {"smsp__average_warps_issue_stalled_membar_per_issue_active.ratio", 0.0},
-                                           {"smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio", 2.0}});
+  const nlohmann::json c =
+      DeriveCounters({{"smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio", 0.5},
+                      {"smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio", 4.0},
+                      {"smsp__average_warps_issue_stalled_wait_per_issue_active.ratio", 1.0},
+                      {"smsp__average_warps_issue_stalled_membar_per_issue_active.ratio", 0.0},
+                      {"smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio", 2.0}});
   EXPECT_EQ(c.at("stalls"), nlohmann::json::parse(R"([["long_scoreboard",4.0],["mio_throttle",2.0],["wait",1.0]])"));
 }
 

@@ -39,7 +39,8 @@ TEST(MultiGpuSweep, GpusOfOneModelShareTheCandidatesOthersTuneFully) {
 
 // The cards of one model hand in their leaders and each gets all of them, fastest first.
 TEST(MultiGpuSweep, CardsOfOneModelExchangeTheirLeaders) {
-  const auto sweeps = ShareByModel(SweepOptions(), {Gpu(0, "NVIDIA H100"), Gpu(1, "NVIDIA H200"), Gpu(2, "NVIDIA H100")});
+  const auto sweeps =
+      ShareByModel(SweepOptions(), {Gpu(0, "NVIDIA H100"), Gpu(1, "NVIDIA H200"), Gpu(2, "NVIDIA H100")});
   ASSERT_TRUE(sweeps[0].leader_exchange && sweeps[2].leader_exchange);
   EXPECT_FALSE(sweeps[1].leader_exchange);  // alone of its model: its own leaders decide
   std::vector<Leader> seen_by_0, seen_by_2;
@@ -85,9 +86,11 @@ TEST(MultiGpuSweep, AFailedCardReleasesTheCardsWaitingForTheOthers) {
 // leave every later sweep of the process (the next size, the next test) interrupted at once.
 TEST(MultiGpuSweep, AFailedSweepStopsTheOthersWithoutPressingCtrlC) {
   db::testing::TempDir dir;
-  const TemplateSpec spec = LoadTemplateFile(testing::WriteTemplateFiles(dir.File("t"), "small", testing::kSmallDescription));
+  const TemplateSpec spec =
+      LoadTemplateFile(testing::WriteTemplateFiles(dir.File("t"), "small", testing::kSmallDescription));
   db::Store store = db::Store::Open(dir.File("t.db"), db::OpenMode::kReadWrite);
-  std::vector<SweepOptions> sweeps = ShareByModel(SweepOptions(), {Gpu(98, "NVIDIA H100"), Gpu(99, "NVIDIA H100")});  // no such GPUs
+  std::vector<SweepOptions> sweeps =
+      ShareByModel(SweepOptions(), {Gpu(98, "NVIDIA H100"), Gpu(99, "NVIDIA H100")});  // no such GPUs
   EXPECT_THROW(RunSweeps(spec, sweeps, store), std::exception);
   EXPECT_FALSE(g_sweep_interrupted);
   EXPECT_EQ(sweeps[0].stop->Reason(), StopReason::kGpuFailed);

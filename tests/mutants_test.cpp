@@ -102,7 +102,8 @@ TEST(Mutants, ASampleHoldsEveryValueOfEveryParameter) {
       EXPECT_LE(sampled.size() * 20, Candidates(spec, size).size()) << t.name << " at " << size;
       for (std::size_t p = 0; p < spec.params.size(); ++p)
         for (const long long value : spec.params[p].values) {
-          const bool held = std::any_of(sampled.begin(), sampled.end(), [&](const ParamValues& c) { return c[p].second == value; });
+          const bool held =
+              std::any_of(sampled.begin(), sampled.end(), [&](const ParamValues& c) { return c[p].second == value; });
           EXPECT_TRUE(held) << t.name << " at " << size << ": no " << spec.params[p].name << "=" << value;
         }
     }
@@ -114,7 +115,8 @@ TEST(Mutants, EveryShippedTemplateHasAtLeastFour) {
   for (const auto& entry : std::filesystem::directory_iterator(TUNER_SHIPPED_TEMPLATES_DIR)) {
     if (entry.path().extension() != ".toml") continue;
     const std::string name = LoadTemplateFile(entry.path().string()).name;
-    const auto it = std::find_if(AllMutants().begin(), AllMutants().end(), [&](const auto& t) { return t.name == name; });
+    const auto it =
+        std::find_if(AllMutants().begin(), AllMutants().end(), [&](const auto& t) { return t.name == name; });
     ASSERT_NE(it, AllMutants().end()) << name << " has no mutants";
     EXPECT_GE(it->mutants.size(), 4u) << name;
     ++shipped;

@@ -13,9 +13,9 @@
 
 #include "cli_runner.h"
 #include "db_test_util.h"
-#include "template/expression.h"
 #include "gpu_test_support.h"
 #include "mutants.h"
+#include "template/expression.h"
 #include "template/search_space.h"
 #include "template/template_library.h"
 
@@ -46,8 +46,8 @@ std::map<std::string, std::string> Tune(const std::string& name, const std::stri
 }
 
 // The shipped template at `size`, or its sample written as a template of its own when it has one.
-std::map<std::string, std::string> TuneShipped(const TemplateSpec& spec, const std::string& sample, const std::string& size,
-                                               const TempDir& dir) {
+std::map<std::string, std::string> TuneShipped(const TemplateSpec& spec, const std::string& sample,
+                                               const std::string& size, const TempDir& dir) {
   nlohmann::json best;
   if (sample.empty()) return Tune(spec.name, size, dir, "", &best);
   const std::string name = spec.name + "_sample";
@@ -93,10 +93,11 @@ TEST_P(MutationGpu, EveryMutantIsWrongWhereItReachesAndNeverBest) {
     if (!best.is_null()) {
       EXPECT_FALSE(Affected(mutant, size, best.at("params").dump())) << mutant.bug << " is best: " << best.dump();
     }
-    const bool dead = reached > 0 && caught == reached && (best.is_null() || !Affected(mutant, size, best.at("params").dump()));
+    const bool dead =
+        reached > 0 && caught == reached && (best.is_null() || !Affected(mutant, size, best.at("params").dump()));
     killed += dead;
-    std::cout << (dead ? "killed   " : "SURVIVED ") << spec.name << ": " << mutant.bug << " (" << caught << "/" << reached
-              << " candidates caught)\n";
+    std::cout << (dead ? "killed   " : "SURVIVED ") << spec.name << ": " << mutant.bug << " (" << caught << "/"
+              << reached << " candidates caught)\n";
   }
   std::cout << "mutation kill rate: " << spec.name << " " << killed << "/" << GetParam().mutants.size() << "\n";
   EXPECT_EQ(killed, GetParam().mutants.size());

@@ -73,7 +73,8 @@ TEST_F(NpyTest, WrittenFileReadsBackWithItsHeaderAndData) {
 }
 
 TEST_F(NpyTest, ReadsVersionTwoAndMultiDimensionalShapes) {
-  const std::string path = Raw("v2.npy", "{'descr': '<i4', 'fortran_order': False, 'shape': (2, 3), }", std::string(24, '\1'), 2);
+  const std::string path =
+      Raw("v2.npy", "{'descr': '<i4', 'fortran_order': False, 'shape': (2, 3), }", std::string(24, '\1'), 2);
   const Header header = ReadHeader(path);
   EXPECT_EQ(header.Count(), 6u);
   EXPECT_EQ(header.ShapeText(), "(2, 3)");
@@ -102,17 +103,21 @@ TEST_F(NpyTest, DataIsReadInChunksInOrder) {
   WriteFile(Path("c.npy"), "<u4", values.data(), values.size());
   std::string joined;
   int chunks = 0;
-  ReadData(Path("c.npy"), ReadHeader(Path("c.npy")), [&](const char* bytes, std::size_t size) {
-    joined.append(bytes, size);
-    ++chunks;
-  }, 1000);
+  ReadData(
+      Path("c.npy"), ReadHeader(Path("c.npy")),
+      [&](const char* bytes, std::size_t size) {
+        joined.append(bytes, size);
+        ++chunks;
+      },
+      1000);
   EXPECT_EQ(chunks, 4);
   EXPECT_EQ(std::memcmp(joined.data(), values.data(), joined.size()), 0);
 }
 
 TEST_F(NpyTest, WrongDtypeNamesFileFieldAndBothTypes) {
   WriteFile(Path("i.npy"), "<i4", std::vector<std::int32_t>(4).data(), 4);
-  const std::string message = ErrorOf([&] { CheckMatches(ReadHeader(Path("i.npy")), Path("i.npy"), "arg 'in' init", "<f4", 4); });
+  const std::string message =
+      ErrorOf([&] { CheckMatches(ReadHeader(Path("i.npy")), Path("i.npy"), "arg 'in' init", "<f4", 4); });
   EXPECT_NE(message.find(Path("i.npy")), std::string::npos) << message;
   EXPECT_NE(message.find("arg 'in' init"), std::string::npos) << message;
   EXPECT_NE(message.find("int32 ('<i4')"), std::string::npos) << message;
@@ -121,7 +126,8 @@ TEST_F(NpyTest, WrongDtypeNamesFileFieldAndBothTypes) {
 
 TEST_F(NpyTest, WrongLengthNamesShapeAndBothCounts) {
   WriteFile(Path("l.npy"), "<f4", std::vector<float>(5).data(), 5);
-  const std::string message = ErrorOf([&] { CheckMatches(ReadHeader(Path("l.npy")), Path("l.npy"), "arg 'in'", "<f4", 6); });
+  const std::string message =
+      ErrorOf([&] { CheckMatches(ReadHeader(Path("l.npy")), Path("l.npy"), "arg 'in'", "<f4", 6); });
   EXPECT_NE(message.find("shape (5,) holds 5 element(s), expected 6"), std::string::npos) << message;
 }
 
@@ -134,9 +140,11 @@ TEST_F(NpyTest, BigEndianIsRefusedWithTheByteOrderNamed) {
 
 TEST_F(NpyTest, FortranOrderIsRefusedForMatricesOnly) {
   const std::string matrix = Raw("f.npy", "{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }", Floats(6));
-  EXPECT_NE(ErrorOf([&] { CheckMatches(ReadHeader(matrix), matrix, "arg 'in'", "<f4", 6); }).find("Fortran order"), std::string::npos);
+  EXPECT_NE(ErrorOf([&] { CheckMatches(ReadHeader(matrix), matrix, "arg 'in'", "<f4", 6); }).find("Fortran order"),
+            std::string::npos);
   const std::string vector = Raw("f1.npy", "{'descr': '<f4', 'fortran_order': True, 'shape': (6,), }", Floats(6));
-  EXPECT_EQ(ErrorOf([&] { CheckMatches(ReadHeader(vector), vector, "arg 'in'", "<f4", 6); }), "");  // same bytes either way
+  EXPECT_EQ(ErrorOf([&] { CheckMatches(ReadHeader(vector), vector, "arg 'in'", "<f4", 6); }),
+            "");  // same bytes either way
 }
 
 TEST_F(NpyTest, TruncatedDataSaysHowMuchIsMissing) {
@@ -199,7 +207,8 @@ TEST_F(NpyTest, WriterNeverOverwritesAndLeavesNothingHalfWritten) {
   EXPECT_FALSE(fs::exists(Path("half.npy")));
   Writer short_writer(Path("short.npy"), "<f4", 4);
   short_writer.Write(Floats(1).data(), 4);
-  EXPECT_NE(ErrorOf([&] { short_writer.Close(); }).find("wrote 4 bytes of data, the header promises 16"), std::string::npos);
+  EXPECT_NE(ErrorOf([&] { short_writer.Close(); }).find("wrote 4 bytes of data, the header promises 16"),
+            std::string::npos);
 }
 
 }  // namespace

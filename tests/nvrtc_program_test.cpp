@@ -23,10 +23,12 @@ TEST(NvrtcProgram, CheckNamesTheCallAndNvrtcsError) {
 }
 
 TEST(NvrtcProgram, CompilesToACubinWithItsHeaders) {
-  NvrtcProgram program("#include \"value.h\"\nextern \"C\" __global__ void k(float* out) { out[0] = VALUE; }\n",
-                       "k.cu", {{"value.h", "#define VALUE 2.0f\n"}});
+  NvrtcProgram program("#include \"value.h\"\nextern \"C\" __global__ void k(float* out) { out[0] = VALUE; }\n", "k.cu",
+                       {{"value.h", "#define VALUE 2.0f\n"}});
   ASSERT_EQ(program.Compile({"-arch=sm_90"}), NVRTC_SUCCESS) << program.Log();
-  EXPECT_EQ(program.Cubin().substr(0, 4), "\x7f" "ELF");
+  EXPECT_EQ(program.Cubin().substr(0, 4),
+            "\x7f"
+            "ELF");
 }
 
 TEST(NvrtcProgram, ASourceThatDoesNotCompileIsAResultWithTheLog) {

@@ -18,10 +18,10 @@ MeasurementRecord Record(const std::string& params, double time_ms, double energ
   return r;
 }
 
-const std::vector<MeasurementRecord> kRecords = {
-    Record("fast", 1.0, 0.50),    // EDP 0.50e-3
-    Record("frugal", 1.5, 0.30),  // EDP 0.45e-3
-    Record("fastest_unmeasured", 0.9, 0), Record("wrong", 0.1, 0.01, "wrong_result")};
+const std::vector<MeasurementRecord> kRecords = {Record("fast", 1.0, 0.50),    // EDP 0.50e-3
+                                                 Record("frugal", 1.5, 0.30),  // EDP 0.45e-3
+                                                 Record("fastest_unmeasured", 0.9, 0),
+                                                 Record("wrong", 0.1, 0.01, "wrong_result")};
 
 TEST(Objective, TimeEnergyAndTheirProduct) {
   EXPECT_EQ(BestBy(kRecords, Objective::kTime)->params_json, "fastest_unmeasured");

@@ -7,12 +7,12 @@
 
 #include <thread>
 
-#include "db_test_util.h"
 #include "cuda/device.h"
+#include "cuda/gpu_handles.h"
+#include "db_test_util.h"
+#include "gpu_test_support.h"
 #include "occupancy/device_limits.h"
 #include "occupancy/explore.h"
-#include "gpu_test_support.h"
-#include "cuda/gpu_handles.h"
 #include "pairwise_sample.h"
 #include "template/template_library.h"
 
@@ -33,8 +33,8 @@ TEST(OccupancyGpu, ExplorerAgreesWithTheRuntimeForEveryShippedCandidate) {
   int checked = 0;
   for (const TemplateSpec& spec : library.templates) {
     const ProblemSize size = ParseProblemSize(spec, "");
-    const Exploration exploration = ExploreCandidates(spec, testing::CandidatesToCompile(spec, size), size, limits, arch,
-                                                      dir.File("cubins"), threads, TUNER_EXECUTABLE);
+    const Exploration exploration = ExploreCandidates(spec, testing::CandidatesToCompile(spec, size), size, limits,
+                                                      arch, dir.File("cubins"), threads, TUNER_EXECUTABLE);
     for (const ExploredCandidate& c : exploration.explored) {
       ASSERT_TRUE(c.compiled) << spec.name << " " << ParamsJson(c.params);
       const CachedCompile compiled = cache.Compile(spec, c.params, spec.kernel, arch);
@@ -43,12 +43,14 @@ TEST(OccupancyGpu, ExplorerAgreesWithTheRuntimeForEveryShippedCandidate) {
       ASSERT_EQ(cudaLibraryGetKernel(&kernel, library_handle.get(), compiled.result.lowered_name.c_str()), cudaSuccess);
       const void* func = reinterpret_cast<const void*>(kernel);
       if (c.geometry.shared_bytes > 48 * 1024)
-        cudaFuncSetAttribute(func, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(c.geometry.shared_bytes));
+        cudaFuncSetAttribute(func, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             static_cast<int>(c.geometry.shared_bytes));
       cudaFuncAttributes attributes{};
       ASSERT_EQ(cudaFuncGetAttributes(&attributes, func), cudaSuccess);
       int blocks = -1;
-      ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, func, static_cast<int>(c.geometry.ThreadsPerBlock()),
-                                                              c.geometry.shared_bytes), cudaSuccess);
+      ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                    &blocks, func, static_cast<int>(c.geometry.ThreadsPerBlock()), c.geometry.shared_bytes),
+                cudaSuccess);
       const std::string where = spec.name + " " + ParamsJson(c.params);
       EXPECT_EQ(c.info.regs_per_thread, attributes.numRegs) << where;
       EXPECT_EQ(c.info.static_smem_bytes, static_cast<long long>(attributes.sharedSizeBytes)) << where;

@@ -7,8 +7,8 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
-#include "cli_runner.h"
 #include <sys/wait.h>
+#include "cli_runner.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -18,9 +18,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/errors.h"
 #include "occupancy/arch_table.h"
 #include "occupancy/device_limits.h"
-#include "common/errors.h"
 
 namespace tuner {
 namespace {
@@ -63,17 +63,19 @@ cudaOccResult Reference(const DeviceLimits& d, int threads, int regs, std::size_
 unsigned BitsOf(const OccupancyResult& r) {
   unsigned bits = 0;
   for (Limiter l : r.limiters)
-    bits |= l == Limiter::kWarps ? OCC_LIMIT_WARPS
-            : l == Limiter::kRegisters ? OCC_LIMIT_REGISTERS
+    bits |= l == Limiter::kWarps          ? OCC_LIMIT_WARPS
+            : l == Limiter::kRegisters    ? OCC_LIMIT_REGISTERS
             : l == Limiter::kSharedMemory ? OCC_LIMIT_SHARED_MEMORY
-            : l == Limiter::kBlocks ? OCC_LIMIT_BLOCKS : OCC_LIMIT_BARRIERS;
+            : l == Limiter::kBlocks       ? OCC_LIMIT_BLOCKS
+                                          : OCC_LIMIT_BARRIERS;
   return bits;
 }
 
 TEST(Occupancy, AgreesWithCudaOccupancyHeaderOnEveryBuiltInArchitecture) {
   const int threads[] = {1, 32, 33, 64, 96, 128, 160, 192, 256, 288, 384, 512, 640, 768, 1024, 1025};
   const int regs[] = {0, 1, 16, 24, 32, 37, 40, 48, 56, 64, 72, 96, 128, 168, 200, 255};
-  const std::size_t smem[] = {0, 1, 1000, 2048, 4096, 8000, 12288, 16384, 32768, 48000, 49152, 65536,
+  const std::size_t smem[] = {0,         1,          1000,       2048,       4096,       8000,
+                              12288,     16384,      32768,      48000,      49152,      65536,
                               99 * 1024, 100 * 1024, 163 * 1024, 200 * 1024, 227 * 1024, 228 * 1024};
   int compared = 0;
   for (const std::string& arch : KnownArchs()) {
@@ -81,7 +83,8 @@ TEST(Occupancy, AgreesWithCudaOccupancyHeaderOnEveryBuiltInArchitecture) {
     for (int t : threads)
       for (int r : regs)
         for (std::size_t s : smem) {
-          SCOPED_TRACE(arch + " threads " + std::to_string(t) + " regs " + std::to_string(r) + " smem " + std::to_string(s));
+          SCOPED_TRACE(arch + " threads " + std::to_string(t) + " regs " + std::to_string(r) + " smem " +
+                       std::to_string(s));
           const cudaOccResult expected = Reference(d, t, r, s);
           const OccupancyResult got = ComputeOccupancy(d, {t, r, s});
           ASSERT_EQ(got.blocks_per_sm, expected.activeBlocksPerMultiprocessor);
@@ -112,11 +115,11 @@ struct GuideColumn {
   int warps_per_sm, blocks_per_sm, regs_per_block_k, smem_per_sm_kib, smem_per_block_kib, reserved_kib;
 };
 constexpr GuideColumn kGuide[] = {
-    {"sm_50", 64, 32, 64, 64, 48, 0},   {"sm_52", 64, 32, 64, 96, 48, 0},   {"sm_53", 64, 32, 32, 64, 48, 0},
-    {"sm_60", 64, 32, 64, 64, 48, 0},   {"sm_61", 64, 32, 64, 96, 48, 0},   {"sm_62", 64, 32, 32, 64, 48, 0},
-    {"sm_70", 64, 32, 64, 96, 96, 0},   {"sm_72", 64, 32, 64, 96, 96, 0},   {"sm_75", 32, 16, 64, 64, 64, 0},
-    {"sm_80", 64, 32, 64, 164, 163, 1}, {"sm_86", 48, 16, 64, 100, 99, 1},  {"sm_87", 48, 16, 64, 164, 163, 1},
-    {"sm_89", 48, 24, 64, 100, 99, 1},  {"sm_90", 64, 32, 64, 228, 227, 1}, {"sm_100", 64, 32, 64, 228, 227, 1},
+    {"sm_50", 64, 32, 64, 64, 48, 0},    {"sm_52", 64, 32, 64, 96, 48, 0},   {"sm_53", 64, 32, 32, 64, 48, 0},
+    {"sm_60", 64, 32, 64, 64, 48, 0},    {"sm_61", 64, 32, 64, 96, 48, 0},   {"sm_62", 64, 32, 32, 64, 48, 0},
+    {"sm_70", 64, 32, 64, 96, 96, 0},    {"sm_72", 64, 32, 64, 96, 96, 0},   {"sm_75", 32, 16, 64, 64, 64, 0},
+    {"sm_80", 64, 32, 64, 164, 163, 1},  {"sm_86", 48, 16, 64, 100, 99, 1},  {"sm_87", 48, 16, 64, 164, 163, 1},
+    {"sm_89", 48, 24, 64, 100, 99, 1},   {"sm_90", 64, 32, 64, 228, 227, 1}, {"sm_100", 64, 32, 64, 228, 227, 1},
     {"sm_103", 64, 32, 64, 228, 227, 1}, {"sm_120", 48, 24, 64, 100, 99, 1}, {"sm_121", 48, 24, 64, 100, 99, 1},
 };
 
@@ -356,15 +359,17 @@ TEST(OccupancyCli, JsonHasTheContractKeys) {
 TEST(OccupancyCli, SeedsExampleFromTheHelp) {
   const testing::CliResult help = RunTuner("--help");
   ASSERT_EQ(help.exit_code, 0);
-  const std::string example = "--arch sm_86 --threads-per-sm 1536 --smem-per-sm 16K --reserved-smem 0 "
-                              "--threads 1024 --regs 32 --smem 8K";
+  const std::string example =
+      "--arch sm_86 --threads-per-sm 1536 --smem-per-sm 16K --reserved-smem 0 "
+      "--threads 1024 --regs 32 --smem 8K";
   ASSERT_NE(help.out.find(example), std::string::npos) << help.out;
   const nlohmann::json tile32 = nlohmann::json::parse(RunTuner(example + " --json").out);
   EXPECT_EQ(tile32["blocks_per_sm"], 1);
   EXPECT_NEAR(tile32["occupancy"].get<double>(), 2.0 / 3.0, 1e-9);
   const nlohmann::json tile16 = nlohmann::json::parse(
       RunTuner("--arch sm_86 --threads-per-sm 1536 --smem-per-sm 16K --reserved-smem 0 --threads 256 --regs 32 "
-               "--smem 2K --json").out);
+               "--smem 2K --json")
+          .out);
   EXPECT_EQ(tile16["blocks_per_sm"], 6);
   EXPECT_DOUBLE_EQ(tile16["occupancy"].get<double>(), 1.0);
 }
@@ -427,14 +432,16 @@ TEST(OccupancyCli, KernelTakesRegistersAndSharedMemoryFromTheCubin) {
 
 // --param takes a declared value, as the number or the label 'tuner kernels' shows.
 TEST(OccupancyCli, ParamTakesDeclaredValuesOrTheirLabels) {
-  const testing::CliResult run = RunTuner("--kernel transpose --arch sm_90 --param VARIANT=tiled --param TILE=32 --json");
+  const testing::CliResult run =
+      RunTuner("--kernel transpose --arch sm_90 --param VARIANT=tiled --param TILE=32 --json");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const nlohmann::json doc = nlohmann::json::parse(run.out);
   EXPECT_EQ(doc["template"]["params"]["VARIANT"], 1);
   EXPECT_EQ(doc["template"]["params"]["TILE"], 32);
   const testing::CliResult undeclared = RunTuner("--kernel transpose --arch sm_90 --param VARIANT=2");
   EXPECT_EQ(undeclared.exit_code, 2);
-  EXPECT_NE(undeclared.err.find("--param 'VARIANT=2': transpose's VARIANT takes 0 (naive), 1 (tiled)"), std::string::npos)
+  EXPECT_NE(undeclared.err.find("--param 'VARIANT=2': transpose's VARIANT takes 0 (naive), 1 (tiled)"),
+            std::string::npos)
       << undeclared.err;
 }
 
@@ -442,17 +449,19 @@ TEST(OccupancyCli, ParamTakesDeclaredValuesOrTheirLabels) {
 TEST(OccupancyCli, ATemplateThatDoesNotCompileIsOneLineAndExitTwo) {
   const std::string dir = ::testing::TempDir() + "occupancy_broken_template";
   std::filesystem::create_directories(dir);
-  std::ofstream(dir + "/broken.toml") << "name = \"broken\"\nsummary = \"does not compile\"\nkernel = \"k\"\n"
-                                         "[[param]]\nname = \"N\"\nvalues = [1]\n"
-                                         "[launch]\ngrid = [\"1\"]\nblock = [\"32\"]\n[[arg]]\nname = \"x\"\n"
-                                         "type = \"float\"\nlength = \"32\"\noutput = true\n"
-                                         "[check]\nkernel = \"r\"\ngrid = [\"1\"]\nblock = [\"32\"]\n[work]\nbytes = \"128\"\n";
+  std::ofstream(dir + "/broken.toml")
+      << "name = \"broken\"\nsummary = \"does not compile\"\nkernel = \"k\"\n"
+         "[[param]]\nname = \"N\"\nvalues = [1]\n"
+         "[launch]\ngrid = [\"1\"]\nblock = [\"32\"]\n[[arg]]\nname = \"x\"\n"
+         "type = \"float\"\nlength = \"32\"\noutput = true\n"
+         "[check]\nkernel = \"r\"\ngrid = [\"1\"]\nblock = [\"32\"]\n[work]\nbytes = \"128\"\n";
   std::ofstream(dir + "/broken.cu") << "extern \"C\" __global__ void k(float* x) { x[threadIdx.x] = undeclared; }\n"
                                        "extern \"C\" __global__ void r(float* x) { x[threadIdx.x] = 0; }\n";
   const testing::CliResult run = RunTuner("--kernel broken --arch sm_90 --templates " + dir);
   EXPECT_EQ(run.exit_code, 2) << run.err;
   EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
-  EXPECT_NE(run.err.find("--kernel broken: NVRTC could not compile it for sm_90 with {\"N\":1}: "), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("--kernel broken: NVRTC could not compile it for sm_90 with {\"N\":1}: "), std::string::npos)
+      << run.err;
   EXPECT_NE(run.err.find("undeclared"), std::string::npos) << run.err;
   std::filesystem::remove_all(dir);
 }

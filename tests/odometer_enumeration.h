@@ -22,7 +22,8 @@ inline std::vector<ParamValues> OdometerEnumeration(const TemplateSpec& spec, co
   std::vector<std::size_t> index(spec.params.size(), 0);
   for (std::size_t n = 0; n < CountCombinations(spec); ++n) {
     ParamValues params;
-    for (std::size_t i = 0; i < spec.params.size(); ++i) params.emplace_back(spec.params[i].name, spec.params[i].values[index[i]]);
+    for (std::size_t i = 0; i < spec.params.size(); ++i)
+      params.emplace_back(spec.params[i].name, spec.params[i].values[index[i]]);
     if (accepts(params)) candidates.push_back(std::move(params));
     for (std::size_t i = spec.params.size(); i-- > 0;) {  // advance the odometer
       if (++index[i] < spec.params[i].values.size()) break;

@@ -41,7 +41,8 @@ TEST(OptionValues, WholeNumbersRefusedWithTheOptionAndValue) {
   EXPECT_EQ(Refusal([] { ParseWholeNumber("regs", "99999999999999999999", 0, 255); }),
             "--regs '99999999999999999999': must be between 0 and 255");
   for (const char* bad : {"", "-", "+", " 1", "1 ", "0x10", "1e3", "nan"})
-    EXPECT_NE(Refusal([&] { ParseWholeNumber("budget", bad, 0); }).find("not a whole number"), std::string::npos) << bad;
+    EXPECT_NE(Refusal([&] { ParseWholeNumber("budget", bad, 0); }).find("not a whole number"), std::string::npos)
+        << bad;
 }
 
 TEST(OptionValues, SeedsCoverSixtyFourBitsButNotNegatives) {

@@ -20,7 +20,8 @@ using ValuePair = std::tuple<std::size_t, long long, std::size_t, long long>;
 inline std::vector<ValuePair> ValuePairs(const ParamValues& candidate) {
   std::vector<ValuePair> pairs;
   for (std::size_t i = 0; i < candidate.size(); ++i)
-    for (std::size_t j = i; j < candidate.size(); ++j) pairs.emplace_back(i, candidate[i].second, j, candidate[j].second);
+    for (std::size_t j = i; j < candidate.size(); ++j)
+      pairs.emplace_back(i, candidate[i].second, j, candidate[j].second);
   return pairs;
 }
 

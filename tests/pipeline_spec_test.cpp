@@ -148,10 +148,10 @@ TEST(PipelineSpec, ValuesOutOfRangeMakeACandidateInvalid) {
   } catch (const ExpressionError& e) {
     EXPECT_NE(std::string(e.what()).find("gives 4: memory (0 pageable"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(PlanPipeline(spec, Candidate(1000, 128, 0, 300, 0)), ExpressionError);      // no stream
-  EXPECT_THROW(PlanPipeline(spec, Candidate(1000, 128, 65, 300, 0)), ExpressionError);     // too many
-  EXPECT_THROW(PlanPipeline(spec, Candidate(1000, 128, 1, 0, 0)), ExpressionError);        // empty chunks
-  EXPECT_THROW(PlanPipeline(spec, Candidate(1000000, 128, 1, 10, 0)), ExpressionError);   // 100,000 chunks
+  EXPECT_THROW(PlanPipeline(spec, Candidate(1000, 128, 0, 300, 0)), ExpressionError);    // no stream
+  EXPECT_THROW(PlanPipeline(spec, Candidate(1000, 128, 65, 300, 0)), ExpressionError);   // too many
+  EXPECT_THROW(PlanPipeline(spec, Candidate(1000, 128, 1, 0, 0)), ExpressionError);      // empty chunks
+  EXPECT_THROW(PlanPipeline(spec, Candidate(1000000, 128, 1, 10, 0)), ExpressionError);  // 100,000 chunks
 }
 
 TEST(PipelineSpec, MalformedTablesAreRefusedNamingTheField) {
@@ -167,7 +167,8 @@ TEST(PipelineSpec, MalformedTablesAreRefusedNamingTheField) {
       {"streams = \"STREAMS\"", "streams = \"STREAM\"", "pipeline.streams"},
       {"length = \"2 * N\"\ninit", "length = \"2 * N + 1\"\ninit",
        "pipeline.chunked: 'in' has 2001 elements ('2 * N + 1'), not a whole number per element of N"},
-      {"streams = \"STREAMS\"", "streams = \"0\"", "pipeline: in expression '0': gives 0: the number of streams must be 1 to 64"},
+      {"streams = \"STREAMS\"", "streams = \"0\"",
+       "pipeline: in expression '0': gives 0: the number of streams must be 1 to 64"},
   };
   for (const auto& c : cases) {
     const std::string error = LoadError(Replaced(kPipeline, c.from, c.to));
@@ -185,7 +186,8 @@ TEST(PipelineSpec, AnOutputFromAFileIsRefused) {
     FAIL() << "loaded";
   } catch (const TemplateError& e) {
     EXPECT_NE(std::string(e.what()).find("arg[0].init: an output of a pipeline is initialised with 'poison' or 'zero'"),
-              std::string::npos) << e.what();
+              std::string::npos)
+        << e.what();
   }
 }
 
@@ -193,8 +195,9 @@ TEST(PipelineSpec, AHostParameterNeedsAPipeline) {
   const std::string description = Replaced(kPipeline, "[pipeline]", "[not_a_pipeline]");
   const std::string without = std::string(kPipeline).substr(0, std::string(kPipeline).find("[pipeline]"));
   const std::string error = LoadError(without);
-  EXPECT_NE(error.find("scale.toml:12: param[1].host: 'STREAMS' is a host parameter, but the template has no [pipeline]"),
-            std::string::npos)
+  EXPECT_NE(
+      error.find("scale.toml:12: param[1].host: 'STREAMS' is a host parameter, but the template has no [pipeline]"),
+      std::string::npos)
       << error;
   EXPECT_NE(LoadError(description).find("not_a_pipeline: unknown key"), std::string::npos);
 }

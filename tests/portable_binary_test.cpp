@@ -1,6 +1,6 @@
 // The portable build's promise (README, "Quick start"): build/bin/tuner runs on a GPU node that has
-// only the C library (glibc and the libgcc_s it needs), the driver and libnvrtc. Read from the binary itself: the shared libraries
-// it names (DT_NEEDED) and the newest glibc symbol version it needs.
+// only the C library (glibc and the libgcc_s it needs), the driver and libnvrtc. Read from the binary itself: the
+// shared libraries it names (DT_NEEDED) and the newest glibc symbol version it needs.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -57,7 +57,8 @@ TEST(PortableBinary, NeedsOnlyTheCLibraryAndNvrtc) {
   const std::set<std::string> needed = Matches(dynamic, R"(\(NEEDED\)\s+Shared library: \[([^\]]+)\])");
   ASSERT_FALSE(needed.empty()) << "readelf -d printed no NEEDED entry:\n" << dynamic;
   // libgcc_s comes with every glibc, which loads it itself to cancel threads.
-  const std::regex allowed(R"((libc|libm|libdl|libpthread|librt)\.so\.\d+|ld-linux-x86-64\.so\.2|libgcc_s\.so\.1|libnvrtc\.so\.\d+)");
+  const std::regex allowed(
+      R"((libc|libm|libdl|libpthread|librt)\.so\.\d+|ld-linux-x86-64\.so\.2|libgcc_s\.so\.1|libnvrtc\.so\.\d+)");
   for (const std::string& library : needed) EXPECT_TRUE(std::regex_match(library, allowed)) << library;
 }
 

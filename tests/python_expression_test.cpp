@@ -233,8 +233,10 @@ TEST(PythonExpression, TranslationsEvaluateAsPythonDoes) {
     for (const PythonUse use : {PythonUse::kCondition, PythonUse::kValue}) {
       const std::string translated = TranslatePythonExpression(c.python, scope, use);
       const double value = Evaluate(translated, {{"a", c.a}, {"b", c.b}});
-      if (use == PythonUse::kValue) EXPECT_EQ(value, c.value) << c.python << " -> " << translated << " at a=" << c.a << " b=" << c.b;
-      else EXPECT_EQ(value != 0, c.value != 0) << c.python << " -> " << translated << " at a=" << c.a << " b=" << c.b;
+      if (use == PythonUse::kValue)
+        EXPECT_EQ(value, c.value) << c.python << " -> " << translated << " at a=" << c.a << " b=" << c.b;
+      else
+        EXPECT_EQ(value != 0, c.value != 0) << c.python << " -> " << translated << " at a=" << c.a << " b=" << c.b;
     }
   }
 }
@@ -273,10 +275,12 @@ TEST(PythonExpression, ProblemSizesAndParameterRangesInSizes) {
   scope.params = {{"filter_width", {3, 15, 7}}};
   scope.problem_sizes = {"ProblemSize_0", "ProblemSize_1"};
   scope.params_allowed = false;
-  EXPECT_EQ(TranslatePythonExpression("(ProblemSize[0]+max(filter_width)-1) * ProblemSize[1]", scope, PythonUse::kValue),
-            "(ProblemSize_0 + 15 - 1) * ProblemSize_1");
+  EXPECT_EQ(
+      TranslatePythonExpression("(ProblemSize[0]+max(filter_width)-1) * ProblemSize[1]", scope, PythonUse::kValue),
+      "(ProblemSize_0 + 15 - 1) * ProblemSize_1");
   EXPECT_EQ(TranslatePythonExpression("min(filter_width)", scope, PythonUse::kValue), "3");
-  EXPECT_NE(ErrorOf("ProblemSize[0] * filter_width", scope).find("'filter_width' is a tuning parameter"), std::string::npos);
+  EXPECT_NE(ErrorOf("ProblemSize[0] * filter_width", scope).find("'filter_width' is a tuning parameter"),
+            std::string::npos);
   EXPECT_EQ(ErrorOf("ProblemSize[2]", scope), "ProblemSize[2]: the description gives 2 problem size(s)");
   EXPECT_NE(ErrorOf("ProblemSize * 2", scope).find("ProblemSize[0]"), std::string::npos);
 }

@@ -17,9 +17,7 @@ using db::testing::TempDir;
 
 using testing::RunTuner;
 
-std::string ShippedHash(const std::string& name) {
-  return LoadTemplateLibrary(TemplateSearchDirs({})).Find(name).hash;
-}
+std::string ShippedHash(const std::string& name) { return LoadTemplateLibrary(TemplateSearchDirs({})).Find(name).hash; }
 
 // Results of the shipped transpose template (current version) at two sizes on an H100.
 std::string MakeDatabase(const TempDir& dir) {
@@ -56,7 +54,8 @@ TEST(QueryCommand, BadUsageExitsTwo) {
 
 TEST(QueryCommand, ExactSizeAsJson) {
   TempDir dir;
-  const testing::CliResult r = RunTuner("query transpose --device h100 --size 4096x4096 --json --db " + MakeDatabase(dir));
+  const testing::CliResult r =
+      RunTuner("query transpose --device h100 --size 4096x4096 --json --db " + MakeDatabase(dir));
   ASSERT_EQ(r.exit_code, 0) << r.out;
   const auto doc = nlohmann::json::parse(r.out);
   ASSERT_EQ(doc["results"].size(), 1u);

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "report_test_data.h"
 #include "reports/html_report.h"
 #include "reports/report_data.h"
-#include "report_test_data.h"
 
 namespace tuner::report {
 namespace {
@@ -98,9 +98,12 @@ Image DecodePng(const std::string& png) {
     for (std::size_t x = 0; x < stride; ++x) {
       const int a = x >= bpp ? out[x - bpp] : 0, b = up ? up[x] : 0, c = (up && x >= bpp) ? up[x - bpp] : 0;
       int predictor = 0;
-      if (filter == 1) predictor = a;
-      else if (filter == 2) predictor = b;
-      else if (filter == 3) predictor = (a + b) / 2;
+      if (filter == 1)
+        predictor = a;
+      else if (filter == 2)
+        predictor = b;
+      else if (filter == 3)
+        predictor = (a + b) / 2;
       else if (filter == 4) {
         const int p = a + b - c, pa = std::abs(p - a), pb = std::abs(p - b), pc = std::abs(p - c);
         predictor = (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c);
@@ -129,7 +132,8 @@ class ReportBrowserTest : public ::testing::Test {
  protected:
   void SetUp() override {
     chromium_ = FindChromium();
-    if (chromium_.empty()) GTEST_SKIP() << "chromium is not installed (apt-get install chromium); the HTML report was not rendered";
+    if (chromium_.empty())
+      GTEST_SKIP() << "chromium is not installed (apt-get install chromium); the HTML report was not rendered";
     testing::FillReportDatabase(dir_.File("results.db"));
     db::Store store = db::Store::Open(dir_.File("results.db"), db::OpenMode::kReadOnly);
     std::ofstream(html_path_) << RenderHtml(SelectReportData(store, {}));

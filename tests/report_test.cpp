@@ -8,13 +8,13 @@
 
 #include "cli_runner.h"
 #include "common/errors.h"
+#include "report_test_data.h"
 #include "reports/ceiling.h"
 #include "reports/csv_report.h"
 #include "reports/html_report.h"
 #include "reports/markdown_report.h"
 #include "reports/report_data.h"
 #include "reports/report_output.h"
-#include "report_test_data.h"
 
 namespace tuner::report {
 namespace {
@@ -29,7 +29,8 @@ std::size_t Count(const std::string& text, const std::string& part) {
 }
 
 std::string Lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return text;
 }
 
@@ -39,11 +40,16 @@ std::vector<std::vector<std::string>> ParseCsv(const std::string& text) {
   bool quoted = false;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
-    if (quoted && c == '"' && i + 1 < text.size() && text[i + 1] == '"') records.back().back() += '"', ++i;
-    else if (c == '"') quoted = !quoted;
-    else if (!quoted && c == ',') records.back().emplace_back();
-    else if (!quoted && c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') records.emplace_back(1), ++i;
-    else records.back().back() += c;
+    if (quoted && c == '"' && i + 1 < text.size() && text[i + 1] == '"')
+      records.back().back() += '"', ++i;
+    else if (c == '"')
+      quoted = !quoted;
+    else if (!quoted && c == ',')
+      records.back().emplace_back();
+    else if (!quoted && c == '\r' && i + 1 < text.size() && text[i + 1] == '\n')
+      records.emplace_back(1), ++i;
+    else
+      records.back().back() += c;
   }
   if (records.back().size() == 1 && records.back()[0].empty()) records.pop_back();
   return records;
@@ -99,8 +105,8 @@ TEST_F(ReportTest, TemplateValueNamesLabelParametersAndColourTheOtherCharts) {
   request.labels["transpose"]["TILE"] = {{"16", "small"}, {"64", "large"}};
   const std::string html = RenderHtml(Select(request));
   EXPECT_NE(html.find("TILE=large ROWS=1"), std::string::npos);
-  EXPECT_NE(html.find(">TILE=small<"), std::string::npos);  // a legend entry of the ROWS chart
-  EXPECT_NE(html.find(">large</text>"), std::string::npos);  // a category of the TILE chart
+  EXPECT_NE(html.find(">TILE=small<"), std::string::npos);                 // a legend entry of the ROWS chart
+  EXPECT_NE(html.find(">large</text>"), std::string::npos);                // a category of the TILE chart
   EXPECT_EQ(RenderCsv(Select(request)).find("large"), std::string::npos);  // CSV keeps the stored values
 }
 
@@ -153,7 +159,8 @@ TEST_F(ReportTest, MissingDataIsExplainedNotDrawn) {
   EXPECT_EQ(html.find(">matmul: throughput vs occupancy (H100"), std::string::npos);
   EXPECT_NE(html.find(">matmul: every candidate ("), std::string::npos);
   EXPECT_NE(html.find("No ceiling for this run: the sweep stored no copy bandwidth"), std::string::npos);  // 4096x4096
-  for (const char* bad : {">nan", ">-nan", "\"nan", "\"-nan", ">inf", "\"inf", "NaN"}) EXPECT_EQ(html.find(bad), std::string::npos) << bad;
+  for (const char* bad : {">nan", ">-nan", "\"nan", "\"-nan", ">inf", "\"inf", "NaN"})
+    EXPECT_EQ(html.find(bad), std::string::npos) << bad;
   ReportRequest none;
   none.device = "no such GPU";
   const std::string empty = RenderHtml(Select(none));
@@ -164,10 +171,10 @@ TEST_F(ReportTest, CeilingsAreChartedWhereKnown) {
   const std::string html = RenderHtml(Select());
   EXPECT_EQ(Count(html, ">transpose: best as a share of the device ceiling<"), 1u);
   EXPECT_EQ(Count(html, ">matmul: best as a share of the device ceiling<"), 1u);
-  EXPECT_NE(html.find("25.0% of 2500 GB/s"), std::string::npos);  // 625 GB/s on the H100 at 8192x8192
-  EXPECT_NE(html.find("62.5% of 1250 GB/s"), std::string::npos);  // 781 GB/s on the H200
+  EXPECT_NE(html.find("25.0% of 2500 GB/s"), std::string::npos);      // 625 GB/s on the H100 at 8192x8192
+  EXPECT_NE(html.find("62.5% of 1250 GB/s"), std::string::npos);      // 781 GB/s on the H200
   EXPECT_NE(html.find("49.3% of 66908 GFLOP/s"), std::string::npos);  // 33000 of 132 x 128 x 2 x 1.98 GHz
-  EXPECT_NE(html.find(">ceiling 2500 GB/s<"), std::string::npos);  // the line on the candidates chart
+  EXPECT_NE(html.find(">ceiling 2500 GB/s<"), std::string::npos);     // the line on the candidates chart
   EXPECT_NE(html.find("132 SMs x 128 lanes x 2 (FMA) x 1980 MHz"), std::string::npos);
 }
 
@@ -230,10 +237,12 @@ TEST_F(ReportTest, SizesShowTheLossMatrixAndTheDispatchTable) {
   const std::string markdown = RenderMarkdown(Select(), "").markdown;
   EXPECT_EQ(Count(markdown, "### Sizes on "), 2u) << markdown;
   EXPECT_NE(markdown.find("### Sizes on H100 \u00b7 2 sizes"), std::string::npos) << markdown;
-  EXPECT_NE(markdown.find("1 configuration keeps all 2 sizes within 5.0% of their own best (exact smallest set)"), std::string::npos);
+  EXPECT_NE(markdown.find("1 configuration keeps all 2 sizes within 5.0% of their own best (exact smallest set)"),
+            std::string::npos);
   EXPECT_NE(markdown.find("| Size / winner of | 4096x4096 | 8192x8192 |"), std::string::npos) << markdown;
   EXPECT_NE(markdown.find("| 4096x4096 | best | 0% |"), std::string::npos) << markdown;
-  EXPECT_NE(markdown.find("| Size | Entry | Parameters | Time (median) | Own best | Loss |"), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("| Size | Entry | Parameters | Time (median) | Own best | Loss |"), std::string::npos)
+      << markdown;
   const std::string html = RenderHtml(Select());
   EXPECT_EQ(Count(html, "<h4>Dispatch table</h4>"), 2u);
   EXPECT_EQ(Count(html, "<h4>Loss with the winners of other sizes</h4>"), 2u);

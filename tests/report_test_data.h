@@ -6,8 +6,8 @@
 #include <string>
 
 #include "db/query/store.h"
-#include "reports/report_data.h"
 #include "db_test_util.h"
+#include "reports/report_data.h"
 
 namespace tuner::report::testing {
 
@@ -29,7 +29,8 @@ inline void AddTranspose(db::Store& store, std::int64_t gpu, std::int64_t templ,
   record.copy_gbps = copy_gbps;
   const std::int64_t sweep = store.StartSweep(gpu, templ, record);
   for (int tile : {16, 32, 64})
-    for (int rows : {1, 2, 4, 8}) store.AddMeasurement(sweep, Candidate(tile, rows, scale * (1 + 0.1 * rows + 32.0 / tile)));
+    for (int rows : {1, 2, 4, 8})
+      store.AddMeasurement(sweep, Candidate(tile, rows, scale * (1 + 0.1 * rows + 32.0 / tile)));
   db::MeasurementRecord bad = Candidate(128, 8, 0, "compile_error");
   bad.reason = "NVRTC failed: " + kEvil;
   bad.error_text = "line 1: error, \"quoted\"\nline 2: " + kEvil;
@@ -84,7 +85,8 @@ inline void FillReportDatabase(const std::string& path) {
 
 // One run of transpose with counters and energy for some candidates: the padded tile wins on bank
 // conflicts, the larger tile on nothing measured.
-inline db::MeasurementRow ProfiledRow(const std::string& params, double time_ms, const std::string& counters = "", double energy_j = 0) {
+inline db::MeasurementRow ProfiledRow(const std::string& params, double time_ms, const std::string& counters = "",
+                                      double energy_j = 0) {
   db::MeasurementRow row;
   row.measurement.params_json = params;
   row.measurement.status = "ok";
@@ -100,8 +102,10 @@ inline Run TransposeRun() {
   Run run;
   run.gpu.name = "NVIDIA H100 80GB HBM3";
   run.size_key = "8192x8192";
-  run.rows = {ProfiledRow(R"({"TILE":32,"PAD":1})", 0.194, R"({"shared_bank_conflicts_per_request":0.07,"dram_throughput_pct":46})", 0.124),
-              ProfiledRow(R"({"TILE":32,"PAD":0})", 0.312, R"({"shared_bank_conflicts_per_request":15.7,"dram_throughput_pct":32})", 0.150),
+  run.rows = {ProfiledRow(R"({"TILE":32,"PAD":1})", 0.194,
+                          R"({"shared_bank_conflicts_per_request":0.07,"dram_throughput_pct":46})", 0.124),
+              ProfiledRow(R"({"TILE":32,"PAD":0})", 0.312,
+                          R"({"shared_bank_conflicts_per_request":15.7,"dram_throughput_pct":32})", 0.150),
               ProfiledRow(R"({"TILE":64,"PAD":1})", 0.25),
               ProfiledRow(R"({"TILE":64,"PAD":0})", 0.40, R"({"shared_bank_conflicts_per_request":15.7})")};
   run.rows[2].measurement.counters_json = R"({"shared_bank_conflicts_per_request":0.07,"dram_throughput_pct":45})";

@@ -7,7 +7,8 @@ namespace {
 
 TEST(ReservedNames, IdentifiersAreLettersDigitsAndUnderscores) {
   for (const char* name : {"TILE", "tile_2", "_x", "N"}) EXPECT_TRUE(IsIdentifier(name)) << name;
-  for (const char* name : {"", "2D", "TI LE", "a-b", "../x", "$(x)", "a\nb", "ä"}) EXPECT_FALSE(IsIdentifier(name)) << name;
+  for (const char* name : {"", "2D", "TI LE", "a-b", "../x", "$(x)", "a\nb", "ä"})
+    EXPECT_FALSE(IsIdentifier(name)) << name;
 }
 
 TEST(ReservedNames, KeywordsTypesBuiltinsAndExpressionFunctions) {

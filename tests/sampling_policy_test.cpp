@@ -16,13 +16,15 @@ struct FakeRun {
   Time clock{};
   double Sample() {
     ++taken;
-    clock += std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double, std::milli>(step_ms));
+    clock += std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+        std::chrono::duration<double, std::milli>(step_ms));
     return time_ms;
   }
 };
 
 Samples Take(FakeRun& run, const SamplingStart& start, const SamplingPolicy& policy = {}) {
-  return TakeSamples(policy, start, [&] { return run.Sample(); }, [&] { return run.clock; });
+  return TakeSamples(
+      policy, start, [&] { return run.Sample(); }, [&] { return run.clock; });
 }
 
 TEST(SamplingPolicy, ASteadyCandidateStopsAtTheMinimum) {
@@ -35,7 +37,8 @@ TEST(SamplingPolicy, ASteadyCandidateStopsAtTheMinimum) {
 TEST(SamplingPolicy, ANoisyCandidateIsSampledUntilTheMaximum) {
   FakeRun run;
   int i = 0;
-  const Samples s = TakeSamples({}, {1, 0, false}, [&] { return 1.0 + (i++ % 2); }, [&] { return run.clock; });
+  const Samples s = TakeSamples(
+      {}, {1, 0, false}, [&] { return 1.0 + (i++ % 2); }, [&] { return run.clock; });
   EXPECT_EQ(s.times_ms.size(), 200u);
 }
 
@@ -43,7 +46,13 @@ TEST(SamplingPolicy, TheTimeCapEndsANoisyCandidatesSamplesAfterTheMinimum) {
   FakeRun run;
   run.step_ms = 100;  // the cap, 300 ms, passes after the fourth sample
   int i = 0;
-  const Samples s = TakeSamples({}, {1, 0, false}, [&] { run.Sample(); return 1.0 + (i++ % 2); }, [&] { return run.clock; });
+  const Samples s = TakeSamples(
+      {}, {1, 0, false},
+      [&] {
+        run.Sample();
+        return 1.0 + (i++ % 2);
+      },
+      [&] { return run.clock; });
   EXPECT_EQ(s.times_ms.size(), 5u);  // never fewer than the minimum
 }
 

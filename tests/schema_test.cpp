@@ -10,10 +10,10 @@
 #include <map>
 #include <optional>
 
+#include "db/query/errors.h"
 #include "db/query/store.h"
 #include "db_test_util.h"
 #include "run_unprivileged.h"
-#include "db/query/errors.h"
 
 namespace tuner::db {
 namespace {
@@ -305,7 +305,8 @@ TEST(Migration, VersionFiveGainsEmptyCountersAndEnergy) {
   measured.energy_launch_ms = 2.9;
   measured.perf_per_joule = 3.5;
   store.AddMeasurement(sweep, measured);
-  const auto stored = store.Measurements(gpu, store.EnsureTemplate({"transpose", "new-hash", ""}), SampleSweep().size_key);
+  const auto stored =
+      store.Measurements(gpu, store.EnsureTemplate({"transpose", "new-hash", ""}), SampleSweep().size_key);
   bool found = false;
   for (const MeasurementRecord& r : stored) {
     if (r.params_json != measured.params_json) continue;

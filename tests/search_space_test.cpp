@@ -6,9 +6,9 @@
 
 #include "db_test_util.h"
 #include "odometer_enumeration.h"
-#include "template_fixtures.h"
 #include "template/template_library.h"
 #include "template/template_values.h"
+#include "template_fixtures.h"
 
 namespace tuner {
 namespace {
@@ -61,9 +61,11 @@ TemplateSpec LoadDividing(const TempDir& dir) {
   using testing::Replaced;
   std::string description = Replaced(testing::kSmallDescription, "name = \"small\"\nkernel = \"k\"\n",
                                      "name = \"dividing\"\nkernel = \"k\"\nconstraints = [\"N % STEP == 0\"]\n");
-  description = Replaced(description, "[launch]", "[[param]]\nname = \"BLOCK\"\nvalues = [128, 256, 512]\n"
-                                                  "[[param]]\nname = \"STEP\"\nvalues = [1, 2, 0]\n[launch]");
-  description = Replaced(description, "kernel = \"k_reference\"", "reference = \"own_configuration\"\nparams = { BLOCK = 512, STEP = 2 }");
+  description = Replaced(description, "[launch]",
+                         "[[param]]\nname = \"BLOCK\"\nvalues = [128, 256, 512]\n"
+                         "[[param]]\nname = \"STEP\"\nvalues = [1, 2, 0]\n[launch]");
+  description = Replaced(description, "kernel = \"k_reference\"",
+                         "reference = \"own_configuration\"\nparams = { BLOCK = 512, STEP = 2 }");
   return LoadTemplateFile(testing::WriteTemplateFiles(dir.File(""), "dividing", description));
 }
 
@@ -138,13 +140,19 @@ TemplateSpec RandomSpace(std::mt19937& rng) {
     spec.params.push_back(param);
   }
   const auto name = [&] { return params == 0 || below(5) == 0 ? std::string("N") : spec.params[below(params)].name; };
-  const std::vector<std::string> shapes = {"{0} * {1} <= 24", "{0} + 1 > {1}", "{1} == 0 ? 1 : {0} % {1} != 1",
-                                           "{0} < 5 || {1} >= 3", "N > 3", "min({0}, {1}) != 2 && {0} != 7", "1"};
+  const std::vector<std::string> shapes = {"{0} * {1} <= 24",
+                                           "{0} + 1 > {1}",
+                                           "{1} == 0 ? 1 : {0} % {1} != 1",
+                                           "{0} < 5 || {1} >= 3",
+                                           "N > 3",
+                                           "min({0}, {1}) != 2 && {0} != 7",
+                                           "1"};
   for (int c = below(5); c > 0; --c) {
     std::string constraint = shapes[below(static_cast<int>(shapes.size()))];
     for (const std::string slot : {"{0}", "{1}"}) {
       const std::string chosen = name();  // the same at every place of the slot: a guard guards its own divisor
-      for (std::size_t at; (at = constraint.find(slot)) != std::string::npos;) constraint.replace(at, slot.size(), chosen);
+      for (std::size_t at; (at = constraint.find(slot)) != std::string::npos;)
+        constraint.replace(at, slot.size(), chosen);
     }
     spec.constraints.push_back(constraint);
   }
@@ -184,8 +192,9 @@ TEST(SearchSpace, MoreCandidatesThanTheLimitAreRefusedNamingTheCount) {
     EnumerateCandidates(spec, size, 549);
     FAIL() << "expected a TemplateError";
   } catch (const TemplateError& e) {
-    EXPECT_NE(std::string(e.what()).find("wide.toml: more than 549 valid candidates at no sizes (of 1000 combinations)"),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find("wide.toml: more than 549 valid candidates at no sizes (of 1000 combinations)"),
+        std::string::npos)
         << e.what();
   }
 }

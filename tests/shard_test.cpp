@@ -11,9 +11,9 @@
 
 #include "cli_runner.h"
 #include "common/content_hash.h"
+#include "common/errors.h"
 #include "db/query/store.h"
 #include "db_test_util.h"
-#include "common/errors.h"
 #include "sweep/leader_summary.h"
 #include "sweep/sweep.h"
 
@@ -30,7 +30,8 @@ TEST(Shard, ParsesKOfN) {
 }
 
 TEST(Shard, RefusesWhatIsNotAShareNamingTheOption) {
-  for (const std::string text : {"0/2", "3/2", "2", "1/0", "-1/2", "1/2/3", " 1/2", "01/2", "a/b", "", "1/9999999999"}) {
+  for (const std::string text :
+       {"0/2", "3/2", "2", "1/0", "-1/2", "1/2/3", " 1/2", "01/2", "a/b", "", "1/9999999999"}) {
     try {
       ParseShard(text);
       ADD_FAILURE() << "accepted '" << text << "'";
@@ -121,7 +122,8 @@ db::MeasurementRecord StoredResult(const ParamValues& params) {
   record.launch_json = R"({"grid":[1,1,1],"block":[128,1,1],"shared_bytes":0})";
   const unsigned long long hash = ContentHash().Add(record.params_json).Value();
   record.status = hash % 7 == 0 ? "wrong_result" : "ok";
-  if (record.status == "ok") record.time_ms_median = record.time_ms_min = record.time_ms_max = 1.0 + static_cast<double>(hash % 9973) / 1000;
+  if (record.status == "ok")
+    record.time_ms_median = record.time_ms_min = record.time_ms_max = 1.0 + static_cast<double>(hash % 9973) / 1000;
   record.samples = 5;
   return record;
 }
@@ -137,7 +139,8 @@ void StoreSweep(const std::string& path, const std::string& uuid, const std::vec
   for (db::MeasurementRecord& r : results)
     if (r.status == "ok") fastest.push_back(&r);
   std::sort(fastest.begin(), fastest.end(), [](auto* a, auto* b) { return a->time_ms_median < b->time_ms_median; });
-  for (std::size_t i = 0; i < std::min<std::size_t>(3, fastest.size()); ++i) fastest[i]->reason = kConfirmedReasonPrefix;
+  for (std::size_t i = 0; i < std::min<std::size_t>(3, fastest.size()); ++i)
+    fastest[i]->reason = kConfirmedReasonPrefix;
   db::Store store = db::Store::Open(path, db::OpenMode::kReadWrite);
   const std::int64_t gpu = store.EnsureGpu(db::testing::SampleGpu(uuid));
   const std::int64_t templ = store.EnsureTemplate({"synthetic", "0123456789abcdef", ""});
@@ -176,7 +179,8 @@ TEST(Shard, MergedShardsHoldOneFullSweepAndItsBest) {
     const testing::CliResult merged = testing::RunTuner("db merge " + shard_db + " --db " + dir.File("merged.db"));
     ASSERT_EQ(merged.exit_code, 0) << merged.err;
   }
-  EXPECT_EQ(db::Store::Open(dir.File("merged.db"), db::OpenMode::kReadOnly).ListMeasurements({}).size(), candidates.size());
+  EXPECT_EQ(db::Store::Open(dir.File("merged.db"), db::OpenMode::kReadOnly).ListMeasurements({}).size(),
+            candidates.size());
   EXPECT_EQ(StoredIdentities(dir.File("merged.db")), StoredIdentities(dir.File("full.db")));
   const auto full = db::Store::Open(dir.File("full.db"), db::OpenMode::kReadOnly).BestPerModel("synthetic", "");
   const auto merged = db::Store::Open(dir.File("merged.db"), db::OpenMode::kReadOnly).BestPerModel("synthetic", "");

@@ -8,9 +8,9 @@
 #include "cli_runner.h"
 #include "db/query/store.h"
 #include "db_test_util.h"
+#include "search/simulation.h"
 #include "template/problem_size.h"
 #include "template/search_space.h"
-#include "search/simulation.h"
 #include "template/template_library.h"
 
 namespace tuner {
@@ -45,7 +45,8 @@ db::MeasurementRecord Synthetic(const ParamValues& params) {
     return r;
   }
   r.time_ms_median = 1.0 + 0.5 * (variant == 0) + 0.1 * std::abs(std::log2(static_cast<double>(tile)) - 6) +
-                     0.08 * std::abs(std::log2(static_cast<double>(rows)) - 2) + 0.2 * (variant == 1 && Value(params, "PAD") == 0);
+                     0.08 * std::abs(std::log2(static_cast<double>(rows)) - 2) +
+                     0.2 * (variant == 1 && Value(params, "PAD") == 0);
   return r;
 }
 
@@ -134,7 +135,8 @@ TEST(Simulation, BudgetLimitsHowOftenTheTargetIsReached) {
 
 TEST(SimulateCommand, JsonPerStrategy) {
   TempDir dir;
-  const auto r = RunTuner("simulate transpose --size 8192x8192 --runs 10 --seed 3 --json --db " + MakeDatabase(dir, true, true));
+  const auto r =
+      RunTuner("simulate transpose --size 8192x8192 --runs 10 --seed 3 --json --db " + MakeDatabase(dir, true, true));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("GPU-2222"), std::string::npos) << "the incomplete sweep is named";
   const auto doc = nlohmann::json::parse(r.out);
@@ -156,13 +158,15 @@ TEST(SimulateCommand, JsonPerStrategy) {
   EXPECT_DOUBLE_EQ(brute["evaluations_to_within_5pct"]["median"].get<double>(), static_cast<double>(OptimumPosition()));
   for (const auto& s : sweep["strategies"]) {
     EXPECT_EQ(s["runs"], 10);
-    EXPECT_TRUE(s.contains("reached_fraction") && s.contains("evaluations_mean") && s.contains("best_over_optimum_mean"));
+    EXPECT_TRUE(s.contains("reached_fraction") && s.contains("evaluations_mean") &&
+                s.contains("best_over_optimum_mean"));
   }
 }
 
 TEST(SimulateCommand, TextTableAndOneStrategyWithBudget) {
   TempDir dir;
-  const auto r = RunTuner("simulate transpose --strategy annealing,random,bayesian --budget 5 --runs 4 --db " + MakeDatabase(dir));
+  const auto r =
+      RunTuner("simulate transpose --strategy annealing,random,bayesian --budget 5 --runs 4 --db " + MakeDatabase(dir));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("annealing"), std::string::npos);
   EXPECT_NE(r.out.find("bayesian"), std::string::npos);
@@ -175,8 +179,9 @@ TEST(SimulateCommand, WithoutTheTemplateTheStoredCandidatesAreReplayed) {
   const std::string path = dir.File("foreign.db");
   {
     db::Store store = db::Store::Open(path, db::OpenMode::kReadWrite);
-    const auto sweep = store.StartSweep(store.EnsureGpu(db::testing::SampleGpu()), store.EnsureTemplate({"not_here", "h1", ""}),
-                                        db::testing::SampleSweep("8192x8192"));
+    const auto sweep =
+        store.StartSweep(store.EnsureGpu(db::testing::SampleGpu()), store.EnsureTemplate({"not_here", "h1", ""}),
+                         db::testing::SampleSweep("8192x8192"));
     for (const db::MeasurementRecord& r : CompleteRecords()) store.AddMeasurement(sweep, r);
   }
   EXPECT_EQ(RunTuner("simulate not_here --db " + path).exit_code, 2) << "no template, no --size";
@@ -204,8 +209,9 @@ TEST(SimulateCommand, NoCompleteSweepExitsOneAndSaysWhy) {
   TempDir dir;
   const auto incomplete = RunTuner("simulate transpose --db " + MakeDatabase(dir, false));
   EXPECT_EQ(incomplete.exit_code, 1);
-  EXPECT_NE(incomplete.err.find("1 of " + std::to_string(TransposeCandidates().size()) + " candidates have no stored result"),
-            std::string::npos)
+  EXPECT_NE(
+      incomplete.err.find("1 of " + std::to_string(TransposeCandidates().size()) + " candidates have no stored result"),
+      std::string::npos)
       << incomplete.err;
   TempDir other;
   const std::string complete = MakeDatabase(other);

@@ -16,7 +16,8 @@ namespace {
 // set is {B, C}.
 std::vector<SizeTimes> GreedyTrap() {
   std::vector<SizeTimes> sizes;
-  for (int i = 0; i < 6; ++i) sizes.push_back({std::to_string(1 << (10 + i)) + "x256", {{"A", 2.0}, {"B", 2.0}, {"C", 2.0}}});
+  for (int i = 0; i < 6; ++i)
+    sizes.push_back({std::to_string(1 << (10 + i)) + "x256", {{"A", 2.0}, {"B", 2.0}, {"C", 2.0}}});
   for (int i : {0, 1, 2, 3}) sizes[i].time_ms["A"] = 1.0;
   for (int i : {0, 1}) sizes[i].time_ms["B"] = 1.04;
   for (int i : {2, 3}) sizes[i].time_ms["C"] = 1.03;
@@ -33,7 +34,7 @@ TEST(DispatchTable, TheLossMatrixComparesEachSizeWithEveryOtherSizesWinner) {
   EXPECT_EQ(t.winners[5], "C");
   EXPECT_DOUBLE_EQ(*t.loss[0][0], 0);
   EXPECT_NEAR(*t.loss[0][4], 0.04, 1e-12);  // size 0 with size 4's winner B
-  EXPECT_DOUBLE_EQ(*t.loss[4][0], 1.0);   // size 4 with A: twice its best
+  EXPECT_DOUBLE_EQ(*t.loss[4][0], 1.0);     // size 4 with A: twice its best
   EXPECT_DOUBLE_EQ(*t.loss[5][4], 1.0);
 }
 
@@ -75,7 +76,8 @@ TEST(DispatchTable, ManySizesAreCoveredGreedilyAndSaySo) {
   std::vector<SizeTimes> sizes;
   for (std::size_t i = 0; i < kExactCoverMaxSizes + 1; ++i) {
     sizes.push_back({std::to_string(i + 1), {}});
-    for (std::size_t j = 0; j <= kExactCoverMaxSizes; ++j) sizes[i].time_ms["C" + std::to_string(j)] = i == j ? 1.0 : 3.0;
+    for (std::size_t j = 0; j <= kExactCoverMaxSizes; ++j)
+      sizes[i].time_ms["C" + std::to_string(j)] = i == j ? 1.0 : 3.0;
   }
   const DispatchTable t = BuildDispatchTable(sizes);
   EXPECT_FALSE(t.exact);
@@ -135,7 +137,8 @@ TEST_F(LibraryDispatch, EachSizeGetsItsEntryOfTheSmallestSet) {
     EXPECT_EQ(entry.Param("TILE", 0), 32) << size << ": " << entry.note;  // one configuration serves all three
     EXPECT_EQ(entry.size_key, std::to_string(size));
     EXPECT_EQ(entry.fallback, TunedFallback::kExact);
-    EXPECT_NE(entry.note.find("dispatch table entry 1 of 1 for 3 tuned sizes (exact)"), std::string::npos) << entry.note;
+    EXPECT_NE(entry.note.find("dispatch table entry 1 of 1 for 3 tuned sizes (exact)"), std::string::npos)
+        << entry.note;
     EXPECT_LE(entry.time_ms, best.time_ms * 1.05);
   }
   EXPECT_EQ(configs.Lookup("hist", gpu_, {1024}).Param("TILE", 0), 16);  // Lookup still gives each size's own best

@@ -6,7 +6,8 @@
 namespace tuner::capture {
 namespace {
 
-const std::vector<SizeValues> kSizes = {{{"N", 1024}, {"BINS", 256}}, {{"N", 65536}, {"BINS", 256}}, {{"N", 4096}, {"BINS", 64}}};
+const std::vector<SizeValues> kSizes = {
+    {{"N", 1024}, {"BINS", 256}}, {{"N", 65536}, {"BINS", 256}}, {{"N", 4096}, {"BINS", 64}}};
 
 TEST(ProductOfSizes, TheFewestVariablesWithoutAFactorFirst) {
   EXPECT_EQ(ProductOfSizes(kSizes, {1024, 65536, 4096}), "N");

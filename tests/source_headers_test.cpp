@@ -8,9 +8,9 @@
 #include "compile/compiler.h"
 #include "compile/cubin_cache.h"
 #include "db_test_util.h"
-#include "template_fixtures.h"
 #include "template/template_library.h"
 #include "template/template_spec.h"
+#include "template_fixtures.h"
 
 namespace tuner {
 namespace {
@@ -47,7 +47,8 @@ TEST(SourceHeaders, OneNameForTwoFilesIsAnError) {
 TEST(SourceHeaders, AnEditedHeaderIsANewTemplateVersion) {
   TempDir dir;
   const std::string source = std::string("#include \"value.cuh\"\n") + testing::kSmallSource;
-  const std::string description = testing::WriteTemplateFiles(dir.File(""), "small", testing::kSmallDescription, source);
+  const std::string description =
+      testing::WriteTemplateFiles(dir.File(""), "small", testing::kSmallDescription, source);
   std::ofstream(dir.File("value.cuh")) << "#define VALUE 1.0f\n";
   const TemplateSpec before = LoadTemplateFile(description);
   ASSERT_EQ(before.headers.size(), 1u);

@@ -23,10 +23,12 @@ TEST(SourceNames, KernelNamesSkipAttributesAndComments) {
 TEST(SourceNames, ANameMustOccurAsAWordOutsideComments) {
   const std::string source = "extern \"C\" __global__ void copy(float* o) {}  // not copy_all\n";
   EXPECT_EQ(MissingFromSource("copy", "/t/copy.cu", source, {}), "");
-  EXPECT_EQ(MissingFromSource("cpy", "/t/copy.cu", source, {}), "'cpy' does not occur in copy.cu (did you mean `copy`?)");
+  EXPECT_EQ(MissingFromSource("cpy", "/t/copy.cu", source, {}),
+            "'cpy' does not occur in copy.cu (did you mean `copy`?)");
   EXPECT_EQ(MissingFromSource("copy_all", "/t/copy.cu", source, {}),
             "'copy_all' does not occur in copy.cu; its __global__ functions: copy");
-  EXPECT_EQ(MissingFromSource("cop", "/t/copy.cu", "", {}), "'cop' does not occur in copy.cu; it defines no __global__ function");
+  EXPECT_EQ(MissingFromSource("cop", "/t/copy.cu", "", {}),
+            "'cop' does not occur in copy.cu; it defines no __global__ function");
 }
 
 TEST(SourceNames, HeadersCount) {

@@ -15,11 +15,11 @@
 #include <nlohmann/json.hpp>
 
 #include "odometer_enumeration.h"
+#include "sweep/shard.h"
 #include "template/problem_size.h"
 #include "template/search_space.h"
-#include "sweep/shard.h"
-#include "template_fixtures.h"
 #include "template/template_library.h"
+#include "template_fixtures.h"
 
 namespace {
 
@@ -57,16 +57,20 @@ int main(int argc, char** argv) {
   bool baseline = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "--baseline") baseline = true;
-    else if (i + 1 < argc && arg == "--templates") templates = argv[++i];
-    else if (i + 1 < argc && arg == "--kernel") kernel = argv[++i];
-    else if (i + 1 < argc && arg == "--size") size_text = argv[++i];
-    else if (i + 1 < argc && arg == "--shards") shards = std::strtoul(argv[++i], nullptr, 10);
+    if (arg == "--baseline")
+      baseline = true;
+    else if (i + 1 < argc && arg == "--templates")
+      templates = argv[++i];
+    else if (i + 1 < argc && arg == "--kernel")
+      kernel = argv[++i];
+    else if (i + 1 < argc && arg == "--size")
+      size_text = argv[++i];
+    else if (i + 1 < argc && arg == "--shards")
+      shards = std::strtoul(argv[++i], nullptr, 10);
     else if (i + 2 < argc && arg == "--synthetic") {
       synthetic_params = std::atoi(argv[++i]);
       constraints = argv[++i];
-    }
-    else {
+    } else {
       std::cerr << "space_benchmark: unknown argument '" << arg << "'\n";
       return 2;
     }
@@ -79,7 +83,8 @@ int main(int argc, char** argv) {
     const ProblemSize size = ParseProblemSize(spec, size_text);
     std::size_t counted = 0;
     std::vector<ParamValues> built;
-    nlohmann::ordered_json result = {{"kernel", kernel}, {"size", size.Key()}, {"combinations", CountCombinations(spec)}};
+    nlohmann::ordered_json result = {
+        {"kernel", kernel}, {"size", size.Key()}, {"combinations", CountCombinations(spec)}};
     result["count_s"] = Seconds([&] { counted = CountCandidates(spec, size); });
     result["build_s"] = Seconds([&] { built = EnumerateCandidates(spec, size); });
     result["valid"] = built.size();

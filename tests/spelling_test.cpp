@@ -21,7 +21,7 @@ TEST(Spelling, SuggestsOnlyANearMiss) {
   EXPECT_EQ(DidYouMean("kernal", keys), " (did you mean `kernel`?)");
   EXPECT_EQ(DidYouMean("sorce", keys), " (did you mean `source`?)");
   EXPECT_EQ(DidYouMean("colour", keys), "");
-  EXPECT_EQ(DidYouMean("nm", keys), "");  // two edits in a short word is a different word
+  EXPECT_EQ(DidYouMean("nm", keys), "");    // two edits in a short word is a different word
   EXPECT_EQ(DidYouMean("name", keys), "");  // the same name is no suggestion
 }
 

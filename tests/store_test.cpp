@@ -7,11 +7,11 @@
 #include <filesystem>
 #include <thread>
 
-#include "db/row_json.h"
+#include "db/query/errors.h"
 #include "db/query/schema.h"
 #include "db/query/sqlite.h"
+#include "db/row_json.h"
 #include "db_test_util.h"
-#include "db/query/errors.h"
 
 namespace tuner::db {
 namespace {
@@ -200,7 +200,8 @@ void ExpectRefused(const std::string& path, const std::string& problem) {
       EXPECT_EQ(message.find('\n'), std::string::npos) << message;
     }
     EXPECT_EQ(testing::ReadBytes(path), before) << problem;
-    EXPECT_TRUE(testing::SideFiles(path).empty()) << problem << ": " << ::testing::PrintToString(testing::SideFiles(path));
+    EXPECT_TRUE(testing::SideFiles(path).empty())
+        << problem << ": " << ::testing::PrintToString(testing::SideFiles(path));
   }
 }
 
@@ -210,8 +211,8 @@ void ExpectRefusedInEitherJournalMode(const TempDir& dir, const std::string& byt
   for (const std::string mode : {"delete", "wal"}) {
     const std::string path = dir.File(mode + ".db");
     testing::WriteBytes(path, bytes_in_delete_mode);
-    if (mode == "wal") testing::WriteBytes(path, bytes_in_delete_mode.substr(0, 18) + "\x02\x02" +
-                                                     bytes_in_delete_mode.substr(20));
+    if (mode == "wal")
+      testing::WriteBytes(path, bytes_in_delete_mode.substr(0, 18) + "\x02\x02" + bytes_in_delete_mode.substr(20));
     ExpectRefused(path, problem);
   }
 }

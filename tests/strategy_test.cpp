@@ -7,8 +7,8 @@
 #include <functional>
 #include <set>
 
-#include "search/candidate_graph.h"
 #include "common/errors.h"
+#include "search/candidate_graph.h"
 #include "search/search_strategy.h"
 #include "synthetic_spaces.h"
 
@@ -160,7 +160,8 @@ TEST(Strategy, BadHistoryIsRejected) {
 TEST(Strategy, OptimisersEndWhenEveryCandidateFails) {
   const Space space = MakeSpace({{1, 2, 3, 4}, {1, 2, 3}});
   const TimeFunction fails = [](const std::vector<long long>&) { return std::nullopt; };
-  for (const std::string& name : kAll) EXPECT_EQ(RunStrategy(name, space, fails).size(), space.candidates.size()) << name;
+  for (const std::string& name : kAll)
+    EXPECT_EQ(RunStrategy(name, space, fails).size(), space.candidates.size()) << name;
 }
 
 TEST(Strategy, MismatchedParametersAreRejected) {
@@ -173,7 +174,8 @@ TEST(Strategy, MismatchedParametersAreRejected) {
 
 TEST(CandidateGraph, NeighboursStepOneValueSkippingWhatConstraintsLeaveOut) {
   // P0 in {1,2,4,8}, P1 in {1,2}; (4, 1) is left out.
-  const Space space = MakeSpace({{1, 2, 4, 8}, {1, 2}}, [](const std::vector<long long>& p) { return !(p[0] == 4 && p[1] == 1); });
+  const Space space =
+      MakeSpace({{1, 2, 4, 8}, {1, 2}}, [](const std::vector<long long>& p) { return !(p[0] == 4 && p[1] == 1); });
   const CandidateGraph graph(space.candidates, space.params);
   ASSERT_EQ(graph.size(), 7u);  // (1,1) (1,2) (2,1) (2,2) (4,2) (8,1) (8,2)
   const auto at = [&](std::size_t a, std::size_t b) { return *graph.Find({a, b}); };

@@ -9,19 +9,19 @@
 
 #include <chrono>
 #include <filesystem>
-#include <thread>
 #include <fstream>
 #include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
-#include <nlohmann/json.hpp>
+#include <thread>
 
 #include "cli_runner.h"
+#include "cuda/device.h"
 #include "db/query/sqlite.h"
 #include "db/query/store.h"
 #include "db_test_util.h"
-#include "cuda/device.h"
 #include "gpu_test_support.h"
 #include "template_fixtures.h"
 
@@ -37,7 +37,8 @@ void ExpectTimeAddsUp(const nlohmann::json& time) {
   const double parts = time.at("compile_s").get<double>() + time.at("gpu_s").get<double>() +
                        time.at("waiting_s").get<double>() + time.at("overhead_s").get<double>();
   EXPECT_NEAR(parts, time.at("wall_s").get<double>(), 1e-9) << time.dump();
-  for (const char* part : {"compile_s", "gpu_s", "waiting_s", "overhead_s"}) EXPECT_GE(time[part].get<double>(), 0) << part;
+  for (const char* part : {"compile_s", "gpu_s", "waiting_s", "overhead_s"})
+    EXPECT_GE(time[part].get<double>(), 0) << part;
 }
 
 TEST(SweepGpu, TransposeEndToEndStoresAVerifiedBest) {
@@ -68,7 +69,7 @@ TEST(SweepGpu, TransposeEndToEndStoresAVerifiedBest) {
   const std::string separation = doc.at("winner_vs_runner_up").at("separation");
   EXPECT_TRUE(separation == "distinguishable" || separation == "within_noise") << separation;
   ExpectTimeAddsUp(doc.at("time"));
-  EXPECT_GT(doc["time"]["gpu_s"].get<double>(), 0);  // the worker's setup, the candidates and the leaders
+  EXPECT_GT(doc["time"]["gpu_s"].get<double>(), 0);              // the worker's setup, the candidates and the leaders
   EXPECT_GT(doc["time"]["compile_threads_s"].get<double>(), 0);  // a fresh cache: every candidate compiled
 
   const auto again = RunTuner("tune transpose --size 1024x2048 --json" + db, "XDG_CACHE_HOME=" + dir.File("cache"));
@@ -95,8 +96,8 @@ TEST(SweepGpu, AnOptimiserStaysWithinItsBudget) {
   TUNER_GPU_TEST(1);
   for (const std::string strategy : {"annealing", "bayesian"}) {
     TempDir dir;
-    const auto r = RunTuner("tune transpose --size 1024x1024 --strategy " + strategy + " --budget 12 --seed 3 --json --db " +
-                                dir.File("t.db"),
+    const auto r = RunTuner("tune transpose --size 1024x1024 --strategy " + strategy +
+                                " --budget 12 --seed 3 --json --db " + dir.File("t.db"),
                             "XDG_CACHE_HOME=" + dir.File("cache"));
     ASSERT_EQ(r.exit_code, 0) << strategy << ": " << r.err;
     const auto doc = nlohmann::json::parse(r.out);
@@ -213,7 +214,8 @@ TEST(SweepGpu, FailingCandidatesAreRecordedAndTheSweepGoesOn) {
   TempDir dir;
   std::ofstream(dir.File("faulty.toml")) << kFaultyDescription;
   std::ofstream(dir.File("faulty.cu")) << kFaultySource;
-  const std::string command = "tune faulty --json --timeout-floor 3 --templates " + dir.File("") + " --db " + dir.File("t.db");
+  const std::string command =
+      "tune faulty --json --timeout-floor 3 --templates " + dir.File("") + " --db " + dir.File("t.db");
   const auto r = RunTuner(command, "XDG_CACHE_HOME=" + dir.File("cache"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
@@ -345,7 +347,9 @@ TEST(SweepGpu, AKernelRightOnlyAtItsFirstLaunchIsWrong) {
   TUNER_GPU_TEST(1);
   std::string description = kScribblerDescription;
   for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
-           {"scribbler", "stateful"}, {"scribbler", "stateful"}, {"[0, 1, 2, 3]", "[0, 1]"},
+           {"scribbler", "stateful"},
+           {"scribbler", "stateful"},
+           {"[0, 1, 2, 3]", "[0, 1]"},
            {R"(labels = ["correct", "negates_input", "bumps_one_input", "correct_after"])", ""}})
     description = Replaced(description, from, to);
   std::map<int, nlohmann::json> by_variant;
@@ -440,8 +444,9 @@ TEST(SweepGpu, AfterSigkillTheSameCommandMeasuresOnlyWhatIsMissing) {
     stored = store.ListMeasurements({}).size();
   }
   EXPECT_GE(stored, 2u);
-  const auto again = RunTuner("tune faulty --json --timeout-floor 3 --templates " + dir.File("") + " --db " + dir.File("t.db"),
-                              "XDG_CACHE_HOME=" + dir.File("cache"));
+  const auto again =
+      RunTuner("tune faulty --json --timeout-floor 3 --templates " + dir.File("") + " --db " + dir.File("t.db"),
+               "XDG_CACHE_HOME=" + dir.File("cache"));
   ASSERT_EQ(again.exit_code, 0) << again.err;
   const auto doc = nlohmann::json::parse(again.out);
   EXPECT_EQ(doc["already_stored"].get<std::size_t>(), stored);
@@ -461,14 +466,16 @@ TEST(SweepGpu, AfterAMergeOfShardsTheNextRunTimesTheOtherCardsLeadersHere) {
   std::set<std::string> here;       // measured by the first shard, on this card
   std::set<std::string> elsewhere;  // the second shard's three fastest leaders
   for (const std::string k : {"1", "2"}) {
-    const auto shard = RunTuner("tune transpose --size 1024x1024 --json --shard " + k + "/2 --db " + dir.File("shard" + k + ".db"), cache);
+    const auto shard = RunTuner(
+        "tune transpose --size 1024x1024 --json --shard " + k + "/2 --db " + dir.File("shard" + k + ".db"), cache);
     ASSERT_EQ(shard.exit_code, 0) << shard.err;
     const auto doc = nlohmann::json::parse(shard.out);
     EXPECT_EQ(doc.at("shard"), k + "/2");
     EXPECT_EQ(doc.at("measured_now"), doc.at("shard_candidates"));
     shares += doc.at("shard_candidates").get<std::size_t>();
     for (const auto& c : doc.at("candidates"))  // fastest first
-      if (k == "1") here.insert(c.at("params").dump());
+      if (k == "1")
+        here.insert(c.at("params").dump());
       else if (elsewhere.size() < 3 && c.at("reason").get<std::string>().rfind("confirmed", 0) == 0)
         elsewhere.insert(c.at("params").dump());
   }
@@ -477,8 +484,9 @@ TEST(SweepGpu, AfterAMergeOfShardsTheNextRunTimesTheOtherCardsLeadersHere) {
     db::sql::Connection other(dir.File("shard2.db"), db::sql::Connection::Mode::kReadWrite);
     other.Execute("UPDATE gpus SET uuid = 'GPU-another-card-of-the-model'");
     other.Execute("UPDATE measurements SET time_ms_median = time_ms_median * 10 WHERE status = 'ok'");
-    other.Execute("UPDATE measurements SET time_ms_median = time_ms_median / 100 WHERE id IN "
-                  "(SELECT id FROM measurements WHERE reason LIKE 'confirmed%' ORDER BY time_ms_median LIMIT 3)");
+    other.Execute(
+        "UPDATE measurements SET time_ms_median = time_ms_median / 100 WHERE id IN "
+        "(SELECT id FROM measurements WHERE reason LIKE 'confirmed%' ORDER BY time_ms_median LIMIT 3)");
   }
   for (const std::string k : {"1", "2"})
     ASSERT_EQ(RunTuner("db merge " + dir.File("shard" + k + ".db") + " --db " + dir.File("merged.db")).exit_code, 0);
@@ -489,7 +497,8 @@ TEST(SweepGpu, AfterAMergeOfShardsTheNextRunTimesTheOtherCardsLeadersHere) {
   ASSERT_EQ(elsewhere.size(), 3u);
   std::size_t confirmed_from_elsewhere = 0;
   for (const auto& c : doc.at("candidates"))
-    confirmed_from_elsewhere += elsewhere.count(c.at("params").dump()) && c.at("reason").get<std::string>().rfind("confirmed", 0) == 0;
+    confirmed_from_elsewhere +=
+        elsewhere.count(c.at("params").dump()) && c.at("reason").get<std::string>().rfind("confirmed", 0) == 0;
   EXPECT_EQ(confirmed_from_elsewhere, 3u) << next.out;
   // Those three, and any of this card's own that then came out faster than one of them, timed again.
   EXPECT_GE(doc.at("measured_now").get<int>(), 3);

@@ -22,7 +22,7 @@ struct Space {
 };
 
 inline Space MakeSpace(const std::vector<std::vector<long long>>& values,
-                const std::function<bool(const std::vector<long long>&)>& allowed = nullptr) {
+                       const std::function<bool(const std::vector<long long>&)>& allowed = nullptr) {
   Space space;
   for (std::size_t d = 0; d < values.size(); ++d) space.params.push_back({"P" + std::to_string(d), values[d], {}});
   std::vector<std::size_t> index(values.size(), 0);
@@ -54,7 +54,7 @@ inline std::vector<long long> Point(const ParamValues& params) {
 
 // Runs a strategy to its end against `time`; returns the proposals in order.
 inline std::vector<std::size_t> Drive(SearchStrategy& strategy, const Space& space, const TimeFunction& time,
-                               std::vector<Evaluation> history = {}) {
+                                      std::vector<Evaluation> history = {}) {
   std::vector<std::size_t> proposed;
   while (const auto next = strategy.Next(history)) {
     proposed.push_back(*next);
@@ -79,8 +79,9 @@ inline std::optional<double> Bowl(const std::vector<long long>& p) {
 }
 
 inline const Space& BowlSpace() {  // 8 x 8 x 6 x 6 = 2304 points, 1 in 7 left out by a "constraint"
-  static const Space space = MakeSpace({{0, 1, 2, 3, 4, 5, 6, 7}, {0, 1, 2, 3, 4, 5, 6, 7}, {0, 1, 2, 3, 4, 5}, {0, 1, 2, 3, 4, 5}},
-                                       [](const std::vector<long long>& p) { return (p[0] + 2 * p[1] + 3 * p[2] + p[3]) % 7 != 3; });
+  static const Space space =
+      MakeSpace({{0, 1, 2, 3, 4, 5, 6, 7}, {0, 1, 2, 3, 4, 5, 6, 7}, {0, 1, 2, 3, 4, 5}, {0, 1, 2, 3, 4, 5}},
+                [](const std::vector<long long>& p) { return (p[0] + 2 * p[1] + 3 * p[2] + p[3]) % 7 != 3; });
   return space;
 }
 

@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
-#include "db_test_util.h"
 #include "common/errors.h"
+#include "db_test_util.h"
 #include "template/search_space.h"
 #include "template/template_spec.h"
 #include "template/template_values.h"
@@ -54,7 +54,8 @@ TEST(T1Import, KernelTunerStyleDescription) {
   EXPECT_EQ(imported.constraints[0].second, "block_size_x * tile_size <= 2048 && block_size_x <= 1024");
   EXPECT_NE(imported.description.find("grid = [\"cdiv(ProblemSize_0, block_size_x * tile_size)\"]"), std::string::npos)
       << imported.description;
-  EXPECT_NE(imported.description.find("params = { block_size_x = 128, tile_size = 1 }"), std::string::npos);  // T1's Default
+  EXPECT_NE(imported.description.find("params = { block_size_x = 128, tile_size = 1 }"),
+            std::string::npos);  // T1's Default
 
   TempDir out;
   const WrittenTemplate written = WriteImportedTemplate(imported, out.File("kernels"));
@@ -102,43 +103,62 @@ TEST(T1Import, BadInputNamesTheFileAndTheField) {
     return ImportError(EditedFixture(dir, "vector_add", edit));
   };
   const std::string file = dir.File("vector_add.json");
-  EXPECT_EQ(error([](json& t) { t.erase("KernelSpecification"); }), file + ": KernelSpecification: missing (the T1 schema requires it)");
+  EXPECT_EQ(error([](json& t) { t.erase("KernelSpecification"); }),
+            file + ": KernelSpecification: missing (the T1 schema requires it)");
   EXPECT_EQ(error([](json& t) { t["ConfigurationSpace"]["TuningParameters"][0].erase("Values"); }),
             file + ": ConfigurationSpace.TuningParameters[0].Values: missing (the T1 schema requires it)");
   EXPECT_EQ(error([](json& t) { t["ConfigurationSpace"]["Conditions"][0]["Expression"] = "block_size_x & 32"; }),
-            file + ": ConfigurationSpace.Conditions[0].Expression: 'block_size_x & 32': the bitwise operator '&' has no "
-                   "counterpart in the template syntax");
-  EXPECT_EQ(error([](json& t) { t["ConfigurationSpace"]["TuningParameters"][1]["Name"] = "int"; }),
-            file + ": ConfigurationSpace.TuningParameters[1].Name: 'int' is a C++ keyword, which a parameter may not be named "
-                   "(it becomes a macro of the source and a variable of the expressions)");
+            file +
+                ": ConfigurationSpace.Conditions[0].Expression: 'block_size_x & 32': the bitwise operator '&' has no "
+                "counterpart in the template syntax");
+  EXPECT_EQ(
+      error([](json& t) { t["ConfigurationSpace"]["TuningParameters"][1]["Name"] = "int"; }),
+      file +
+          ": ConfigurationSpace.TuningParameters[1].Name: 'int' is a C++ keyword, which a parameter may not be named "
+          "(it becomes a macro of the source and a variable of the expressions)");
   EXPECT_EQ(error([](json& t) { t["ConfigurationSpace"]["TuningParameters"][1]["Name"] = "ProblemSize_0"; }),
-            file + ": ConfigurationSpace.TuningParameters[1].Name: 'ProblemSize_0' is the name the import gives "
-                   "KernelSpecification.ProblemSize");
+            file +
+                ": ConfigurationSpace.TuningParameters[1].Name: 'ProblemSize_0' is the name the import gives "
+                "KernelSpecification.ProblemSize");
   EXPECT_EQ(error([](json& t) { t["ConfigurationSpace"]["TuningParameters"][1]["Type"] = "string"; }),
-            file + ": ConfigurationSpace.TuningParameters[1].Type: 'string': tuner's parameters are whole numbers (int or uint)");
+            file +
+                ": ConfigurationSpace.TuningParameters[1].Type: 'string': tuner's parameters are whole numbers (int or "
+                "uint)");
   EXPECT_EQ(error([](json& t) { t["ConfigurationSpace"]["TuningParameters"][1]["Values"] = "[1, 2, 2]"; }),
             file + ": ConfigurationSpace.TuningParameters[1].Values: 2 is listed twice");
   EXPECT_EQ(error([](json& t) { t["KernelSpecification"]["Language"] = "OpenCL"; }),
             file + ": KernelSpecification.Language: 'OpenCL': tuner compiles CUDA kernels only");
-  EXPECT_NE(error([](json& t) { t["KernelSpecification"]["Arguments"][1]["FillType"] = "BinaryRaw"; })
-                .find(file + ": KernelSpecification.Arguments[1].FillType: 'BinaryRaw' is not supported"),
+  EXPECT_NE(error([](json& t) {
+              t["KernelSpecification"]["Arguments"][1]["FillType"] = "BinaryRaw";
+            }).find(file + ": KernelSpecification.Arguments[1].FillType: 'BinaryRaw' is not supported"),
             std::string::npos);
   EXPECT_EQ(error([](json& t) { t["KernelSpecification"]["Arguments"][1]["Type"] = "half"; }),
-            file + ": KernelSpecification.Arguments[1].Type: 'half' is not a type tuner's arguments have (int32, uint32, "
-                   "int64, uint64, float, double)");
-  EXPECT_EQ(error([](json& t) { t["KernelSpecification"]["Arguments"][1]["Size"] = "ProblemSize[0] * tile_size"; }),
-            file + ": KernelSpecification.Arguments[1].Size: 'ProblemSize[0] * tile_size': 'tile_size' is a tuning parameter, "
-                   "and this value may depend on the problem size only (max(tile_size) is the largest of its values)");
-  EXPECT_EQ(error([](json& t) { t["KernelSpecification"]["KernelFile"] = "missing.cu"; }).find(file + ": KernelSpecification.KernelFile: 'missing.cu' is not there"),
+            file +
+                ": KernelSpecification.Arguments[1].Type: 'half' is not a type tuner's arguments have (int32, uint32, "
+                "int64, uint64, float, double)");
+  EXPECT_EQ(
+      error([](json& t) { t["KernelSpecification"]["Arguments"][1]["Size"] = "ProblemSize[0] * tile_size"; }),
+      file +
+          ": KernelSpecification.Arguments[1].Size: 'ProblemSize[0] * tile_size': 'tile_size' is a tuning parameter, "
+          "and this value may depend on the problem size only (max(tile_size) is the largest of its values)");
+  EXPECT_EQ(error([](json& t) {
+              t["KernelSpecification"]["KernelFile"] = "missing.cu";
+            }).find(file + ": KernelSpecification.KernelFile: 'missing.cu' is not there"),
             0u);
   EXPECT_EQ(error([](json& t) { t["KernelSpecification"].erase("ProblemSize"); }),
-            file + ": KernelSpecification.ProblemSize: missing: give the problem size, e.g. [4096, 4096] (Kernel Tuner needs it too)");
-  EXPECT_EQ(error([](json& t) { t["ConfigurationSpace"]["Conditions"][0]["Expression"] = "block_size_x > 4096"; }),
-            file + ": ConfigurationSpace.Conditions: no configuration satisfies every condition with at most 1024 threads per "
-                   "block (1000000 tried at most)");
-  EXPECT_EQ(error([](json& t) { t["General"]["BenchmarkName"] = "vector-add"; }),
-            file + ": General.BenchmarkName: 'vector-add' is not a template name (letters, digits and _, not starting with a "
-                   "digit); give one with --name");
+            file +
+                ": KernelSpecification.ProblemSize: missing: give the problem size, e.g. [4096, 4096] (Kernel Tuner "
+                "needs it too)");
+  EXPECT_EQ(
+      error([](json& t) { t["ConfigurationSpace"]["Conditions"][0]["Expression"] = "block_size_x > 4096"; }),
+      file +
+          ": ConfigurationSpace.Conditions: no configuration satisfies every condition with at most 1024 threads per "
+          "block (1000000 tried at most)");
+  EXPECT_EQ(
+      error([](json& t) { t["General"]["BenchmarkName"] = "vector-add"; }),
+      file +
+          ": General.BenchmarkName: 'vector-add' is not a template name (letters, digits and _, not starting with a "
+          "digit); give one with --name");
 
   std::ofstream(dir.File("broken.json")) << "{\"ConfigurationSpace\": {";
   EXPECT_EQ(ImportError(dir.File("broken.json")).find(dir.File("broken.json") + ": not valid JSON: "), 0u);
@@ -170,11 +190,12 @@ TEST_F(T1ImportCommand, WritesATemplateTheOtherCommandsTake) {
 
 TEST_F(T1ImportCommand, BadInputWritesNothing) {
   const std::string out = dir_.File("kernels");
-  const std::string bad = EditedFixture(dir_, "vector_add", [](json& t) {
-    t["ConfigurationSpace"]["Conditions"][0]["Expression"] = "block_size_x | 1";
-  });
-  for (const std::string& args : {"import t1 " + bad + " --output " + out, "import t1 " + kFixtures + "/vector_add.json --name matmul --output " + out,
-                                  "import t3 " + kFixtures + "/vector_add.json --output " + out, "import t1 " + dir_.File("none.json") + " --output " + out}) {
+  const std::string bad = EditedFixture(
+      dir_, "vector_add", [](json& t) { t["ConfigurationSpace"]["Conditions"][0]["Expression"] = "block_size_x | 1"; });
+  for (const std::string& args : {"import t1 " + bad + " --output " + out,
+                                  "import t1 " + kFixtures + "/vector_add.json --name matmul --output " + out,
+                                  "import t3 " + kFixtures + "/vector_add.json --output " + out,
+                                  "import t1 " + dir_.File("none.json") + " --output " + out}) {
     const auto result = RunCommand(Tuner(args));
     EXPECT_EQ(result.exit_code, 2) << args << "\n" << result.err;
     EXPECT_FALSE(fs::exists(out)) << args;

@@ -33,7 +33,8 @@ TEST_P(T1RoundTripGpu, ImportTuneExport) {
   TUNER_GPU_TEST(1);
   const auto [name, candidates] = GetParam();
   const std::string kernels = dir_.File("kernels");
-  const CliResult imported = RunTuner(std::string("import t1 ") + TUNER_FIXTURES_DIR + "/t1/" + name + ".json --output " + kernels);
+  const CliResult imported =
+      RunTuner(std::string("import t1 ") + TUNER_FIXTURES_DIR + "/t1/" + name + ".json --output " + kernels);
   ASSERT_EQ(imported.exit_code, 0) << imported.err;
   const CliResult tuned = Tuner(std::string("tune ") + name + " --templates " + kernels + " --json");
   ASSERT_EQ(tuned.exit_code, 0) << tuned.err;
@@ -50,7 +51,8 @@ TEST_P(T1RoundTripGpu, ImportTuneExport) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, T1RoundTripGpu,
-                         ::testing::Values(std::make_pair("vector_add", std::size_t{22}), std::make_pair("stencil", std::size_t{20})));
+                         ::testing::Values(std::make_pair("vector_add", std::size_t{22}),
+                                           std::make_pair("stencil", std::size_t{20})));
 
 }  // namespace
 }  // namespace tuner

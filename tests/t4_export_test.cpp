@@ -25,7 +25,8 @@ using testing::T4SchemaProblems;
 TEST(T4SchemaCheck, FindsWhatTheSchemaForbids) {  // the checker itself can fail
   EXPECT_TRUE(T4SchemaProblems(json::parse(R"({"schema_version": "1.0.0", "results": []})")).empty());
   EXPECT_EQ(T4SchemaProblems(json::parse(R"({"schema_version": "1.0", "results": []})")).size(), 1u);
-  const json result = json::parse(R"({"configuration": {}, "times": {"runtimes": [1.0]}, "invalidity": "correct", "correctness": 1})");
+  const json result =
+      json::parse(R"({"configuration": {}, "times": {"runtimes": [1.0]}, "invalidity": "correct", "correctness": 1})");
   json doc = {{"results", {result}}};
   EXPECT_TRUE(T4SchemaProblems(doc).empty());
   for (const char* key : {"configuration", "times", "invalidity", "correctness"}) {
@@ -95,15 +96,17 @@ class T4ExportCommand : public ::testing::Test {
     db_ = dir_.File("results.db");
     db::Store store = db::Store::Open(db_, db::OpenMode::kReadWrite);
     const std::int64_t templ = store.EnsureTemplate({"t4_demo", "hash-1", ""});
-    Sweep(store, templ, SampleGpu("GPU-1", "NVIDIA H100 80GB HBM3"), {SampleMeasurement(32, 1.0), SampleMeasurement(64, 0.5),
-                                                                      SampleMeasurement(16, 0, "compile_error")});
+    Sweep(store, templ, SampleGpu("GPU-1", "NVIDIA H100 80GB HBM3"),
+          {SampleMeasurement(32, 1.0), SampleMeasurement(64, 0.5), SampleMeasurement(16, 0, "compile_error")});
   }
-  void Sweep(db::Store& store, std::int64_t templ, const db::GpuRecord& gpu, const std::vector<db::MeasurementRecord>& ms) {
+  void Sweep(db::Store& store, std::int64_t templ, const db::GpuRecord& gpu,
+             const std::vector<db::MeasurementRecord>& ms) {
     const std::int64_t sweep = store.StartSweep(store.EnsureGpu(gpu), templ, SampleSweep("64x64"));
     for (const db::MeasurementRecord& m : ms) store.AddMeasurement(sweep, m);
   }
   testing::CliResult Export(const std::string& args, const std::string& size = "64x64") const {
-    return RunCommand(std::string(TUNER_EXECUTABLE) + " export t4 t4_demo --size " + size + " --db " + db_ + " " + args);
+    return RunCommand(std::string(TUNER_EXECUTABLE) + " export t4 t4_demo --size " + size + " --db " + db_ + " " +
+                      args);
   }
   TempDir dir_;
   std::string db_;
@@ -113,7 +116,8 @@ TEST_F(T4ExportCommand, WritesASchemaConformingFile) {
   const std::string out = dir_.File("t4.json");
   const auto result = Export("-o " + out);
   ASSERT_EQ(result.exit_code, 0) << result.err;
-  EXPECT_NE(result.err.find("exported 3 result(s) of t4_demo at 64x64 on NVIDIA H100 80GB HBM3"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("exported 3 result(s) of t4_demo at 64x64 on NVIDIA H100 80GB HBM3"), std::string::npos)
+      << result.err;
   const json doc = json::parse(ReadFileText(out));
   EXPECT_TRUE(T4SchemaProblems(doc).empty()) << doc.dump(2);
   ASSERT_EQ(doc["results"].size(), 3u);
@@ -130,8 +134,9 @@ TEST_F(T4ExportCommand, OneModelPerFile) {
   }
   const auto both = Export("");
   EXPECT_EQ(both.exit_code, 2);
-  EXPECT_EQ(both.err, "tuner export: results of 2 GPU models match ('NVIDIA H100 80GB HBM3', 'NVIDIA H200'); a T4 file holds "
-                      "one: choose it with --device\n");
+  EXPECT_EQ(both.err,
+            "tuner export: results of 2 GPU models match ('NVIDIA H100 80GB HBM3', 'NVIDIA H200'); a T4 file holds "
+            "one: choose it with --device\n");
   const auto h200 = Export("--device H200");
   ASSERT_EQ(h200.exit_code, 0) << h200.err;
   EXPECT_EQ(json::parse(h200.out)["results"].size(), 1u);
@@ -142,7 +147,8 @@ TEST_F(T4ExportCommand, BadRequestsWriteNothing) {
   for (const auto& [args, size] : {std::pair<std::string, std::string>{"", "128x128"}, {"--device A100", "64x64"}}) {
     const auto result = Export(args + " -o " + out, size);  // nothing stored there
     EXPECT_EQ(result.exit_code, 1) << result.err;
-    EXPECT_NE(result.err.find("no results of the current version of 't4_demo' at size"), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find("no results of the current version of 't4_demo' at size"), std::string::npos)
+        << result.err;
   }
   EXPECT_EQ(Export("-o " + dir_.File("no/such/folder/t4.json")).exit_code, 2);
   const auto format = RunCommand(std::string(TUNER_EXECUTABLE) + " export t3 t4_demo --db " + db_);

@@ -17,7 +17,8 @@ inline std::vector<std::string> T4SchemaProblems(const nlohmann::json& doc) {
   const auto problem = [&](const std::string& text) { problems.push_back(text); };
   if (!doc.is_object()) return {"the document is not an object"};
   if (doc.contains("schema_version") &&
-      (!doc["schema_version"].is_string() || !std::regex_search(doc["schema_version"].get<std::string>(), std::regex("^[0-9]{1,}.[0-9]{1,}.[0-9]{1,}$"))))
+      (!doc["schema_version"].is_string() ||
+       !std::regex_search(doc["schema_version"].get<std::string>(), std::regex("^[0-9]{1,}.[0-9]{1,}.[0-9]{1,}$"))))
     problem("schema_version is not major.minor.patch");
   if (!doc.contains("results")) return problems;
   if (!doc["results"].is_array()) return {"results is not an array"};
@@ -39,17 +40,23 @@ inline std::vector<std::string> T4SchemaProblems(const nlohmann::json& doc) {
       if (!t.is_object()) problem(at + ".times is not an object");
       for (const char* key : {"compilation_time", "framework", "search_algorithm", "validation"})
         if (t.is_object() && t.contains(key) && !t[key].is_number()) problem(at + ".times." + key + " is not a number");
-      if (t.is_object() && t.contains("runtimes") && !t["runtimes"].is_array()) problem(at + ".times.runtimes is not an array");
+      if (t.is_object() && t.contains("runtimes") && !t["runtimes"].is_array())
+        problem(at + ".times.runtimes is not an array");
     }
-    if (r.contains("invalidity") && (!r["invalidity"].is_string() || !invalidity.count(r["invalidity"].get<std::string>())))
+    if (r.contains("invalidity") &&
+        (!r["invalidity"].is_string() || !invalidity.count(r["invalidity"].get<std::string>())))
       problem(at + ".invalidity is not one of the schema's values");
     if (r.contains("correctness") && !r["correctness"].is_number()) problem(at + ".correctness is not a number");
     if (r.contains("measurements")) {
-      if (!r["measurements"].is_array()) problem(at + ".measurements is not an array");
-      else for (const nlohmann::json& m : r["measurements"]) {
-          if (!m.is_object()) problem(at + ".measurements has an item that is not an object");
+      if (!r["measurements"].is_array())
+        problem(at + ".measurements is not an array");
+      else
+        for (const nlohmann::json& m : r["measurements"]) {
+          if (!m.is_object())
+            problem(at + ".measurements has an item that is not an object");
           else if ((m.contains("name") && !m["name"].is_string()) || (m.contains("unit") && !m["unit"].is_string()) ||
-                   (m.contains("value") && !m["value"].is_number() && !m["value"].is_string() && !m["value"].is_array()))
+                   (m.contains("value") && !m["value"].is_number() && !m["value"].is_string() &&
+                    !m["value"].is_array()))
             problem(at + ".measurements has an item of the wrong types");
         }
     }

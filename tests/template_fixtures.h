@@ -39,8 +39,8 @@ inline std::string Replaced(std::string text, const std::string& from, const std
 }
 
 // Writes folder/file.toml and, beside it, folder/file.cu; returns the description's path.
-inline std::string WriteTemplateFiles(const std::string& folder, const std::string& file, const std::string& description,
-                                      const std::string& source = kSmallSource) {
+inline std::string WriteTemplateFiles(const std::string& folder, const std::string& file,
+                                      const std::string& description, const std::string& source = kSmallSource) {
   std::filesystem::create_directories(folder);
   const std::filesystem::path base = std::filesystem::path(folder) / file;
   std::ofstream(base.string() + ".toml") << description;

@@ -9,8 +9,8 @@
 #include <fstream>
 
 #include "cli_runner.h"
-#include "db_test_util.h"
 #include "common/errors.h"
+#include "db_test_util.h"
 #include "template_fixtures.h"
 
 namespace tuner {
@@ -32,11 +32,15 @@ template <typename Fn>
 void WithTunerTemplates(const char* value, Fn fn) {
   const char* old = std::getenv("TUNER_TEMPLATES");
   const std::string saved = old ? old : "";
-  if (value) setenv("TUNER_TEMPLATES", value, 1);
-  else unsetenv("TUNER_TEMPLATES");
+  if (value)
+    setenv("TUNER_TEMPLATES", value, 1);
+  else
+    unsetenv("TUNER_TEMPLATES");
   fn();
-  if (old) setenv("TUNER_TEMPLATES", saved.c_str(), 1);
-  else unsetenv("TUNER_TEMPLATES");
+  if (old)
+    setenv("TUNER_TEMPLATES", saved.c_str(), 1);
+  else
+    unsetenv("TUNER_TEMPLATES");
 }
 
 std::string FindError(const TemplateLibrary& library, const std::string& name) {
@@ -147,7 +151,8 @@ TEST(TemplateLibrary, OneFolderGivenTwiceIsNotAConflict) {
   TempDir dir;
   WriteTemplate(dir.File("a"), "copy", "copy");
   WithTunerTemplates(dir.File("a").c_str(), [&] {
-    const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs({dir.File("a"), dir.File("a/"), TUNER_SHIPPED_TEMPLATES_DIR}));
+    const TemplateLibrary library =
+        LoadTemplateLibrary(TemplateSearchDirs({dir.File("a"), dir.File("a/"), TUNER_SHIPPED_TEMPLATES_DIR}));
     EXPECT_TRUE(library.errors.empty()) << library.errors.front();
     EXPECT_NO_THROW(library.Find("copy"));
     EXPECT_NO_THROW(library.Find("transpose"));

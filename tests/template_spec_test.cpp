@@ -9,8 +9,8 @@
 #include <fstream>
 
 #include "cli_runner.h"
-#include "db_test_util.h"
 #include "common/errors.h"
+#include "db_test_util.h"
 #include "template/expression.h"
 
 namespace tuner {
@@ -141,17 +141,20 @@ TEST(TemplateSpec, ErrorsNameFileLineAndField) {
   const std::string syntax = LoadError(Replace(kValid, "[launch]", "[launch"));
   EXPECT_TRUE(Contains(syntax, "copy.toml:9:")) << syntax;
   EXPECT_TRUE(Contains(LoadError(Replace(kValid, "kernel = \"copy\"\n", "")), "kernel: is required"));
-  EXPECT_TRUE(Contains(LoadError(Replace(kValid, "length = \"N\"\ninit", "length = \"N * BLOCK\"\ninit")), "only sizes"));
+  EXPECT_TRUE(
+      Contains(LoadError(Replace(kValid, "length = \"N\"\ninit", "length = \"N * BLOCK\"\ninit")), "only sizes"));
 }
 
 TEST(TemplateSpec, UnknownKeysAreRefusedWithASuggestion) {
-  const std::string top = LoadError(Replace(kValid, "kernel = \"copy\"\n", "kernel = \"copy\"\nconstraintS = [\"BLOCK > 0\"]\n"));
+  const std::string top =
+      LoadError(Replace(kValid, "kernel = \"copy\"\n", "kernel = \"copy\"\nconstraintS = [\"BLOCK > 0\"]\n"));
   EXPECT_TRUE(Contains(top, "copy.toml:3: constraintS: unknown key (did you mean `constraints`?)")) << top;
   const std::string in_arg = LoadError(Replace(kValid, "output = true", "outptu = true"));
   EXPECT_TRUE(Contains(in_arg, "copy.toml:16: arg[0].outptu: unknown key (did you mean `output`?)")) << in_arg;
   const std::string in_check = LoadError(WithCheck("rtoll = 0.1"));
   EXPECT_TRUE(Contains(in_check, "check.rtoll: unknown key (did you mean `rtol`?)")) << in_check;
-  const std::string in_launch = LoadError(Replace(kValid, "block = [\"BLOCK\"]", "block = [\"BLOCK\"]\nshared_byte = 0"));
+  const std::string in_launch =
+      LoadError(Replace(kValid, "block = [\"BLOCK\"]", "block = [\"BLOCK\"]\nshared_byte = 0"));
   EXPECT_TRUE(Contains(in_launch, "launch.shared_byte: unknown key (did you mean `shared_bytes`?)")) << in_launch;
   const std::string in_size = LoadError(Replace(kValid, "default = 1024", "defualt = 1024"));
   EXPECT_TRUE(Contains(in_size, "size[0].defualt: unknown key (did you mean `default`?)")) << in_size;
@@ -164,7 +167,8 @@ TEST(TemplateSpec, UnknownKeysAreRefusedWithASuggestion) {
 
 TEST(TemplateSpec, ATopLevelKeyInsideATableIsExplained) {
   // TOML puts every key after [[param]] into that parameter: a common slip.
-  const std::string late = LoadError(Replace(kValid, "values = [128, 256]", "values = [128, 256]\nconstraints = [\"BLOCK > 0\"]"));
+  const std::string late =
+      LoadError(Replace(kValid, "values = [128, 256]", "values = [128, 256]\nconstraints = [\"BLOCK > 0\"]"));
   EXPECT_TRUE(Contains(late, "param[0].constraints: unknown key")) << late;
   EXPECT_TRUE(Contains(late, "before the first table")) << late;
 }
@@ -175,17 +179,20 @@ TEST(TemplateSpec, ScalarsHaveNoBufferKeys) {
 }
 
 TEST(TemplateSpec, KeysHaveTheirTypes) {
-  EXPECT_TRUE(Contains(LoadError(Replace(kValid, "output = true", "output = \"yes\"")), "arg[0].output: must be true or false"));
+  EXPECT_TRUE(Contains(LoadError(Replace(kValid, "output = true", "output = \"yes\"")),
+                       "arg[0].output: must be true or false"));
   EXPECT_TRUE(Contains(LoadError(Replace(kValid, "values = [128, 256]", "values = [128, 256]\nlabels = [\"a\", 2]")),
                        "param[0].labels: must hold strings"));
-  const std::string number = LoadError(Replace(kValid, "kernel = \"copy\"\n", "kernel = \"copy\"\nconstraints = [5]\n"));
+  const std::string number =
+      LoadError(Replace(kValid, "kernel = \"copy\"\n", "kernel = \"copy\"\nconstraints = [5]\n"));
   EXPECT_TRUE(Contains(number, "copy.toml:3: constraints: must hold expression strings")) << number;
   EXPECT_TRUE(Contains(LoadError(Replace(kValid, "kernel = \"copy\"\n", "kernel = \"copy\"\noptions = [5]\n")),
                        "options: must hold strings"));
 }
 
 TEST(TemplateSpec, DuplicatesAreRefused) {
-  const std::string param = LoadError(Replace(kValid, "[launch]", "[[param]]\nname = \"BLOCK\"\nvalues = [1]\n[launch]"));
+  const std::string param =
+      LoadError(Replace(kValid, "[launch]", "[[param]]\nname = \"BLOCK\"\nvalues = [1]\n[launch]"));
   EXPECT_TRUE(Contains(param, "copy.toml:10: param[1].name: 'BLOCK' is already the name of param[0]")) << param;
   const std::string size_and_param = LoadError(Replace(kValid, "name = \"BLOCK\"", "name = \"N\""));
   EXPECT_TRUE(Contains(size_and_param, "param[0].name: 'N' is already the name of size[0]")) << size_and_param;
@@ -193,7 +200,8 @@ TEST(TemplateSpec, DuplicatesAreRefused) {
   EXPECT_TRUE(Contains(arg, "arg[1].name: 'out' is already the name of arg[0]")) << arg;
   const std::string value = LoadError(Replace(kValid, "values = [128, 256]", "values = [128, 256, 128]"));
   EXPECT_TRUE(Contains(value, "param[0].values: 128 is listed twice")) << value;
-  const std::string label = LoadError(Replace(kValid, "values = [128, 256]", "values = [128, 256]\nlabels = [\"a\", \"a\"]"));
+  const std::string label =
+      LoadError(Replace(kValid, "values = [128, 256]", "values = [128, 256]\nlabels = [\"a\", \"a\"]"));
   EXPECT_TRUE(Contains(label, "param[0].labels: 'a' is listed twice")) << label;
 }
 
@@ -218,12 +226,14 @@ TEST(TemplateSpec, ParameterAndSizeNamesAreIdentifiersButNotReservedWords) {
 }
 
 TEST(TemplateSpec, SizeDefaultsArePositive) {
-  EXPECT_TRUE(Contains(LoadError(Replace(kValid, "default = 1024", "default = 0")), "size[0].default: must be positive"));
+  EXPECT_TRUE(
+      Contains(LoadError(Replace(kValid, "default = 1024", "default = 0")), "size[0].default: must be positive"));
 }
 
 TEST(TemplateSpec, BufferLengthsAreCheckedAtTheDefaultSizes) {
   for (const char* length : {"-N", "0", "N / 3", "2^63", "N - N"}) {
-    const std::string error = LoadError(Replace(kValid, "length = \"N\"\noutput", std::string("length = \"") + length + "\"\noutput"));
+    const std::string error =
+        LoadError(Replace(kValid, "length = \"N\"\noutput", std::string("length = \"") + length + "\"\noutput"));
     EXPECT_TRUE(Contains(error, "copy.toml:15: arg[0].length:")) << length << ": " << error;
     EXPECT_TRUE(Contains(error, "N=1024")) << length << ": " << error;
   }
@@ -246,7 +256,8 @@ TEST(TemplateSpec, KernelsAndSymbolsMustBeInTheSource) {
 TEST(TemplateSpec, SourceMustBeAReadableFile) {
   const std::string folder = LoadError(Replace(kValid, "kernel = \"copy\"", "kernel = \"copy\"\nsource = \".\""));
   EXPECT_TRUE(Contains(folder, "source: ") && Contains(folder, "is a folder, not a file")) << folder;
-  const std::string missing = LoadError(Replace(kValid, "kernel = \"copy\"", "kernel = \"copy\"\nsource = \"nowhere.cu\""));
+  const std::string missing =
+      LoadError(Replace(kValid, "kernel = \"copy\"", "kernel = \"copy\"\nsource = \"nowhere.cu\""));
   EXPECT_TRUE(Contains(missing, "source: ") && Contains(missing, "nowhere.cu")) << missing;
 }
 
@@ -275,15 +286,18 @@ TEST(TemplateSpec, ACheckIsRequired) {
 
 TEST(TemplateSpec, OwnConfigurationIsAnExplicitChoice) {
   TempDir dir;
-  const std::string own = Replace(kValid, "kernel = \"copy_reference\"", "reference = \"own_configuration\"\nparams = { BLOCK = 256 }");
+  const std::string own =
+      Replace(kValid, "kernel = \"copy_reference\"", "reference = \"own_configuration\"\nparams = { BLOCK = 256 }");
   const TemplateSpec spec = LoadTemplateFile(WriteTemplate(dir, "copy", own));
   EXPECT_TRUE(spec.check.own_configuration);
   EXPECT_EQ(spec.check.kernel, "copy");
   EXPECT_EQ(spec.check.params.at("BLOCK"), 256);
   const std::string warning = OwnConfigurationWarning(spec);
-  EXPECT_TRUE(Contains(warning, "BLOCK=256") && Contains(warning, "a bug all configurations share cannot be seen")) << warning;
+  EXPECT_TRUE(Contains(warning, "BLOCK=256") && Contains(warning, "a bug all configurations share cannot be seen"))
+      << warning;
 
-  const std::string both = LoadError(Replace(kValid, "kernel = \"copy_reference\"", "kernel = \"copy_reference\"\nreference = \"own_configuration\""));
+  const std::string both = LoadError(
+      Replace(kValid, "kernel = \"copy_reference\"", "kernel = \"copy_reference\"\nreference = \"own_configuration\""));
   EXPECT_TRUE(Contains(both, "check.kernel: ")) << both;
   const std::string bogus = LoadError(Replace(kValid, "kernel = \"copy_reference\"", "reference = \"own\""));
   EXPECT_TRUE(Contains(bogus, "check.reference: 'own'") && Contains(bogus, "own_configuration")) << bogus;

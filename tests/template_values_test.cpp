@@ -39,7 +39,8 @@ TEST(TemplateValues, AValidTemplateHasNoProblem) { EXPECT_EQ(Problem(Spec()), ""
 TEST(TemplateValues, BufferLengthsArePositiveWholeAndBounded) {
   TemplateSpec spec = Spec();
   spec.args[0].length = "W / 3";
-  EXPECT_EQ(Problem(spec), "arg[0].length: in expression 'W / 3': gives 2.66666666667, not a whole number (at W=8 H=4)");
+  EXPECT_EQ(Problem(spec),
+            "arg[0].length: in expression 'W / 3': gives 2.66666666667, not a whole number (at W=8 H=4)");
   spec.args[0].length = "W - 8";
   EXPECT_EQ(Problem(spec), "arg[0].length: 'W - 8' gives 0: a buffer needs at least one element (at W=8 H=4)");
   spec.args[0].length = "2^52";  // elements of 4 bytes: 2^54 bytes
@@ -52,7 +53,8 @@ TEST(TemplateValues, BufferLengthsArePositiveWholeAndBounded) {
 
 TEST(TemplateValues, ScalarsFitTheirType) {
   TemplateSpec spec = Spec();
-  EXPECT_EQ(Problem(spec, "2147483648"), "arg[1].value: 'W' gives 2147483648, which does not fit an int (at W=2147483648 H=4)");
+  EXPECT_EQ(Problem(spec, "2147483648"),
+            "arg[1].value: 'W' gives 2147483648, which does not fit an int (at W=2147483648 H=4)");
   spec.args[1].type = ScalarType::kInt64;
   EXPECT_EQ(Problem(spec, "2147483648"), "");
   spec.args[1].value = "W / 3";
@@ -94,7 +96,8 @@ TEST(TemplateValues, CheckValuesAtSizeNamesTheDescription) {
     CheckValuesAtSize(spec, DefaultSize(spec));
     FAIL() << "expected a TemplateError";
   } catch (const TemplateError& e) {
-    EXPECT_EQ(std::string(e.what()), "/t/t.toml: arg[0].length: 'W - 8' gives 0: a buffer needs at least one element (at W=8 H=4)");
+    EXPECT_EQ(std::string(e.what()),
+              "/t/t.toml: arg[0].length: 'W - 8' gives 0: a buffer needs at least one element (at W=8 H=4)");
   }
 }
 
@@ -102,12 +105,16 @@ TEST(TemplateValues, CheckValuesAtSizeNamesTheDescription) {
 // fine at the default size but not at --size is exit 2 with nothing created.
 TEST(TemplateValues, TuneRefusesValuesWrongAtItsSizeBeforeAnyWork) {
   db::testing::TempDir dir;
-  testing::WriteTemplateFiles(dir.File(""), "shrink", testing::Replaced(testing::Replaced(testing::kSmallDescription, "\"small\"", "\"shrink\""),
-                                                                 "length = \"N\"", "length = \"N - 100\""));
+  testing::WriteTemplateFiles(
+      dir.File(""), "shrink",
+      testing::Replaced(testing::Replaced(testing::kSmallDescription, "\"small\"", "\"shrink\""), "length = \"N\"",
+                        "length = \"N - 100\""));
   const auto r = testing::RunTuner("tune shrink --size 64 --templates " + dir.File("") + " --db " + dir.File("t.db"),
                                    "env -u TUNER_TEMPLATES");
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find("arg[0].length: 'N - 100' gives -36: a buffer needs at least one element (at N=64)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("arg[0].length: 'N - 100' gives -36: a buffer needs at least one element (at N=64)"),
+            std::string::npos)
+      << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir.File("t.db")));
 }
 

@@ -147,8 +147,8 @@ TEST(TunedConfigs, OpenAndFirstLookupStayCheapOnThirtyThousandMeasurements) {
   ASSERT_GE(db::MakeSyntheticDatabase(path), 30000u);
   const double start_ms = ThreadCpuMilliseconds();
   const TunedConfigs configs = TunedConfigs::Open(path);
-  const TunedConfig c = configs.Lookup("transpose", GpuIdentity{"NVIDIA H100 80GB HBM3", 9, 0, 132, 85'000'000'000, "GPU-h100-a"},
-                                       {8192, 8192});
+  const TunedConfig c = configs.Lookup(
+      "transpose", GpuIdentity{"NVIDIA H100 80GB HBM3", 9, 0, 132, 85'000'000'000, "GPU-h100-a"}, {8192, 8192});
   const double cpu_ms = ThreadCpuMilliseconds() - start_ms;
   ASSERT_TRUE(c) << c.note;
   EXPECT_LT(cpu_ms, 10.0) << "open + first lookup took " << cpu_ms << " ms of CPU";

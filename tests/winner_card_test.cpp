@@ -31,8 +31,11 @@ TEST(WinnerCard, OnlyACounterInTheWinnersFavourExplains) {
             "");
   EXPECT_EQ(ExplainingCounter(R"({"load_sectors_per_request":4,"dram_throughput_pct":80})",
                               R"({"load_sectors_per_request":32,"dram_throughput_pct":60})"),
-            "load_sectors_per_request") << "the largest relative difference";
-  EXPECT_EQ(ExplainingCounter(R"({"shared_bank_conflicts_per_request":0.03})", R"({"shared_bank_conflicts_per_request":0.07})"), "")
+            "load_sectors_per_request")
+      << "the largest relative difference";
+  EXPECT_EQ(ExplainingCounter(R"({"shared_bank_conflicts_per_request":0.03})",
+                              R"({"shared_bank_conflicts_per_request":0.07})"),
+            "")
       << "too few conflicts to matter";
   EXPECT_EQ(ExplainingCounter("", R"({"load_sectors_per_request":32})"), "");
 }

@@ -18,8 +18,13 @@ using testing::kDone;
 
 struct Client {
   explicit Client(const FakeWorker& fake, bool wants_profiler = false)
-      : client(fake.path(), [this] { ++setups_made; return SetupRequest{}; }, "small", clock, stop,
-               [wants_profiler] { return wants_profiler; }) {}
+      : client(
+            fake.path(),
+            [this] {
+              ++setups_made;
+              return SetupRequest{};
+            },
+            "small", clock, stop, [wants_profiler] { return wants_profiler; }) {}
   SweepClock clock;
   SweepStop stop;
   int setups_made = 0;
@@ -113,7 +118,8 @@ TEST(WorkerClient, AWorkerThatCannotBeSetUpIsAnErrorNamingTheTemplateAndTheReaso
     c.client.Call(WarmUpRequest{}, 10);
     FAIL() << "no error";
   } catch (const std::runtime_error& e) {
-    EXPECT_STREQ(e.what(), "the GPU worker could not set up small (buffers and reference): this command needs a CUDA GPU");
+    EXPECT_STREQ(e.what(),
+                 "the GPU worker could not set up small (buffers and reference): this command needs a CUDA GPU");
   }
 }
 
@@ -125,7 +131,7 @@ TEST(WorkerClient, TheWorkersOwnSecondsAreGpuWorkAndTheRestWaiting) {
   const SweepTime time = c.clock.Split();
   EXPECT_GT(time.gpu_s, 0);
   EXPECT_LE(time.gpu_s, 2 * 0.0001 + 1e-12);  // setup and warm-up, as the worker said
-  EXPECT_GT(time.waiting_s, 0);                // starting and stopping it, and the pipes
+  EXPECT_GT(time.waiting_s, 0);               // starting and stopping it, and the pipes
 }
 
 }  // namespace

@@ -129,7 +129,8 @@ TEST(WorkerProcess, AProgramThatCannotStartIsAnErrorNamingIt) {
     WorkerProcess child("/nonexistent/tuner", {"__compile"});
     FAIL() << "expected a runtime_error";
   } catch (const std::runtime_error& e) {
-    EXPECT_EQ(std::string(e.what()), std::string("cannot start /nonexistent/tuner __compile: ") + std::strerror(ENOENT));
+    EXPECT_EQ(std::string(e.what()),
+              std::string("cannot start /nonexistent/tuner __compile: ") + std::strerror(ENOENT));
   }
 }
 

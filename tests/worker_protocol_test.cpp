@@ -246,7 +246,8 @@ TEST(WorkerProtocol, AProfileReplyRoundTripsWithEachResultAndWhereTheTimeWent) {
 }
 
 TEST(WorkerProtocol, AFailureCarriesTheErrorAndTheWorkersSeconds) {
-  const auto reply = ReadReply<MeasureReply>(nlohmann::json::parse(FailureLine("cannot read the compiled kernel x", 0.5)));
+  const auto reply =
+      ReadReply<MeasureReply>(nlohmann::json::parse(FailureLine("cannot read the compiled kernel x", 0.5)));
   EXPECT_FALSE(reply.body.has_value());
   EXPECT_EQ(reply.error, "cannot read the compiled kernel x");
   EXPECT_EQ(reply.worker_s, 0.5);

@@ -64,13 +64,20 @@ Options Parse(int argc, char** argv) {
   Size one;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i], value = argv[i + 1];
-    if (key == "--n") one.n = std::atoi(value.c_str());
-    else if (key == "--bins") one.bins = std::atoi(value.c_str());
-    else if (key == "--sizes") o.sizes = ParseSizes(value);
-    else if (key == "--skew") o.skew = std::atof(value.c_str());
-    else if (key == "--seed") o.seed = static_cast<unsigned>(std::atoi(value.c_str()));
-    else if (key == "--db") o.db = value;
-    else throw std::runtime_error("unknown option " + key);
+    if (key == "--n")
+      one.n = std::atoi(value.c_str());
+    else if (key == "--bins")
+      one.bins = std::atoi(value.c_str());
+    else if (key == "--sizes")
+      o.sizes = ParseSizes(value);
+    else if (key == "--skew")
+      o.skew = std::atof(value.c_str());
+    else if (key == "--seed")
+      o.seed = static_cast<unsigned>(std::atoi(value.c_str()));
+    else if (key == "--db")
+      o.db = value;
+    else
+      throw std::runtime_error("unknown option " + key);
   }
   if (o.sizes.empty()) o.sizes = {one};
   for (const Size& size : o.sizes)
@@ -126,8 +133,12 @@ cudaError_t LaunchHistogram(cudaKernel_t kernel, const std::vector<std::pair<std
   tuner::Launch launch(kName, kernel, grid, dim3(static_cast<unsigned>(block)), shared_bytes);
   launch.InOut("bins", bins, static_cast<std::size_t>(nbins)).In("data", data, static_cast<std::size_t>(n));
   launch.Scalar("n", n).Scalar("nbins", nbins);
-  launch.Source(HISTOGRAM_SOURCE, "histogram").Size("N", n).Size("BINS", nbins)
-      .Param("VARIANT", variant, {0, 1, 2, 3}).Param("BLOCK", block, {128, 256, 512, 1024}).Param("ITEMS", items, {1, 4, 16, 64})
+  launch.Source(HISTOGRAM_SOURCE, "histogram")
+      .Size("N", n)
+      .Size("BINS", nbins)
+      .Param("VARIANT", variant, {0, 1, 2, 3})
+      .Param("BLOCK", block, {128, 256, 512, 1024})
+      .Param("ITEMS", items, {1, 4, 16, 64})
       .Constraint("VARIANT == 0 || VARIANT == 3 || BINS * 4 <= 49152")
       .Geometry({"cdiv(N, BLOCK * ITEMS)"}, {"BLOCK"}, "(VARIANT == 1 || VARIANT == 2) ? BINS * 4 : 0");
   return launch.Run();
@@ -153,7 +164,8 @@ int RunSize(const Options& o, const Size& size) {
   cudaFree(d_data);
   cudaFree(d_bins);
   const bool correct = bins == expected;
-  std::printf("histogram of %d values into %d bins (skew %.2f): %s\n", size.n, size.bins, o.skew, correct ? "correct" : "WRONG");
+  std::printf("histogram of %d values into %d bins (skew %.2f): %s\n", size.n, size.bins, o.skew,
+              correct ? "correct" : "WRONG");
   return correct ? 0 : 1;
 }
 

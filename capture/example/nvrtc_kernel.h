@@ -17,7 +17,8 @@ inline void Check(cudaError_t status, const char* call) {
 }
 
 // `defines` are NVRTC options such as "-DBLOCK=256"; the kernel is `extern "C"` `name`.
-inline cudaKernel_t CompileKernel(const std::string& source, const std::string& name, std::vector<std::string> options) {
+inline cudaKernel_t CompileKernel(const std::string& source, const std::string& name,
+                                  std::vector<std::string> options) {
   int device = 0, major = 0, minor = 0;
   Check(cudaGetDevice(&device), "cudaGetDevice");
   Check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "cudaDeviceGetAttribute");

@@ -26,13 +26,15 @@ std::vector<std::pair<std::string, long long>> ParamsOrDefault(const tuner::Tune
   return {{"VARIANT", 1}, {"TILE", 32}, {"ROWS", 8}, {"PAD", 1}};
 }
 
-long long ParamOf(const std::vector<std::pair<std::string, long long>>& params, const std::string& name, long long value) {
+long long ParamOf(const std::vector<std::pair<std::string, long long>>& params, const std::string& name,
+                  long long value) {
   for (const auto& [key, v] : params)
     if (key == name) value = v;
   return value;
 }
 
-std::vector<char> CompileCubin(const std::vector<std::pair<std::string, long long>>& params, int cc_major, int cc_minor) {
+std::vector<char> CompileCubin(const std::vector<std::pair<std::string, long long>>& params, int cc_major,
+                               int cc_minor) {
   std::ifstream file(TRANSPOSE_SOURCE);
   const std::string source((std::istreambuf_iterator<char>(file)), {});
   if (source.empty()) throw std::runtime_error("cannot read " TRANSPOSE_SOURCE);
@@ -78,7 +80,8 @@ long long LaunchAndCheck(const std::vector<char>& cubin, long long tile, long lo
   Check(cudaMemcpy(out.data(), d_out, count * sizeof(float), cudaMemcpyDeviceToHost), "cudaMemcpy");
   long long wrong = 0;
   for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) wrong += out[static_cast<std::size_t>(x) * h + y] != in[static_cast<std::size_t>(y) * w + x];
+    for (int x = 0; x < w; ++x)
+      wrong += out[static_cast<std::size_t>(x) * h + y] != in[static_cast<std::size_t>(y) * w + x];
   cudaFree(d_in);
   cudaFree(d_out);
   cudaLibraryUnload(library);

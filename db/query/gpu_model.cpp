@@ -3,11 +3,13 @@
 namespace tuner::db {
 
 std::string GpuModel::Text() const {
-  return name + " sm_" + std::to_string(cc_major) + std::to_string(cc_minor) + " " + std::to_string(sm_count) + " SMs " +
-         std::to_string(memory_bytes >> 30) + " GiB";
+  return name + " sm_" + std::to_string(cc_major) + std::to_string(cc_minor) + " " + std::to_string(sm_count) +
+         " SMs " + std::to_string(memory_bytes >> 30) + " GiB";
 }
 
-GpuModel ModelOf(const GpuRecord& gpu) { return {gpu.name, gpu.cc_major, gpu.cc_minor, gpu.sm_count, gpu.memory_bytes}; }
+GpuModel ModelOf(const GpuRecord& gpu) {
+  return {gpu.name, gpu.cc_major, gpu.cc_minor, gpu.sm_count, gpu.memory_bytes};
+}
 
 bool SameModel(const GpuRecord& a, const GpuRecord& b) { return ModelOf(a) == ModelOf(b); }
 

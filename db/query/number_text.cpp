@@ -18,8 +18,10 @@ std::optional<WholeNumberText> ReadWholeNumber(const std::string& text) {
   for (; i < text.size(); ++i) {
     if (text[i] < '0' || text[i] > '9') return std::nullopt;
     const unsigned digit = static_cast<unsigned>(text[i] - '0');
-    if (value > (ULLONG_MAX - digit) / 10) overflow = true;
-    else value = value * 10 + digit;
+    if (value > (ULLONG_MAX - digit) / 10)
+      overflow = true;
+    else
+      value = value * 10 + digit;
   }
   if (!overflow) number.magnitude = value;
   return number;

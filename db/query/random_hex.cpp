@@ -14,7 +14,8 @@ std::string RandomHex(std::size_t bytes) {
   for (std::size_t filled = 0; filled < bytes;) {
     const ssize_t got = getrandom(random.data() + filled, bytes - filled, 0);
     if (got < 0 && errno == EINTR) continue;
-    if (got < 0) throw std::runtime_error(std::string("cannot read random bytes from the kernel: ") + std::strerror(errno));
+    if (got < 0)
+      throw std::runtime_error(std::string("cannot read random bytes from the kernel: ") + std::strerror(errno));
     filled += static_cast<std::size_t>(got);
   }
   static const char kDigits[] = "0123456789abcdef";

@@ -30,16 +30,16 @@ struct TemplateRecord {
 };
 
 struct SweepRecord {
-  std::string command;   // the command line that started it
-  std::string strategy;  // "brute_force", ...
+  std::string command;      // the command line that started it
+  std::string strategy;     // "brute_force", ...
   std::int64_t budget = 0;  // evaluations (0: none)
-  std::string size_key;  // "8192x8192": every size variable, in the template's order
-  std::string status;    // "running", "done", "interrupted", "failed"
+  std::string size_key;     // "8192x8192": every size variable, in the template's order
+  std::string status;       // "running", "done", "interrupted", "failed"
   std::string tool_version;
   std::string nvrtc_version;
   std::string started_at;  // ISO 8601 UTC
   std::string ended_at;
-  std::string uid;  // globally unique (set by the store when empty): merging databases keys on it
+  std::string uid;       // globally unique (set by the store when empty): merging databases keys on it
   double copy_gbps = 0;  // device-to-device copy bandwidth measured in the same run (0: unknown)
 };
 
@@ -64,16 +64,16 @@ struct MeasurementRecord {
   double occupancy = 0;  // 0..1
   std::string limiter;   // warps, registers, shared_memory, blocks, barriers
   double compile_ms = 0;
-  std::string error_text;  // compile log, CUDA error text, first mismatch
+  std::string error_text;   // compile log, CUDA error text, first mismatch
   std::string measured_at;  // ISO 8601 UTC
-  int worker_kills = 0;  // times measuring it killed the GPU worker (fault, timeout); at 2 it is final
+  int worker_kills = 0;     // times measuring it killed the GPU worker (fault, timeout); at 2 it is final
   // Measured after timing, for some `ok` candidates only (--counters, --objective): hardware
   // counters as JSON (db/counters.h; "" when not measured) and energy (0 when not measured).
   std::string counters_json;
-  double energy_j = 0;        // per launch
-  double power_w = 0;         // mean power reading while it ran back to back
+  double energy_j = 0;          // per launch
+  double power_w = 0;           // mean power reading while it ran back to back
   double energy_launch_ms = 0;  // wall time per launch while it ran back to back (power_w x this ~ energy_j)
-  double perf_per_joule = 0;  // GB/J or GFLOP/J: the work of one launch over energy_j
+  double perf_per_joule = 0;    // GB/J or GFLOP/J: the work of one launch over energy_j
 };
 
 std::string NowUtc();  // "2026-11-22T01:49:28Z": the form of every *_at field

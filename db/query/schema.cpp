@@ -170,8 +170,8 @@ std::string BestRankedSql() {
 
 // `row` is NEW or OLD: the trigger's measurement, whose group is recomputed.
 std::string RecomputeGroupSql(const std::string& row) {
-  const std::string group = "template_id = " + row + ".template_id AND gpu_id = " + row +
-                            ".gpu_id AND size_key = " + row + ".size_key";
+  const std::string group =
+      "template_id = " + row + ".template_id AND gpu_id = " + row + ".gpu_id AND size_key = " + row + ".size_key";
   return "DELETE FROM best_per_gpu WHERE " + group + "; INSERT INTO best_per_gpu SELECT " + kBestColumns +
          " FROM measurements WHERE " + group + " AND status = 'ok' ORDER BY time_ms_median, id LIMIT 1;";
 }
@@ -229,11 +229,10 @@ int Validate(sql::Connection& connection, IntegrityCheck check) {
   const std::string& path = connection.path();
   if (check == IntegrityCheck::kQuick) RunQuickCheck(connection);
   const auto version = connection.QueryInt("PRAGMA user_version");
-  if (version == 0)
-    Refuse(path, "it carries tuner's application id but schema version 0, which no tuner writes");
+  if (version == 0) Refuse(path, "it carries tuner's application id but schema version 0, which no tuner writes");
   if (version > kSchemaVersion)
-    Refuse(path, "written by a newer tuner (schema version " + std::to_string(version) +
-                     ", this tuner reads up to " + std::to_string(kSchemaVersion) + "); upgrade tuner");
+    Refuse(path, "written by a newer tuner (schema version " + std::to_string(version) + ", this tuner reads up to " +
+                     std::to_string(kSchemaVersion) + "); upgrade tuner");
   return static_cast<int>(version);
 }
 
@@ -316,7 +315,8 @@ sql::Connection OpenExistingForWriting(const std::string& path) {
 }  // namespace
 
 const std::vector<std::string>& Migrations() {
-  static const std::vector<std::string> migrations = {kSchemaV1, kSchemaV2, kSchemaV3, kSchemaV4, SchemaV5(), kSchemaV6};
+  static const std::vector<std::string> migrations = {kSchemaV1, kSchemaV2,  kSchemaV3,
+                                                      kSchemaV4, SchemaV5(), kSchemaV6};
   return migrations;
 }
 
@@ -348,9 +348,9 @@ FileHeader CheckFileHeader(const std::string& path) {
   if (application_id != kApplicationId) {
     char hex[16];
     std::snprintf(hex, sizeof hex, "0x%08x", static_cast<unsigned>(application_id));
-    Refuse(path, application_id == 0 ? std::string("an SQLite database, but not one made by tuner")
-                                     : "an SQLite database of another application (application_id " +
-                                           std::string(hex) + ")");
+    Refuse(path, application_id == 0
+                     ? std::string("an SQLite database, but not one made by tuner")
+                     : "an SQLite database of another application (application_id " + std::string(hex) + ")");
   }
   return {header[18] == 2 && header[19] == 2, static_cast<int>(BigEndian(header + 60, 4))};
 }
@@ -378,8 +378,7 @@ sql::Connection OpenForWriting(const std::string& path) {
   if (Exists(path)) return OpenExistingForWriting(path);
   const fs::path parent = fs::path(path).parent_path();
   if (!parent.empty()) fs::create_directories(parent);
-  const std::string temporary =
-      path + ".new-" + std::to_string(getpid()) + "-" + RandomHex(4);
+  const std::string temporary = path + ".new-" + std::to_string(getpid()) + "-" + RandomHex(4);
   {
     // Left in rollback-journal mode: OpenExistingForWriting switches the live connection to WAL.
     sql::Connection connection = Connect(temporary, sql::Connection::Mode::kCreate);

@@ -27,19 +27,26 @@ std::string GpuLabel(const GpuRecord& gpu) { return gpu.name + " (" + gpu.uuid +
 
 const char* ToString(Fallback fallback) {
   switch (fallback) {
-    case Fallback::kExact: return "exact";
-    case Fallback::kNearestSize: return "nearest_size";
-    case Fallback::kSameModel: return "same_model";
-    case Fallback::kSameArchitecture: return "same_architecture";
+    case Fallback::kExact:
+      return "exact";
+    case Fallback::kNearestSize:
+      return "nearest_size";
+    case Fallback::kSameModel:
+      return "same_model";
+    case Fallback::kSameArchitecture:
+      return "same_architecture";
   }
   return "?";
 }
 
 const char* ToString(LookupStatus status) {
   switch (status) {
-    case LookupStatus::kFound: return "found";
-    case LookupStatus::kOnlyStale: return "only_stale";
-    case LookupStatus::kNotFound: return "not_found";
+    case LookupStatus::kFound:
+      return "found";
+    case LookupStatus::kOnlyStale:
+      return "only_stale";
+    case LookupStatus::kNotFound:
+      return "not_found";
   }
   return "?";
 }
@@ -124,8 +131,10 @@ std::string Selection::Describe(const LookupTarget& target) const {
   }
   switch (fallback) {
     case Fallback::kExact:
-    case Fallback::kNearestSize: return text + where;
-    case Fallback::kSameModel: return text + where + ", another card of the same model";
+    case Fallback::kNearestSize:
+      return text + where;
+    case Fallback::kSameModel:
+      return text + where + ", another card of the same model";
     case Fallback::kSameArchitecture:
       return text + where + ", another model of the same architecture (sm_" + std::to_string(row.gpu.cc_major) +
              std::to_string(row.gpu.cc_minor) + ")";

@@ -28,7 +28,8 @@ struct Covering {
 
 int Count(Mask mask) { return static_cast<int>(std::bitset<32>(mask).count()); }
 
-std::vector<Covering> Coverings(const std::vector<SizeTimes>& sizes, const std::vector<double>& best, double tolerance) {
+std::vector<Covering> Coverings(const std::vector<SizeTimes>& sizes, const std::vector<double>& best,
+                                double tolerance) {
   std::map<std::string, Covering> by_config;
   for (std::size_t i = 0; i < sizes.size(); ++i)
     for (const auto& [config, ms] : sizes[i].time_ms)
@@ -51,7 +52,8 @@ std::vector<Covering> Coverings(const std::vector<SizeTimes>& sizes, const std::
   }
   std::sort(kept.begin(), kept.end(), [](const Covering& a, const Covering& b) {
     if (Count(a.mask) != Count(b.mask)) return Count(a.mask) > Count(b.mask);
-    if (a.relative / Count(a.mask) != b.relative / Count(b.mask)) return a.relative / Count(a.mask) < b.relative / Count(b.mask);
+    if (a.relative / Count(a.mask) != b.relative / Count(b.mask))
+      return a.relative / Count(a.mask) < b.relative / Count(b.mask);
     return a.config < b.config;
   });
   return kept;
@@ -143,9 +145,11 @@ DispatchTable BuildDispatchTable(const std::vector<SizeTimes>& sizes, double tol
     }
   }
   const std::vector<Covering> coverings = Coverings(sizes, table.best_ms, tolerance);
-  table.exact = sizes.size() <= kExactCoverMaxSizes &&
-                static_cast<double>(std::size_t{1} << sizes.size()) * static_cast<double>(coverings.size()) <= kMaxExactSteps;
-  const std::vector<std::size_t> chosen = table.exact ? ExactCover(coverings, sizes.size()) : GreedyCover(coverings, sizes.size());
+  table.exact =
+      sizes.size() <= kExactCoverMaxSizes &&
+      static_cast<double>(std::size_t{1} << sizes.size()) * static_cast<double>(coverings.size()) <= kMaxExactSteps;
+  const std::vector<std::size_t> chosen =
+      table.exact ? ExactCover(coverings, sizes.size()) : GreedyCover(coverings, sizes.size());
   // Each size takes the fastest chosen configuration there; configurations no size takes are dropped.
   std::vector<std::string> used;
   for (std::size_t i = 0; i < sizes.size(); ++i) {
@@ -162,12 +166,14 @@ DispatchTable BuildDispatchTable(const std::vector<SizeTimes>& sizes, double tol
     table.entry_ms.push_back(pick_ms);
   }
   for (const std::string& config : used)
-    if (std::find(table.configs.begin(), table.configs.end(), config) == table.configs.end()) table.configs.push_back(config);
+    if (std::find(table.configs.begin(), table.configs.end(), config) == table.configs.end())
+      table.configs.push_back(config);
   std::stable_sort(table.configs.begin(), table.configs.end(), [&](const std::string& a, const std::string& b) {
     return std::count(used.begin(), used.end(), a) > std::count(used.begin(), used.end(), b);
   });
   for (const std::string& config : used)
-    table.entry.push_back(static_cast<std::size_t>(std::find(table.configs.begin(), table.configs.end(), config) - table.configs.begin()));
+    table.entry.push_back(static_cast<std::size_t>(std::find(table.configs.begin(), table.configs.end(), config) -
+                                                   table.configs.begin()));
   return table;
 }
 

@@ -33,10 +33,10 @@ struct DispatchTable {
   // loss[i][j]: size i's time with size j's winner over its own best, minus 1 (0.12: 12% slower);
   // empty when size j's winner was not measured at size i.
   std::vector<std::vector<std::optional<double>>> loss;
-  std::vector<std::string> configs;   // the smallest set, params_json, by how many sizes use each
-  std::vector<std::size_t> entry;     // per size: its configuration in `configs` (its fastest there)
-  std::vector<double> entry_ms;       // per size: that configuration's time there
-  bool exact = true;                  // false: the set was found greedily
+  std::vector<std::string> configs;  // the smallest set, params_json, by how many sizes use each
+  std::vector<std::size_t> entry;    // per size: its configuration in `configs` (its fastest there)
+  std::vector<double> entry_ms;      // per size: that configuration's time there
+  bool exact = true;                 // false: the set was found greedily
   double tolerance = kDispatchTolerance;
 
   // The entry of a size key; nullopt when that size is not in the table.

@@ -125,8 +125,7 @@ Statement& Statement::Bind(int index, double value) {
 }
 Statement& Statement::Bind(int index, const std::string& value) {
   CheckBind(*connection_,
-            sqlite3_bind_text(stmt_, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT),
-            index);
+            sqlite3_bind_text(stmt_, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT), index);
   return *this;
 }
 Statement& Statement::BindNull(int index) {
@@ -169,9 +168,7 @@ std::string Statement::Text(int column) const {
               : std::string();
 }
 
-Transaction::Transaction(Connection& connection) : connection_(connection) {
-  connection_.Execute("BEGIN IMMEDIATE");
-}
+Transaction::Transaction(Connection& connection) : connection_(connection) { connection_.Execute("BEGIN IMMEDIATE"); }
 
 Transaction::~Transaction() {
   if (!open_) return;

@@ -21,8 +21,8 @@ class Error : public std::runtime_error {
   int code() const { return code_; }  // primary result code: SQLITE_BUSY, SQLITE_CORRUPT, ...
   int extended_code() const { return extended_code_; }
   const std::string& sqlite_text() const { return sqlite_text_; }  // SQLite's own words, one line
-  bool IsCorrupt() const;  // SQLITE_CORRUPT or SQLITE_NOTADB
-  bool IsBusy() const;     // SQLITE_BUSY or SQLITE_LOCKED: another connection holds a lock
+  bool IsCorrupt() const;                                          // SQLITE_CORRUPT or SQLITE_NOTADB
+  bool IsBusy() const;  // SQLITE_BUSY or SQLITE_LOCKED: another connection holds a lock
 
  private:
   int code_;

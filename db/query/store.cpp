@@ -9,10 +9,10 @@
 #include <tuple>
 
 #include "db/query/gpu_model.h"
+#include "db/query/random_hex.h"
 #include "db/query/schema.h"
 #include "db/query/sqlite.h"
 #include "db/query/store_columns.h"
-#include "db/query/random_hex.h"
 
 namespace tuner::db {
 
@@ -55,8 +55,7 @@ struct Store::Impl {
   std::unique_lock<std::recursive_mutex> Lock() { return std::unique_lock<std::recursive_mutex>(mutex); }
 
   void RequireWritable(const char* what) const {
-    if (read_only)
-      throw std::logic_error(std::string(what) + ": database " + connection.path() + " is open read-only");
+    if (read_only) throw std::logic_error(std::string(what) + ": database " + connection.path() + " is open read-only");
   }
 
   std::int64_t UpsertGpu(const GpuRecord& gpu) {
@@ -93,11 +92,11 @@ struct Store::Impl {
   // `keep_existing`: a sweep of the same uid is already there (import), use it.
   std::int64_t InsertSweep(std::int64_t gpu_id, std::int64_t template_id, const SweepRecord& sweep,
                            bool keep_existing) {
-    sql::Statement insert(connection,
-                          std::string("INSERT INTO sweeps (gpu_id, template_id, command, strategy, budget, "
-                                      "size_key, status, tool_version, nvrtc_version, started_at, ended_at, "
-                                      "uid, copy_gbps) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)") +
-                              (keep_existing ? " ON CONFLICT (uid) DO NOTHING" : ""));
+    sql::Statement insert(
+        connection, std::string("INSERT INTO sweeps (gpu_id, template_id, command, strategy, budget, "
+                                "size_key, status, tool_version, nvrtc_version, started_at, ended_at, "
+                                "uid, copy_gbps) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)") +
+                        (keep_existing ? " ON CONFLICT (uid) DO NOTHING" : ""));
     const std::string uid = sweep.uid.empty() ? NewUid() : sweep.uid;
     insert.Bind(1, gpu_id).Bind(2, template_id).Bind(3, sweep.command).Bind(4, sweep.strategy);
     insert.Bind(5, sweep.budget).Bind(6, sweep.size_key).Bind(7, sweep.status.empty() ? "running" : sweep.status);
@@ -280,8 +279,10 @@ std::vector<MeasurementRow> Store::BestPerModel(const std::string& template_name
   for (MeasurementRow& row : BestPerGpu(template_name, current_hash)) {
     auto key = std::make_tuple(ModelOf(row.gpu), row.templ.hash, row.size_key);
     auto found = best.find(key);
-    if (found == best.end()) best.emplace(std::move(key), std::move(row));
-    else if (row.measurement.time_ms_median < found->second.measurement.time_ms_median) found->second = std::move(row);
+    if (found == best.end())
+      best.emplace(std::move(key), std::move(row));
+    else if (row.measurement.time_ms_median < found->second.measurement.time_ms_median)
+      found->second = std::move(row);
   }
   std::vector<MeasurementRow> rows;
   for (auto& entry : best) rows.push_back(std::move(entry.second));
@@ -299,7 +300,8 @@ const char* const kLookupVersionsSql =
 // copy, so that they read as every other measurement (ReadMeasurement).
 const char* const kLookupBestSql =
     "SELECT b.template_id, b.gpu_id, b.size_key, b.measurement_id, b.params_json, b.launch_json, 'ok', '', "
-    "b.time_ms_median, 0, 0, 0, 0, b.perf_value, b.perf_unit, 0, 0, 0, 0, 0, '', 0, '', b.measured_at, 0, '', 0, 0, 0, 0 "
+    "b.time_ms_median, 0, 0, 0, 0, b.perf_value, b.perf_unit, 0, 0, 0, 0, 0, '', 0, '', b.measured_at, 0, '', 0, 0, 0, "
+    "0 "
     "FROM templates t JOIN best_per_gpu b ON b.template_id = t.id WHERE t.name = ?1";
 
 // Runs a prepared statement to its end, `read` called on every row; reset even when it throws, so
@@ -369,8 +371,8 @@ std::int64_t Store::Import(const std::vector<MeasurementRow>& rows) {
     auto sweep_id = sweeps.find(sweep.uid);
     if (sweep_id == sweeps.end())
       sweep_id = sweeps.emplace(sweep.uid, impl_->InsertSweep(gpu->second, templ->second, sweep, true)).first;
-    changed += impl_->UpsertMeasurement(sweep_id->second, gpu->second, templ->second, row.size_key,
-                                        row.measurement, true);
+    changed +=
+        impl_->UpsertMeasurement(sweep_id->second, gpu->second, templ->second, row.size_key, row.measurement, true);
   }
   transaction.Commit();
   return changed;

@@ -93,7 +93,8 @@ const char* const kRowSelect =
     "m.size_key, m.params_json, m.launch_json, m.status, m.reason, m.time_ms_median, m.time_ms_min, "
     "m.time_ms_max, m.time_ms_spread, m.samples, m.perf_value, m.perf_unit, m.regs_per_thread, "
     "m.smem_bytes, m.spill_bytes, m.blocks_per_sm, m.occupancy, m.limiter, m.compile_ms, m.error_text, "
-    "m.measured_at, m.worker_kills, m.counters_json, m.energy_j, m.power_w, m.energy_launch_ms, m.perf_per_joule FROM %SOURCE% m JOIN gpus g ON g.id = m.gpu_id "
+    "m.measured_at, m.worker_kills, m.counters_json, m.energy_j, m.power_w, m.energy_launch_ms, m.perf_per_joule FROM "
+    "%SOURCE% m JOIN gpus g ON g.id = m.gpu_id "
     "JOIN templates t ON t.id = m.template_id JOIN sweeps s ON s.id = m.sweep_id ";
 
 }  // namespace

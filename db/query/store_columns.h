@@ -11,7 +11,6 @@
 
 namespace tuner::db {
 
-
 // The 26 measurement columns, "params_json, launch_json, ..., measured_at", for INSERT and SELECT.
 extern const char* const kMeasurementColumns;
 inline constexpr int kMeasurementColumnCount = 26;

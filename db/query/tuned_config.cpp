@@ -4,13 +4,13 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 
+#include "db/query/default_paths.h"
 #include "db/query/selection.h"
 #include "db/query/size_dispatch.h"
 #include "db/query/store.h"
-#include "db/query/default_paths.h"
 
 namespace tuner {
 
@@ -30,8 +30,7 @@ void ReadDims(const nlohmann::json& launch, const char* key, unsigned (&dims)[3]
 void ReadJson(const db::MeasurementRecord& m, TunedConfig* config) {
   try {
     const nlohmann::ordered_json params = nlohmann::ordered_json::parse(m.params_json);  // outlives items()
-    for (const auto& [name, value] : params.items())
-      config->params.emplace_back(name, value.get<long long>());
+    for (const auto& [name, value] : params.items()) config->params.emplace_back(name, value.get<long long>());
     if (m.launch_json.empty()) return;
     const nlohmann::json launch = nlohmann::json::parse(m.launch_json);
     ReadDims(launch, "grid", config->grid);
@@ -149,8 +148,8 @@ TunedConfigs& TunedConfigs::operator=(TunedConfigs&&) noexcept = default;
 TunedConfigs TunedConfigs::Open(const std::string& path) {
   // No quick_check: it reads every page (30 ms for 30,000 measurements); SQLite notices a corrupt
   // page when a lookup reads it.
-  db::Store store = db::Store::Open(ResolveDatabasePath(path), db::OpenMode::kReadOnly,
-                                    db::IntegrityCheck::kHeaderAndVersion);
+  db::Store store =
+      db::Store::Open(ResolveDatabasePath(path), db::OpenMode::kReadOnly, db::IntegrityCheck::kHeaderAndVersion);
   store.PrepareBestForLookup();
   return TunedConfigs(std::unique_ptr<Impl>(new Impl{std::move(store), {}, {}, {}}));
 }
@@ -166,7 +165,8 @@ TunedConfig TunedConfigs::Lookup(const std::string& kernel, const GpuIdentity& g
   return config;
 }
 
-TunedConfig TunedConfigs::Dispatch(const std::string& kernel, const GpuIdentity& gpu, const std::vector<long long>& sizes) const {
+TunedConfig TunedConfigs::Dispatch(const std::string& kernel, const GpuIdentity& gpu,
+                                   const std::vector<long long>& sizes) const {
   const TunedConfig best = Lookup(kernel, gpu, sizes);
   if (!best) return best;
   const auto card = impl_->Dispatch(kernel, best.gpu_uuid);
@@ -183,8 +183,8 @@ TunedConfig TunedConfigs::Dispatch(const std::string& kernel, const GpuIdentity&
   char loss[32];
   std::snprintf(loss, sizeof loss, "%.1f%%", 100 * (table.entry_ms[*size] / table.best_ms[*size] - 1));
   entry.note = best.note + "; dispatch table entry " + std::to_string(table.entry[*size] + 1) + " of " +
-               std::to_string(table.configs.size()) + " for " + std::to_string(table.size_keys.size()) + " tuned sizes (" +
-               table.Method() + "), " + loss + " slower than this size's own best";
+               std::to_string(table.configs.size()) + " for " + std::to_string(table.size_keys.size()) +
+               " tuned sizes (" + table.Method() + "), " + loss + " slower than this size's own best";
   return entry;
 }
 

@@ -9,11 +9,11 @@
 
 #include "app/cli.h"
 #include "app/commands.h"
-#include "db/row_json.h"
+#include "common/errors.h"
+#include "db/query/default_paths.h"
 #include "db/query/schema.h"
 #include "db/query/store.h"
-#include "db/query/default_paths.h"
-#include "common/errors.h"
+#include "db/row_json.h"
 
 namespace tuner {
 
@@ -45,15 +45,20 @@ int RunCheck(int argc, char** argv) {
   po::options_description options("Options");
   options.add_options()("json", "print one JSON document");
   po::variables_map vm;
-  if (!Parse(argc, argv, {"db check", "tuner db check [--db PATH] [--json]",
-                          "Run SQLite's full integrity check and the foreign-key check. Exit 4 when the database is bad.", ""},
+  if (!Parse(argc, argv,
+             {"db check", "tuner db check [--db PATH] [--json]",
+              "Run SQLite's full integrity check and the foreign-key check. Exit 4 when the database is bad.", ""},
              options, {}, &vm))
     return kExitOk;
   db::Store store = db::Store::Open(DbPath(vm), db::OpenMode::kReadOnly);
   const std::vector<std::string> problems = store.FullCheck();
   if (vm.count("json")) {
-    std::cout << ordered_json{{"database", store.path()}, {"schema_version", store.SchemaVersion()},
-                              {"ok", problems.empty()}, {"problems", problems}}.dump(2) << "\n";
+    std::cout << ordered_json{{"database", store.path()},
+                              {"schema_version", store.SchemaVersion()},
+                              {"ok", problems.empty()},
+                              {"problems", problems}}
+                     .dump(2)
+              << "\n";
   } else {
     for (const std::string& problem : problems) std::cout << "problem: " << problem << "\n";
     if (problems.empty()) std::cout << store.path() << ": ok (" << VersionText(store) << ")\n";
@@ -68,8 +73,9 @@ int RunInfo(int argc, char** argv) {
   po::options_description options("Options");
   options.add_options()("json", "print one JSON document");
   po::variables_map vm;
-  if (!Parse(argc, argv, {"db info", "tuner db info [--db PATH] [--json]",
-                          "Counts of stored measurements per GPU, template and status.", ""},
+  if (!Parse(argc, argv,
+             {"db info", "tuner db info [--db PATH] [--json]",
+              "Counts of stored measurements per GPU, template and status.", ""},
              options, {}, &vm))
     return kExitOk;
   db::Store store = db::Store::Open(DbPath(vm), db::OpenMode::kReadOnly);
@@ -77,9 +83,14 @@ int RunInfo(int argc, char** argv) {
   if (vm.count("json")) {
     ordered_json rows = ordered_json::array();
     for (const db::CountRow& c : counts)
-      rows.push_back({{"gpu", c.gpu_name}, {"uuid", c.gpu_uuid}, {"template", c.template_name}, {"status", c.status}, {"count", c.count}});
-    std::cout << ordered_json{{"database", store.path()}, {"schema_version", store.SchemaVersion()}, {"counts", rows}}.dump(2)
-              << "\n";
+      rows.push_back({{"gpu", c.gpu_name},
+                      {"uuid", c.gpu_uuid},
+                      {"template", c.template_name},
+                      {"status", c.status},
+                      {"count", c.count}});
+    std::cout
+        << ordered_json{{"database", store.path()}, {"schema_version", store.SchemaVersion()}, {"counts", rows}}.dump(2)
+        << "\n";
     return kExitOk;
   }
   std::cout << store.path() << " (" << VersionText(store) << ")\n";
@@ -99,9 +110,10 @@ int RunExport(int argc, char** argv) {
       "kernel", po::value<std::string>()->default_value(""), "only this template")(
       "device", po::value<std::string>()->default_value(""), "only GPUs whose name contains this");
   po::variables_map vm;
-  if (!Parse(argc, argv, {"db export", "tuner db export [--output FILE] [--kernel NAME] [--device NAME] [--db PATH]",
-                          "Write every measurement, with its GPU, template version and sweep, as JSON lines.",
-                          "tuner db export -o results.jsonl"},
+  if (!Parse(argc, argv,
+             {"db export", "tuner db export [--output FILE] [--kernel NAME] [--device NAME] [--db PATH]",
+              "Write every measurement, with its GPU, template version and sweep, as JSON lines.",
+              "tuner db export -o results.jsonl"},
              options, {}, &vm))
     return kExitOk;
   const std::string output = vm["output"].as<std::string>();
@@ -136,8 +148,7 @@ std::vector<db::MeasurementRow> ReadJsonLines(std::istream& in, const std::strin
     try {
       rows.push_back(db::RowFromJson(nlohmann::json::parse(line)));
     } catch (const std::exception& e) {
-      throw UsageError("import: " + name + ":" + std::to_string(number) + ": " + e.what() +
-                       "; nothing was imported");
+      throw UsageError("import: " + name + ":" + std::to_string(number) + ": " + e.what() + "; nothing was imported");
     }
   }
   return rows;
@@ -150,14 +161,16 @@ void PrintImported(const std::string& what, std::size_t read, std::int64_t chang
 
 int RunImport(int argc, char** argv) {
   po::options_description options("Options");
-  options.add_options()("file", po::value<std::string>()->required(), "JSON lines written by 'tuner db export' (- for stdin)");
+  options.add_options()("file", po::value<std::string>()->required(),
+                        "JSON lines written by 'tuner db export' (- for stdin)");
   po::positional_options_description positional;
   positional.add("file", 1);
   po::variables_map vm;
-  if (!Parse(argc, argv, {"db import", "tuner db import FILE [--db PATH]",
-                          "Add the measurements of a 'tuner db export' file. A measurement replaces a stored one of the\n"
-                          "same candidate only if it is newer; importing a file twice changes nothing.",
-                          "tuner db import results.jsonl"},
+  if (!Parse(argc, argv,
+             {"db import", "tuner db import FILE [--db PATH]",
+              "Add the measurements of a 'tuner db export' file. A measurement replaces a stored one of the\n"
+              "same candidate only if it is newer; importing a file twice changes nothing.",
+              "tuner db import results.jsonl"},
              options, positional, &vm))
     return kExitOk;
   const std::string name = vm["file"].as<std::string>();
@@ -178,10 +191,11 @@ int RunMerge(int argc, char** argv) {
   po::positional_options_description positional;
   positional.add("other", 1);
   po::variables_map vm;
-  if (!Parse(argc, argv, {"db merge", "tuner db merge OTHER.db [--db PATH]",
-                          "Add the results of another database (from another machine) to this one. GPUs match by UUID,\n"
-                          "templates by name and hash, sweeps by id; merging twice changes nothing.",
-                          "tuner db merge h200-node.db"},
+  if (!Parse(argc, argv,
+             {"db merge", "tuner db merge OTHER.db [--db PATH]",
+              "Add the results of another database (from another machine) to this one. GPUs match by UUID,\n"
+              "templates by name and hash, sweeps by id; merging twice changes nothing.",
+              "tuner db merge h200-node.db"},
              options, positional, &vm))
     return kExitOk;
   const std::string other_path = vm["other"].as<std::string>();
@@ -200,12 +214,13 @@ int RunMerge(int argc, char** argv) {
 int RunUpgrade(int argc, char** argv) {
   po::options_description options("Options");
   po::variables_map vm;
-  if (!Parse(argc, argv, {"db upgrade", "tuner db upgrade [--db PATH]",
-                          "Upgrade the database file to this tuner's schema and fold in a write-ahead log left by a\n"
-                          "killed writer, leaving one self-contained file (no -wal or -shm) that readers who cannot\n"
-                          "write can read. Reading commands read an older file through an upgrade in memory, so this\n"
-                          "only makes them faster; it needs write access to the file and its folder.",
-                          "tuner db upgrade --db /shared/tuner.db"},
+  if (!Parse(argc, argv,
+             {"db upgrade", "tuner db upgrade [--db PATH]",
+              "Upgrade the database file to this tuner's schema and fold in a write-ahead log left by a\n"
+              "killed writer, leaving one self-contained file (no -wal or -shm) that readers who cannot\n"
+              "write can read. Reading commands read an older file through an upgrade in memory, so this\n"
+              "only makes them faster; it needs write access to the file and its folder.",
+              "tuner db upgrade --db /shared/tuner.db"},
              options, {}, &vm))
     return kExitOk;
   const std::string path = DbPath(vm);
@@ -217,7 +232,8 @@ int RunUpgrade(int argc, char** argv) {
   if (before < db::kSchemaVersion) std::cout << ", upgraded to " << db::kSchemaVersion;
   std::cout << "\n";
   if (!store.LeaveWalMode())
-    std::cout << "another program has it open: it stays in WAL mode (with -wal and -shm) until the last writer closes it\n";
+    std::cout
+        << "another program has it open: it stays in WAL mode (with -wal and -shm) until the last writer closes it\n";
   return kExitOk;
 }
 

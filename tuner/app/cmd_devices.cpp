@@ -5,14 +5,15 @@
 
 #include "app/cli.h"
 #include "app/commands.h"
-#include "cuda/device.h"
 #include "common/errors.h"
 #include "common/text_table.h"
+#include "cuda/device.h"
 
 namespace tuner {
 
 int RunDevices(int argc, char** argv) {
-  const CommandSpec spec{"devices", "tuner devices [--json]", "List the CUDA GPUs of this machine.", "tuner devices --json"};
+  const CommandSpec spec{"devices", "tuner devices [--json]", "List the CUDA GPUs of this machine.",
+                         "tuner devices --json"};
   po::options_description options("Options");
   options.add_options()("json", "print one JSON document");
   po::variables_map vm;
@@ -21,8 +22,13 @@ int RunDevices(int argc, char** argv) {
   if (vm.count("json")) {
     nlohmann::json gpus = nlohmann::json::array();
     for (const GpuInfo& g : found.gpus)
-      gpus.push_back({{"index", g.index}, {"name", g.name}, {"compute_capability", std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor)},
-                      {"arch", g.Arch()}, {"sm_count", g.sm_count}, {"memory_bytes", g.memory_bytes}, {"uuid", g.uuid}});
+      gpus.push_back({{"index", g.index},
+                      {"name", g.name},
+                      {"compute_capability", std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor)},
+                      {"arch", g.Arch()},
+                      {"sm_count", g.sm_count},
+                      {"memory_bytes", g.memory_bytes},
+                      {"uuid", g.uuid}});
     nlohmann::json doc = {{"gpus", gpus}, {"driver", DriverVersion()}, {"runtime", RuntimeVersion()}};
     if (!found.problem.empty()) doc["problem"] = found.problem;
     std::cout << doc.dump(2) << "\n";

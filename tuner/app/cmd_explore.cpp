@@ -6,15 +6,15 @@
 
 #include "app/cli.h"
 #include "app/commands.h"
+#include "app/target_device.h"
 #include "common/errors.h"
-#include "occupancy/explore.h"
 #include "common/interrupt.h"
 #include "common/option_values.h"
-#include "app/target_device.h"
+#include "common/text_table.h"
+#include "occupancy/explore.h"
+#include "occupancy/template_resources.h"
 #include "template/search_space.h"
 #include "template/template_library.h"
-#include "occupancy/template_resources.h"
-#include "common/text_table.h"
 
 namespace tuner {
 
@@ -29,14 +29,21 @@ std::string Note(const ExploredCandidate& c) {
 nlohmann::json CandidateJson(const ExploredCandidate& c) {
   nlohmann::ordered_json params = nlohmann::ordered_json::object();
   for (const auto& [name, value] : c.params) params[name] = value;
-  nlohmann::json doc = {{"params", params}, {"block", c.geometry.block}, {"grid", c.geometry.grid},
-                        {"compiled", c.compiled}, {"invalid_reason", c.invalid_reason}};
+  nlohmann::json doc = {{"params", params},
+                        {"block", c.geometry.block},
+                        {"grid", c.geometry.grid},
+                        {"compiled", c.compiled},
+                        {"invalid_reason", c.invalid_reason}};
   if (c.CompileFailed()) doc["compile_error"] = c.compile_log;
   if (!c.compiled) return doc;
-  doc.update({{"regs_per_thread", c.info.regs_per_thread}, {"static_smem_bytes", c.info.static_smem_bytes},
-              {"dynamic_smem_bytes", c.geometry.shared_bytes}, {"spill_bytes", c.info.spill_bytes},
-              {"blocks_per_sm", c.occupancy.blocks_per_sm}, {"warps_per_sm", c.occupancy.warps_per_sm},
-              {"occupancy", c.occupancy.occupancy}, {"limiter", ToString(c.occupancy.limiter)}});
+  doc.update({{"regs_per_thread", c.info.regs_per_thread},
+              {"static_smem_bytes", c.info.static_smem_bytes},
+              {"dynamic_smem_bytes", c.geometry.shared_bytes},
+              {"spill_bytes", c.info.spill_bytes},
+              {"blocks_per_sm", c.occupancy.blocks_per_sm},
+              {"warps_per_sm", c.occupancy.warps_per_sm},
+              {"occupancy", c.occupancy.occupancy},
+              {"limiter", ToString(c.occupancy.limiter)}});
   return doc;
 }
 
@@ -48,7 +55,8 @@ void PrintTable(const std::vector<ExploredCandidate>& explored) {
                ok ? std::to_string(c.info.regs_per_thread) : "-",
                ok ? std::to_string(c.info.static_smem_bytes + c.geometry.shared_bytes) : "-",
                ok ? std::to_string(c.info.spill_bytes) : "-", ok ? std::to_string(c.occupancy.blocks_per_sm) : "-",
-               ok ? Fixed(100 * c.occupancy.occupancy, 0) + "%" : "-", ok ? ToString(c.occupancy.limiter) : "-", Note(c)});
+               ok ? Fixed(100 * c.occupancy.occupancy, 0) + "%" : "-", ok ? ToString(c.occupancy.limiter) : "-",
+               Note(c)});
   }
   table.Print(std::cout);
 }
@@ -69,10 +77,15 @@ Counts CountOutcomes(const std::vector<ExploredCandidate>& explored) {
 
 void PrintJson(const TemplateSpec& templ, const ProblemSize& size, const TargetDevice& target, const Exploration& e) {
   const Counts counts = CountOutcomes(e.explored);
-  nlohmann::json doc = {{"kernel", templ.name}, {"arch", target.arch}, {"size", size.Key()},
-                        {"device", target.limits.name}, {"candidates_total", e.candidates},
-                        {"explored", e.explored.size()}, {"interrupted", e.interrupted},
-                        {"invalid", counts.invalid}, {"compile_errors", counts.compile_errors},
+  nlohmann::json doc = {{"kernel", templ.name},
+                        {"arch", target.arch},
+                        {"size", size.Key()},
+                        {"device", target.limits.name},
+                        {"candidates_total", e.candidates},
+                        {"explored", e.explored.size()},
+                        {"interrupted", e.interrupted},
+                        {"invalid", counts.invalid},
+                        {"compile_errors", counts.compile_errors},
                         {"candidates", nlohmann::json::array()}};
   for (const ExploredCandidate& c : e.explored) doc["candidates"].push_back(CandidateJson(c));
   std::cout << doc.dump(2) << "\n";
@@ -90,11 +103,12 @@ void PrintText(const TemplateSpec& templ, const ProblemSize& size, const TargetD
 }  // namespace
 
 int RunExplore(int argc, char** argv) {
-  const CommandSpec spec{"explore", "tuner explore KERNEL [--arch sm_90 | --gpu N] [--size ...] [--json]",
-                         "Compile every candidate of a kernel template with NVRTC, with no GPU needed, and list its registers,\n"
-                         "shared memory, spills, blocks per SM, occupancy and limiter, or why it cannot launch or compile.\n"
-                         "Ctrl-C stops it with what was compiled so far (exit 130).",
-                         "tuner explore matmul --arch sm_90"};
+  const CommandSpec spec{
+      "explore", "tuner explore KERNEL [--arch sm_90 | --gpu N] [--size ...] [--json]",
+      "Compile every candidate of a kernel template with NVRTC, with no GPU needed, and list its registers,\n"
+      "shared memory, spills, blocks per SM, occupancy and limiter, or why it cannot launch or compile.\n"
+      "Ctrl-C stops it with what was compiled so far (exit 130).",
+      "tuner explore matmul --arch sm_90"};
   po::options_description options("Options");
   options.add_options()("kernel", po::value<std::string>()->required(), "the template (see 'tuner kernels')");
   AddTargetOptions(options, "take the architecture and limits from this GPU instead (default: --arch sm_90)");
@@ -117,10 +131,12 @@ int RunExplore(int argc, char** argv) {
   static std::atomic<bool> interrupted{false};
   StopOnInterrupt(&interrupted);
   const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const Exploration exploration = ExploreTemplate(templ, size, target.limits, target.arch, DefaultCubinCacheDir(),
-                                                  threads, "", &interrupted);
-  if (vm.count("json")) PrintJson(templ, size, target, exploration);
-  else PrintText(templ, size, target, exploration);
+  const Exploration exploration =
+      ExploreTemplate(templ, size, target.limits, target.arch, DefaultCubinCacheDir(), threads, "", &interrupted);
+  if (vm.count("json"))
+    PrintJson(templ, size, target, exploration);
+  else
+    PrintText(templ, size, target, exploration);
   if (!exploration.interrupted) return kExitOk;
   std::cerr << "tuner explore: interrupted; " << exploration.explored.size() << " of " << exploration.candidates
             << " candidates explored. Their cubins are cached: running it again compiles only the rest.\n";

@@ -5,15 +5,15 @@
 
 #include "app/cli.h"
 #include "app/commands.h"
+#include "app/stored_template.h"
+#include "common/errors.h"
+#include "common/option_values.h"
+#include "common/whole_file.h"
+#include "db/query/default_paths.h"
 #include "db/query/gpu_model.h"
 #include "db/query/selection.h"
 #include "db/query/store.h"
-#include "db/query/default_paths.h"
-#include "common/errors.h"
-#include "common/option_values.h"
-#include "app/stored_template.h"
 #include "db/t4_export.h"
-#include "common/whole_file.h"
 
 namespace tuner {
 
@@ -29,14 +29,16 @@ std::vector<db::MeasurementRow> ModelRows(db::Store& store, const std::string& k
   std::vector<std::vector<db::MeasurementRow>> models;
   for (db::MeasurementRow& row : store.ListMeasurements(filter)) {
     if (row.templ.hash != hash) continue;
-    auto model = std::find_if(models.begin(), models.end(), [&](const auto& rows) { return db::SameModel(rows.front().gpu, row.gpu); });
+    auto model = std::find_if(models.begin(), models.end(),
+                              [&](const auto& rows) { return db::SameModel(rows.front().gpu, row.gpu); });
     if (model == models.end()) model = models.insert(models.end(), std::vector<db::MeasurementRow>{});
     model->push_back(std::move(row));
   }
   if (models.empty()) {
     std::string what = "no results of the current version of '" + kernel + "' at size " + size_key;
     if (!device.empty()) what += " on a GPU matching '" + device + "'";
-    throw std::runtime_error(what + " are stored in " + store.path() + "; run 'tuner tune " + kernel + "' on a GPU first");
+    throw std::runtime_error(what + " are stored in " + store.path() + "; run 'tuner tune " + kernel +
+                             "' on a GPU first");
   }
   if (models.size() > 1) {
     std::string names;
@@ -83,8 +85,10 @@ int RunFormatExport(int argc, char** argv) {
   const std::vector<db::MeasurementRow> rows = ModelRows(store, kernel, size_key, vm["device"].as<std::string>(), hash);
   const nlohmann::ordered_json doc = T4Document(rows);
   const std::string text = doc.dump(2) + "\n";
-  if (output == "-") std::cout << text << std::flush;
-  else WriteWholeFile(output, text);
+  if (output == "-")
+    std::cout << text << std::flush;
+  else
+    WriteWholeFile(output, text);
   std::cerr << "exported " << doc["results"].size() << " result(s) of " << kernel << " at " << size_key << " on "
             << rows.front().gpu.name << (output == "-" ? "" : " to " + output) << "\n";
   return kExitOk;

@@ -23,17 +23,19 @@ void RefuseShippedName(const std::string& name) {
 }
 
 void PrintText(const ImportedTemplate& imported, const WrittenTemplate& written, const std::string& folder) {
-  std::cout << "imported " << imported.origin_path << " as template '" << imported.name << "': " << imported.constraints.size()
-            << " constraint(s), " << written.candidates << " candidate(s) at " << written.size_key << "\n  "
-            << written.description_path << "\n";
-  for (const auto& [python, translated] : imported.constraints) std::cout << "  " << python << "  ->  " << translated << "\n";
+  std::cout << "imported " << imported.origin_path << " as template '" << imported.name
+            << "': " << imported.constraints.size() << " constraint(s), " << written.candidates << " candidate(s) at "
+            << written.size_key << "\n  " << written.description_path << "\n";
+  for (const auto& [python, translated] : imported.constraints)
+    std::cout << "  " << python << "  ->  " << translated << "\n";
   for (const std::string& note : imported.notes) std::cout << "note: " << note << "\n";
   std::cout << "tune it with: tuner tune " << imported.name << " --templates " << folder << "\n";
 }
 
 ordered_json Json(const ImportedTemplate& imported, const WrittenTemplate& written, const std::string& folder) {
   ordered_json constraints = ordered_json::array();
-  for (const auto& [python, translated] : imported.constraints) constraints.push_back({{"t1", python}, {"template", translated}});
+  for (const auto& [python, translated] : imported.constraints)
+    constraints.push_back({{"t1", python}, {"template", translated}});
   return {{"name", imported.name},
           {"t1", imported.origin_path},
           {"description", written.description_path},
@@ -50,16 +52,19 @@ ordered_json Json(const ImportedTemplate& imported, const WrittenTemplate& writt
 int RunFormatImport(int argc, char** argv) {
   const CommandSpec spec{
       "import", "tuner import t1 FILE [--output DIR] [--name NAME] [--json]",
-      "Turn a T1 description (the JSON input format of Kernel Tuner, KTT and benchmark_hub) into a template: NAME.toml\n"
+      "Turn a T1 description (the JSON input format of Kernel Tuner, KTT and benchmark_hub) into a template: "
+      "NAME.toml\n"
       "and a copy of its kernel source in DIR. Its Python-like conditions become the template's constraints; the\n"
       "candidates are checked against one of its own configurations (T1 has no reference output). Nothing is written\n"
       "when the file cannot be imported.",
       "tuner import t1 convolution.json --output kernels && tuner tune convolution --templates kernels"};
   po::options_description options("Options");
   options.add_options()("format", po::value<std::string>()->required(), "the format of FILE: t1")(
-      "file", po::value<std::string>()->required(), "the T1 description (JSON); its KernelFile is looked for beside it")(
+      "file", po::value<std::string>()->required(),
+      "the T1 description (JSON); its KernelFile is looked for beside it")(
       "output,o", po::value<std::string>(), "the folder to write into (default: NAME, in the current folder)")(
-      "name", po::value<std::string>()->default_value(""), "the template's name (default: General.BenchmarkName, else the file's name)");
+      "name", po::value<std::string>()->default_value(""),
+      "the template's name (default: General.BenchmarkName, else the file's name)");
   AddJsonOption(options);
   po::positional_options_description positional;
   positional.add("format", 1).add("file", 1);
@@ -72,8 +77,10 @@ int RunFormatImport(int argc, char** argv) {
   RefuseShippedName(imported.name);
   const std::string folder = vm.count("output") ? vm["output"].as<std::string>() : imported.name;
   const WrittenTemplate written = WriteImportedTemplate(imported, folder);
-  if (vm.count("json")) std::cout << Json(imported, written, folder).dump(2) << "\n";
-  else PrintText(imported, written, folder);
+  if (vm.count("json"))
+    std::cout << Json(imported, written, folder).dump(2) << "\n";
+  else
+    PrintText(imported, written, folder);
   return kExitOk;
 }
 

@@ -14,16 +14,17 @@ namespace {
 
 nlohmann::json ToJson(const TemplateSpec& t) {
   nlohmann::json params = nlohmann::json::array(), sizes = nlohmann::json::array();
-  for (const ParamSpec& p : t.params) params.push_back({{"name", p.name}, {"values", p.values}, {"labels", p.labels}, {"host", p.host}});
+  for (const ParamSpec& p : t.params)
+    params.push_back({{"name", p.name}, {"values", p.values}, {"labels", p.labels}, {"host", p.host}});
   for (const SizeSpec& s : t.sizes) sizes.push_back({{"name", s.name}, {"default", s.default_value}});
-  return {{"name", t.name}, {"summary", t.summary}, {"description", t.description_path}, {"hash", t.hash},
-          {"params", params}, {"sizes", sizes}, {"combinations", CountCombinations(t)}};
+  return {{"name", t.name},   {"summary", t.summary}, {"description", t.description_path},   {"hash", t.hash},
+          {"params", params}, {"sizes", sizes},       {"combinations", CountCombinations(t)}};
 }
 
 void PrintText(const TemplateSpec& t) {
   std::cout << t.name << "  " << t.summary << "\n  sizes:";
   for (const SizeSpec& s : t.sizes) std::cout << " " << s.name << "=" << s.default_value;
-  std::cout << "  (--size " ;
+  std::cout << "  (--size ";
   for (std::size_t i = 0; i < t.sizes.size(); ++i) std::cout << (i ? "x" : "") << t.sizes[i].name;
   std::cout << ")\n";
   for (const ParamSpec& p : t.params) {
@@ -41,8 +42,7 @@ int RunKernels(int argc, char** argv) {
                          "List the kernel templates: parameters with their values, and size variables.",
                          "tuner kernels transpose"};
   po::options_description options("Options");
-  options.add_options()("name", po::value<std::string>(), "show only this template")(
-      "json", "print one JSON document");
+  options.add_options()("name", po::value<std::string>(), "show only this template")("json", "print one JSON document");
   AddTemplatesOption(options);
   po::positional_options_description positional;
   positional.add("name", 1);
@@ -51,8 +51,10 @@ int RunKernels(int argc, char** argv) {
   const auto dirs = TemplateSearchDirs(TemplateFolders(vm));
   const TemplateLibrary library = LoadTemplateLibrary(dirs);
   std::vector<const TemplateSpec*> shown;
-  if (vm.count("name")) shown.push_back(&library.Find(vm["name"].as<std::string>()));
-  else for (const TemplateSpec& t : library.templates) shown.push_back(&t);
+  if (vm.count("name"))
+    shown.push_back(&library.Find(vm["name"].as<std::string>()));
+  else
+    for (const TemplateSpec& t : library.templates) shown.push_back(&t);
   for (const std::string& error : library.errors) std::cerr << "warning: " << error << "\n";
   if (vm.count("json")) {
     nlohmann::json doc = {{"templates", nlohmann::json::array()}, {"errors", library.errors}};

@@ -3,28 +3,27 @@
 #include <iostream>
 #include <map>
 #include <optional>
-#include <vector>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "app/cli.h"
 #include "app/commands.h"
+#include "app/target_device.h"
 #include "common/errors.h"
+#include "common/option_values.h"
 #include "occupancy/occupancy.h"
 #include "occupancy/occupancy_curve.h"
 #include "occupancy/occupancy_output.h"
-#include "common/option_values.h"
-#include "app/target_device.h"
-#include "template/template_library.h"
 #include "occupancy/template_resources.h"
+#include "template/template_library.h"
 
 namespace tuner {
 
 namespace {
 
 const CommandSpec kSpec{
-    "occupancy",
-    "tuner occupancy (--arch sm_XY | --gpu N) --threads T [--regs R] [--smem BYTES] [options]",
+    "occupancy", "tuner occupancy (--arch sm_XY | --gpu N) --threads T [--regs R] [--smem BYTES] [options]",
     "Blocks per SM, warps per SM, occupancy and the limiting resource of a kernel, computed with NVIDIA's\n"
     "cuda_occupancy.h, the block count each limit alone allows, and what would raise occupancy.\n"
     "Sizes take a K suffix (16K = 16384 bytes). Device overrides describe a custom device on top of\n"
@@ -53,7 +52,8 @@ const Override kOverrides[] = {
     {"max-blocks-per-sm", "maximum resident blocks per SM (at most the architecture's)", false, 1,
      [](const DeviceLimits& d) -> long long { return d.max_blocks_per_sm; },
      [](DeviceLimits* d, long long v) { d->max_blocks_per_sm = int(v); }},
-    {"regs-per-sm", "32-bit registers per SM", false, 256, [](const DeviceLimits& d) -> long long { return d.regs_per_sm; },
+    {"regs-per-sm", "32-bit registers per SM", false, 256,
+     [](const DeviceLimits& d) -> long long { return d.regs_per_sm; },
      [](DeviceLimits* d, long long v) { d->regs_per_sm = int(v); }},
     {"regs-per-block", "32-bit registers per block", false, 256,
      [](const DeviceLimits& d) -> long long { return d.regs_per_block; },
@@ -80,17 +80,17 @@ constexpr const char* kBeyondEveryArch = "no built-in architecture has more";
 po::options_description MakeOptions() {
   po::options_description options("Options");
   AddTargetOptions(options, "a GPU of this machine (default 0 when --arch is not given)");
-  options.add_options()
-      ("list-archs", "print every name --arch takes and exit")
-      ("threads", po::value<std::string>(), "threads per block (1 to 1024)")
-      ("regs", po::value<std::string>()->default_value("0"), "registers per thread, 0 to 255 (from ptxas -v or the cubin)")
-      ("smem", po::value<std::string>()->default_value("0"),
-       "shared memory per block in bytes, static plus dynamic, before the driver's reserve")
-      ("vary", po::value<std::string>(), "also print occupancy over threads, regs or smem")
-      ("svg", po::value<std::string>(), "with --vary: write that curve as an SVG chart to FILE")
-      ("kernel", po::value<std::string>(), "a kernel template: threads, registers and shared memory from its cubin")
-      ("param", po::value<std::vector<std::string>>()->composing(),
-       "with --kernel: NAME=VALUE, a declared value or its label (others: first value)");
+  options.add_options()("list-archs", "print every name --arch takes and exit")("threads", po::value<std::string>(),
+                                                                                "threads per block (1 to 1024)")(
+      "regs", po::value<std::string>()->default_value("0"),
+      "registers per thread, 0 to 255 (from ptxas -v or the cubin)")(
+      "smem", po::value<std::string>()->default_value("0"),
+      "shared memory per block in bytes, static plus dynamic, before the driver's reserve")(
+      "vary", po::value<std::string>(), "also print occupancy over threads, regs or smem")(
+      "svg", po::value<std::string>(), "with --vary: write that curve as an SVG chart to FILE")(
+      "kernel", po::value<std::string>(), "a kernel template: threads, registers and shared memory from its cubin")(
+      "param", po::value<std::vector<std::string>>()->composing(),
+      "with --kernel: NAME=VALUE, a declared value or its label (others: first value)");
   AddSizeOption(options, "with --kernel: problem size, e.g. 4096x4096x4096");
   AddTemplatesOption(options);
   AddJsonOption(options);
@@ -117,8 +117,9 @@ DeviceLimits MakeDevice(const DeviceLimits& base, const std::vector<std::pair<co
   for (const auto& [o, value] : overrides) o->set(&device, value);
   if (!overrides.empty()) device.name += " (custom)";
   if (device.max_blocks_per_sm > base.max_blocks_per_sm)
-    std::cerr << "warning: cuda_occupancy.h allows at most " << base.max_blocks_per_sm << " blocks per SM on compute capability "
-              << device.cc_major << "." << device.cc_minor << "; --max-blocks-per-sm above that has no effect\n";
+    std::cerr << "warning: cuda_occupancy.h allows at most " << base.max_blocks_per_sm
+              << " blocks per SM on compute capability " << device.cc_major << "." << device.cc_minor
+              << "; --max-blocks-per-sm above that has no effect\n";
   try {
     const std::size_t configured = ConfiguredSmemPerSmBytes(device);
     if (configured != device.smem_per_sm_bytes)
@@ -134,8 +135,8 @@ KernelResources MakeKernel(const po::variables_map& vm) {
   if (!vm.count("threads")) throw UsageError("--threads: required (threads per block), or --kernel NAME");
   const DeviceLimits largest = LargestLimits();
   KernelResources kernel;
-  kernel.threads_per_block = int(ParseWholeNumber("threads", vm["threads"].as<std::string>(), 1,
-                                                  largest.max_threads_per_block, kBeyondEveryArch));
+  kernel.threads_per_block = int(
+      ParseWholeNumber("threads", vm["threads"].as<std::string>(), 1, largest.max_threads_per_block, kBeyondEveryArch));
   kernel.regs_per_thread = int(ParseWholeNumber("regs", vm["regs"].as<std::string>(), 0, kMaxRegsPerThread,
                                                 "the most registers a thread can address"));
   kernel.smem_bytes = std::size_t(ParseBytes("smem", vm["smem"].as<std::string>(), 0,
@@ -169,9 +170,14 @@ TemplateRequest MakeTemplateRequest(const po::variables_map& vm) {
 nlohmann::json TemplateJson(const TemplateResources& r, const std::string& name) {
   nlohmann::json params = nlohmann::json::object();
   for (const auto& [param, value] : r.params) params[param] = value;
-  return {{"name", name}, {"params", params}, {"arch", r.arch}, {"block", r.geometry.block},
-          {"regs_per_thread", r.info.regs_per_thread}, {"static_smem_bytes", r.info.static_smem_bytes},
-          {"dynamic_smem_bytes", r.geometry.shared_bytes}, {"spill_bytes", r.info.spill_bytes},
+  return {{"name", name},
+          {"params", params},
+          {"arch", r.arch},
+          {"block", r.geometry.block},
+          {"regs_per_thread", r.info.regs_per_thread},
+          {"static_smem_bytes", r.info.static_smem_bytes},
+          {"dynamic_smem_bytes", r.geometry.shared_bytes},
+          {"spill_bytes", r.info.spill_bytes},
           {"violated_constraints", r.violated_constraints}};
 }
 
@@ -199,7 +205,8 @@ nlohmann::json ApplyTemplate(const TemplateRequest& request, const TargetDevice&
 // --list-archs prints every name --arch takes; any other option given with it is a mistake.
 int ListArchs(const po::variables_map& vm) {
   for (const auto& [name, value] : vm)
-    if (name != "list-archs" && !value.defaulted()) throw UsageError("--list-archs: takes no other option (--" + name + " given)");
+    if (name != "list-archs" && !value.defaulted())
+      throw UsageError("--list-archs: takes no other option (--" + name + " given)");
   for (const std::string& arch : AcceptedArchs()) std::cout << arch << "\n";
   return kExitOk;
 }
@@ -236,14 +243,17 @@ int RunOccupancy(int argc, char** argv) {
   target.limits = MakeDevice(target.limits, overrides);
   const nlohmann::json source = request ? ApplyTemplate(*request, target, &kernel) : nlohmann::json();
   const DeviceLimits& device = target.limits;
-  OccupancyReport report{device, kernel, ComputeOccupancy(device, kernel), SuggestImprovements(device, kernel), {}, {}, source};
+  OccupancyReport report{device, kernel, ComputeOccupancy(device, kernel), SuggestImprovements(device, kernel), {},
+                         {},     source};
   if (vary) {
     report.vary = input;
     report.curve = OccupancyCurve(device, kernel, input);
   }
   if (vm.count("svg")) WriteSvg(vm, report);
-  if (vm.count("json")) std::cout << OccupancyJson(report).dump(2) << "\n";
-  else PrintOccupancy(report, std::cout);
+  if (vm.count("json"))
+    std::cout << OccupancyJson(report).dump(2) << "\n";
+  else
+    PrintOccupancy(report, std::cout);
   return kExitOk;
 }
 

@@ -8,17 +8,17 @@
 #include "app/cli.h"
 #include "app/commands.h"
 #include "app/stored_template.h"
-#include "reports/report_format.h"
+#include "common/errors.h"
+#include "common/option_values.h"
+#include "cuda/device.h"
 #include "db/counters.h"
 #include "db/objective.h"
-#include "db/row_json.h"
+#include "db/query/default_paths.h"
 #include "db/query/number_text.h"
 #include "db/query/selection.h"
 #include "db/query/store.h"
-#include "db/query/default_paths.h"
-#include "cuda/device.h"
-#include "common/errors.h"
-#include "common/option_values.h"
+#include "db/row_json.h"
+#include "reports/report_format.h"
 #include "template/problem_size.h"
 #include "template/template_library.h"
 
@@ -43,8 +43,8 @@ std::vector<db::GpuRecord> Targets(const po::variables_map& vm, const std::optio
     if (models.empty()) {
       std::string stored;
       for (const db::GpuRecord& m : db::ModelsIn(rows)) stored += (stored.empty() ? "" : ", ") + m.name;
-      throw std::runtime_error("no results of '" + kernel + "' for a GPU matching '" + name + "' (stored: " +
-                               stored + ")");
+      throw std::runtime_error("no results of '" + kernel + "' for a GPU matching '" + name + "' (stored: " + stored +
+                               ")");
     }
     return models;
   }
@@ -54,9 +54,8 @@ std::vector<db::GpuRecord> Targets(const po::variables_map& vm, const std::optio
 }
 
 ordered_json SelectionJson(const db::Selection& s, const db::LookupTarget& target) {
-  ordered_json out = {{"gpu", db::ToJson(target.gpu)},
-                      {"status", db::ToString(s.status)},
-                      {"note", s.Describe(target)}};
+  ordered_json out = {
+      {"gpu", db::ToJson(target.gpu)}, {"status", db::ToString(s.status)}, {"note", s.Describe(target)}};
   if (s.status == db::LookupStatus::kNotFound) return out;
   const db::MeasurementRecord& m = s.row.measurement;
   out["fallback"] = db::ToString(s.fallback);
@@ -65,8 +64,11 @@ ordered_json SelectionJson(const db::Selection& s, const db::LookupTarget& targe
   out["stale"] = s.row.stale;
   out["params"] = db::ParseStoredJson(m.params_json);
   out["launch"] = db::ParseStoredJson(m.launch_json);
-  out["time_ms"] = {{"median", m.time_ms_median}, {"min", m.time_ms_min}, {"max", m.time_ms_max},
-                    {"spread", m.time_ms_spread}, {"samples", m.samples}};
+  out["time_ms"] = {{"median", m.time_ms_median},
+                    {"min", m.time_ms_min},
+                    {"max", m.time_ms_max},
+                    {"spread", m.time_ms_spread},
+                    {"samples", m.samples}};
   out["perf"] = {{"value", m.perf_value}, {"unit", m.perf_unit}};
   out["regs_per_thread"] = m.regs_per_thread;
   out["smem_bytes"] = m.smem_bytes;
@@ -87,20 +89,21 @@ std::string Dims(const ordered_json& dims) {
 }
 
 void PrintSelection(const db::Selection& s, const db::LookupTarget& target, const std::string& kernel) {
-  std::printf("%s %s on %s\n  %-11s %s\n", kernel.c_str(), db::SizeKey(target.sizes).c_str(),
-              target.gpu.name.c_str(), db::ToString(s.status), s.Describe(target).c_str());
+  std::printf("%s %s on %s\n  %-11s %s\n", kernel.c_str(), db::SizeKey(target.sizes).c_str(), target.gpu.name.c_str(),
+              db::ToString(s.status), s.Describe(target).c_str());
   if (s.status == db::LookupStatus::kNotFound) return;
   const db::MeasurementRecord& m = s.row.measurement;
   const ordered_json launch = db::ParseStoredJson(m.launch_json);
   std::printf("  %-11s %s\n", "parameters", report::ParamsText(m.params_json).c_str());
   if (launch.is_object())
-    std::printf("  %-11s grid %s  block %s  shared %s B\n", "launch", Dims(launch.value("grid", ordered_json())).c_str(),
-                Dims(launch.value("block", ordered_json())).c_str(), launch.value("shared_bytes", ordered_json(0)).dump().c_str());
+    std::printf("  %-11s grid %s  block %s  shared %s B\n", "launch",
+                Dims(launch.value("grid", ordered_json())).c_str(), Dims(launch.value("block", ordered_json())).c_str(),
+                launch.value("shared_bytes", ordered_json(0)).dump().c_str());
   std::printf("  %-11s %.4f ms median (min %.4f, max %.4f, %d samples)\n", "time", m.time_ms_median, m.time_ms_min,
               m.time_ms_max, m.samples);
   std::printf("  %-11s %.1f %s\n", "throughput", m.perf_value, m.perf_unit.c_str());
-  std::printf("  %-11s %d registers/thread, %lld B shared/block, occupancy %.2f (%s)\n", "resources",
-              m.regs_per_thread, static_cast<long long>(m.smem_bytes), m.occupancy, m.limiter.c_str());
+  std::printf("  %-11s %d registers/thread, %lld B shared/block, occupancy %.2f (%s)\n", "resources", m.regs_per_thread,
+              static_cast<long long>(m.smem_bytes), m.occupancy, m.limiter.c_str());
   std::printf("  %-11s %s\n", "measured", m.measured_at.c_str());
   std::printf("%s", db::HardwareText(m, "  ").c_str());
 }
@@ -121,18 +124,21 @@ std::vector<db::MeasurementRow> BestRows(db::Store& store, const std::string& ke
 }  // namespace
 
 int RunQuery(int argc, char** argv) {
-  const CommandSpec spec{"query", "tuner query KERNEL [--gpu N | --device NAME] [--size WxH] [--db PATH] [--json]",
-                         "Print the stored best configuration of a kernel for a GPU and a problem size. When the exact\n"
-                         "size or GPU was not tuned, the nearest tuned size, then another card of the same model, then\n"
-                         "another model of the same architecture is used, and the output says which.",
-                         "tuner query transpose --size 8192x8192"};
+  const CommandSpec spec{
+      "query", "tuner query KERNEL [--gpu N | --device NAME] [--size WxH] [--db PATH] [--json]",
+      "Print the stored best configuration of a kernel for a GPU and a problem size. When the exact\n"
+      "size or GPU was not tuned, the nearest tuned size, then another card of the same model, then\n"
+      "another model of the same architecture is used, and the output says which.",
+      "tuner query transpose --size 8192x8192"};
   po::options_description options("Options");
   options.add_options()("kernel", po::value<std::string>()->required(), "the template (see 'tuner kernels')");
   AddSizeOption(options, "problem size, e.g. 8192x8192; omitted sizes take the template's defaults");
   AddGpuOption(options, "this machine's GPU N (see 'tuner devices'); default 0 when there is one");
-  options.add_options()("device", po::value<std::string>(), "stored GPU models whose name contains NAME, e.g. H100 (no GPU needed)")(
+  options.add_options()("device", po::value<std::string>(),
+                        "stored GPU models whose name contains NAME, e.g. H100 (no GPU needed)")(
       "objective", po::value<std::string>()->default_value("time"),
-      "what 'best' means: time, energy (joules per launch) or edp (energy x time), among the measurements that have it");
+      "what 'best' means: time, energy (joules per launch) or edp (energy x time), among the measurements that have "
+      "it");
   AddJsonOption(options);
   AddTemplatesOption(options);
   AddDatabaseOption(options);
@@ -163,15 +169,20 @@ int RunQuery(int argc, char** argv) {
     throw std::runtime_error("no successful result of '" + kernel + "' is stored in " + store.path() +
                              "; run 'tuner tune " + kernel + "' on a GPU first");
   if (sizes.empty()) sizes = ResolveSizes(templ, kernel, size_text);
-  ordered_json doc = {{"kernel", kernel}, {"size", db::SizeKey(sizes)}, {"database", store.path()},
-                      {"objective", db::ToString(objective)}, {"results", ordered_json::array()}};
+  ordered_json doc = {{"kernel", kernel},
+                      {"size", db::SizeKey(sizes)},
+                      {"database", store.path()},
+                      {"objective", db::ToString(objective)},
+                      {"results", ordered_json::array()}};
   bool any_current = false;
   for (const db::GpuRecord& target_gpu : Targets(vm, gpu, rows, kernel)) {
     const db::LookupTarget target{target_gpu, sizes};
     const db::Selection selection = db::SelectBest(rows, target);
     any_current = any_current || selection.status == db::LookupStatus::kFound;
-    if (vm.count("json")) doc["results"].push_back(SelectionJson(selection, target));
-    else PrintSelection(selection, target, kernel);
+    if (vm.count("json"))
+      doc["results"].push_back(SelectionJson(selection, target));
+    else
+      PrintSelection(selection, target, kernel);
   }
   if (vm.count("json")) std::cout << doc.dump(2) << "\n";
   if (!any_current) std::cerr << "tuner query: no current result of '" << kernel << "' for this GPU and size\n";

@@ -7,15 +7,15 @@
 
 #include "app/cli.h"
 #include "app/commands.h"
+#include "common/errors.h"
+#include "common/interrupt.h"
+#include "db/query/default_paths.h"
 #include "db/query/number_text.h"
 #include "db/query/selection.h"
 #include "db/query/store.h"
-#include "db/query/default_paths.h"
-#include "common/errors.h"
-#include "common/interrupt.h"
-#include "template/problem_size.h"
 #include "reports/report_data.h"
 #include "reports/report_output.h"
+#include "template/problem_size.h"
 #include "template/template_library.h"
 
 namespace tuner {
@@ -29,7 +29,8 @@ T Get(const po::variables_map& vm, const char* name, T fallback) {
 
 // --size as a complete size key: with one kernel whose template is at hand, completed with its
 // defaults like `tuner tune`; otherwise as given.
-std::string ResolveSize(const std::string& text, const std::vector<std::string>& kernels, const TemplateLibrary& library) {
+std::string ResolveSize(const std::string& text, const std::vector<std::string>& kernels,
+                        const TemplateLibrary& library) {
   const std::vector<long long> numbers = ParseSizeNumbers(text);
   if (kernels.size() == 1)
     for (const TemplateSpec& spec : library.templates)
@@ -52,7 +53,8 @@ report::ReportRequest Request(const po::variables_map& vm) {
   request.kernels = Get(vm, "kernel", std::vector<std::string>{});
   request.device = Get(vm, "device", std::string());
   request.include_stale = vm.count("include-stale") > 0;
-  const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs(Get(vm, "templates", std::vector<std::string>{})));
+  const TemplateLibrary library =
+      LoadTemplateLibrary(TemplateSearchDirs(Get(vm, "templates", std::vector<std::string>{})));
   request.labels = Labels(library);
   for (const std::string& size : Get(vm, "size", std::vector<std::string>{}))
     request.size_keys.push_back(ResolveSize(size, request.kernels, library));
@@ -73,17 +75,21 @@ void RequireRows(const report::ReportData& data, const report::ReportRequest& re
 }  // namespace
 
 int RunReport(int argc, char** argv) {
-  const CommandSpec spec{"report", "tuner report [KERNEL...] [--device NAME] [--size WxH] [--format html|md|csv] [-o PATH]",
-                         "Write a report of the stored results: a self-contained HTML page with charts (default), Markdown\n"
-                         "with the charts as SVG files in a folder beside it, or CSV of the raw measurements. Without\n"
-                         "KERNEL, every kernel in the database. Ctrl-C stops it with a line saying what was written (exit 130).",
-                         "tuner report transpose --device H100 -o transpose.html"};
+  const CommandSpec spec{
+      "report", "tuner report [KERNEL...] [--device NAME] [--size WxH] [--format html|md|csv] [-o PATH]",
+      "Write a report of the stored results: a self-contained HTML page with charts (default), Markdown\n"
+      "with the charts as SVG files in a folder beside it, or CSV of the raw measurements. Without\n"
+      "KERNEL, every kernel in the database. Ctrl-C stops it with a line saying what was written (exit 130).",
+      "tuner report transpose --device H100 -o transpose.html"};
   po::options_description options("Options");
-  options.add_options()("kernel", po::value<std::vector<std::string>>()->composing(), "templates to report (default: all stored)")(
-      "device", po::value<std::string>(), "only GPUs whose name contains NAME, e.g. H100")(
-      "size", po::value<std::vector<std::string>>()->composing(), "only this problem size (repeatable), e.g. 8192x8192")(
+  options.add_options()("kernel", po::value<std::vector<std::string>>()->composing(),
+                        "templates to report (default: all stored)")("device", po::value<std::string>(),
+                                                                     "only GPUs whose name contains NAME, e.g. H100")(
+      "size", po::value<std::vector<std::string>>()->composing(),
+      "only this problem size (repeatable), e.g. 8192x8192")(
       "format", po::value<std::string>(), "html, md or csv (default: from -o's extension, else html)")(
-      "output,o", po::value<std::string>(), "output file, '-' for stdout (default report.html, report.md or report.csv)")(
+      "output,o", po::value<std::string>(),
+      "output file, '-' for stdout (default report.html, report.md or report.csv)")(
       "include-stale", "also results of older versions of the templates");
   AddDatabaseOption(options);
   AddTemplatesOption(options);
@@ -91,11 +97,12 @@ int RunReport(int argc, char** argv) {
   positional.add("kernel", -1);
   po::variables_map vm;
   if (!ParseCommandLine(argc, argv, spec, options, positional, &vm)) return kExitOk;
-  const std::optional<std::string> output = vm.count("output") ? std::optional(vm["output"].as<std::string>()) : std::nullopt;
+  const std::optional<std::string> output =
+      vm.count("output") ? std::optional(vm["output"].as<std::string>()) : std::nullopt;
   if (output && *output != "-") RequireOutputPath("output", *output);
   const report::ReportFormat format = vm.count("format") ? report::ParseFormat(vm["format"].as<std::string>())
-                                      : output ? report::FormatOfPath(*output)
-                                               : report::ReportFormat::kHtml;
+                                      : output           ? report::FormatOfPath(*output)
+                                                         : report::ReportFormat::kHtml;
   const report::ReportRequest request = Request(vm);
 
   static std::atomic<bool> interrupted{false};
@@ -111,7 +118,10 @@ int RunReport(int argc, char** argv) {
   const std::vector<std::string> written = report::WriteReport(data, format, path, std::cout);
   if (!written.empty())
     std::cerr << "tuner report: wrote " << written.front() << " (" << data.CountRows() << " measurements of "
-              << data.kernels.size() << " kernel(s)" << (written.size() > 1 ? ", " + std::to_string(written.size() - 1) + " charts in " + report::ChartsFolderOf(path) : std::string())
+              << data.kernels.size() << " kernel(s)"
+              << (written.size() > 1
+                      ? ", " + std::to_string(written.size() - 1) + " charts in " + report::ChartsFolderOf(path)
+                      : std::string())
               << ")\n";
   if (!interrupted) return kExitOk;
   std::cerr << "tuner report: interrupted; the report was already being written and is complete\n";

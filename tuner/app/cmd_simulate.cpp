@@ -9,16 +9,16 @@
 
 #include "app/cli.h"
 #include "app/commands.h"
-#include "db/row_json.h"
-#include "db/query/selection.h"
-#include "db/query/store.h"
-#include "db/query/default_paths.h"
+#include "app/stored_template.h"
 #include "common/errors.h"
 #include "common/option_values.h"
-#include "template/problem_size.h"
-#include "search/simulation.h"
-#include "app/stored_template.h"
 #include "common/text_table.h"
+#include "db/query/default_paths.h"
+#include "db/query/selection.h"
+#include "db/query/store.h"
+#include "db/row_json.h"
+#include "search/simulation.h"
+#include "template/problem_size.h"
 
 namespace tuner {
 
@@ -79,15 +79,18 @@ std::map<std::string, std::vector<db::MeasurementRow>> RowsPerGpu(db::Store& sto
   std::map<std::string, std::vector<db::MeasurementRow>> groups;
   std::size_t other_versions = 0;
   for (db::MeasurementRow& row : store.ListMeasurements(filter)) {
-    if (row.templ.hash == hash) groups[row.gpu.uuid].push_back(std::move(row));
-    else ++other_versions;
+    if (row.templ.hash == hash)
+      groups[row.gpu.uuid].push_back(std::move(row));
+    else
+      ++other_versions;
   }
   if (!groups.empty()) return groups;
   std::string what = "no sweep of '" + o.kernel + "' at size " + o.size_key;
   if (!device.empty()) what += " on a GPU matching '" + device + "'";
   what += " is stored in " + store.path();
   if (other_versions > 0)
-    what += " for the current version of the template (" + std::to_string(other_versions) + " results of other versions)";
+    what +=
+        " for the current version of the template (" + std::to_string(other_versions) + " results of other versions)";
   throw std::runtime_error(what + "; run 'tuner tune " + o.kernel + "' on a GPU first");
 }
 
@@ -115,7 +118,8 @@ std::vector<StoredSweep> CompleteSweeps(const std::map<std::string, std::vector<
     throw std::runtime_error("no complete sweep to replay:" + problems + "\nrun 'tuner tune " + o.kernel +
                              "' (brute force) on that GPU to complete it");
   if (!problems.empty()) std::cerr << "tuner simulate: skipping incomplete sweeps:" << problems << "\n";
-  if (!spec) std::cerr << "tuner simulate: template '" << o.kernel << "' is not at hand; the stored candidates are the space\n";
+  if (!spec)
+    std::cerr << "tuner simulate: template '" << o.kernel << "' is not at hand; the stored candidates are the space\n";
   return sweeps;
 }
 
@@ -140,14 +144,15 @@ ordered_json SweepJson(const StoredSweep& sweep, const std::vector<StrategySumma
   const std::size_t optimum = *l.Optimum();
   std::size_t within = 0;
   for (const auto& t : l.time_ms) within += t && *t <= *l.time_ms[optimum] * (1 + kTolerance);
-  ordered_json out = {{"gpu", db::ToJson(sweep.gpu)},
-                      {"template_hash", sweep.template_hash},
-                      {"candidates", l.candidates.size()},
-                      {"ok", l.OkCount()},
-                      {"within_5pct", within},
-                      {"optimum", {{"params", ordered_json::parse(ParamsJson(l.candidates[optimum]))},
-                                   {"time_ms", *l.time_ms[optimum]}}},
-                      {"strategies", ordered_json::array()}};
+  ordered_json out = {
+      {"gpu", db::ToJson(sweep.gpu)},
+      {"template_hash", sweep.template_hash},
+      {"candidates", l.candidates.size()},
+      {"ok", l.OkCount()},
+      {"within_5pct", within},
+      {"optimum",
+       {{"params", ordered_json::parse(ParamsJson(l.candidates[optimum]))}, {"time_ms", *l.time_ms[optimum]}}},
+      {"strategies", ordered_json::array()}};
   for (const StrategySummary& s : summaries) out["strategies"].push_back(SummaryJson(s));
   return out;
 }
@@ -157,9 +162,9 @@ std::string Cell(const std::optional<double>& value) { return value ? Fixed(*val
 void PrintSweep(const StoredSweep& sweep, const std::vector<StrategySummary>& summaries, const SimulateOptions& o) {
   const Landscape& l = sweep.landscape;
   const std::size_t optimum = *l.Optimum();
-  std::cout << o.kernel << " " << o.size_key << " on " << sweep.gpu.name << " (" << sweep.gpu.uuid << "): "
-            << l.candidates.size() << " candidates, " << l.OkCount() << " ok, optimum " << Fixed(*l.time_ms[optimum], 4)
-            << " ms " << ParamsJson(l.candidates[optimum]) << "\n";
+  std::cout << o.kernel << " " << o.size_key << " on " << sweep.gpu.name << " (" << sweep.gpu.uuid
+            << "): " << l.candidates.size() << " candidates, " << l.OkCount() << " ok, optimum "
+            << Fixed(*l.time_ms[optimum], 4) << " ms " << ParamsJson(l.candidates[optimum]) << "\n";
   TextTable table({"strategy", "reached", "evals to 5% mean", "median", "min", "max", "evals used", "best/opt"});
   for (const StrategySummary& s : summaries)
     table.Add({s.strategy, std::to_string(s.reached) + "/" + std::to_string(s.runs), Cell(s.mean_to_target),
@@ -172,20 +177,23 @@ void PrintSweep(const StoredSweep& sweep, const std::vector<StrategySummary>& su
 }  // namespace
 
 int RunSimulate(int argc, char** argv) {
-  const CommandSpec spec{"simulate",
-                         "tuner simulate KERNEL [--size WxH] [--device NAME] [--strategy S|all] [--budget N] [--runs R] "
-                         "[--seed S] [--db PATH] [--json]",
-                         "Replay a complete stored sweep without a GPU: each strategy's evaluations are answered from\n"
-                         "the stored results. Prints, per strategy, how many evaluations it needed to come within 5% of\n"
-                         "the optimum (over R runs seeded S, S+1, ...) and how often it got there within the budget.",
-                         "tuner simulate transpose --strategy all --runs 50"};
+  const CommandSpec spec{
+      "simulate",
+      "tuner simulate KERNEL [--size WxH] [--device NAME] [--strategy S|all] [--budget N] [--runs R] "
+      "[--seed S] [--db PATH] [--json]",
+      "Replay a complete stored sweep without a GPU: each strategy's evaluations are answered from\n"
+      "the stored results. Prints, per strategy, how many evaluations it needed to come within 5% of\n"
+      "the optimum (over R runs seeded S, S+1, ...) and how often it got there within the budget.",
+      "tuner simulate transpose --strategy all --runs 50"};
   po::options_description options("Options");
   options.add_options()("kernel", po::value<std::string>()->required(), "the template (see 'tuner kernels')");
   AddSizeOption(options, "problem size of the stored sweep; omitted sizes take the template's defaults");
-  options.add_options()(
-      "device", po::value<std::string>()->default_value(""), "only stored GPUs whose name contains NAME (default: every one)")(
-      "strategy", po::value<std::string>()->default_value("all"), "all, or a comma-separated list of: brute_force, random, annealing, genetic, bayesian")(
-      "budget", po::value<std::string>()->default_value("0"), "at most N evaluations per run (0: until the strategy stops)")(
+  options.add_options()("device", po::value<std::string>()->default_value(""),
+                        "only stored GPUs whose name contains NAME (default: every one)")(
+      "strategy", po::value<std::string>()->default_value("all"),
+      "all, or a comma-separated list of: brute_force, random, annealing, genetic, bayesian")(
+      "budget", po::value<std::string>()->default_value("0"),
+      "at most N evaluations per run (0: until the strategy stops)")(
       "runs", po::value<std::string>()->default_value("50"), "runs per strategy, seeded S, S+1, ... (1 to 100000)")(
       "seed", po::value<std::string>()->default_value("0"), "seed of the first run (0 to 2^64-1)");
   AddJsonOption(options);
@@ -205,9 +213,10 @@ int RunSimulate(int argc, char** argv) {
   db::Store store = db::Store::Open(ResolveDatabasePath(vm["db"].as<std::string>()), db::OpenMode::kReadOnly);
   const std::string hash = templ ? templ->hash : store.LatestTemplateHash(o.kernel);
   const auto groups = RowsPerGpu(store, o, vm["device"].as<std::string>(), hash);
-  ordered_json doc = {{"kernel", o.kernel}, {"size", o.size_key}, {"database", store.path()},
-                      {"tolerance", kTolerance}, {"runs", o.runs}, {"budget", o.strategy.max_evaluations},
-                      {"seed", o.strategy.seed}, {"sweeps", ordered_json::array()}};
+  ordered_json doc = {{"kernel", o.kernel},       {"size", o.size_key},
+                      {"database", store.path()}, {"tolerance", kTolerance},
+                      {"runs", o.runs},           {"budget", o.strategy.max_evaluations},
+                      {"seed", o.strategy.seed},  {"sweeps", ordered_json::array()}};
   for (const StoredSweep& sweep : CompleteSweeps(groups, templ, o, hash)) {
     std::vector<StrategySummary> summaries;
     for (const std::string& name : o.strategies) {
@@ -215,8 +224,10 @@ int RunSimulate(int argc, char** argv) {
       options.name = name;
       summaries.push_back(SimulateStrategy(sweep.landscape, options, o.runs, kTolerance));
     }
-    if (vm.count("json")) doc["sweeps"].push_back(SweepJson(sweep, summaries));
-    else PrintSweep(sweep, summaries, o);
+    if (vm.count("json"))
+      doc["sweeps"].push_back(SweepJson(sweep, summaries));
+    else
+      PrintSweep(sweep, summaries, o);
   }
   if (vm.count("json")) std::cout << doc.dump(2) << "\n";
   return kExitOk;

@@ -8,23 +8,23 @@
 
 #include "app/cli.h"
 #include "app/commands.h"
-#include "template/data_files.h"
-#include "db/counters.h"
-#include "db/objective.h"
-#include "db/query/store.h"
-#include "db/query/default_paths.h"
 #include "common/errors.h"
 #include "common/interrupt.h"
+#include "common/option_values.h"
+#include "common/text_table.h"
+#include "db/counters.h"
+#include "db/objective.h"
+#include "db/query/default_paths.h"
+#include "db/query/store.h"
+#include "reports/report_format.h"
 #include "sweep/leader_summary.h"
 #include "sweep/multi_gpu_sweep.h"
-#include "common/option_values.h"
-#include "reports/report_format.h"
-#include "template/search_space.h"
 #include "sweep/shard.h"
 #include "sweep/sweep.h"
+#include "template/data_files.h"
+#include "template/search_space.h"
 #include "template/template_library.h"
 #include "template/template_values.h"
-#include "common/text_table.h"
 
 namespace tuner {
 
@@ -33,12 +33,23 @@ namespace {
 using report::ParamsText;
 
 nlohmann::json RecordJson(const db::MeasurementRecord& r) {
-  return {{"params", nlohmann::ordered_json::parse(r.params_json)}, {"launch", nlohmann::json::parse(r.launch_json)},
-          {"status", r.status}, {"reason", r.reason}, {"time_ms", r.time_ms_median}, {"time_ms_min", r.time_ms_min},
+  return {{"params", nlohmann::ordered_json::parse(r.params_json)},
+          {"launch", nlohmann::json::parse(r.launch_json)},
+          {"status", r.status},
+          {"reason", r.reason},
+          {"time_ms", r.time_ms_median},
+          {"time_ms_min", r.time_ms_min},
           {"time_ms_max", r.time_ms_max},
-          {"spread", r.time_ms_spread}, {"samples", r.samples}, {"perf", r.perf_value}, {"perf_unit", r.perf_unit},
-          {"regs_per_thread", r.regs_per_thread}, {"smem_bytes", r.smem_bytes}, {"spill_bytes", r.spill_bytes},
-          {"blocks_per_sm", r.blocks_per_sm}, {"occupancy", r.occupancy}, {"limiter", r.limiter},
+          {"spread", r.time_ms_spread},
+          {"samples", r.samples},
+          {"perf", r.perf_value},
+          {"perf_unit", r.perf_unit},
+          {"regs_per_thread", r.regs_per_thread},
+          {"smem_bytes", r.smem_bytes},
+          {"spill_bytes", r.spill_bytes},
+          {"blocks_per_sm", r.blocks_per_sm},
+          {"occupancy", r.occupancy},
+          {"limiter", r.limiter},
           {"worker_kills", r.worker_kills}};
 }
 
@@ -81,22 +92,30 @@ void PrintPipelineStages(const std::optional<PipelineStages>& winner) {
   const StageTimes& t = winner->stages;
   std::cout << "stages of this run's winner alone (" << winner->pipeline << ", whole problem, one stream): H2D "
             << Fixed(t.h2d_ms, 3) << " ms, kernel " << Fixed(t.kernel_ms, 3) << " ms, D2H " << Fixed(t.d2h_ms, 3)
-            << " ms; the pipeline took " << Fixed(winner->time_ms, 3) << " ms = " << Fixed(winner->time_ms / StageBoundMs(t), 2)
-            << "x its slowest stage\n";
+            << " ms; the pipeline took " << Fixed(winner->time_ms, 3)
+            << " ms = " << Fixed(winner->time_ms / StageBoundMs(t), 2) << "x its slowest stage\n";
 }
 
 // As tune --json shows them.
 nlohmann::json StagesJson(const PipelineStages& winner) {
   const StageTimes& t = winner.stages;
-  return {{"h2d_ms", t.h2d_ms}, {"kernel_ms", t.kernel_ms}, {"d2h_ms", t.d2h_ms}, {"pipeline", winner.pipeline},
-          {"params", nlohmann::json::parse(winner.params_json)}, {"time_ms", winner.time_ms}, {"bound_ms", StageBoundMs(t)}};
+  return {{"h2d_ms", t.h2d_ms},
+          {"kernel_ms", t.kernel_ms},
+          {"d2h_ms", t.d2h_ms},
+          {"pipeline", winner.pipeline},
+          {"params", nlohmann::json::parse(winner.params_json)},
+          {"time_ms", winner.time_ms},
+          {"bound_ms", StageBoundMs(t)}};
 }
 
 // What the counters and energy pass cost (null: no pass).
 nlohmann::json HardwarePassJson(const std::optional<HardwarePassCost>& cost) {
   if (!cost) return nullptr;
-  return {{"wall_ms", cost->wall_ms}, {"requests", cost->requests}, {"counters", cost->counters},
-          {"energy", cost->energy}, {"worker_ms", cost->worker_ms}};
+  return {{"wall_ms", cost->wall_ms},
+          {"requests", cost->requests},
+          {"counters", cost->counters},
+          {"energy", cost->energy},
+          {"worker_ms", cost->worker_ms}};
 }
 
 // The best by the objective, against copy bandwidth where it is a bandwidth (a pipeline: against its
@@ -123,8 +142,7 @@ void PrintSummary(const TemplateSpec& spec, const SweepOutcome& out, db::Objecti
   std::cout << spec.name << " " << out.size.Key() << " on GPU " << out.gpu.index << " (" << out.gpu.name << ", "
             << out.gpu.Arch() << "): " << out.candidates << " candidates"
             << (out.shard.empty() ? "" : " (" + std::to_string(out.shard_candidates) + " in shard " + out.shard + ")")
-            << ", " << out.measured.size() << " measured now, "
-            << out.already_stored << " already stored\n\n";
+            << ", " << out.measured.size() << " measured now, " << out.already_stored << " already stored\n\n";
   PrintTable(out.stored);
   PrintBest(spec, out, objective);
   std::cout << "\n" << Describe(out.time) << "\n";
@@ -134,20 +152,30 @@ nlohmann::json OutcomeJson(const TemplateSpec& spec, const SweepOutcome& out, db
   nlohmann::json candidates = nlohmann::json::array();
   for (const auto& r : SortedByTime(out.stored)) candidates.push_back(RecordWithHardwareJson(r));
   const auto best = Best(out.stored, objective);
-  nlohmann::json doc = {{"kernel", spec.name}, {"size", out.size.Key()}, {"template_hash", spec.hash},
-                        {"gpu", {{"index", out.gpu.index}, {"name", out.gpu.name}, {"uuid", out.gpu.uuid}, {"arch", out.gpu.Arch()}}},
-                        {"copy_gbps", out.copy_gbps}, {"candidates_total", out.candidates},
-                        {"measured_now", out.measured.size()}, {"already_stored", out.already_stored},
-                        {"interrupted", out.interrupted}, {"time", ToJson(out.time)}, {"candidates", candidates},
-                        {"best", nullptr},
-                        {"objective", db::ToString(objective)},
-                        {"counters_unavailable", out.counters_unavailable.empty() ? nlohmann::json() : nlohmann::json(out.counters_unavailable)},
-                        {"energy_unavailable", out.energy_unavailable.empty() ? nlohmann::json() : nlohmann::json(out.energy_unavailable)},
-                        {"hardware_pass", HardwarePassJson(out.hardware_pass)}};
+  nlohmann::json doc = {
+      {"kernel", spec.name},
+      {"size", out.size.Key()},
+      {"template_hash", spec.hash},
+      {"gpu", {{"index", out.gpu.index}, {"name", out.gpu.name}, {"uuid", out.gpu.uuid}, {"arch", out.gpu.Arch()}}},
+      {"copy_gbps", out.copy_gbps},
+      {"candidates_total", out.candidates},
+      {"measured_now", out.measured.size()},
+      {"already_stored", out.already_stored},
+      {"interrupted", out.interrupted},
+      {"time", ToJson(out.time)},
+      {"candidates", candidates},
+      {"best", nullptr},
+      {"objective", db::ToString(objective)},
+      {"counters_unavailable",
+       out.counters_unavailable.empty() ? nlohmann::json() : nlohmann::json(out.counters_unavailable)},
+      {"energy_unavailable",
+       out.energy_unavailable.empty() ? nlohmann::json() : nlohmann::json(out.energy_unavailable)},
+      {"hardware_pass", HardwarePassJson(out.hardware_pass)}};
   if (!out.shard.empty()) doc.update({{"shard", out.shard}, {"shard_candidates", out.shard_candidates}});
   if (best) {
     doc["best"] = RecordWithHardwareJson(*best);
-    if (best->perf_unit == "GB/s" && out.copy_gbps > 0) doc["best"]["fraction_of_copy"] = best->perf_value / out.copy_gbps;
+    if (best->perf_unit == "GB/s" && out.copy_gbps > 0)
+      doc["best"]["fraction_of_copy"] = best->perf_value / out.copy_gbps;
   }
   if (out.pipeline_stages) doc["pipeline_stages"] = StagesJson(*out.pipeline_stages);
   doc.update(ToJson(SummariseLeaders(out.stored)));
@@ -160,7 +188,8 @@ int InterruptedSummary(std::size_t stored) {
 }
 
 // Several GPUs: each GPU's sweep, then the best of each model over its GPUs' shares.
-int ReportSweeps(const TemplateSpec& spec, const std::vector<SweepOutcome>& outcomes, bool json, db::Objective objective) {
+int ReportSweeps(const TemplateSpec& spec, const std::vector<SweepOutcome>& outcomes, bool json,
+                 db::Objective objective) {
   // By the model's name first, so that the models are listed in the order of their names.
   std::map<std::pair<std::string, db::GpuModel>, std::vector<db::MeasurementRecord>> per_model;
   std::map<std::string, int> models_named;
@@ -184,12 +213,17 @@ int ReportSweeps(const TemplateSpec& spec, const std::vector<SweepOutcome>& outc
   bool all_have_best = true;
   for (const auto& [named, records] : per_model) {
     // Two models whose memory differs by less than a GiB: the bytes tell them apart.
-    const std::string model = named.first + (models_named[named.first] > 1 ? " (" + std::to_string(named.second.memory_bytes) + " bytes)" : "");
+    const std::string model =
+        named.first +
+        (models_named[named.first] > 1 ? " (" + std::to_string(named.second.memory_bytes) + " bytes)" : "");
     const auto best = Best(records, objective);
     all_have_best &= best.has_value();
-    if (json) doc["best_per_model"][model] = best ? RecordWithHardwareJson(*best) : nlohmann::json();
-    else if (best) std::cout << "best on " << model << ": " << ParamsText(best->params_json) << "  " << Fixed(best->time_ms_median, 4)
-                             << " ms  " << Fixed(best->perf_value, 1) << " " << best->perf_unit << "\n";
+    if (json)
+      doc["best_per_model"][model] = best ? RecordWithHardwareJson(*best) : nlohmann::json();
+    else if (best)
+      std::cout << "best on " << model << ": " << ParamsText(best->params_json) << "  "
+                << Fixed(best->time_ms_median, 4) << " ms  " << Fixed(best->perf_value, 1) << " " << best->perf_unit
+                << "\n";
   }
   if (json) std::cout << doc.dump(2) << "\n";
   if (interrupted) {
@@ -215,10 +249,12 @@ const char* const kSharedCandidates =
     "and launch geometry), so each candidate is compiled once and every further size loads it from the compile cache";
 
 // --sizes: every size's sweep, then one line per size.
-int ReportSizes(const TemplateSpec& spec, const std::vector<SweepOutcome>& outcomes, bool json, db::Objective objective) {
+int ReportSizes(const TemplateSpec& spec, const std::vector<SweepOutcome>& outcomes, bool json,
+                db::Objective objective) {
   bool all_have_best = true, interrupted = false;
   std::size_t stored = 0;
-  nlohmann::json doc = {{"kernel", spec.name}, {"sizes", nlohmann::json::array()}, {"compiled_candidates", kSharedCandidates}};
+  nlohmann::json doc = {
+      {"kernel", spec.name}, {"sizes", nlohmann::json::array()}, {"compiled_candidates", kSharedCandidates}};
   TextTable table({"SIZE", "BEST", "TIME ms", "PERF", "MEASURED NOW", "COMPILED", "FROM CACHE"});
   for (const SweepOutcome& out : outcomes) {
     const auto best = Best(out.stored, objective);
@@ -233,7 +269,8 @@ int ReportSizes(const TemplateSpec& spec, const std::vector<SweepOutcome>& outco
     }
     PrintSummary(spec, out, objective);
     std::cout << "\n";
-    table.Add({out.size.Key(), best ? ParamsText(best->params_json) : "none passed", best ? Fixed(best->time_ms_median, 4) : "",
+    table.Add({out.size.Key(), best ? ParamsText(best->params_json) : "none passed",
+               best ? Fixed(best->time_ms_median, 4) : "",
                best ? Fixed(best->perf_value, 1) + " " + best->perf_unit : "", std::to_string(out.measured.size()),
                std::to_string(compiled), std::to_string(cached)});
   }
@@ -242,8 +279,10 @@ int ReportSizes(const TemplateSpec& spec, const std::vector<SweepOutcome>& outco
   } else {
     std::cout << spec.name << " at " << outcomes.size() << " sizes:\n";
     table.Print(std::cout);
-    std::cout << "\nCompiled candidates: " << kSharedCandidates << ".\nEach size's loss with the other sizes' winners, and the "
-              << "smallest set of configurations within 5% at every size (the dispatch table): tuner report " << spec.name << "\n";
+    std::cout << "\nCompiled candidates: " << kSharedCandidates
+              << ".\nEach size's loss with the other sizes' winners, and the "
+              << "smallest set of configurations within 5% at every size (the dispatch table): tuner report "
+              << spec.name << "\n";
   }
   if (interrupted) return InterruptedSummary(stored);
   return all_have_best ? kExitOk : kExitFailed;
@@ -254,9 +293,12 @@ int ReportSizes(const TemplateSpec& spec, const std::vector<SweepOutcome>& outco
 std::vector<std::pair<ProblemSize, TemplateSpec>> SizesToTune(const TemplateSpec& templ, const po::variables_map& vm,
                                                               const SweepOptions& sweep) {
   std::vector<ProblemSize> sizes;
-  if (!vm.count("sizes")) sizes = {ParseProblemSize(templ, sweep.size_text)};
-  else if (vm["sizes"].as<std::string>() == kCapturedSizes) sizes = SizesWithData(templ);
-  else sizes = ParseProblemSizes(templ, vm["sizes"].as<std::string>());
+  if (!vm.count("sizes"))
+    sizes = {ParseProblemSize(templ, sweep.size_text)};
+  else if (vm["sizes"].as<std::string>() == kCapturedSizes)
+    sizes = SizesWithData(templ);
+  else
+    sizes = ParseProblemSizes(templ, vm["sizes"].as<std::string>());
   std::vector<std::pair<ProblemSize, TemplateSpec>> specs;
   for (const ProblemSize& size : sizes) {
     TemplateSpec spec = SpecAtSize(templ, size);
@@ -291,7 +333,8 @@ SweepOptions SweepOptionsFrom(const po::variables_map& vm, int argc, char** argv
   if (vm.count("sizes")) {
     CheckSizeList(vm["sizes"].as<std::string>());
     if (vm.count("gpus"))
-      throw UsageError("--sizes and --gpus: tune several sizes on one GPU (--gpu N), or one size at a time on several GPUs");
+      throw UsageError(
+          "--sizes and --gpus: tune several sizes on one GPU (--gpu N), or one size at a time on several GPUs");
   }
   sweep.gpu = GpuOption(vm).value_or(0);
   sweep.size_text = SizeOption(vm);
@@ -304,7 +347,8 @@ SweepOptions SweepOptionsFrom(const po::variables_map& vm, int argc, char** argv
   sweep.strategy.max_evaluations =
       static_cast<std::size_t>(ParseWholeNumber("budget", vm["budget"].as<std::string>(), 0, LLONG_MAX, "0: no limit"));
   sweep.strategy.seed = ParseSeed("seed", vm["seed"].as<std::string>());
-  sweep.budget_seconds = ParseSeconds("budget-seconds", vm["budget-seconds"].as<std::string>(), 0, HUGE_VAL, "0: no limit");
+  sweep.budget_seconds =
+      ParseSeconds("budget-seconds", vm["budget-seconds"].as<std::string>(), 0, HUGE_VAL, "0: no limit");
   if (vm.count("gpus") && sweep.strategy.name != "brute_force" && sweep.strategy.name != "random")
     throw UsageError("--gpus shares the candidates of brute_force and random sweeps; tune with --strategy " +
                      sweep.strategy.name + " one GPU at a time (--gpu N)");
@@ -312,7 +356,8 @@ SweepOptions SweepOptionsFrom(const po::variables_map& vm, int argc, char** argv
   if (vm.count("shard")) {
     sweep.node_shard = ParseShard(vm["shard"].as<std::string>());
     if (sweep.strategy.name != "brute_force" && sweep.strategy.name != "random")
-      throw UsageError("--shard shares the candidates of brute_force and random sweeps; --strategy " + sweep.strategy.name +
+      throw UsageError("--shard shares the candidates of brute_force and random sweeps; --strategy " +
+                       sweep.strategy.name +
                        " chooses each candidate from the results before it, so it runs on one node");
   }
   sweep.counters = ParseCounterMode(vm["counters"].as<std::string>());
@@ -323,25 +368,31 @@ SweepOptions SweepOptionsFrom(const po::variables_map& vm, int argc, char** argv
 }  // namespace
 
 int RunTune(int argc, char** argv) {
-  const CommandSpec spec{"tune", "tuner tune KERNEL [--size WxH | --sizes LIST] [--gpu N] [options]",
-                         "Compile every candidate of a kernel template with NVRTC, check it against the reference, time it on\n"
-                         "the GPU and store every result. Running it again measures only what is missing. Ctrl-C stops\n"
-                         "with a summary (exit 130); a second Ctrl-C stops at once.",
-                         "tuner tune transpose --size 8192x8192"};
+  const CommandSpec spec{
+      "tune", "tuner tune KERNEL [--size WxH | --sizes LIST] [--gpu N] [options]",
+      "Compile every candidate of a kernel template with NVRTC, check it against the reference, time it on\n"
+      "the GPU and store every result. Running it again measures only what is missing. Ctrl-C stops\n"
+      "with a summary (exit 130); a second Ctrl-C stops at once.",
+      "tuner tune transpose --size 8192x8192"};
   po::options_description options("Options");
   options.add_options()("kernel", po::value<std::string>()->required(), "the template to tune (see 'tuner kernels')");
   AddSizeOption(options, "problem size, e.g. 8192x8192 (template's size variables in order)");
-  options.add_options()("sizes", po::value<std::string>(),
-                        "several sizes in one run, e.g. 1024x256,4096x256, or 'captured' (every size the template has data for)");
-  AddGpuOption(options, "GPU index (see 'tuner devices'; default 0)");
   options.add_options()(
-      "gpus", po::value<std::string>(), "several GPUs at once: 'all' or 0,1 (one worker each; GPUs of one model share the candidates)")(
-      "shard", po::value<std::string>(), "K/N: measure this node's share K of N (a job array over several nodes; then 'tuner db merge')")(
+      "sizes", po::value<std::string>(),
+      "several sizes in one run, e.g. 1024x256,4096x256, or 'captured' (every size the template has data for)");
+  AddGpuOption(options, "GPU index (see 'tuner devices'; default 0)");
+  options.add_options()("gpus", po::value<std::string>(),
+                        "several GPUs at once: 'all' or 0,1 (one worker each; GPUs of one model share the candidates)")(
+      "shard", po::value<std::string>(),
+      "K/N: measure this node's share K of N (a job array over several nodes; then 'tuner db merge')")(
       "force", "measure candidates that are already stored again")(
-      "strategy", po::value<std::string>()->default_value("brute_force"), "brute_force, random, annealing, genetic or bayesian")(
-      "budget", po::value<std::string>()->default_value("0"), "at most this many candidates evaluated (0: no limit)")(
-      "budget-seconds", po::value<std::string>()->default_value("0"), "stop measuring after this many seconds (0: no limit)")(
-      "seed", po::value<std::string>()->default_value("1"), "seed of the random and optimising strategies (0 to 2^64-1)")(
+      "strategy", po::value<std::string>()->default_value("brute_force"),
+      "brute_force, random, annealing, genetic or bayesian")("budget", po::value<std::string>()->default_value("0"),
+                                                             "at most this many candidates evaluated (0: no limit)")(
+      "budget-seconds", po::value<std::string>()->default_value("0"),
+      "stop measuring after this many seconds (0: no limit)")(
+      "seed", po::value<std::string>()->default_value("1"),
+      "seed of the random and optimising strategies (0 to 2^64-1)")(
       "timeout-floor", po::value<std::string>()->default_value("10"),
       "seconds a candidate may always take before it is killed (0.001 to 86400)")(
       "counters", po::value<std::string>()->default_value("leaders"),
@@ -370,7 +421,7 @@ int RunTune(int argc, char** argv) {
   RequireNoFolder("db", db_path);  // bad databases (a folder, a foreign or read-only file) before the GPU
   db::Store::CheckWritable(db_path);
   const std::vector<GpuInfo> gpus = SelectedGpus(vm, sweep);  // no GPU: exit 3 before the database is touched
-  ProgressBar bar(!vm.count("json") && StderrIsTerminal());  // one bar for all GPUs' sweeps
+  ProgressBar bar(!vm.count("json") && StderrIsTerminal());   // one bar for all GPUs' sweeps
   sweep.progress = &bar;
   db::Store store = db::Store::Open(db_path, db::OpenMode::kReadWrite);
   StopOnInterrupt(&g_sweep_interrupted);
@@ -392,8 +443,10 @@ int RunTune(int argc, char** argv) {
   }
   const SweepOutcome outcome = RunSweep(at_size, sweep, store);
   bar.Finish();
-  if (vm.count("json")) std::cout << OutcomeJson(at_size, outcome, sweep.objective).dump(2) << "\n";
-  else PrintSummary(at_size, outcome, sweep.objective);
+  if (vm.count("json"))
+    std::cout << OutcomeJson(at_size, outcome, sweep.objective).dump(2) << "\n";
+  else
+    PrintSummary(at_size, outcome, sweep.objective);
   if (outcome.interrupted) return InterruptedSummary(outcome.measured.size());
   return FastestOk(outcome.stored) ? kExitOk : kExitFailed;
 }

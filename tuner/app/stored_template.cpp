@@ -1,9 +1,9 @@
 #include "app/stored_template.h"
 
-#include "db/query/number_text.h"
-#include "db/query/selection.h"
 #include "common/errors.h"
 #include "common/option_values.h"
+#include "db/query/number_text.h"
+#include "db/query/selection.h"
 #include "template/problem_size.h"
 #include "template/template_library.h"
 
@@ -27,7 +27,8 @@ std::vector<long long> ResolveSizes(const std::optional<TemplateSpec>& spec, con
   return ParseSizeNumbers(size_text);
 }
 
-std::string ResolveSizeKey(const std::optional<TemplateSpec>& spec, const std::string& kernel, const std::string& size_text) {
+std::string ResolveSizeKey(const std::optional<TemplateSpec>& spec, const std::string& kernel,
+                           const std::string& size_text) {
   return db::SizeKey(ResolveSizes(spec, kernel, size_text));
 }
 

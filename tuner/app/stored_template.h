@@ -19,6 +19,7 @@ std::optional<TemplateSpec> FindTemplateIfAny(const std::vector<std::string>& di
 std::vector<long long> ResolveSizes(const std::optional<TemplateSpec>& spec, const std::string& kernel,
                                     const std::string& size_text);
 // Their stored size key ("8192x8192").
-std::string ResolveSizeKey(const std::optional<TemplateSpec>& spec, const std::string& kernel, const std::string& size_text);
+std::string ResolveSizeKey(const std::optional<TemplateSpec>& spec, const std::string& kernel,
+                           const std::string& size_text);
 
 }  // namespace tuner

@@ -1,7 +1,7 @@
 #include "app/target_device.h"
 
-#include "occupancy/device_limits.h"
 #include "common/errors.h"
+#include "occupancy/device_limits.h"
 #include "occupancy/template_resources.h"
 
 namespace tuner {
@@ -23,9 +23,12 @@ void AddTargetOptions(po::options_description& options, const char* gpu_help) {
 TargetChoice ReadTargetChoice(const po::variables_map& vm, const std::string& default_arch) {
   RefuseTogether(vm, "arch", "gpu");
   TargetChoice choice;
-  if (vm.count("arch")) choice.arch = ParseArch(vm["arch"].as<std::string>());
-  else if (const std::optional<int> gpu = GpuOption(vm)) choice.gpu = *gpu;
-  else if (!default_arch.empty()) choice.arch = ParseArch(default_arch);
+  if (vm.count("arch"))
+    choice.arch = ParseArch(vm["arch"].as<std::string>());
+  else if (const std::optional<int> gpu = GpuOption(vm))
+    choice.gpu = *gpu;
+  else if (!default_arch.empty())
+    choice.arch = ParseArch(default_arch);
   return choice;
 }
 

@@ -6,8 +6,8 @@
 #include <optional>
 #include <string>
 
-#include "occupancy/arch_table.h"
 #include "app/cli.h"
+#include "occupancy/arch_table.h"
 
 namespace tuner {
 

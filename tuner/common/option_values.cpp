@@ -15,7 +15,9 @@ namespace {
 
 constexpr long long kKiB = 1024;
 
-std::string Prefix(const std::string& option, const std::string& text) { return "--" + option + " " + Quoted(text) + ": "; }
+std::string Prefix(const std::string& option, const std::string& text) {
+  return "--" + option + " " + Quoted(text) + ": ";
+}
 
 std::string WithMeaning(const std::string& message, const std::string& meaning) {
   return meaning.empty() ? message : message + " (" + meaning + ")";
@@ -38,8 +40,10 @@ std::string Quoted(const std::string& text) {
   std::string quoted = "'";
   for (const char c : text) {
     const auto byte = static_cast<unsigned char>(c);
-    if (c == '\n') quoted += "\\n";
-    else if (c == '\t') quoted += "\\t";
+    if (c == '\n')
+      quoted += "\\n";
+    else if (c == '\t')
+      quoted += "\\t";
     else if (byte < 0x20 || byte == 0x7f) {
       char escape[8];
       std::snprintf(escape, sizeof escape, "\\x%02x", byte);
@@ -88,8 +92,9 @@ long long ParseBytes(const std::string& option, const std::string& text, long lo
   }
   const std::optional<db::WholeNumberText> digits = db::ReadWholeNumber(number);
   if (!digits) throw UsageError(Prefix(option, text) + "not a number of bytes (bytes may take a K suffix: 16K)");
-  const bool in_range = digits->magnitude && !(digits->negative && *digits->magnitude != 0) &&
-                        *digits->magnitude <= static_cast<unsigned long long>(max) / static_cast<unsigned long long>(unit);
+  const bool in_range =
+      digits->magnitude && !(digits->negative && *digits->magnitude != 0) &&
+      *digits->magnitude <= static_cast<unsigned long long>(max) / static_cast<unsigned long long>(unit);
   const long long bytes = in_range ? static_cast<long long>(*digits->magnitude) * unit : -1;
   if (!in_range || bytes < min) {
     const std::string kibi = max % kKiB == 0 ? " = " + std::to_string(max / kKiB) + "K" : "";

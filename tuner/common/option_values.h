@@ -14,8 +14,8 @@ std::string Quoted(const std::string& text);
 
 // A whole number, at least `min` and at most `max`. `meaning` (may be empty) is added to a range
 // error, e.g. "the most registers a thread can address".
-long long ParseWholeNumber(const std::string& option, const std::string& text, long long min,
-                           long long max = LLONG_MAX, const std::string& meaning = "");
+long long ParseWholeNumber(const std::string& option, const std::string& text, long long min, long long max = LLONG_MAX,
+                           const std::string& meaning = "");
 
 // A seed: any whole number from 0 to 2^64 - 1.
 unsigned long long ParseSeed(const std::string& option, const std::string& text);

@@ -129,8 +129,8 @@ std::string Axes(const Chart& chart, const Frame& f) {
   out += Text(f.left + f.width / 2, f.top + f.height + 27 + 13 * static_cast<double>(label_lines),
               AxisTitle(chart.x_axis), "text-anchor=\"middle\"");
   const double ymid = f.top + f.height / 2;
-  out += Text(18, ymid, AxisTitle(chart.y_axis),
-              "text-anchor=\"middle\" transform=\"rotate(-90 18 " + Num(ymid) + ")\"");
+  out +=
+      Text(18, ymid, AxisTitle(chart.y_axis), "text-anchor=\"middle\" transform=\"rotate(-90 18 " + Num(ymid) + ")\"");
   return out;
 }
 
@@ -149,7 +149,8 @@ struct BarSlot {
 // bar), else 80% of the smallest gap between x values.
 double BarWidth(const ChartSeries& s, const Frame& f, std::size_t categories, std::size_t series) {
   if (categories > 0)
-    return std::min((series > 1 ? 0.8 : 0.6) * f.width / static_cast<double>(categories), 64.0 * static_cast<double>(series));
+    return std::min((series > 1 ? 0.8 : 0.6) * f.width / static_cast<double>(categories),
+                    64.0 * static_cast<double>(series));
   std::vector<double> xs;
   for (const ChartPoint& p : s.points)
     if (std::isfinite(p.x)) xs.push_back(f.Px(p.x));
@@ -160,8 +161,8 @@ double BarWidth(const ChartSeries& s, const Frame& f, std::size_t categories, st
   return std::max(1.0, 0.8 * gap);
 }
 
-std::string Bars(const ChartSeries& s, const Frame& f, const std::string& color, std::size_t categories,
-                 BarSlot slot, const std::vector<std::string>* titles) {
+std::string Bars(const ChartSeries& s, const Frame& f, const std::string& color, std::size_t categories, BarSlot slot,
+                 const std::vector<std::string>* titles) {
   const double group = BarWidth(s, f, categories, slot.count), width = group / static_cast<double>(slot.count);
   const double offset = (static_cast<double>(slot.index) + 0.5) * width - group / 2;
   const double base = f.Py(std::clamp(0.0, f.y.lo, f.y.hi));
@@ -205,7 +206,8 @@ std::string SeriesPath(const ChartSeries& s, const Frame& f, const std::string& 
 // points; a marker and its label count as many points.
 std::pair<double, double> LegendCorner(const Chart& chart, const Frame& f, double width, double height) {
   const double right = f.left + f.width - width - 6, bottom = f.top + f.height - height - 6;
-  const std::pair<double, double> corners[] = {{right, f.top + 6}, {f.left + 6, f.top + 6}, {right, bottom}, {f.left + 6, bottom}};
+  const std::pair<double, double> corners[] = {
+      {right, f.top + 6}, {f.left + 6, f.top + 6}, {right, bottom}, {f.left + 6, bottom}};
   std::size_t best = 0, best_hidden = SIZE_MAX;
   for (std::size_t c = 0; c < std::size(corners); ++c) {
     const auto [x, y] = corners[c];
@@ -233,7 +235,8 @@ std::string Legend(const Chart& chart, const Frame& f, const std::vector<std::st
   double y = top + 17;
   for (std::size_t i = 0; i < chart.series.size(); ++i) {
     if (chart.series[i].name.empty()) continue;
-    out += "<rect x=\"" + Num(x + 6) + "\" y=\"" + Num(y - 9) + "\" width=\"12\" height=\"10\" fill=\"" + colors[i] + "\"/>\n";
+    out += "<rect x=\"" + Num(x + 6) + "\" y=\"" + Num(y - 9) + "\" width=\"12\" height=\"10\" fill=\"" + colors[i] +
+           "\"/>\n";
     out += Text(x + 24, y, chart.series[i].name, "");
     y += 18;
   }
@@ -245,7 +248,8 @@ std::string Markers(const Chart& chart, const Frame& f) {
   for (const ChartMarker& m : chart.markers) {
     if (!std::isfinite(m.at.x) || !std::isfinite(m.at.y)) continue;
     const double px = f.Px(m.at.x), py = f.Py(m.at.y);
-    out += "<circle cx=\"" + Num(px) + "\" cy=\"" + Num(py) + "\" r=\"6\" fill=\"none\" stroke=\"#d62728\" "
+    out += "<circle cx=\"" + Num(px) + "\" cy=\"" + Num(py) +
+           "\" r=\"6\" fill=\"none\" stroke=\"#d62728\" "
            "stroke-width=\"2.5\"/>\n";
     const bool right_half = px > f.left + f.width / 2;
     out += Text(px + (right_half ? -10 : 10), py - 10, m.label,
@@ -261,11 +265,21 @@ std::string XmlEscape(const std::string& text) {
   out.reserve(text.size());
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
       default:
         const bool forbidden = static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r';
         out += forbidden ? '?' : c;
@@ -302,7 +316,8 @@ std::string RenderSvg(const Chart& chart) {
   f.height = std::max(10.0, chart.height_px - kTop - kBottom);
   std::vector<std::string> colors;
   for (std::size_t i = 0; i < chart.series.size(); ++i)
-    colors.push_back(chart.series[i].color.empty() ? kPalette[i % std::size(kPalette)] : XmlEscape(chart.series[i].color));
+    colors.push_back(chart.series[i].color.empty() ? kPalette[i % std::size(kPalette)]
+                                                   : XmlEscape(chart.series[i].color));
 
   std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(chart.width_px) +
                     "\" height=\"" + std::to_string(chart.height_px) + "\" viewBox=\"0 0 " +

@@ -101,11 +101,13 @@ std::string WorkerProcess::WaitStatus() {
   return "the worker exited with status " + std::to_string(WEXITSTATUS(status));
 }
 
-WorkerProcess::Reply WorkerProcess::Call(const nlohmann::json& request, double timeout_s, const std::function<bool()>& stop) {
+WorkerProcess::Reply WorkerProcess::Call(const nlohmann::json& request, double timeout_s,
+                                         const std::function<bool()>& stop) {
   Reply reply;
   if (pid_ <= 0) return {Outcome::kDied, {}, "the worker is not running"};
   const std::string line = request.dump() + "\n";
-  if (write(to_worker_, line.data(), line.size()) != static_cast<ssize_t>(line.size())) return {Outcome::kDied, {}, WaitStatus()};
+  if (write(to_worker_, line.data(), line.size()) != static_cast<ssize_t>(line.size()))
+    return {Outcome::kDied, {}, WaitStatus()};
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   for (;;) {
     const std::size_t newline = pending_.find('\n');

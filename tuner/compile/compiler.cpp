@@ -9,8 +9,8 @@
 #include <chrono>
 #include <filesystem>
 #include <mutex>
-#include <shared_mutex>
 #include <regex>
+#include <shared_mutex>
 #include <sstream>
 #include <vector>
 
@@ -144,7 +144,8 @@ KernelInfo ParsePtxasReport(const std::string& log, const std::string& lowered_n
   std::size_t end = log.find("Compiling entry function", begin + marker.size());
   const std::string block = log.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
   std::smatch m;
-  if (std::regex_search(block, m, std::regex(R"((\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads)"))) {
+  if (std::regex_search(block, m,
+                        std::regex(R"((\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads)"))) {
     info.stack_bytes = std::stoi(m[1]);
     info.spill_bytes = std::stoi(m[2]) + std::stoi(m[3]);
   }

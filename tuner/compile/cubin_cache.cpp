@@ -38,9 +38,14 @@ void WriteAtomically(const fs::path& path, const std::string& bytes) {
 }
 
 nlohmann::json InfoToJson(const CompileResult& r, const std::string& cubin_hash) {
-  return {{"lowered_name", r.lowered_name}, {"log", r.log}, {"compile_ms", r.compile_ms},
-          {"regs_per_thread", r.info.regs_per_thread}, {"static_smem_bytes", r.info.static_smem_bytes},
-          {"barriers", r.info.barriers}, {"stack_bytes", r.info.stack_bytes}, {"spill_bytes", r.info.spill_bytes},
+  return {{"lowered_name", r.lowered_name},
+          {"log", r.log},
+          {"compile_ms", r.compile_ms},
+          {"regs_per_thread", r.info.regs_per_thread},
+          {"static_smem_bytes", r.info.static_smem_bytes},
+          {"barriers", r.info.barriers},
+          {"stack_bytes", r.info.stack_bytes},
+          {"spill_bytes", r.info.spill_bytes},
           {"cubin_hash", cubin_hash}};
 }
 

@@ -11,8 +11,8 @@
 namespace tuner {
 
 struct CachedCompile {
-  CompileResult result;     // result.cubin is left empty: the kernel is in `cubin_path`
-  std::string cubin_path;   // valid when result.ok
+  CompileResult result;    // result.cubin is left empty: the kernel is in `cubin_path`
+  std::string cubin_path;  // valid when result.ok
   bool cache_hit = false;
 };
 

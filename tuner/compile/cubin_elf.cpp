@@ -12,9 +12,9 @@ namespace tuner {
 
 namespace {
 
-constexpr unsigned char kFormatSval = 0x04;  // attribute with a 16-bit size and a value
-constexpr unsigned char kFormatHval = 0x03;  // attribute with a 16-bit value
-constexpr unsigned char kFormatBval = 0x02;  // attribute with an 8-bit value, padded to 16 bits
+constexpr unsigned char kFormatSval = 0x04;       // attribute with a 16-bit size and a value
+constexpr unsigned char kFormatHval = 0x03;       // attribute with a 16-bit value
+constexpr unsigned char kFormatBval = 0x02;       // attribute with an 8-bit value, padded to 16 bits
 constexpr unsigned char kAttrRegCount = 0x2f;     // EIATTR_REGCOUNT: (symbol index, registers)
 constexpr unsigned char kAttrNumBarriers = 0x4c;  // EIATTR_NUM_BARRIERS: barriers the kernel uses
 
@@ -33,8 +33,8 @@ class Elf {
   bool Valid() const {
     if (bytes_.size() < sizeof(Elf64_Ehdr) || std::memcmp(bytes_.data(), ELFMAG, SELFMAG) != 0) return false;
     const Elf64_Ehdr& h = Header();
-    return h.e_shentsize == sizeof(Elf64_Shdr) && h.e_shoff + std::size_t{h.e_shnum} * sizeof(Elf64_Shdr) <= bytes_.size() &&
-           h.e_shstrndx < h.e_shnum;
+    return h.e_shentsize == sizeof(Elf64_Shdr) &&
+           h.e_shoff + std::size_t{h.e_shnum} * sizeof(Elf64_Shdr) <= bytes_.size() && h.e_shstrndx < h.e_shnum;
   }
 
   const Elf64_Shdr* Find(const std::string& name) const {

@@ -9,9 +9,9 @@
 namespace tuner {
 
 struct CubinResources {
-  int regs_per_thread = 0;           // EIATTR_REGCOUNT of the kernel's symbol in .nv.info
-  long long static_smem_bytes = 0;   // .nv.shared.<kernel>, less the system reserve it holds
-  int barriers = 0;                  // EIATTR_NUM_BARRIERS of .nv.info.<kernel>
+  int regs_per_thread = 0;          // EIATTR_REGCOUNT of the kernel's symbol in .nv.info
+  long long static_smem_bytes = 0;  // .nv.shared.<kernel>, less the system reserve it holds
+  int barriers = 0;                 // EIATTR_NUM_BARRIERS of .nv.info.<kernel>
 };
 
 // nullopt when the bytes are not an ELF file or the kernel is not in it. `arch` is "sm_90".

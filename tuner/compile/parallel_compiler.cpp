@@ -15,8 +15,12 @@ constexpr double kCompileTimeoutS = 300;
 
 nlohmann::json Request(const TemplateSpec& spec, const ParamValues& params, const std::string& entry,
                        const std::string& arch, const std::string& cache_dir) {
-  return {{"description", spec.description_path}, {"params", ParamsJson(params)}, {"entry", entry},
-          {"arch", arch}, {"cache_dir", cache_dir}, {"hash", spec.hash}};
+  return {{"description", spec.description_path},
+          {"params", ParamsJson(params)},
+          {"entry", entry},
+          {"arch", arch},
+          {"cache_dir", cache_dir},
+          {"hash", spec.hash}};
 }
 
 }  // namespace
@@ -41,7 +45,8 @@ CachedCompile ParallelCompiler::Compile(int slot, const TemplateSpec& spec, cons
 CachedCompile ParallelCompiler::CompileInProcess(int slot, const TemplateSpec& spec, const ParamValues& params,
                                                  const std::string& entry, const std::string& arch) {
   std::unique_ptr<WorkerProcess>& process = processes_.at(slot);
-  if (!process || !process->Alive()) process = std::make_unique<WorkerProcess>(executable_, std::vector<std::string>{"__compile"});
+  if (!process || !process->Alive())
+    process = std::make_unique<WorkerProcess>(executable_, std::vector<std::string>{"__compile"});
   const auto reply = process->Call(Request(spec, params, entry, arch, cache_dir_), kCompileTimeoutS);
   CachedCompile compiled;
   if (reply.outcome != WorkerProcess::Outcome::kReplied) {
@@ -71,9 +76,11 @@ int RunCompileServer(int, char**) {
       auto it = templates.find(path);
       if (it == templates.end() || it->second.hash != request.at("hash"))
         it = templates.insert_or_assign(path, LoadTemplateFile(path)).first;
-      const CachedCompile compiled = CubinCache(request.at("cache_dir")).Compile(
-          it->second, ParamsFromJson(request.at("params")), request.at("entry"), request.at("arch"));
-      reply = {{"ok", compiled.result.ok}, {"cache_hit", compiled.cache_hit}, {"compile_ms", compiled.result.compile_ms}};
+      const CachedCompile compiled =
+          CubinCache(request.at("cache_dir"))
+              .Compile(it->second, ParamsFromJson(request.at("params")), request.at("entry"), request.at("arch"));
+      reply = {
+          {"ok", compiled.result.ok}, {"cache_hit", compiled.cache_hit}, {"compile_ms", compiled.result.compile_ms}};
       if (!compiled.result.ok) reply["log"] = compiled.result.log;
     } catch (const std::exception& e) {
       reply = {{"ok", false}, {"log", e.what()}};

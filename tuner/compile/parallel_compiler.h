@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "compile/cubin_cache.h"
 #include "common/worker_process.h"
+#include "compile/cubin_cache.h"
 
 namespace tuner {
 

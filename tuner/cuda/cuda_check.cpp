@@ -3,15 +3,23 @@
 namespace tuner {
 
 void ThrowCudaError(cudaError_t code, const char* call, const char* file, int line) {
-  throw CudaError(code, std::string(call) + " failed at " + file + ":" + std::to_string(line) + ": " + DescribeCudaError(code));
+  throw CudaError(
+      code, std::string(call) + " failed at " + file + ":" + std::to_string(line) + ": " + DescribeCudaError(code));
 }
 
 bool IsStickyError(cudaError_t code) {
   switch (code) {
-    case cudaErrorIllegalAddress: case cudaErrorLaunchFailure: case cudaErrorIllegalInstruction:
-    case cudaErrorMisalignedAddress: case cudaErrorInvalidAddressSpace: case cudaErrorInvalidPc:
-    case cudaErrorHardwareStackError: case cudaErrorAssert: case cudaErrorLaunchTimeout:
-    case cudaErrorECCUncorrectable: case cudaErrorUnknown:
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchFailure:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorHardwareStackError:
+    case cudaErrorAssert:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorECCUncorrectable:
+    case cudaErrorUnknown:
       return true;
     default:
       return false;

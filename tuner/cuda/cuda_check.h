@@ -24,9 +24,8 @@ std::string DescribeCudaError(cudaError_t code);
 
 }  // namespace tuner
 
-#define TUNER_CUDA_CHECK(call)                                                      \
-  do {                                                                              \
-    const cudaError_t tuner_cuda_status_ = (call);                                  \
-    if (tuner_cuda_status_ != cudaSuccess)                                          \
-      ::tuner::ThrowCudaError(tuner_cuda_status_, #call, __FILE__, __LINE__);       \
+#define TUNER_CUDA_CHECK(call)                                                                                     \
+  do {                                                                                                             \
+    const cudaError_t tuner_cuda_status_ = (call);                                                                 \
+    if (tuner_cuda_status_ != cudaSuccess) ::tuner::ThrowCudaError(tuner_cuda_status_, #call, __FILE__, __LINE__); \
   } while (0)

@@ -4,8 +4,8 @@
 
 #include <cstdio>
 
-#include "cuda/cuda_check.h"
 #include "common/errors.h"
+#include "cuda/cuda_check.h"
 
 namespace tuner {
 
@@ -39,7 +39,8 @@ GpuInfo Describe(int index) {
   gpu.memory_bytes = static_cast<std::int64_t>(prop.totalGlobalMem);
   gpu.l2_bytes = prop.l2CacheSize;
   int clock_khz = 0;
-  if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, index) == cudaSuccess) gpu.sm_clock_mhz = clock_khz / 1000;
+  if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, index) == cudaSuccess)
+    gpu.sm_clock_mhz = clock_khz / 1000;
   return gpu;
 }
 
@@ -54,7 +55,8 @@ GpuDiscovery DiscoverGpus() {
   } else if (status == cudaErrorNoDevice || (status == cudaSuccess && count == 0)) {
     found.problem = "the NVIDIA driver reports no CUDA GPU";
   } else if (status != cudaSuccess) {
-    found.problem = std::string("CUDA cannot be initialised: ") + cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + ")";
+    found.problem = std::string("CUDA cannot be initialised: ") + cudaGetErrorName(status) + " (" +
+                    cudaGetErrorString(status) + ")";
   }
   if (!found.problem.empty()) return found;
   for (int i = 0; i < count; ++i) found.gpus.push_back(Describe(i));
@@ -65,7 +67,8 @@ GpuInfo RequireGpu(int index) {
   const GpuDiscovery found = DiscoverGpus();
   if (found.gpus.empty()) throw NoGpuError("this command needs a CUDA GPU, but " + found.problem + ".");
   if (index < 0 || index >= static_cast<int>(found.gpus.size()))
-    throw UsageError("--gpu " + std::to_string(index) + ": this machine has GPUs 0.." + std::to_string(found.gpus.size() - 1));
+    throw UsageError("--gpu " + std::to_string(index) + ": this machine has GPUs 0.." +
+                     std::to_string(found.gpus.size() - 1));
   return found.gpus[index];
 }
 

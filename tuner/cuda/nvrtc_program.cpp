@@ -8,14 +8,15 @@ void CheckNvrtc(nvrtcResult result, const char* call) {
   if (result != NVRTC_SUCCESS) throw NvrtcError(result, std::string(call) + " failed: " + nvrtcGetErrorString(result));
 }
 
-NvrtcProgram::NvrtcProgram(const std::string& source, const std::string& name, const std::vector<NvrtcHeader>& headers) {
+NvrtcProgram::NvrtcProgram(const std::string& source, const std::string& name,
+                           const std::vector<NvrtcHeader>& headers) {
   std::vector<const char*> texts, names;
   for (const NvrtcHeader& h : headers) {
     texts.push_back(h.text.c_str());
     names.push_back(h.include_name.c_str());
   }
-  CheckNvrtc(nvrtcCreateProgram(&program_, source.c_str(), name.c_str(), static_cast<int>(headers.size()),
-                                texts.data(), names.data()),
+  CheckNvrtc(nvrtcCreateProgram(&program_, source.c_str(), name.c_str(), static_cast<int>(headers.size()), texts.data(),
+                                names.data()),
              "nvrtcCreateProgram");
 }
 

@@ -33,10 +33,14 @@ double Value(BufferInit init, std::size_t i, std::uint64_t& state, bool floating
     case BufferInit::kRandom:
       return floating ? static_cast<double>(Next(state) >> 11) * 0x1.0p-52 - 1.0
                       : static_cast<double>(Next(state) % 100);
-    case BufferInit::kRandomInt: return RandomInt(Next(state));
-    case BufferInit::kOne: return 1.0;
-    case BufferInit::kIndex: return static_cast<double>(i);
-    default: return 0.0;
+    case BufferInit::kRandomInt:
+      return RandomInt(Next(state));
+    case BufferInit::kOne:
+      return 1.0;
+    case BufferInit::kIndex:
+      return static_cast<double>(i);
+    default:
+      return 0.0;
   }
 }
 
@@ -52,12 +56,18 @@ void Fill(T* data, std::size_t count, BufferInit init, std::uint64_t seed, bool 
 
 double Load(const void* data, ScalarType type, std::size_t i) {
   switch (type) {
-    case ScalarType::kFloat: return static_cast<const float*>(data)[i];
-    case ScalarType::kDouble: return static_cast<const double*>(data)[i];
-    case ScalarType::kInt: return static_cast<const std::int32_t*>(data)[i];
-    case ScalarType::kUint: return static_cast<const std::uint32_t*>(data)[i];
-    case ScalarType::kInt64: return static_cast<double>(static_cast<const std::int64_t*>(data)[i]);
-    case ScalarType::kUint64: return static_cast<double>(static_cast<const std::uint64_t*>(data)[i]);
+    case ScalarType::kFloat:
+      return static_cast<const float*>(data)[i];
+    case ScalarType::kDouble:
+      return static_cast<const double*>(data)[i];
+    case ScalarType::kInt:
+      return static_cast<const std::int32_t*>(data)[i];
+    case ScalarType::kUint:
+      return static_cast<const std::uint32_t*>(data)[i];
+    case ScalarType::kInt64:
+      return static_cast<double>(static_cast<const std::int64_t*>(data)[i]);
+    case ScalarType::kUint64:
+      return static_cast<double>(static_cast<const std::uint64_t*>(data)[i]);
   }
   return 0;
 }
@@ -71,12 +81,24 @@ void FillBuffer(void* data, ScalarType type, std::size_t count, BufferInit init,
   }
   const bool floating = IsFloatingPoint(type);
   switch (type) {
-    case ScalarType::kFloat: Fill(static_cast<float*>(data), count, init, seed, floating); break;
-    case ScalarType::kDouble: Fill(static_cast<double*>(data), count, init, seed, floating); break;
-    case ScalarType::kInt: Fill(static_cast<std::int32_t*>(data), count, init, seed, floating); break;
-    case ScalarType::kUint: Fill(static_cast<std::uint32_t*>(data), count, init, seed, floating); break;
-    case ScalarType::kInt64: Fill(static_cast<std::int64_t*>(data), count, init, seed, floating); break;
-    case ScalarType::kUint64: Fill(static_cast<std::uint64_t*>(data), count, init, seed, floating); break;
+    case ScalarType::kFloat:
+      Fill(static_cast<float*>(data), count, init, seed, floating);
+      break;
+    case ScalarType::kDouble:
+      Fill(static_cast<double*>(data), count, init, seed, floating);
+      break;
+    case ScalarType::kInt:
+      Fill(static_cast<std::int32_t*>(data), count, init, seed, floating);
+      break;
+    case ScalarType::kUint:
+      Fill(static_cast<std::uint32_t*>(data), count, init, seed, floating);
+      break;
+    case ScalarType::kInt64:
+      Fill(static_cast<std::int64_t*>(data), count, init, seed, floating);
+      break;
+    case ScalarType::kUint64:
+      Fill(static_cast<std::uint64_t*>(data), count, init, seed, floating);
+      break;
   }
 }
 

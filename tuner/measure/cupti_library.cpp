@@ -8,7 +8,8 @@ std::vector<std::string> CuptiCandidates(const std::vector<std::string>& toolkit
   constexpr const char* kName = "libcupti.so.13";
   std::vector<std::string> candidates = {kName};
   for (const std::string& dir : toolkit_dirs)
-    for (const char* sub : {"/lib64/", "/lib/", "/extras/CUPTI/lib64/", "/targets/x86_64-linux/lib/", "/targets/sbsa-linux/lib/"})
+    for (const char* sub :
+         {"/lib64/", "/lib/", "/extras/CUPTI/lib64/", "/targets/x86_64-linux/lib/", "/targets/sbsa-linux/lib/"})
       candidates.push_back(dir + sub + kName);
   return candidates;
 }
@@ -36,11 +37,13 @@ CuptiApi::CuptiApi(SharedLibrary loaded)
       HostGetConfigImageSize(library.Function<decltype(HostGetConfigImageSize)>("cuptiProfilerHostGetConfigImageSize")),
       HostGetConfigImage(library.Function<decltype(HostGetConfigImage)>("cuptiProfilerHostGetConfigImage")),
       HostGetNumOfPasses(library.Function<decltype(HostGetNumOfPasses)>("cuptiProfilerHostGetNumOfPasses")),
-      HostEvaluateToGpuValues(library.Function<decltype(HostEvaluateToGpuValues)>("cuptiProfilerHostEvaluateToGpuValues")),
+      HostEvaluateToGpuValues(
+          library.Function<decltype(HostEvaluateToGpuValues)>("cuptiProfilerHostEvaluateToGpuValues")),
       Enable(library.Function<decltype(Enable)>("cuptiRangeProfilerEnable")),
       Disable(library.Function<decltype(Disable)>("cuptiRangeProfilerDisable")),
       GetCounterDataSize(library.Function<decltype(GetCounterDataSize)>("cuptiRangeProfilerGetCounterDataSize")),
-      CounterDataImageInitialize(library.Function<decltype(CounterDataImageInitialize)>("cuptiRangeProfilerCounterDataImageInitialize")),
+      CounterDataImageInitialize(
+          library.Function<decltype(CounterDataImageInitialize)>("cuptiRangeProfilerCounterDataImageInitialize")),
       SetConfig(library.Function<decltype(SetConfig)>("cuptiRangeProfilerSetConfig")),
       Start(library.Function<decltype(Start)>("cuptiRangeProfilerStart")),
       Stop(library.Function<decltype(Stop)>("cuptiRangeProfilerStop")),
@@ -54,7 +57,8 @@ CuptiApi LoadCupti() {
   std::optional<SharedLibrary> library = SharedLibrary::OpenFirst(CuptiCandidates(ToolkitDirs()), &why_not);
   if (!library)
     throw CuptiError("CUPTI (libcupti.so.13) was not found: " + why_not +
-                         "; install the CUDA toolkit's CUPTI or add its folder to LD_LIBRARY_PATH", false);
+                         "; install the CUDA toolkit's CUPTI or add its folder to LD_LIBRARY_PATH",
+                     false);
   try {
     return CuptiApi(std::move(*library));
   } catch (const std::runtime_error& e) {
@@ -69,8 +73,9 @@ void CheckCupti(const CuptiApi& api, CUptiResult result, const char* call) {
   const bool privileges = result == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES;
   std::string message = std::string(call) + " failed: " + (text ? text : "CUPTI error " + std::to_string(result));
   if (privileges)
-    message += " (the driver lets only administrators read performance counters: NVreg_RestrictProfilingToAdminUsers=1; "
-               "see https://developer.nvidia.com/ERR_NVGPUCTRPERM)";
+    message +=
+        " (the driver lets only administrators read performance counters: NVreg_RestrictProfilingToAdminUsers=1; "
+        "see https://developer.nvidia.com/ERR_NVGPUCTRPERM)";
   throw CuptiError(message, privileges);
 }
 

@@ -15,10 +15,12 @@ constexpr double kBatchMs = 1.0;
 constexpr double kBatchesPerWindow = 50;
 constexpr double kMinWindowMs = 50;
 constexpr double kMaxWindowMs = 10000;
-constexpr double kWarmUpMs = 100;  // clocks and power settle after the GPU sat idle (kEnergyIdleMs)
+constexpr double kWarmUpMs = 100;   // clocks and power settle after the GPU sat idle (kEnergyIdleMs)
 constexpr double kNoUpdateS = 2.0;  // an energy counter that stands still this long is broken
 
-double MsSince(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
+double MsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
 
 }  // namespace
 
@@ -33,15 +35,14 @@ std::size_t BatchesQueued(double batch_ms) {
   return std::clamp<std::size_t>(static_cast<std::size_t>(std::ceil(kQueuedMs / batch_ms)), 1, kMostBatchesQueued - 1);
 }
 
-double EnergyWindowMs(double batch_ms) {
-  return std::clamp(kBatchesPerWindow * batch_ms, kMinWindowMs, kMaxWindowMs);
-}
+double EnergyWindowMs(double batch_ms) { return std::clamp(kBatchesPerWindow * batch_ms, kMinWindowMs, kMaxWindowMs); }
 
 EnergyMeter::EnergyMeter(std::string uuid) : device_(nvml_.DeviceByUuid(uuid)) {
   nvml_.TotalEnergyMj(device_);  // throws where the GPU has no energy counter
 }
 
-std::vector<EnergyReading> EnergyMeter::Measure(const BatchQueue& queue, const std::vector<double>& launch_ms, double idle_ms) {
+std::vector<EnergyReading> EnergyMeter::Measure(const BatchQueue& queue, const std::vector<double>& launch_ms,
+                                                double idle_ms) {
   std::vector<EnergyReading> readings;
   if (launch_ms.empty()) return readings;
   // Queues a batch of `kernel` and waits until only BatchesQueued of it are left to run.
@@ -50,7 +51,8 @@ std::vector<EnergyReading> EnergyMeter::Measure(const BatchQueue& queue, const s
     queue.wait_until_unfinished(BatchesQueued(static_cast<double>(launches) * launch_ms[kernel]));
   };
   // Runs batches of `kernel` until the counter differs from `before`; returns its new value.
-  const auto until_update = [&](std::size_t kernel, unsigned long long before, const std::function<void()>& after_batch) {
+  const auto until_update = [&](std::size_t kernel, unsigned long long before,
+                                const std::function<void()>& after_batch) {
     const auto start = Clock::now();
     for (;;) {
       run(kernel, LaunchesPerBatch(launch_ms[kernel]));

@@ -15,8 +15,8 @@ namespace tuner {
 
 struct EnergyReading {
   double joules_per_launch = 0;
-  double power_w = 0;          // the mean of the power readings taken during the window
-  double launch_ms = 0;        // the window's wall time per launch
+  double power_w = 0;    // the mean of the power readings taken during the window
+  double launch_ms = 0;  // the window's wall time per launch
   long long launches = 0;
   double window_ms = 0;
 };

@@ -10,8 +10,8 @@
 
 #include "measure/buffer_contents.h"
 #include "measure/kernel_args.h"
-#include "npy.h"
 #include "measure/sample_stats.h"
+#include "npy.h"
 
 namespace tuner {
 
@@ -26,7 +26,6 @@ std::string ReadBinary(const std::string& path) {
   bytes << in.rdbuf();
   return bytes.str();
 }
-
 
 int SelectDevice(int gpu) {
   TUNER_CUDA_CHECK(cudaSetDevice(gpu));
@@ -66,18 +65,23 @@ GpuSession::GpuSession(const SetupRequest& setup, const SamplingPolicy& policy)
     void* device = buffer.device.get();
     const unsigned long long buffer_seed = seed++;
     const bool from_file = decl.init == BufferInit::kFile;
-    if (from_file) LoadFile(decl.file, device);
-    else utility_.Fill(device, decl.type, decl.count, decl.init, buffer_seed);
+    if (from_file)
+      LoadFile(decl.file, device);
+    else
+      utility_.Fill(device, decl.type, decl.count, decl.init, buffer_seed);
     if (decl.output && from_file) buffer.initial_device = CopyOnDevice(device, bytes);
     // An overwritten input is filled again: from the seed, or read again from its file (rare).
     if (!decl.output)
       inputs_.Add("input '" + decl.name + "'", device, bytes, [this, device, decl, buffer_seed] {
-        if (decl.init == BufferInit::kFile) LoadFile(decl.file, device);
-        else utility_.Fill(device, decl.type, decl.count, decl.init, buffer_seed);
+        if (decl.init == BufferInit::kFile)
+          LoadFile(decl.file, device);
+        else
+          utility_.Fill(device, decl.type, decl.count, decl.init, buffer_seed);
       });
     if (symbol_sources.count(decl.name)) {
       buffer.initial.resize(decl.count * SizeOf(decl.type));
-      TUNER_CUDA_CHECK(cudaMemcpy(buffer.initial.data(), buffer.device.get(), buffer.initial.size(), cudaMemcpyDeviceToHost));
+      TUNER_CUDA_CHECK(
+          cudaMemcpy(buffer.initial.data(), buffer.device.get(), buffer.initial.size(), cudaMemcpyDeviceToHost));
     }
     has_zeroed_outputs_ |= decl.output && (decl.init == BufferInit::kZero || decl.init == BufferInit::kFile);
     buffers_.emplace(decl.name, std::move(buffer));
@@ -109,7 +113,8 @@ GpuSession::GpuSession(const SetupRequest& setup, const SamplingPolicy& policy)
     // An out-of-bounds write of a candidate could land here and fail every later candidate.
     const Buffer* b = &buffer;
     inputs_.Add("the reference output '" + name + "'", b->reference_device.get(), b->reference.size(), [b] {
-      TUNER_CUDA_CHECK(cudaMemcpy(b->reference_device.get(), b->reference.data(), b->reference.size(), cudaMemcpyHostToDevice));
+      TUNER_CUDA_CHECK(
+          cudaMemcpy(b->reference_device.get(), b->reference.data(), b->reference.size(), cudaMemcpyHostToDevice));
     });
   }
 }
@@ -136,9 +141,11 @@ void GpuSession::TakeExpected(Buffer& buffer, bool check_reference_kernel) {
   const std::string& path = buffer.decl.expected;
   std::string expected = npy::ReadAll(path, npy::ReadHeader(path));
   if (check_reference_kernel) {
-    const Comparison c = CompareBuffers(buffer.reference.data(), expected.data(), buffer.decl.type, buffer.decl.count, atol_, rtol_);
+    const Comparison c =
+        CompareBuffers(buffer.reference.data(), expected.data(), buffer.decl.type, buffer.decl.count, atol_, rtol_);
     if (!c.Passed())
-      throw std::runtime_error("the reference kernel disagrees with the expected output " + path + ": " + c.Describe(buffer.decl.name));
+      throw std::runtime_error("the reference kernel disagrees with the expected output " + path + ": " +
+                               c.Describe(buffer.decl.name));
   }
   buffer.reference = std::move(expected);
 }
@@ -177,7 +184,8 @@ void GpuSession::PrepareOutputs(bool poison) {
     }
     const bool zero = buffer.decl.init == BufferInit::kZero;
     if (zero || poison)
-      TUNER_CUDA_CHECK(cudaMemsetAsync(buffer.device.get(), zero ? 0 : 0xFF, buffer.decl.count * SizeOf(buffer.decl.type)));
+      TUNER_CUDA_CHECK(
+          cudaMemsetAsync(buffer.device.get(), zero ? 0 : 0xFF, buffer.decl.count * SizeOf(buffer.decl.type)));
   }
 }
 
@@ -185,7 +193,8 @@ GpuSession::Loaded GpuSession::Load(const KernelLaunch& launch) {
   Loaded loaded{LoadLibrary(ReadBinary(launch.cubin_path)), nullptr};
   TUNER_CUDA_CHECK(cudaLibraryGetKernel(&loaded.kernel, loaded.library.get(), launch.kernel.c_str()));
   if (launch.geometry.shared_bytes > 48 * 1024)
-    TUNER_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(loaded.kernel), cudaFuncAttributeMaxDynamicSharedMemorySize,
+    TUNER_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(loaded.kernel),
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(launch.geometry.shared_bytes)));
   CopySymbols(loaded.library.get());
   return loaded;
@@ -258,7 +267,8 @@ std::string GpuSession::Verify() {
   for (auto& [name, buffer] : buffers_) {
     if (!buffer.decl.output) continue;
     const Buffer& b = buffer;
-    const std::uint64_t mismatches = utility_.CountMismatches(b.device.get(), b.reference_device.get(), b.decl.type, b.decl.count, atol_, rtol_);
+    const std::uint64_t mismatches =
+        utility_.CountMismatches(b.device.get(), b.reference_device.get(), b.decl.type, b.decl.count, atol_, rtol_);
     if (mismatches == 0) continue;
     // Only a failing output comes to the host, for the message naming the first bad element.
     host.resize(b.reference.size());
@@ -279,7 +289,8 @@ std::string GpuSession::RecheckAfterTiming() {
   return mismatch.empty() ? "" : "right at the first launch, wrong after the timed ones: " + mismatch;
 }
 
-Samples GpuSession::TimeSamples(const std::function<double()>& sample, const MeasureRequest& request, double checked_ms) {
+Samples GpuSession::TimeSamples(const std::function<double()>& sample, const MeasureRequest& request,
+                                double checked_ms) {
   return TakeSamples(policy_, {checked_ms, request.best_ms, request.estimate_only}, sample);
 }
 
@@ -290,12 +301,13 @@ MeasureReply GpuSession::Measure(const MeasureRequest& request) {
   cudaFuncAttributes attributes{};
   TUNER_CUDA_CHECK(cudaFuncGetAttributes(&attributes, func));
   int blocks_per_sm = 0;
-  TUNER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, func, static_cast<int>(launch.geometry.ThreadsPerBlock()),
-                                                                 launch.geometry.shared_bytes));
+  TUNER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &blocks_per_sm, func, static_cast<int>(launch.geometry.ThreadsPerBlock()), launch.geometry.shared_bytes));
   MeasureReply reply;
   reply.regs_per_thread = attributes.numRegs;
   reply.static_smem_bytes = static_cast<long long>(attributes.sharedSizeBytes);
-  if (blocks_per_sm == 0) return Judged(reply, "invalid", "the runtime reports 0 blocks per SM for this kernel and block");
+  if (blocks_per_sm == 0)
+    return Judged(reply, "invalid", "the runtime reports 0 blocks per SM for this kernel and block");
   if (launch.pipeline.enabled) return MeasurePipeline(request, loaded, std::move(reply));
   PrepareOutputs(true);
   const ReadyLaunch ready = MakeReady(loaded.kernel, launch);
@@ -311,7 +323,10 @@ MeasureReply GpuSession::Measure(const MeasureRequest& request) {
   const std::string overwritten = RestoredInputs("");
   const std::string mismatch = Verify();
   if (!overwritten.empty() || !mismatch.empty())
-    return Judged(reply, "wrong_result", overwritten.empty() ? mismatch : mismatch.empty() ? overwritten : overwritten + "; " + mismatch);
+    return Judged(reply, "wrong_result",
+                  overwritten.empty() ? mismatch
+                  : mismatch.empty()  ? overwritten
+                                      : overwritten + "; " + mismatch);
   float checked_ms = 0;
   TUNER_CUDA_CHECK(cudaEventElapsedTime(&checked_ms, start_.get(), stop_.get()));
   const Samples samples = TimeSamples([&] { return TimedLaunch(ready); }, request, checked_ms);
@@ -330,7 +345,9 @@ InterleaveReply GpuSession::Interleave(const std::vector<KernelLaunch>& launches
   for (const KernelLaunch& launch : launches) {
     loaded.push_back(Load(launch));
     ready.push_back(MakeReady(loaded.back().kernel, launch));
-    pipelines.push_back(launch.pipeline.enabled ? std::make_unique<HostPipeline>(PipelineBuffers(), loaded.back().kernel, launch) : nullptr);
+    pipelines.push_back(launch.pipeline.enabled
+                            ? std::make_unique<HostPipeline>(PipelineBuffers(), loaded.back().kernel, launch)
+                            : nullptr);
   }
   std::vector<std::vector<double>> samples(launches.size());
   for (int round = 0; round < rounds; ++round)
@@ -367,8 +384,9 @@ std::string GpuSession::PipelineProblems(const HostPipeline& pipeline, const cha
     const Buffer& master = buffers_.at(name);
     const std::size_t bytes = master.decl.count * SizeOf(master.decl.type);
     if (utility_.Checksum(copy, bytes) == utility_.Checksum(master.device.get(), bytes)) continue;
-    problems += std::string(problems.empty() ? "" : "; ") + "the kernel's copy of input '" + name + "' differs from the host's after the run" +
-                when + ": the kernel wrote it, or a chunk of it was never copied in";
+    problems += std::string(problems.empty() ? "" : "; ") + "the kernel's copy of input '" + name +
+                "' differs from the host's after the run" + when +
+                ": the kernel wrote it, or a chunk of it was never copied in";
   }
   const std::string mismatch = *when ? RecheckAfterTiming() : Verify();  // `when` is said only after the samples
   if (!mismatch.empty()) problems += (problems.empty() ? "" : "; ") + mismatch;

@@ -51,7 +51,8 @@ class GpuSession {
   // For counters and energy, never inside a timed sample: loads candidates (already checked) and
   // hands `use` a function that prepares the outputs as before a sample and one that launches
   // candidate i once without waiting. Inputs the launches overwrote are written again afterwards.
-  using CandidateUse = std::function<void(const std::function<void()>& prepare, const std::function<void(std::size_t)>& launch)>;
+  using CandidateUse =
+      std::function<void(const std::function<void()>& prepare, const std::function<void(std::size_t)>& launch)>;
   void WithCandidates(const std::vector<KernelLaunch>& launches, const CandidateUse& use);
 
  private:

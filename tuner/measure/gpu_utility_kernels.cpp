@@ -81,7 +81,9 @@ std::string ArchOf(int gpu) {
   return "sm_" + std::to_string(prop.major * 10 + prop.minor);
 }
 
-dim3 GridFor(std::size_t count) { return dim3(static_cast<unsigned>(std::clamp<std::size_t>((count + 255) / 256, 1, 65536))); }
+dim3 GridFor(std::size_t count) {
+  return dim3(static_cast<unsigned>(std::clamp<std::size_t>((count + 255) / 256, 1, 65536)));
+}
 
 }  // namespace
 
@@ -111,16 +113,29 @@ void UtilityKernels::Fill(void* data, ScalarType type, std::size_t count, Buffer
   unsigned long long n = count;
   int code = 0;
   switch (init) {
-    case BufferInit::kRandom: code = 0; break;
-    case BufferInit::kZero: code = 1; break;
-    case BufferInit::kOne: code = 2; break;
-    case BufferInit::kIndex: code = 3; break;
-    case BufferInit::kRandomInt: code = 4; break;
-    case BufferInit::kPoison: break;  // handled above
-    case BufferInit::kFile: throw std::invalid_argument("a buffer from a file is read (GpuSession::LoadFile), not filled");
+    case BufferInit::kRandom:
+      code = 0;
+      break;
+    case BufferInit::kZero:
+      code = 1;
+      break;
+    case BufferInit::kOne:
+      code = 2;
+      break;
+    case BufferInit::kIndex:
+      code = 3;
+      break;
+    case BufferInit::kRandomInt:
+      code = 4;
+      break;
+    case BufferInit::kPoison:
+      break;  // handled above
+    case BufferInit::kFile:
+      throw std::invalid_argument("a buffer from a file is read (GpuSession::LoadFile), not filled");
   }
   void* args[] = {&data, &n, &code, &seed};
-  TUNER_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(Kernel("fill_" + ToString(type))), GridFor(count), dim3(256), args, 0, nullptr));
+  TUNER_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(Kernel("fill_" + ToString(type))), GridFor(count),
+                                    dim3(256), args, 0, nullptr));
   TUNER_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
@@ -129,7 +144,8 @@ std::uint64_t UtilityKernels::Checksum(const void* data, std::size_t bytes) {
   unsigned long long n = bytes / 4;
   void* sum = counter_.get();
   void* args[] = {&data, &n, &sum};
-  TUNER_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(Kernel("checksum")), GridFor(n), dim3(256), args, 0, nullptr));
+  TUNER_CUDA_CHECK(
+      cudaLaunchKernel(reinterpret_cast<const void*>(Kernel("checksum")), GridFor(n), dim3(256), args, 0, nullptr));
   std::uint64_t checksum = 0;
   TUNER_CUDA_CHECK(cudaMemcpy(&checksum, counter_.get(), sizeof checksum, cudaMemcpyDeviceToHost));
   return checksum;
@@ -141,7 +157,8 @@ std::uint64_t UtilityKernels::CountMismatches(const void* output, const void* re
   unsigned long long n = count;
   void* counter = counter_.get();
   void* args[] = {&output, &reference, &n, &atol, &rtol, &counter};
-  TUNER_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(Kernel("compare_" + ToString(type))), GridFor(count), dim3(256), args, 0, nullptr));
+  TUNER_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(Kernel("compare_" + ToString(type))), GridFor(count),
+                                    dim3(256), args, 0, nullptr));
   std::uint64_t mismatches = 0;
   TUNER_CUDA_CHECK(cudaMemcpy(&mismatches, counter_.get(), sizeof mismatches, cudaMemcpyDeviceToHost));
   return mismatches;

@@ -11,7 +11,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double MsSince(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
+double MsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
 
 // The indices of the candidates that asked for `what`.
 std::vector<std::size_t> Asking(const ProfileRequest& request, bool ProfileCandidate::*what) {
@@ -45,7 +47,9 @@ void HardwareProfiler::Prepare(int gpu) {
     if (!cupti_) cupti_.emplace(LoadCupti());
     const CUcontext context = RangeProfiler::CurrentContext();
     const CuptiApi* api = &*cupti_;
-    preparing_ = std::async(std::launch::async, [api, gpu, context] { return std::make_unique<RangeProfiler>(*api, gpu, context, RawMetrics()); });
+    preparing_ = std::async(std::launch::async, [api, gpu, context] {
+      return std::make_unique<RangeProfiler>(*api, gpu, context, RawMetrics());
+    });
   } catch (const CuptiError& e) {
     counters_unavailable_ = e.what();
   }
@@ -73,7 +77,8 @@ ProfileReply HardwareProfiler::Profile(GpuSession& session, const ProfileRequest
 void HardwareProfiler::Counters(GpuSession& session, const ProfileRequest& request, ProfileReply& reply) {
   const std::vector<std::size_t> asking = Asking(request, &ProfileCandidate::counters);
   if (asking.empty()) return;
-  if (!counters_unavailable_.empty()) return MarkUnavailable(reply, asking, &ProfileResult::counters_unavailable, counters_unavailable_);
+  if (!counters_unavailable_.empty())
+    return MarkUnavailable(reply, asking, &ProfileResult::counters_unavailable, counters_unavailable_);
   // A refusal (no CUPTI, no permission, an unsupported GPU) holds for the whole process.
   try {
     const auto setup = Clock::now();
@@ -103,7 +108,8 @@ void HardwareProfiler::Counters(GpuSession& session, const ProfileRequest& reque
 void HardwareProfiler::Energy(GpuSession& session, const ProfileRequest& request, double idle_ms, ProfileReply& reply) {
   const std::vector<std::size_t> asking = Asking(request, &ProfileCandidate::energy);
   if (asking.empty()) return;
-  if (!energy_unavailable_.empty()) return MarkUnavailable(reply, asking, &ProfileResult::energy_unavailable, energy_unavailable_);
+  if (!energy_unavailable_.empty())
+    return MarkUnavailable(reply, asking, &ProfileResult::energy_unavailable, energy_unavailable_);
   try {
     const auto start = Clock::now();
     if (!energy_) energy_ = std::make_unique<EnergyMeter>(session.uuid());
@@ -116,14 +122,15 @@ void HardwareProfiler::Energy(GpuSession& session, const ProfileRequest& request
       std::vector<Event> done;
       for (std::size_t i = 0; i < kMostBatchesQueued; ++i) done.push_back(MakeEvent());
       std::size_t batches = 0;
-      const BatchQueue queue{[&](std::size_t kernel, long long launches) {
-                               for (long long n = 0; n < launches; ++n) launch(kernel);
-                               TUNER_CUDA_CHECK(cudaEventRecord(done[batches++ % done.size()].get()));
-                             },
-                             [&](std::size_t unfinished) {
-                               if (batches > unfinished)
-                                 TUNER_CUDA_CHECK(cudaEventSynchronize(done[(batches - 1 - unfinished) % done.size()].get()));
-                             }};
+      const BatchQueue queue{
+          [&](std::size_t kernel, long long launches) {
+            for (long long n = 0; n < launches; ++n) launch(kernel);
+            TUNER_CUDA_CHECK(cudaEventRecord(done[batches++ % done.size()].get()));
+          },
+          [&](std::size_t unfinished) {
+            if (batches > unfinished)
+              TUNER_CUDA_CHECK(cudaEventSynchronize(done[(batches - 1 - unfinished) % done.size()].get()));
+          }};
       prepare();
       readings = energy_->Measure(queue, launch_ms, idle_ms);
     });

@@ -27,9 +27,13 @@ HostBuffer::HostBuffer(HostMemory kind, std::size_t bytes) : bytes_(bytes), kind
       memory = std::aligned_alloc(kPageBytes, (bytes + kPageBytes - 1) / kPageBytes * kPageBytes);
       if (!memory) throw std::bad_alloc();
       break;
-    case HostMemory::kPinned: TUNER_CUDA_CHECK(cudaMallocHost(&memory, bytes)); break;
+    case HostMemory::kPinned:
+      TUNER_CUDA_CHECK(cudaMallocHost(&memory, bytes));
+      break;
     case HostMemory::kManaged:
-    case HostMemory::kManagedPrefetch: TUNER_CUDA_CHECK(cudaMallocManaged(&memory, bytes, cudaMemAttachGlobal)); break;
+    case HostMemory::kManagedPrefetch:
+      TUNER_CUDA_CHECK(cudaMallocManaged(&memory, bytes, cudaMemAttachGlobal));
+      break;
   }
   data_ = static_cast<char*>(memory);
   g_live_bytes += bytes_;
@@ -48,10 +52,16 @@ HostBuffer& HostBuffer::operator=(HostBuffer&& other) noexcept {
 void HostBuffer::Release() noexcept {
   if (!data_) return;
   switch (kind_) {
-    case HostMemory::kPageable: std::free(data_); break;
-    case HostMemory::kPinned: LogReleaseError("cudaFreeHost", cudaFreeHost(data_)); break;
+    case HostMemory::kPageable:
+      std::free(data_);
+      break;
+    case HostMemory::kPinned:
+      LogReleaseError("cudaFreeHost", cudaFreeHost(data_));
+      break;
     case HostMemory::kManaged:
-    case HostMemory::kManagedPrefetch: LogReleaseError("cudaFree", cudaFree(data_)); break;
+    case HostMemory::kManagedPrefetch:
+      LogReleaseError("cudaFree", cudaFree(data_));
+      break;
   }
   g_live_bytes -= bytes_;
   data_ = nullptr;

@@ -42,7 +42,8 @@ cudaMemLocation DeviceLocation(int device) {
 }
 
 const ChunkedBuffer* FindChunked(const PipelineRun& run, const std::string& name) {
-  const auto it = std::find_if(run.chunked.begin(), run.chunked.end(), [&](const ChunkedBuffer& b) { return b.name == name; });
+  const auto it =
+      std::find_if(run.chunked.begin(), run.chunked.end(), [&](const ChunkedBuffer& b) { return b.name == name; });
   return it == run.chunked.end() ? nullptr : &*it;
 }
 
@@ -59,14 +60,17 @@ std::string PipelineUnfitReason(const PipelineRun& run, const std::vector<Pipeli
   int device = 0, concurrent = 0;
   TUNER_CUDA_CHECK(cudaGetDevice(&device));
   TUNER_CUDA_CHECK(cudaDeviceGetAttribute(&concurrent, cudaDevAttrConcurrentManagedAccess, device));
-  if (!concurrent) return "this device has no concurrent managed access (cudaDevAttrConcurrentManagedAccess): managed memory is not timed on it";
+  if (!concurrent)
+    return "this device has no concurrent managed access (cudaDevAttrConcurrentManagedAccess): managed memory is not "
+           "timed on it";
   double bytes = 0;
-  for (const PipelineBuffer& b : buffers) bytes += static_cast<double>(b.decl.count) * static_cast<double>(SizeOf(b.decl.type));
+  for (const PipelineBuffer& b : buffers)
+    bytes += static_cast<double>(b.decl.count) * static_cast<double>(SizeOf(b.decl.type));
   std::size_t free_bytes = 0, total_bytes = 0;
   TUNER_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   if (bytes > static_cast<double>(free_bytes) / 2)
-    return "would need " + GiB(bytes) + " of managed memory, more than half of the " + GiB(static_cast<double>(free_bytes)) +
-           " the device has free";
+    return "would need " + GiB(bytes) + " of managed memory, more than half of the " +
+           GiB(static_cast<double>(free_bytes)) + " the device has free";
   return "";
 }
 
@@ -79,7 +83,10 @@ HostPipeline::HostPipeline(const std::vector<PipelineBuffer>& buffers, cudaKerne
   TUNER_CUDA_CHECK(cudaGetDevice(&device_));
   const bool managed = IsManaged(run_.memory);
   for (const PipelineBuffer& buffer : buffers) {
-    Side side{buffer.decl, HostBuffer(run_.memory, static_cast<std::size_t>(buffer.decl.count) * SizeOf(buffer.decl.type)), {}, 0};
+    Side side{buffer.decl,
+              HostBuffer(run_.memory, static_cast<std::size_t>(buffer.decl.count) * SizeOf(buffer.decl.type)),
+              {},
+              0};
     if (!managed) side.device = DeviceAlloc(side.Bytes());
     if (const ChunkedBuffer* chunked = FindChunked(run_, buffer.decl.name)) side.per_item = chunked->per_item;
     if (!side.decl.output)
@@ -96,13 +103,15 @@ HostPipeline::HostPipeline(const std::vector<PipelineBuffer>& buffers, cudaKerne
   for (const LaunchArg& arg : whole.args) whole_scalars.push_back(arg.value);
   whole_args_ = MakeArgs(whole, whole_scalars, 0);
   for (long long c = 0; c < run_.Chunks(); ++c)
-    per_chunk_.push_back(MakeArgs(whole, c + 1 == run_.Chunks() ? run_.tail.scalars : run_.chunk.scalars, c * run_.chunk_items));
+    per_chunk_.push_back(
+        MakeArgs(whole, c + 1 == run_.Chunks() ? run_.tail.scalars : run_.chunk.scalars, c * run_.chunk_items));
 }
 
 // Whatever happened, nothing may still be using the memory about to be freed.
 HostPipeline::~HostPipeline() { LogReleaseError("cudaDeviceSynchronize", cudaDeviceSynchronize()); }
 
-HostPipeline::Args HostPipeline::MakeArgs(const KernelLaunch& whole, const std::vector<double>& scalars, long long first_item) const {
+HostPipeline::Args HostPipeline::MakeArgs(const KernelLaunch& whole, const std::vector<double>& scalars,
+                                          long long first_item) const {
   Args args;
   args.storage.assign(whole.args.size(), 0);
   for (std::size_t i = 0; i < whole.args.size(); ++i) {
@@ -110,9 +119,11 @@ HostPipeline::Args HostPipeline::MakeArgs(const KernelLaunch& whole, const std::
     if (arg.buffer.empty()) {
       StoreScalar(args.storage[i], arg.type, scalars.at(i));
     } else {
-      const auto side = std::find_if(sides_.begin(), sides_.end(), [&](const Side& s) { return s.decl.name == arg.buffer; });
+      const auto side =
+          std::find_if(sides_.begin(), sides_.end(), [&](const Side& s) { return s.decl.name == arg.buffer; });
       if (side == sides_.end()) throw std::runtime_error("the pipeline has no buffer '" + arg.buffer + "'");
-      void* pointer = side->KernelData() + static_cast<std::size_t>(first_item * side->per_item) * SizeOf(side->decl.type);
+      void* pointer =
+          side->KernelData() + static_cast<std::size_t>(first_item * side->per_item) * SizeOf(side->decl.type);
       std::memcpy(&args.storage[i], &pointer, sizeof pointer);
     }
     args.pointers.push_back(&args.storage[i]);
@@ -120,19 +131,23 @@ HostPipeline::Args HostPipeline::MakeArgs(const KernelLaunch& whole, const std::
   return args;
 }
 
-cudaStream_t HostPipeline::StreamOf(long long chunk) const { return streams_[static_cast<std::size_t>(chunk % run_.streams)].get(); }
+cudaStream_t HostPipeline::StreamOf(long long chunk) const {
+  return streams_[static_cast<std::size_t>(chunk % run_.streams)].get();
+}
 
 // Copies (explicit memory) or prefetches (managed, prefetched) `bytes` of `side` at `offset` towards
 // the device (`in`) or the host; managed memory on demand moves by itself.
 void HostPipeline::Move(const Side& side, std::size_t offset, std::size_t bytes, bool in, cudaStream_t stream) const {
   if (run_.memory == HostMemory::kManaged || bytes == 0) return;
   if (run_.memory == HostMemory::kManagedPrefetch) {
-    TUNER_CUDA_CHECK(cudaMemPrefetchAsync(side.host.data() + offset, bytes, in ? DeviceLocation(device_) : HostLocation(), 0, stream));
+    TUNER_CUDA_CHECK(cudaMemPrefetchAsync(side.host.data() + offset, bytes,
+                                          in ? DeviceLocation(device_) : HostLocation(), 0, stream));
     return;
   }
   char* device = static_cast<char*>(side.device.get()) + offset;
   char* host = side.host.data() + offset;
-  TUNER_CUDA_CHECK(cudaMemcpyAsync(in ? device : host, in ? host : device, bytes, in ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost, stream));
+  TUNER_CUDA_CHECK(cudaMemcpyAsync(in ? device : host, in ? host : device, bytes,
+                                   in ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost, stream));
 }
 
 // Outside the timed region: outputs cleared (zero) or poisoned (the checked run), and with managed
@@ -143,12 +158,14 @@ void HostPipeline::Reset(bool poison) {
   for (const Side& side : sides_) {
     if (managed) TUNER_CUDA_CHECK(cudaMemPrefetchAsync(side.host.data(), side.Bytes(), HostLocation(), 0, stream));
     const bool zero = side.decl.output && side.decl.init == BufferInit::kZero;
-    if (!managed && (zero || poison)) TUNER_CUDA_CHECK(cudaMemsetAsync(side.device.get(), zero ? 0 : 0xFF, side.Bytes(), stream));
+    if (!managed && (zero || poison))
+      TUNER_CUDA_CHECK(cudaMemsetAsync(side.device.get(), zero ? 0 : 0xFF, side.Bytes(), stream));
   }
   TUNER_CUDA_CHECK(cudaStreamSynchronize(stream));
   for (const Side& side : sides_) {
     const bool zero = side.decl.output && side.decl.init == BufferInit::kZero;
-    if (side.decl.output && (poison || (managed && zero))) std::memset(side.host.data(), zero && managed ? 0 : 0xFF, side.Bytes());
+    if (side.decl.output && (poison || (managed && zero)))
+      std::memset(side.host.data(), zero && managed ? 0 : 0xFF, side.Bytes());
   }
   TUNER_CUDA_CHECK(cudaDeviceSynchronize());
 }
@@ -200,7 +217,8 @@ void HostPipeline::MoveWhole(bool in) {
   }
   if (!in || !moved) return;
   TUNER_CUDA_CHECK(cudaEventRecord(inputs_ready_.get(), first));
-  for (std::size_t s = 1; s < streams_.size(); ++s) TUNER_CUDA_CHECK(cudaStreamWaitEvent(streams_[s].get(), inputs_ready_.get(), 0));
+  for (std::size_t s = 1; s < streams_.size(); ++s)
+    TUNER_CUDA_CHECK(cudaStreamWaitEvent(streams_[s].get(), inputs_ready_.get(), 0));
 }
 
 void HostPipeline::Issue() {
@@ -254,7 +272,8 @@ std::map<std::string, const void*> HostPipeline::KernelInputs() const {
 }
 
 StageTimes HostPipeline::TimeStagesAlone(int repeats) {
-  if (IsManaged(run_.memory)) throw std::runtime_error("the stages alone are timed for explicit copies, not managed memory");
+  if (IsManaged(run_.memory))
+    throw std::runtime_error("the stages alone are timed for explicit copies, not managed memory");
   cudaStream_t stream = streams_[0].get();
   auto timed = [&](auto&& issue) {
     TUNER_CUDA_CHECK(cudaDeviceSynchronize());

@@ -16,12 +16,24 @@ void Store(std::uint64_t& slot, double value) {
 
 void StoreScalar(std::uint64_t& slot, ScalarType type, double value) {
   switch (type) {
-    case ScalarType::kFloat: Store<float>(slot, value); break;
-    case ScalarType::kDouble: Store<double>(slot, value); break;
-    case ScalarType::kInt: Store<std::int32_t>(slot, value); break;
-    case ScalarType::kUint: Store<std::uint32_t>(slot, value); break;
-    case ScalarType::kInt64: Store<std::int64_t>(slot, value); break;
-    case ScalarType::kUint64: Store<std::uint64_t>(slot, value); break;
+    case ScalarType::kFloat:
+      Store<float>(slot, value);
+      break;
+    case ScalarType::kDouble:
+      Store<double>(slot, value);
+      break;
+    case ScalarType::kInt:
+      Store<std::int32_t>(slot, value);
+      break;
+    case ScalarType::kUint:
+      Store<std::uint32_t>(slot, value);
+      break;
+    case ScalarType::kInt64:
+      Store<std::int64_t>(slot, value);
+      break;
+    case ScalarType::kUint64:
+      Store<std::uint64_t>(slot, value);
+      break;
   }
 }
 

@@ -11,8 +11,8 @@ constexpr const char* kStallPrefix = "smsp__average_warps_issue_stalled_";
 constexpr const char* kStallSuffix = "_per_issue_active.ratio";
 // The reasons that explain the seeds' kernels (memory latency and throttles, barriers, math); each
 // more costs counters, and the counters cost replays.
-const char* const kStallReasons[] = {"long_scoreboard", "short_scoreboard", "barrier", "mio_throttle",
-                                     "lg_throttle", "math_pipe_throttle", "wait", "membar"};
+const char* const kStallReasons[] = {"long_scoreboard", "short_scoreboard",   "barrier", "mio_throttle",
+                                     "lg_throttle",     "math_pipe_throttle", "wait",    "membar"};
 
 std::optional<double> Get(const std::map<std::string, double>& raw, const std::string& name) {
   const auto found = raw.find(name);
@@ -68,7 +68,8 @@ std::vector<std::string> RawMetrics() {
 
 nlohmann::json DeriveCounters(const std::map<std::string, double>& raw) {
   nlohmann::json out = nlohmann::json::object();
-  if (const auto dram = Get(raw, "dram__throughput.avg.pct_of_peak_sustained_elapsed")) out["dram_throughput_pct"] = *dram;
+  if (const auto dram = Get(raw, "dram__throughput.avg.pct_of_peak_sustained_elapsed"))
+    out["dram_throughput_pct"] = *dram;
   PutRatio(out, "load_sectors_per_request", Get(raw, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
            Get(raw, "smsp__inst_executed_op_global_ld.sum"));
   PutRatio(out, "store_sectors_per_request", Get(raw, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"),
@@ -77,9 +78,10 @@ nlohmann::json DeriveCounters(const std::map<std::string, double>& raw) {
            Sum(Get(raw, "smsp__inst_executed_op_shared_ld.sum"), Get(raw, "smsp__inst_executed_op_shared_st.sum")));
   if (const auto occupancy = Get(raw, "sm__warps_active.avg.pct_of_peak_sustained_active"))
     out["achieved_occupancy_pct"] = *occupancy;
-  PutRatio(out, "warp_efficiency_pct", Get(raw, "smsp__thread_inst_executed.sum"), Get(raw, "smsp__inst_executed.sum"), 100.0 / 32);
-  PutRatio(out, "predicated_on_pct", Get(raw, "smsp__thread_inst_executed_pred_on.sum"), Get(raw, "smsp__inst_executed.sum"),
+  PutRatio(out, "warp_efficiency_pct", Get(raw, "smsp__thread_inst_executed.sum"), Get(raw, "smsp__inst_executed.sum"),
            100.0 / 32);
+  PutRatio(out, "predicated_on_pct", Get(raw, "smsp__thread_inst_executed_pred_on.sum"),
+           Get(raw, "smsp__inst_executed.sum"), 100.0 / 32);
   PutRatio(out, "shared_loads_all_off_pct", Get(raw, "smsp__inst_executed_op_shared_ld_pred_off_all.sum"),
            Get(raw, "smsp__inst_executed_op_shared_ld.sum"), 100.0);
   out["stalls"] = TopStallsOf(raw);

@@ -83,11 +83,16 @@ unsigned Nvml::PowerMw(Device device) const {
     field.field_id = kFieldPowerInstant;
     if (field_values_(device, 1, &field) == kNvmlSuccess && field.result == kNvmlSuccess) {
       switch (field.value_type) {
-        case 1: return field.value.ui;
-        case 2: return static_cast<unsigned>(field.value.ul);
-        case 3: return static_cast<unsigned>(field.value.ull);
-        case 4: return static_cast<unsigned>(field.value.sll);
-        default: break;
+        case 1:
+          return field.value.ui;
+        case 2:
+          return static_cast<unsigned>(field.value.ul);
+        case 3:
+          return static_cast<unsigned>(field.value.ull);
+        case 4:
+          return static_cast<unsigned>(field.value.sll);
+        default:
+          break;
       }
     }
     instant_power_ = false;

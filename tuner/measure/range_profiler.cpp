@@ -44,7 +44,8 @@ RangeProfiler::RangeProfiler(const CuptiApi& api, int device, CUcontext context,
   chip.deviceIndex = static_cast<std::size_t>(device);
   CheckCupti(api_, api_.DeviceGetChipName(&chip), "cuptiDeviceGetChipName");
 
-  auto availability = Params<CUpti_Profiler_GetCounterAvailability_Params>(CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
+  auto availability =
+      Params<CUpti_Profiler_GetCounterAvailability_Params>(CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
   availability.ctx = context_;
   CheckCupti(api_, api_.GetCounterAvailability(&availability), "cuptiProfilerGetCounterAvailability");
   std::vector<std::uint8_t> availability_image(availability.counterAvailabilityImageSize);
@@ -58,12 +59,14 @@ RangeProfiler::RangeProfiler(const CuptiApi& api, int device, CUcontext context,
   CheckCupti(api_, api_.HostInitialize(&host), "cuptiProfilerHostInitialize");
   host_ = host.pHostObject;
 
-  auto add = Params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
+  auto add =
+      Params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
   add.pHostObject = host_;
   add.ppMetricNames = names_.data();
   add.numMetrics = names_.size();
   CheckCupti(api_, api_.HostConfigAddMetrics(&add), "cuptiProfilerHostConfigAddMetrics");
-  auto size = Params<CUpti_Profiler_Host_GetConfigImageSize_Params>(CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
+  auto size =
+      Params<CUpti_Profiler_Host_GetConfigImageSize_Params>(CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
   size.pHostObject = host_;
   CheckCupti(api_, api_.HostGetConfigImageSize(&size), "cuptiProfilerHostGetConfigImageSize");
   config_.resize(size.configImageSize);
@@ -72,7 +75,8 @@ RangeProfiler::RangeProfiler(const CuptiApi& api, int device, CUcontext context,
   image.pConfigImage = config_.data();
   image.configImageSize = config_.size();
   CheckCupti(api_, api_.HostGetConfigImage(&image), "cuptiProfilerHostGetConfigImage");
-  auto passes = Params<CUpti_Profiler_Host_GetNumOfPasses_Params>(CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE);
+  auto passes =
+      Params<CUpti_Profiler_Host_GetNumOfPasses_Params>(CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE);
   passes.pConfigImage = config_.data();
   passes.configImageSize = config_.size();
   CheckCupti(api_, api_.HostGetNumOfPasses(&passes), "cuptiProfilerHostGetNumOfPasses");
@@ -92,7 +96,8 @@ RangeProfiler::~RangeProfiler() {
 }
 
 std::vector<std::uint8_t> RangeProfiler::CounterDataImage(CUpti_RangeProfiler_Object* range, std::size_t ranges) const {
-  auto size = Params<CUpti_RangeProfiler_GetCounterDataSize_Params>(CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
+  auto size =
+      Params<CUpti_RangeProfiler_GetCounterDataSize_Params>(CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
   size.pRangeProfilerObject = range;
   size.pMetricNames = const_cast<const char**>(names_.data());
   size.numMetrics = names_.size();
@@ -100,7 +105,8 @@ std::vector<std::uint8_t> RangeProfiler::CounterDataImage(CUpti_RangeProfiler_Ob
   size.maxNumRangeTreeNodes = ranges;
   CheckCupti(api_, api_.GetCounterDataSize(&size), "cuptiRangeProfilerGetCounterDataSize");
   std::vector<std::uint8_t> data(size.counterDataSize);
-  auto init = Params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+  auto init = Params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
+      CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
   init.pRangeProfilerObject = range;
   init.counterDataSize = data.size();
   init.pCounterData = data.data();
@@ -109,7 +115,8 @@ std::vector<std::uint8_t> RangeProfiler::CounterDataImage(CUpti_RangeProfiler_Ob
 }
 
 // Every pass: each launch in its own range, its outputs prepared (and waited for) outside the range.
-void RangeProfiler::ReplayPasses(CUpti_RangeProfiler_Object* range, std::size_t count, const std::function<void()>& prepare,
+void RangeProfiler::ReplayPasses(CUpti_RangeProfiler_Object* range, std::size_t count,
+                                 const std::function<void()>& prepare,
                                  const std::function<void(std::size_t)>& launch) const {
   for (bool all_submitted = false; !all_submitted;) {
     auto start = Params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
@@ -145,7 +152,8 @@ CUpti_RangeProfiler_Object* RangeProfiler::Enabled() {
   return range_;
 }
 
-std::vector<std::map<std::string, double>> RangeProfiler::Profile(std::size_t count, const std::function<void()>& prepare,
+std::vector<std::map<std::string, double>> RangeProfiler::Profile(std::size_t count,
+                                                                  const std::function<void()>& prepare,
                                                                   const std::function<void(std::size_t)>& launch) {
   if (count == 0) return {};
   timing_ms_.clear();
@@ -179,12 +187,15 @@ std::vector<std::map<std::string, double>> RangeProfiler::Profile(std::size_t co
   decode.pRangeProfilerObject = range;
   CheckCupti(api_, api_.DecodeData(&decode), "cuptiRangeProfilerDecodeData");
 
-  auto info = Params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
+  auto info =
+      Params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
   info.pCounterDataImage = data.data();
   info.counterDataImageSize = data.size();
   CheckCupti(api_, api_.GetCounterDataInfo(&info), "cuptiRangeProfilerGetCounterDataInfo");
   if (info.numTotalRanges != count)
-    throw CuptiError("CUPTI recorded " + std::to_string(info.numTotalRanges) + " ranges for " + std::to_string(count) + " launches", false);
+    throw CuptiError(
+        "CUPTI recorded " + std::to_string(info.numTotalRanges) + " ranges for " + std::to_string(count) + " launches",
+        false);
   std::vector<std::map<std::string, double>> results;
   lap("decode");
   for (std::size_t i = 0; i < count; ++i) results.push_back(Evaluate(data, i));
@@ -192,9 +203,11 @@ std::vector<std::map<std::string, double>> RangeProfiler::Profile(std::size_t co
   return results;
 }
 
-std::map<std::string, double> RangeProfiler::Evaluate(const std::vector<std::uint8_t>& data, std::size_t range_index) const {
+std::map<std::string, double> RangeProfiler::Evaluate(const std::vector<std::uint8_t>& data,
+                                                      std::size_t range_index) const {
   std::vector<double> values(names_.size());
-  auto evaluate = Params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
+  auto evaluate = Params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
+      CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
   evaluate.pHostObject = host_;
   evaluate.pCounterDataImage = data.data();
   evaluate.counterDataImageSize = data.size();

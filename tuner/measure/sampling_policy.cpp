@@ -21,9 +21,11 @@ Samples TakeSamples(const SamplingPolicy& policy, const SamplingStart& start, co
   if (start.estimate_only)  // a long checked launch is its own estimate; a short one may be mostly loading the module
     return {{start.checked_ms > policy.hopeless_min_ms ? start.checked_ms : sample()},
             "estimated from one launch (first pass); timed further only if close to the best"};
-  if (start.best_ms > 0 && start.checked_ms > policy.hopeless * start.best_ms && start.checked_ms > policy.hopeless_min_ms)
+  if (start.best_ms > 0 && start.checked_ms > policy.hopeless * start.best_ms &&
+      start.checked_ms > policy.hopeless_min_ms)
     return {{start.checked_ms},
-            SlowerNote("timed once (the checked launch): %.1fx slower than the best so far", start.checked_ms / start.best_ms)};
+            SlowerNote("timed once (the checked launch): %.1fx slower than the best so far",
+                       start.checked_ms / start.best_ms)};
   const auto deadline = now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                     std::chrono::duration<double, std::milli>(policy.time_cap_ms));
   Samples samples{{sample()}, ""};

@@ -11,7 +11,7 @@
 namespace tuner {
 
 struct SamplingPolicy {
-  double time_cap_ms = 300;     // for the samples of one candidate
+  double time_cap_ms = 300;  // for the samples of one candidate
   int min_samples = 5;
   int max_samples = 200;
   double target_spread = 0.01;  // stop once (p75 - p25) / median is below this

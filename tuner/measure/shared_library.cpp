@@ -7,7 +7,8 @@
 
 namespace tuner {
 
-std::optional<SharedLibrary> SharedLibrary::OpenFirst(const std::vector<std::string>& candidates, std::string* why_not) {
+std::optional<SharedLibrary> SharedLibrary::OpenFirst(const std::vector<std::string>& candidates,
+                                                      std::string* why_not) {
   std::string errors;
   for (const std::string& candidate : candidates) {
     if (void* handle = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL)) return SharedLibrary(handle, candidate);

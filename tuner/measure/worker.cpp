@@ -113,14 +113,18 @@ WorkerReplyBody Worker::Handle(const InterleaveRequest& request) {
   return Session().Interleave(request.launches, request.rounds);
 }
 
-WorkerReplyBody Worker::Handle(const PipelineStagesRequest& request) { return Session().PipelineStages(request.launch); }
+WorkerReplyBody Worker::Handle(const PipelineStagesRequest& request) {
+  return Session().PipelineStages(request.launch);
+}
 
 WorkerReplyBody Worker::Handle(const PrepareProfilerRequest&) {
   profiler_.Prepare(Session().gpu());
   return Done{};
 }
 
-WorkerReplyBody Worker::Handle(const ProfileRequest& request) { return profiler_.Profile(Session(), request, idle_ms_); }
+WorkerReplyBody Worker::Handle(const ProfileRequest& request) {
+  return profiler_.Profile(Session(), request, idle_ms_);
+}
 
 }  // namespace
 

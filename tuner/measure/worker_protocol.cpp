@@ -16,7 +16,9 @@ json WriteAll(const std::vector<T>& values);
 template <class T>
 void ReadAll(const json& j, std::vector<T>& values);
 
-json Write(const LaunchArg& a) { return {{"buffer", a.buffer}, {"type", static_cast<int>(a.type)}, {"value", a.value}}; }
+json Write(const LaunchArg& a) {
+  return {{"buffer", a.buffer}, {"type", static_cast<int>(a.type)}, {"value", a.value}};
+}
 void Read(const json& j, LaunchArg& a) {
   a.buffer = j.at("buffer");
   a.type = static_cast<ScalarType>(j.at("type").get<int>());
@@ -30,8 +32,10 @@ void Read(const json& j, SymbolSpec& s) {
 }
 
 json Write(const BufferDecl& b) {
-  return {{"name", b.name},     {"type", static_cast<int>(b.type)}, {"count", b.count},      {"init", static_cast<int>(b.init)},
-          {"output", b.output}, {"file", b.file},                   {"expected", b.expected}};
+  return {{"name", b.name},        {"type", static_cast<int>(b.type)},
+          {"count", b.count},      {"init", static_cast<int>(b.init)},
+          {"output", b.output},    {"file", b.file},
+          {"expected", b.expected}};
 }
 void Read(const json& j, BufferDecl& b) {
   b.name = j.at("name");
@@ -65,9 +69,14 @@ void Read(const json& j, ChunkedBuffer& b) {
 // A run that is not enabled is null: a launch of the whole problem.
 json Write(const PipelineRun& r) {
   if (!r.enabled) return nullptr;
-  return {{"streams", r.streams}, {"items", r.items},           {"chunk_items", r.chunk_items},
-          {"memory", static_cast<int>(r.memory)}, {"order", static_cast<int>(r.order)},
-          {"chunked", WriteAll(r.chunked)},       {"chunk", Write(r.chunk)}, {"tail", Write(r.tail)}};
+  return {{"streams", r.streams},
+          {"items", r.items},
+          {"chunk_items", r.chunk_items},
+          {"memory", static_cast<int>(r.memory)},
+          {"order", static_cast<int>(r.order)},
+          {"chunked", WriteAll(r.chunked)},
+          {"chunk", Write(r.chunk)},
+          {"tail", Write(r.tail)}};
 }
 void Read(const json& j, PipelineRun& r) {
   r = PipelineRun{};
@@ -84,8 +93,11 @@ void Read(const json& j, PipelineRun& r) {
 }
 
 json Write(const KernelLaunch& l) {
-  return {{"cubin_path", l.cubin_path}, {"kernel", l.kernel},           {"geometry", Write(l.geometry)},
-          {"args", WriteAll(l.args)},   {"pipeline", Write(l.pipeline)}};
+  return {{"cubin_path", l.cubin_path},
+          {"kernel", l.kernel},
+          {"geometry", Write(l.geometry)},
+          {"args", WriteAll(l.args)},
+          {"pipeline", Write(l.pipeline)}};
 }
 void Read(const json& j, KernelLaunch& l) {
   l.cubin_path = j.at("cubin_path");
@@ -302,8 +314,10 @@ WorkerReply<Body> ReadReply(const json& j) {
   try {
     WorkerReply<Body> reply;
     reply.worker_s = j.at(kWorkerSeconds);
-    if (j.at(kOk).get<bool>()) Read(j, reply.body.emplace());
-    else reply.error = j.at(kError);
+    if (j.at(kOk).get<bool>())
+      Read(j, reply.body.emplace());
+    else
+      reply.error = j.at(kError);
     return reply;
   } catch (const json::exception& e) {
     throw ProtocolError(std::string("a malformed reply of the GPU worker: ") + e.what());

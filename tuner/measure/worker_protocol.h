@@ -97,7 +97,8 @@ struct EnergyUse {
 // One candidate's counters and energy as asked for, or why either cannot be had in this worker
 // (no CUPTI, no permission, no energy counter): a refusal holds for the whole process.
 struct ProfileResult {
-  std::string counters_json;  // the counters of one launch as the store keeps them (db/counters.h); "" when not measured
+  std::string
+      counters_json;  // the counters of one launch as the store keeps them (db/counters.h); "" when not measured
   std::optional<EnergyUse> energy;
   std::string counters_unavailable;
   std::string energy_unavailable;

@@ -37,24 +37,24 @@ struct ArchRow {
 
 // Guide table columns, one row each; comments name the products only to help a reader.
 const ArchRow kArchRows[] = {
-    {5, 0, 2048, 32, 65536, 64, 48, 0},    // Maxwell GM10x
-    {5, 2, 2048, 32, 65536, 96, 48, 0},    // Maxwell GM20x
-    {5, 3, 2048, 32, 32768, 64, 48, 0},    // Tegra X1: 32 K registers per block
-    {6, 0, 2048, 32, 65536, 64, 48, 0},    // Pascal GP100
-    {6, 1, 2048, 32, 65536, 96, 48, 0},    // Pascal GP10x
-    {6, 2, 2048, 32, 32768, 64, 48, 0},    // Tegra X2: 32 K registers per block
-    {7, 0, 2048, 32, 65536, 96, 96, 0},    // Volta GV100
-    {7, 2, 2048, 32, 65536, 96, 96, 0},    // Xavier
-    {7, 5, 1024, 16, 65536, 64, 64, 0},    // Turing: 32 warps, 16 blocks per SM
-    {8, 0, 2048, 32, 65536, 164, 163, 1},  // A100
-    {8, 6, 1536, 16, 65536, 100, 99, 1},   // GA10x: 48 warps, 16 blocks per SM
-    {8, 7, 1536, 16, 65536, 164, 163, 1},  // Orin
-    {8, 9, 1536, 24, 65536, 100, 99, 1},   // Ada: 48 warps, 24 blocks per SM
-    {9, 0, 2048, 32, 65536, 228, 227, 1},  // H100, H200 (also measured, see above)
-    {10, 0, 2048, 32, 65536, 228, 227, 1}, // B200
-    {10, 3, 2048, 32, 65536, 228, 227, 1}, // B300: the guide's 10.x column
-    {12, 0, 1536, 24, 65536, 100, 99, 1},  // RTX 50xx: 48 warps, 24 blocks per SM
-    {12, 1, 1536, 24, 65536, 100, 99, 1},  // GB10: the guide's 12.x column
+    {5, 0, 2048, 32, 65536, 64, 48, 0},     // Maxwell GM10x
+    {5, 2, 2048, 32, 65536, 96, 48, 0},     // Maxwell GM20x
+    {5, 3, 2048, 32, 32768, 64, 48, 0},     // Tegra X1: 32 K registers per block
+    {6, 0, 2048, 32, 65536, 64, 48, 0},     // Pascal GP100
+    {6, 1, 2048, 32, 65536, 96, 48, 0},     // Pascal GP10x
+    {6, 2, 2048, 32, 32768, 64, 48, 0},     // Tegra X2: 32 K registers per block
+    {7, 0, 2048, 32, 65536, 96, 96, 0},     // Volta GV100
+    {7, 2, 2048, 32, 65536, 96, 96, 0},     // Xavier
+    {7, 5, 1024, 16, 65536, 64, 64, 0},     // Turing: 32 warps, 16 blocks per SM
+    {8, 0, 2048, 32, 65536, 164, 163, 1},   // A100
+    {8, 6, 1536, 16, 65536, 100, 99, 1},    // GA10x: 48 warps, 16 blocks per SM
+    {8, 7, 1536, 16, 65536, 164, 163, 1},   // Orin
+    {8, 9, 1536, 24, 65536, 100, 99, 1},    // Ada: 48 warps, 24 blocks per SM
+    {9, 0, 2048, 32, 65536, 228, 227, 1},   // H100, H200 (also measured, see above)
+    {10, 0, 2048, 32, 65536, 228, 227, 1},  // B200
+    {10, 3, 2048, 32, 65536, 228, 227, 1},  // B300: the guide's 10.x column
+    {12, 0, 1536, 24, 65536, 100, 99, 1},   // RTX 50xx: 48 warps, 24 blocks per SM
+    {12, 1, 1536, 24, 65536, 100, 99, 1},   // GB10: the guide's 12.x column
 };
 
 std::string ArchName(int major, int minor) { return "sm_" + std::to_string(major * 10 + minor); }
@@ -135,12 +135,12 @@ std::string Refusal(const std::string& text) {
            " (and sm_XYa from sm_90, sm_XYf from sm_100; see 'tuner occupancy --list-archs')";
   const std::string base = ArchName(r.number / 10, r.number % 10);
   if (r.variant && !HasVariant(r.number, r.variant))
-    return prefix + base + " has no " + (r.variant == 'a' ? "arch-specific (a) variant; those begin at sm_90a"
-                                                          : "family (f) variant; those begin at sm_100f") +
+    return prefix + base + " has no " +
+           (r.variant == 'a' ? "arch-specific (a) variant; those begin at sm_90a"
+                             : "family (f) variant; those begin at sm_100f") +
            ". Use " + base;
   const std::string meant = base + (r.variant ? std::string(1, r.variant) : "");
-  if (r.virtual_arch)
-    return prefix + "a virtual architecture (PTX); occupancy and cubins need a real one: " + meant;
+  if (r.virtual_arch) return prefix + "a virtual architecture (PTX); occupancy and cubins need a real one: " + meant;
   return prefix + "architectures are written like " + meant + " (lower case, with sm_)";
 }
 

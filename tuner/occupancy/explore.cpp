@@ -27,8 +27,8 @@ ExploredCandidate ExploreOne(const TemplateSpec& spec, const ProblemSize& size, 
     return c;
   }
   c.info = compiled.result.info;
-  c.occupancy = ComputeOccupancy(device, {threads, c.info.regs_per_thread,
-                                          static_cast<std::size_t>(c.info.static_smem_bytes) + dynamic_smem});
+  c.occupancy = ComputeOccupancy(
+      device, {threads, c.info.regs_per_thread, static_cast<std::size_t>(c.info.static_smem_bytes) + dynamic_smem});
   if (c.invalid_reason.empty()) c.invalid_reason = c.occupancy.invalid_reason;
   return c;
 }
@@ -38,12 +38,14 @@ ExploredCandidate ExploreOne(const TemplateSpec& spec, const ProblemSize& size, 
 Exploration ExploreTemplate(const TemplateSpec& spec, const ProblemSize& size, const DeviceLimits& device,
                             const std::string& arch, const std::string& cache_dir, int threads,
                             const std::string& executable, const std::atomic<bool>* stop) {
-  return ExploreCandidates(spec, EnumerateCandidates(spec, size), size, device, arch, cache_dir, threads, executable, stop);
+  return ExploreCandidates(spec, EnumerateCandidates(spec, size), size, device, arch, cache_dir, threads, executable,
+                           stop);
 }
 
-Exploration ExploreCandidates(const TemplateSpec& spec, const std::vector<ParamValues>& candidates, const ProblemSize& size,
-                              const DeviceLimits& device, const std::string& arch, const std::string& cache_dir,
-                              int threads, const std::string& executable, const std::atomic<bool>* stop) {
+Exploration ExploreCandidates(const TemplateSpec& spec, const std::vector<ParamValues>& candidates,
+                              const ProblemSize& size, const DeviceLimits& device, const std::string& arch,
+                              const std::string& cache_dir, int threads, const std::string& executable,
+                              const std::atomic<bool>* stop) {
   std::vector<ExploredCandidate> explored(candidates.size());
   std::vector<char> done(candidates.size(), 0);
   ParallelCompiler compiler(threads, cache_dir, executable);

@@ -41,8 +41,9 @@ Exploration ExploreTemplate(const TemplateSpec& spec, const ProblemSize& size, c
                             const std::string& executable = "", const std::atomic<bool>* stop = nullptr);
 
 // The same for the given candidates of the template only (a sample of a large space).
-Exploration ExploreCandidates(const TemplateSpec& spec, const std::vector<ParamValues>& candidates, const ProblemSize& size,
-                              const DeviceLimits& device, const std::string& arch, const std::string& cache_dir,
-                              int threads, const std::string& executable = "", const std::atomic<bool>* stop = nullptr);
+Exploration ExploreCandidates(const TemplateSpec& spec, const std::vector<ParamValues>& candidates,
+                              const ProblemSize& size, const DeviceLimits& device, const std::string& arch,
+                              const std::string& cache_dir, int threads, const std::string& executable = "",
+                              const std::atomic<bool>* stop = nullptr);
 
 }  // namespace tuner

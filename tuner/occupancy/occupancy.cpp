@@ -54,8 +54,8 @@ cudaOccFuncAttributes ToOccAttributes(const KernelResources& k) {
 }
 
 std::string DeviceError(cudaOccError status, const DeviceLimits& d) {
-  const std::string what = d.name + " (compute capability " + std::to_string(d.cc_major) + "." +
-                           std::to_string(d.cc_minor) + ")";
+  const std::string what =
+      d.name + " (compute capability " + std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor) + ")";
   if (status == CUDA_OCC_ERROR_UNKNOWN_DEVICE)
     return "cuda_occupancy.h does not know " + what + "; use an --arch it knows";
   return "cuda_occupancy.h rejects the limits of " + what + ": every limit must be positive and " +
@@ -94,14 +94,14 @@ void ApplyBlockOverride(const DeviceLimits& d, cudaOccResult* r) {
 std::string OutOfRangeReason(const KernelResources& k) {
   if (k.threads_per_block <= 0) return "threads per block must be at least 1";
   if (k.regs_per_thread < 0) return "registers per thread must not be negative";
-  if (k.regs_per_thread > kMaxRegsPerThread) return std::to_string(k.regs_per_thread) + " registers per thread exceed any device's";
-  if (k.smem_bytes > kMaxSmemBytes) return std::to_string(k.smem_bytes) + " bytes of shared memory per block exceed any device's";
+  if (k.regs_per_thread > kMaxRegsPerThread)
+    return std::to_string(k.regs_per_thread) + " registers per thread exceed any device's";
+  if (k.smem_bytes > kMaxSmemBytes)
+    return std::to_string(k.smem_bytes) + " bytes of shared memory per block exceed any device's";
   return "";
 }
 
-void Append(std::string* reasons, const std::string& reason) {
-  *reasons += (reasons->empty() ? "" : "; ") + reason;
-}
+void Append(std::string* reasons, const std::string& reason) { *reasons += (reasons->empty() ? "" : "; ") + reason; }
 
 std::string InvalidReason(const DeviceLimits& d, const KernelResources& k, const OccupancyResult& r) {
   const cudaOccDeviceProp props = ToOccProperties(d);
@@ -156,11 +156,16 @@ OccupancyResult FromOccResult(const DeviceLimits& d, const KernelResources& k, c
 
 std::string ToString(Limiter limiter) {
   switch (limiter) {
-    case Limiter::kWarps: return "warps";
-    case Limiter::kRegisters: return "registers";
-    case Limiter::kSharedMemory: return "shared_memory";
-    case Limiter::kBlocks: return "blocks";
-    case Limiter::kBarriers: return "barriers";
+    case Limiter::kWarps:
+      return "warps";
+    case Limiter::kRegisters:
+      return "registers";
+    case Limiter::kSharedMemory:
+      return "shared_memory";
+    case Limiter::kBlocks:
+      return "blocks";
+    case Limiter::kBarriers:
+      return "barriers";
   }
   return "unknown";
 }
@@ -187,8 +192,8 @@ OccupancyResult ComputeOccupancy(const DeviceLimits& device, const KernelResourc
   const cudaOccFuncAttributes attributes = ToOccAttributes(kernel);
   const cudaOccDeviceState state;
   cudaOccResult result{};
-  const cudaOccError status = cudaOccMaxActiveBlocksPerMultiprocessor(
-      &result, &props, &attributes, &state, kernel.threads_per_block, 0);
+  const cudaOccError status =
+      cudaOccMaxActiveBlocksPerMultiprocessor(&result, &props, &attributes, &state, kernel.threads_per_block, 0);
   if (status == CUDA_OCC_ERROR_INVALID_INPUT) {
     // The device passed its check, so the block's shared memory is over the largest carveout the
     // architecture has (only a custom opt-in limit above the real one gets here).

@@ -51,9 +51,9 @@ struct OccupancyResult {
   int blocks_by_barriers = 0;
   int warps_per_block = 0;
   int max_warps_per_sm = 0;
-  int regs_allocated_per_block = 0;              // after the per-warp allocation granularity
+  int regs_allocated_per_block = 0;                // after the per-warp allocation granularity
   std::size_t smem_allocated_per_block_bytes = 0;  // with the driver's reserve, after granularity
-  std::vector<Limiter> limiters;  // every limit reached (ties), `limiter` first
+  std::vector<Limiter> limiters;                   // every limit reached (ties), `limiter` first
 };
 
 // "warps", "registers", "shared_memory", "blocks", "barriers" (the JSON contract).

@@ -14,18 +14,27 @@ constexpr long long kSmemStepBytes = 128;     // the finest shared memory alloca
 
 KernelResources With(KernelResources kernel, VaryInput input, long long value) {
   switch (input) {
-    case VaryInput::kThreads: kernel.threads_per_block = static_cast<int>(value); break;
-    case VaryInput::kRegisters: kernel.regs_per_thread = static_cast<int>(value); break;
-    case VaryInput::kSharedMemory: kernel.smem_bytes = static_cast<std::size_t>(value); break;
+    case VaryInput::kThreads:
+      kernel.threads_per_block = static_cast<int>(value);
+      break;
+    case VaryInput::kRegisters:
+      kernel.regs_per_thread = static_cast<int>(value);
+      break;
+    case VaryInput::kSharedMemory:
+      kernel.smem_bytes = static_cast<std::size_t>(value);
+      break;
   }
   return kernel;
 }
 
 long long ValueOf(const KernelResources& kernel, VaryInput input) {
   switch (input) {
-    case VaryInput::kThreads: return kernel.threads_per_block;
-    case VaryInput::kRegisters: return kernel.regs_per_thread;
-    case VaryInput::kSharedMemory: return static_cast<long long>(kernel.smem_bytes);
+    case VaryInput::kThreads:
+      return kernel.threads_per_block;
+    case VaryInput::kRegisters:
+      return kernel.regs_per_thread;
+    case VaryInput::kSharedMemory:
+      return static_cast<long long>(kernel.smem_bytes);
   }
   return 0;
 }
@@ -52,7 +61,10 @@ long long LargestWhere(long long lo, long long hi, const std::function<bool(long
   if (hi < lo || !good(lo)) return lo - 1;
   while (lo < hi) {
     const long long mid = lo + (hi - lo + 1) / 2;
-    if (good(mid)) lo = mid; else hi = mid - 1;
+    if (good(mid))
+      lo = mid;
+    else
+      hi = mid - 1;
   }
   return lo;
 }
@@ -66,16 +78,18 @@ std::string Percent(double fraction) {
 Suggestion MakeSuggestion(const DeviceLimits& device, const KernelResources& kernel, VaryInput input, long long value) {
   const OccupancyResult r = ComputeOccupancy(device, With(kernel, input, value));
   Suggestion s{input, value, r.blocks_per_sm, r.occupancy, ""};
-  const std::string gives = " gives " + std::to_string(r.blocks_per_sm) + " block" +
-                            (r.blocks_per_sm == 1 ? "" : "s") + " per SM (" + Percent(r.occupancy) + " occupancy)";
+  const std::string gives = " gives " + std::to_string(r.blocks_per_sm) + " block" + (r.blocks_per_sm == 1 ? "" : "s") +
+                            " per SM (" + Percent(r.occupancy) + " occupancy)";
   if (input == VaryInput::kRegisters) s.text = "≤ " + std::to_string(value) + " registers per thread" + gives;
-  if (input == VaryInput::kSharedMemory) s.text = "≤ " + std::to_string(value) + " bytes of shared memory per block" + gives;
+  if (input == VaryInput::kSharedMemory)
+    s.text = "≤ " + std::to_string(value) + " bytes of shared memory per block" + gives;
   if (input == VaryInput::kThreads) s.text = std::to_string(value) + " threads per block" + gives;
   return s;
 }
 
 // Registers or shared memory: fewer never lowers occupancy, so each answer is a binary search.
-void SuggestLess(const DeviceLimits& device, const KernelResources& kernel, VaryInput input, std::vector<Suggestion>* out) {
+void SuggestLess(const DeviceLimits& device, const KernelResources& kernel, VaryInput input,
+                 std::vector<Suggestion>* out) {
   const long long current = ValueOf(kernel, input);
   if (current <= 0) return;
   auto occupancy = [&](long long v) { return ComputeOccupancy(device, With(kernel, input, v)).occupancy; };
@@ -105,18 +119,25 @@ void SuggestThreads(const DeviceLimits& device, const KernelResources& kernel, s
 }  // namespace
 
 bool VaryInputFromString(const std::string& text, VaryInput* input) {
-  if (text == "threads") *input = VaryInput::kThreads;
-  else if (text == "regs") *input = VaryInput::kRegisters;
-  else if (text == "smem") *input = VaryInput::kSharedMemory;
-  else return false;
+  if (text == "threads")
+    *input = VaryInput::kThreads;
+  else if (text == "regs")
+    *input = VaryInput::kRegisters;
+  else if (text == "smem")
+    *input = VaryInput::kSharedMemory;
+  else
+    return false;
   return true;
 }
 
 std::string ToString(VaryInput input) {
   switch (input) {
-    case VaryInput::kThreads: return "threads_per_block";
-    case VaryInput::kRegisters: return "regs_per_thread";
-    case VaryInput::kSharedMemory: return "smem_bytes";
+    case VaryInput::kThreads:
+      return "threads_per_block";
+    case VaryInput::kRegisters:
+      return "regs_per_thread";
+    case VaryInput::kSharedMemory:
+      return "smem_bytes";
   }
   return "unknown";
 }

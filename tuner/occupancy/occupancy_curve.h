@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "occupancy/occupancy.h"
 #include "common/svg_chart.h"
+#include "occupancy/occupancy.h"
 
 namespace tuner {
 

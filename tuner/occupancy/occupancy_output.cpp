@@ -81,7 +81,8 @@ void PrintCurve(const OccupancyReport& report, std::ostream& out) {
     if (!last && c[i + 1].result.blocks_per_sm == r.blocks_per_sm && c[i + 1].result.warps_per_sm == r.warps_per_sm &&
         c[i + 1].result.limiter == r.limiter)
       continue;
-    const std::string range = low == c[i].value ? std::to_string(low) : std::to_string(low) + "-" + std::to_string(c[i].value);
+    const std::string range =
+        low == c[i].value ? std::to_string(low) : std::to_string(low) + "-" + std::to_string(c[i].value);
     char line[160];
     std::snprintf(line, sizeof line, "  %-22s %9d %9d %10s  %s\n", range.c_str(), r.blocks_per_sm, r.warps_per_sm,
                   Percent(r.occupancy).c_str(), r.blocks_per_sm == 0 ? "(cannot launch)" : ToString(r.limiter).c_str());
@@ -93,9 +94,9 @@ void PrintCurve(const OccupancyReport& report, std::ostream& out) {
 std::string TemplateText(const json& source) {
   std::string text = source.value("name", "");
   for (const auto& [name, value] : source["params"].items()) text += " " + name + "=" + value.dump();
-  return text + " (" + source.value("arch", "") + " cubin: " + source["static_smem_bytes"].dump() +
-         " bytes static + " + source["dynamic_smem_bytes"].dump() + " dynamic shared memory, " +
-         source["spill_bytes"].dump() + " bytes spilled)";
+  return text + " (" + source.value("arch", "") + " cubin: " + source["static_smem_bytes"].dump() + " bytes static + " +
+         source["dynamic_smem_bytes"].dump() + " dynamic shared memory, " + source["spill_bytes"].dump() +
+         " bytes spilled)";
 }
 
 }  // namespace
@@ -119,9 +120,10 @@ json DeviceJson(const DeviceLimits& d) {
 json OccupancyJson(const OccupancyReport& report) {
   const OccupancyResult& r = report.result;
   json doc = {{"device", DeviceJson(report.device)},
-              {"kernel", {{"threads_per_block", report.kernel.threads_per_block},
-                          {"regs_per_thread", report.kernel.regs_per_thread},
-                          {"smem_bytes", report.kernel.smem_bytes}}},
+              {"kernel",
+               {{"threads_per_block", report.kernel.threads_per_block},
+                {"regs_per_thread", report.kernel.regs_per_thread},
+                {"smem_bytes", report.kernel.smem_bytes}}},
               {"blocks_per_sm", r.blocks_per_sm},
               {"warps_per_sm", r.warps_per_sm},
               {"occupancy", r.occupancy},
@@ -150,12 +152,12 @@ void PrintOccupancy(const OccupancyReport& report, std::ostream& out) {
   const KernelResources& k = report.kernel;
   const OccupancyResult& r = report.result;
   out << "Device     " << d.name << ", compute capability " << d.cc_major << "." << d.cc_minor << ": per SM "
-      << d.max_threads_per_sm << " threads, " << d.max_blocks_per_sm << " blocks, " << d.regs_per_sm
-      << " registers, " << d.smem_per_sm_bytes << " bytes of shared memory\n";
+      << d.max_threads_per_sm << " threads, " << d.max_blocks_per_sm << " blocks, " << d.regs_per_sm << " registers, "
+      << d.smem_per_sm_bytes << " bytes of shared memory\n";
   if (!report.source.is_null()) out << "Template   " << TemplateText(report.source) << "\n";
-  out << "Kernel     " << k.threads_per_block << " threads per block, " << k.regs_per_thread << " registers per thread, "
-      << k.smem_bytes << " bytes of shared memory per block (the driver reserves " << d.reserved_smem_per_block_bytes
-      << " more)\n\n";
+  out << "Kernel     " << k.threads_per_block << " threads per block, " << k.regs_per_thread
+      << " registers per thread, " << k.smem_bytes << " bytes of shared memory per block (the driver reserves "
+      << d.reserved_smem_per_block_bytes << " more)\n\n";
   if (!r.invalid_reason.empty()) out << "Cannot launch: " << r.invalid_reason << "\n";
   out << "Blocks per SM  " << r.blocks_per_sm << "\n"
       << "Warps per SM   " << r.warps_per_sm << " of " << r.max_warps_per_sm << "\n"
@@ -164,9 +166,12 @@ void PrintOccupancy(const OccupancyReport& report, std::ostream& out) {
   for (std::size_t i = 1; i < r.limiters.size(); ++i) out << (i == 1 ? " (also " : ", ") << ToString(r.limiters[i]);
   out << (r.limiters.size() > 1 ? ")\n" : "\n");
   PrintLimits(r, out);
-  if (!report.suggestions.empty()) out << "\nTo raise occupancy:\n";
-  else if (r.occupancy >= 1.0) out << "\nOccupancy is at its maximum.\n";
-  else out << "\nNo single change of threads, registers or shared memory raises occupancy.\n";
+  if (!report.suggestions.empty())
+    out << "\nTo raise occupancy:\n";
+  else if (r.occupancy >= 1.0)
+    out << "\nOccupancy is at its maximum.\n";
+  else
+    out << "\nNo single change of threads, registers or shared memory raises occupancy.\n";
   for (const Suggestion& s : report.suggestions) out << "  " << s.text << "\n";
   if (report.vary) PrintCurve(report, out);
 }

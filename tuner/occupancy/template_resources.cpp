@@ -5,9 +5,9 @@
 #include <sstream>
 
 #include "common/errors.h"
-#include "template/expression.h"
 #include "common/option_values.h"
 #include "compile/parallel_compiler.h"
+#include "template/expression.h"
 
 namespace tuner {
 
@@ -41,7 +41,8 @@ void Set(const TemplateSpec& spec, const std::string& setting, ParamValues* para
   if (eq == std::string::npos || eq == 0 || eq + 1 == setting.size())
     throw UsageError("--param " + Quoted(setting) + ": expected NAME=VALUE, e.g. --param TILE=32");
   const std::string name = setting.substr(0, eq);
-  const auto param = std::find_if(spec.params.begin(), spec.params.end(), [&](const ParamSpec& p) { return p.name == name; });
+  const auto param =
+      std::find_if(spec.params.begin(), spec.params.end(), [&](const ParamSpec& p) { return p.name == name; });
   if (param == spec.params.end())
     throw UsageError("--param " + Quoted(setting) + ": " + spec.name + " has no parameter " + name +
                      "; its parameters: " + ParamNames(spec));
@@ -70,8 +71,9 @@ CompileResult CompileOrThrow(const TemplateSpec& spec, const ParamValues& params
   ParallelCompiler compiler(1, DefaultCubinCacheDir());
   const CompileResult compiled = compiler.Compile(0, spec, params, spec.kernel, arch).result;
   if (!compiled.ok)
-    throw UsageError("--kernel " + spec.name + ": NVRTC could not compile it for " + arch + " with " + ParamsJson(params) +
-                     ": " + FirstError(compiled.log) + " ('tuner explore' shows every candidate's)");
+    throw UsageError("--kernel " + spec.name + ": NVRTC could not compile it for " + arch + " with " +
+                     ParamsJson(params) + ": " + FirstError(compiled.log) +
+                     " ('tuner explore' shows every candidate's)");
   return compiled;
 }
 
@@ -85,7 +87,9 @@ ParamValues ParamsFromSettings(const TemplateSpec& spec, const std::vector<std::
   return params;
 }
 
-std::string ArchOf(const DeviceLimits& device) { return "sm_" + std::to_string(device.cc_major * 10 + device.cc_minor); }
+std::string ArchOf(const DeviceLimits& device) {
+  return "sm_" + std::to_string(device.cc_major * 10 + device.cc_minor);
+}
 
 TemplateResources ResourcesFromTemplate(const TemplateSpec& spec, const ParamValues& params, const ProblemSize& size,
                                         const std::string& arch) {

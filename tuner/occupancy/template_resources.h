@@ -19,7 +19,7 @@ struct TemplateResources {
   ParamValues params;      // every parameter, declared order
   LaunchGeometry geometry;
   KernelInfo info;
-  std::string arch;  // "sm_90"
+  std::string arch;                               // "sm_90"
   std::vector<std::string> violated_constraints;  // the configuration is outside the search space
 };
 

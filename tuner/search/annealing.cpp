@@ -20,8 +20,7 @@ class Annealing : public GraphStrategy {
  public:
   Annealing(CandidateGraph graph, const StrategyOptions& options)
       : GraphStrategy(std::move(graph), options),
-        horizon_(options.max_evaluations > 0 ? options.max_evaluations
-                                             : std::max(kMinHorizon, CandidateCount() / 4)) {}
+        horizon_(options.max_evaluations > 0 ? options.max_evaluations : std::max(kMinHorizon, CandidateCount() / 4)) {}
 
  private:
   void OnResult(const Evaluation& e) override {
@@ -47,8 +46,10 @@ class Annealing : public GraphStrategy {
     }
     std::optional<std::size_t> from;
     const std::optional<std::size_t> proposal = FrontierProposal(&from);
-    if (from) current_ = from;
-    else if (proposal) jumps_.insert(*proposal);  // a fresh start elsewhere: moved to unconditionally
+    if (from)
+      current_ = from;
+    else if (proposal)
+      jumps_.insert(*proposal);  // a fresh start elsewhere: moved to unconditionally
     return proposal;
   }
 

@@ -10,9 +10,9 @@ namespace tuner {
 
 namespace {
 
-constexpr std::size_t kInitialSamples = 10;  // random candidates before the model proposes
-constexpr double kRefitGrowth = 1.5;         // hyperparameters are chosen again when the data grew by half
-constexpr std::size_t kMaxPool = 20000;      // candidates scored per proposal: a fixed sample of larger spaces
+constexpr std::size_t kInitialSamples = 10;     // random candidates before the model proposes
+constexpr double kRefitGrowth = 1.5;            // hyperparameters are chosen again when the data grew by half
+constexpr std::size_t kMaxPool = 20000;         // candidates scored per proposal: a fixed sample of larger spaces
 constexpr std::size_t kMaxObservations = 1000;  // the model's size limit: the strategy stops there
 constexpr std::size_t kMinPatience = 20;        // evaluations without a better time before it stops,
 constexpr std::size_t kMaxPatience = 100;       // an eighth of the space within these bounds
@@ -127,11 +127,11 @@ class BayesianOptimisation : public StrategyBase {
 
   CandidateGraph space_;
   std::size_t patience_;
-  std::vector<std::size_t> pool_;     // the candidates the model scores, ascending
-  std::vector<Eigen::VectorXd> xs_;   // the model's observations
+  std::vector<std::size_t> pool_;    // the candidates the model scores, ascending
+  std::vector<Eigen::VectorXd> xs_;  // the model's observations
   std::vector<double> ys_;
-  std::vector<std::size_t> failed_;   // failed before any candidate passed: not yet in the model
-  std::optional<double> slowest_;     // the largest log time that passed
+  std::vector<std::size_t> failed_;  // failed before any candidate passed: not yet in the model
+  std::optional<double> slowest_;    // the largest log time that passed
   std::unique_ptr<GaussianProcess> model_;
   std::size_t next_refit_ = 0;
 };

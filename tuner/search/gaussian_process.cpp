@@ -29,7 +29,8 @@ double GaussianProcess::Kernel(double distance) const {
   return (1 + s + s * s / 3) * std::exp(-s);
 }
 
-Eigen::VectorXd GaussianProcess::KernelTo(const Eigen::MatrixXd& points, std::size_t count, const Eigen::VectorXd& x) const {
+Eigen::VectorXd GaussianProcess::KernelTo(const Eigen::MatrixXd& points, std::size_t count,
+                                          const Eigen::VectorXd& x) const {
   const Eigen::Index n = static_cast<Eigen::Index>(count);
   Eigen::VectorXd k(n);
   for (Eigen::Index j = 0; j < n; ++j) k[j] = Kernel((points.col(j) - x).norm());

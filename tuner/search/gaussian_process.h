@@ -45,9 +45,9 @@ class GaussianProcess {
   Eigen::MatrixXd pool_;
   GpHyper hyper_;
   std::vector<double> y_;
-  Eigen::MatrixXd observed_;  // one column per observation (capacity grows by doubling)
-  Eigen::MatrixXd lower_;     // the Cholesky factor of K + noise I, size() x size() used
-  Eigen::MatrixXd cross_;     // L^-1 K(observed, pool), size() rows used
+  Eigen::MatrixXd observed_;   // one column per observation (capacity grows by doubling)
+  Eigen::MatrixXd lower_;      // the Cholesky factor of K + noise I, size() x size() used
+  Eigen::MatrixXd cross_;      // L^-1 K(observed, pool), size() rows used
   Eigen::VectorXd explained_;  // per pool point, the squared norm of its column of cross_
 };
 

@@ -42,8 +42,10 @@ class Genetic : public GraphStrategy {
     const double mutation = 1.0 / static_cast<double>(std::max<std::size_t>(1, child.size()));
     for (std::size_t d = 0; d < child.size(); ++d) {
       if (rng().Uniform() >= mutation) continue;
-      if (rng().Below(2) && child[d] + 1 < graph().Extent(d)) ++child[d];
-      else if (child[d] > 0) --child[d];
+      if (rng().Below(2) && child[d] + 1 < graph().Extent(d))
+        ++child[d];
+      else if (child[d] > 0)
+        --child[d];
     }
     return child;
   }

@@ -2,11 +2,11 @@
 
 #include <map>
 
+#include "common/errors.h"
+#include "common/option_values.h"
 #include "search/annealing.h"
 #include "search/bayesian.h"
-#include "common/errors.h"
 #include "search/genetic.h"
-#include "common/option_values.h"
 #include "search/strategy_base.h"
 
 namespace tuner {

@@ -37,9 +37,9 @@ class SearchStrategy {
 };
 
 struct StrategyOptions {
-  std::string name = "brute_force";   // brute_force | random | annealing | genetic | bayesian
-  std::size_t max_evaluations = 0;    // 0: no limit; counts every distinct candidate proposed or in history
-  unsigned long long seed = 0;        // same seed, same history: same proposals
+  std::string name = "brute_force";  // brute_force | random | annealing | genetic | bayesian
+  std::size_t max_evaluations = 0;   // 0: no limit; counts every distinct candidate proposed or in history
+  unsigned long long seed = 0;       // same seed, same history: same proposals
 };
 
 // The strategy names MakeStrategy accepts, brute force first.

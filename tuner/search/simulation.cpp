@@ -37,7 +37,8 @@ std::optional<std::size_t> Landscape::Optimum() const {
 }
 
 std::size_t Landscape::OkCount() const {
-  return static_cast<std::size_t>(std::count_if(time_ms.begin(), time_ms.end(), [](const auto& t) { return t.has_value(); }));
+  return static_cast<std::size_t>(
+      std::count_if(time_ms.begin(), time_ms.end(), [](const auto& t) { return t.has_value(); }));
 }
 
 Landscape LandscapeFromRecords(std::vector<ParamValues> candidates, std::vector<ParamSpec> params,
@@ -48,10 +49,12 @@ Landscape LandscapeFromRecords(std::vector<ParamValues> candidates, std::vector<
     std::size_t first_missing = 0;
     while (first_missing < stored.size() && stored[first_missing].candidate == first_missing) ++first_missing;
     throw IncompleteSweepError(std::to_string(landscape.candidates.size() - stored.size()) + " of " +
-                               std::to_string(landscape.candidates.size()) + " candidates have no stored result (e.g. " +
+                               std::to_string(landscape.candidates.size()) +
+                               " candidates have no stored result (e.g. " +
                                ParamsJson(landscape.candidates[first_missing]) + ")");
   }
-  for (const Evaluation& e : stored) landscape.time_ms.push_back(e.ok ? std::optional<double>(e.time_ms) : std::nullopt);
+  for (const Evaluation& e : stored)
+    landscape.time_ms.push_back(e.ok ? std::optional<double>(e.time_ms) : std::nullopt);
   return landscape;
 }
 

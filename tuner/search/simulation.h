@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "db/query/records.h"
-#include "template/search_space.h"
 #include "search/search_strategy.h"
+#include "template/search_space.h"
 #include "template/template_spec.h"
 
 namespace tuner {

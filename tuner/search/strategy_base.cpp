@@ -19,7 +19,8 @@ constexpr std::size_t kPatienceDivisor = 8;
 std::size_t StrategyRng::Below(std::size_t bound) {
   // Rejection of the top partial range keeps every value equally likely.
   const std::uint64_t range = static_cast<std::uint64_t>(bound);
-  const std::uint64_t limit = std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % range;
+  const std::uint64_t limit =
+      std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % range;
   std::uint64_t x;
   do x = engine_();
   while (x >= limit);

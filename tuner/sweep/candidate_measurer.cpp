@@ -53,10 +53,19 @@ db::MeasurementRecord CandidateMeasurer::MeasureOnce(const Compiled& compiled, b
   request.estimate_only = estimate_only;
   const WorkerAnswer<MeasureReply> answer = worker_.Call(request, CandidateTimeoutS());
   switch (answer.outcome) {
-    case WorkerProcess::Outcome::kInterrupted: record.status = "interrupted"; return record;
-    case WorkerProcess::Outcome::kTimedOut: record.status = "timeout"; record.reason = answer.failure; return record;
-    case WorkerProcess::Outcome::kDied: record.status = "fault"; record.reason = answer.failure; return record;
-    case WorkerProcess::Outcome::kReplied: break;
+    case WorkerProcess::Outcome::kInterrupted:
+      record.status = "interrupted";
+      return record;
+    case WorkerProcess::Outcome::kTimedOut:
+      record.status = "timeout";
+      record.reason = answer.failure;
+      return record;
+    case WorkerProcess::Outcome::kDied:
+      record.status = "fault";
+      record.reason = answer.failure;
+      return record;
+    case WorkerProcess::Outcome::kReplied:
+      break;
   }
   if (!answer.body) {  // the worker could not take the candidate up (a file it cannot read, memory)
     record.status = "launch_error";
@@ -69,7 +78,8 @@ db::MeasurementRecord CandidateMeasurer::MeasureOnce(const Compiled& compiled, b
 
 void CandidateMeasurer::TakeReply(const MeasureReply& reply, const Compiled& compiled, db::MeasurementRecord& record) {
   // The loaded kernel's own attributes are the authority on its resources.
-  if (reply.regs_per_thread > 0) records_.FillResources(record, compiled, reply.regs_per_thread, reply.static_smem_bytes);
+  if (reply.regs_per_thread > 0)
+    records_.FillResources(record, compiled, reply.regs_per_thread, reply.static_smem_bytes);
   record.status = reply.status;
   record.reason = reply.reason;
   if (record.status == "fault") worker_.Kill();  // it exits by itself; make sure before restarting

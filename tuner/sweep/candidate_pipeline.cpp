@@ -60,7 +60,8 @@ KernelLaunch CandidatePipeline::MakeLaunch(const Variables& vars, const LaunchGe
                                            const CachedCompile& compile) const {
   KernelLaunch launch{compile.cubin_path, compile.result.lowered_name, geometry, {}, {}};
   for (const ArgSpec& arg : spec_.args)
-    launch.args.push_back(arg.is_buffer ? LaunchArg{arg.name, arg.type, 0} : LaunchArg{"", arg.type, Evaluate(arg.value, vars)});
+    launch.args.push_back(arg.is_buffer ? LaunchArg{arg.name, arg.type, 0}
+                                        : LaunchArg{"", arg.type, Evaluate(arg.value, vars)});
   return launch;
 }
 

@@ -20,9 +20,9 @@
 namespace tuner {
 
 struct CompileSettings {
-  int threads = 0;                // compile threads; 0: one per core
-  std::string cache_dir;          // compiled kernels; "" for the default
-  std::string executable;         // the tuner binary that runs the NVRTC processes; "" for this one
+  int threads = 0;         // compile threads; 0: one per core
+  std::string cache_dir;   // compiled kernels; "" for the default
+  std::string executable;  // the tuner binary that runs the NVRTC processes; "" for this one
 };
 
 class CandidatePipeline {

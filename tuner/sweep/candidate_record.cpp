@@ -29,11 +29,11 @@ db::MeasurementRecord CandidateRecords::Base(const Compiled& compiled) const {
 }
 
 OccupancyResult CandidateRecords::FillResources(db::MeasurementRecord& record, const Compiled& compiled, int regs,
-                                        long long static_smem) const {
+                                                long long static_smem) const {
   record.regs_per_thread = regs;
   record.smem_bytes = static_smem + compiled.geometry.shared_bytes;
-  const OccupancyResult occupancy = ComputeOccupancy(
-      limits_, {static_cast<int>(compiled.geometry.ThreadsPerBlock()), regs, static_cast<std::size_t>(record.smem_bytes)});
+  const OccupancyResult occupancy = ComputeOccupancy(limits_, {static_cast<int>(compiled.geometry.ThreadsPerBlock()),
+                                                               regs, static_cast<std::size_t>(record.smem_bytes)});
   record.blocks_per_sm = occupancy.blocks_per_sm;
   record.occupancy = occupancy.occupancy;
   record.limiter = ToString(occupancy.limiter);

@@ -35,8 +35,8 @@ bool HardwarePass::ProfileBatch(const std::vector<HardwareWork>& works) {
     const bool counters = work.counters && notes_.counters_unavailable.empty();
     const bool energy = work.energy && notes_.energy_unavailable.empty();
     if (!counters && !energy) continue;
-    request.candidates.push_back(
-        {pipeline_.Launch(ledger_.compiled(work.index)), counters, energy, ledger_.records()[work.index].time_ms_median});
+    request.candidates.push_back({pipeline_.Launch(ledger_.compiled(work.index)), counters, energy,
+                                  ledger_.records()[work.index].time_ms_median});
     entries.push_back(work.index);
     constexpr double kEnergyRunS = 15;  // the energy window is 10 s at most, plus the counter's alignment
     timeout_s += measurer_.CandidateTimeoutS() + (energy ? kEnergyRunS : 0);

@@ -46,7 +46,8 @@ class HardwarePass {
 
   // Adds counters and energy to the ledger's records of the candidates the plan chooses; none when
   // it chooses none.
-  std::optional<HardwarePassCost> Run(const std::vector<std::string>& leader_params, CounterMode mode, db::Objective objective);
+  std::optional<HardwarePassCost> Run(const std::vector<std::string>& leader_params, CounterMode mode,
+                                      db::Objective objective);
   const HardwareNotes& notes() const { return notes_; }
 
  private:

@@ -39,14 +39,16 @@ std::optional<std::string> OnlyDifference(const ParamValues& a, const ParamValue
 // The leaders, and one representative of each value of each parameter: the fastest's one-parameter
 // neighbour with that value (so the winner's card can compare every neighbour in counters), the
 // fastest itself for its own values, else the fastest candidate with that value (for the charts).
-std::set<std::size_t> Explaining(const std::vector<db::MeasurementRecord>& records, const std::vector<std::string>& leader_params) {
+std::set<std::size_t> Explaining(const std::vector<db::MeasurementRecord>& records,
+                                 const std::vector<std::string>& leader_params) {
   std::set<std::size_t> chosen;
   std::vector<ParamValues> params(records.size());
   std::optional<std::size_t> fastest;
   for (std::size_t i = 0; i < records.size(); ++i) {
     if (!Ok(records[i])) continue;
     params[i] = ParamsFromJson(records[i].params_json);
-    if (std::find(leader_params.begin(), leader_params.end(), records[i].params_json) != leader_params.end()) chosen.insert(i);
+    if (std::find(leader_params.begin(), leader_params.end(), records[i].params_json) != leader_params.end())
+      chosen.insert(i);
     if (!fastest || records[i].time_ms_median < records[*fastest].time_ms_median) fastest = i;
   }
   if (!fastest) return chosen;
@@ -60,7 +62,8 @@ std::set<std::size_t> Explaining(const std::vector<db::MeasurementRecord>& recor
   for (std::size_t i = 0; i < records.size(); ++i) {
     if (!Ok(records[i])) continue;
     const std::optional<std::string> differs_in = OnlyDifference(params[i], params[*fastest]);
-    for (const auto& value : params[i]) offer(value, i == *fastest || (differs_in && *differs_in == value.first) ? 0 : 1, i);
+    for (const auto& value : params[i])
+      offer(value, i == *fastest || (differs_in && *differs_in == value.first) ? 0 : 1, i);
   }
   for (const auto& [value, ranked] : representative) chosen.insert(ranked.second);
   return chosen;
@@ -73,11 +76,13 @@ std::vector<HardwareWork> PlanHardware(const std::vector<db::MeasurementRecord>&
                                        db::Objective objective) {
   const bool energy_for_all = mode == CounterMode::kAll || objective != db::Objective::kTime;
   if (mode == CounterMode::kOff && !energy_for_all) return {};
-  const std::set<std::size_t> explaining = mode == CounterMode::kLeaders ? Explaining(records, leader_params) : std::set<std::size_t>{};
+  const std::set<std::size_t> explaining =
+      mode == CounterMode::kLeaders ? Explaining(records, leader_params) : std::set<std::size_t>{};
   std::vector<HardwareWork> plan;
   for (std::size_t i = 0; i < records.size(); ++i) {
     if (!Ok(records[i])) continue;
-    const bool leader = std::find(leader_params.begin(), leader_params.end(), records[i].params_json) != leader_params.end();
+    const bool leader =
+        std::find(leader_params.begin(), leader_params.end(), records[i].params_json) != leader_params.end();
     HardwareWork work{i, mode == CounterMode::kAll || explaining.count(i) > 0,
                       energy_for_all || (leader && mode != CounterMode::kOff)};
     if (work.counters || work.energy) plan.push_back(work);

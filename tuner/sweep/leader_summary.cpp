@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "reports/report_format.h"
 #include "common/text_table.h"
+#include "reports/report_format.h"
 
 namespace tuner {
 
@@ -29,7 +29,8 @@ LeaderSummary SummariseLeaders(const std::vector<db::MeasurementRecord>& records
   std::vector<db::MeasurementRecord> ok;
   for (const db::MeasurementRecord& r : records)
     if (r.status == "ok") ok.push_back(r);
-  std::stable_sort(ok.begin(), ok.end(), [](const auto& a, const auto& b) { return a.time_ms_median < b.time_ms_median; });
+  std::stable_sort(ok.begin(), ok.end(),
+                   [](const auto& a, const auto& b) { return a.time_ms_median < b.time_ms_median; });
   if (ok.size() > count) ok.resize(count);
   LeaderSummary summary;
   for (const db::MeasurementRecord& r : ok) summary.leaders.push_back(StandingOf(r));
@@ -44,16 +45,21 @@ LeaderSummary SummariseLeaders(const std::vector<db::MeasurementRecord>& records
 
 std::string ToString(Separation separation) {
   switch (separation) {
-    case Separation::kNoRunnerUp: return "no_runner_up";
-    case Separation::kTooFewSamples: return "too_few_samples";
-    case Separation::kDistinguishable: return "distinguishable";
-    case Separation::kWithinNoise: return "within_noise";
+    case Separation::kNoRunnerUp:
+      return "no_runner_up";
+    case Separation::kTooFewSamples:
+      return "too_few_samples";
+    case Separation::kDistinguishable:
+      return "distinguishable";
+    case Separation::kWithinNoise:
+      return "within_noise";
   }
   return "";
 }
 
 std::string DescribeSeparation(const LeaderSummary& s) {
-  if (s.separation == Separation::kNoRunnerUp) return "only one candidate passed: no runner-up to compare the winner with";
+  if (s.separation == Separation::kNoRunnerUp)
+    return "only one candidate passed: no runner-up to compare the winner with";
   const double winner_ms = s.leaders[0].record.time_ms_median;
   const std::string apart = Fixed(s.gap_ms, 4) + " ms (" + Percent(s.gap_ms, winner_ms) + ") apart";
   const std::string noise = "their interquartile ranges together (" + Fixed(s.noise_ms, 4) + " ms)";
@@ -86,13 +92,18 @@ void PrintLeaders(const LeaderSummary& s, std::ostream& out) {
 nlohmann::json ToJson(const LeaderSummary& s) {
   nlohmann::json leaders = nlohmann::json::array();
   for (const LeaderStanding& l : s.leaders)
-    leaders.push_back({{"params", nlohmann::ordered_json::parse(l.record.params_json)}, {"time_ms", l.record.time_ms_median},
-                       {"iqr_ms", l.iqr_ms}, {"spread", l.record.time_ms_spread}, {"samples", l.record.samples},
+    leaders.push_back({{"params", nlohmann::ordered_json::parse(l.record.params_json)},
+                       {"time_ms", l.record.time_ms_median},
+                       {"iqr_ms", l.iqr_ms},
+                       {"spread", l.record.time_ms_spread},
+                       {"samples", l.record.samples},
                        {"confirmed", l.confirmed}});
   return {{"leaders", leaders},
           {"winner_vs_runner_up",
-           {{"separation", ToString(s.separation)}, {"distinguishable", s.separation == Separation::kDistinguishable},
-            {"gap_ms", s.gap_ms}, {"noise_ms", s.noise_ms}}}};
+           {{"separation", ToString(s.separation)},
+            {"distinguishable", s.separation == Separation::kDistinguishable},
+            {"gap_ms", s.gap_ms},
+            {"noise_ms", s.noise_ms}}}};
 }
 
 }  // namespace tuner

@@ -20,15 +20,15 @@ inline constexpr int kMinSamplesToCompare = 5;
 
 struct LeaderStanding {
   db::MeasurementRecord record;
-  double iqr_ms = 0;  // interquartile range: spread x median
+  double iqr_ms = 0;       // interquartile range: spread x median
   bool confirmed = false;  // timed again in turns with the other leaders
 };
 
 enum class Separation {
-  kNoRunnerUp,      // fewer than two ok candidates
-  kTooFewSamples,   // the winner or the runner-up has fewer than kMinSamplesToCompare samples
-  kDistinguishable, // gap > winner's IQR + runner-up's IQR: their interquartile ranges cannot overlap
-  kWithinNoise,     // otherwise: another run may rank them the other way round
+  kNoRunnerUp,       // fewer than two ok candidates
+  kTooFewSamples,    // the winner or the runner-up has fewer than kMinSamplesToCompare samples
+  kDistinguishable,  // gap > winner's IQR + runner-up's IQR: their interquartile ranges cannot overlap
+  kWithinNoise,      // otherwise: another run may rank them the other way round
 };
 
 struct LeaderSummary {

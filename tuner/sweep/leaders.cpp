@@ -11,15 +11,16 @@ namespace tuner {
 namespace {
 
 std::vector<Leader> FastestFirst(std::vector<Leader> leaders, std::size_t count) {
-  std::stable_sort(leaders.begin(), leaders.end(), [](const Leader& a, const Leader& b) { return a.time_ms < b.time_ms; });
+  std::stable_sort(leaders.begin(), leaders.end(),
+                   [](const Leader& a, const Leader& b) { return a.time_ms < b.time_ms; });
   if (leaders.size() > count) leaders.resize(count);
   return leaders;
 }
 
 }  // namespace
 
-std::vector<Leader> FastestLeaders(const std::vector<db::MeasurementRecord>& measured, const std::vector<Leader>& stored,
-                                   std::size_t count) {
+std::vector<Leader> FastestLeaders(const std::vector<db::MeasurementRecord>& measured,
+                                   const std::vector<Leader>& stored, std::size_t count) {
   std::vector<Leader> leaders;
   for (const db::MeasurementRecord& r : measured)
     if (r.status == "ok") leaders.push_back({r.params_json, r.time_ms_median});

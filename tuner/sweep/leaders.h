@@ -27,8 +27,8 @@ using LeaderExchange = std::function<std::vector<Leader>(const std::vector<Leade
 
 // The `count` fastest ok candidates of this run's records and then of `stored` (a candidate's time
 // in this run counts over its stored one, and among stored ones the first), fastest first.
-std::vector<Leader> FastestLeaders(const std::vector<db::MeasurementRecord>& measured, const std::vector<Leader>& stored,
-                                   std::size_t count);
+std::vector<Leader> FastestLeaders(const std::vector<db::MeasurementRecord>& measured,
+                                   const std::vector<Leader>& stored, std::size_t count);
 
 // Whether the record was timed in turns with the other leaders.
 bool IsConfirmed(const db::MeasurementRecord& record);

@@ -14,8 +14,8 @@
 #include <thread>
 
 #include "common/errors.h"
-#include "db/query/number_text.h"
 #include "common/option_values.h"
+#include "db/query/number_text.h"
 
 namespace tuner {
 
@@ -35,11 +35,15 @@ class LeaderPool {
     while (arrived_ < expected_ && !stop_->Requested()) all_arrived_.wait_for(lock, std::chrono::milliseconds(100));
     std::vector<Leader> sorted;
     for (const Leader& leader : leaders_) {  // one entry per candidate, its fastest
-      auto same = std::find_if(sorted.begin(), sorted.end(), [&](const Leader& l) { return l.params_json == leader.params_json; });
-      if (same == sorted.end()) sorted.push_back(leader);
-      else same->time_ms = std::min(same->time_ms, leader.time_ms);
+      auto same = std::find_if(sorted.begin(), sorted.end(),
+                               [&](const Leader& l) { return l.params_json == leader.params_json; });
+      if (same == sorted.end())
+        sorted.push_back(leader);
+      else
+        same->time_ms = std::min(same->time_ms, leader.time_ms);
     }
-    std::stable_sort(sorted.begin(), sorted.end(), [](const Leader& a, const Leader& b) { return a.time_ms < b.time_ms; });
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const Leader& a, const Leader& b) { return a.time_ms < b.time_ms; });
     return sorted;
   }
 
@@ -62,7 +66,8 @@ std::vector<int> ParseGpuList(const std::string& text) {
   std::stringstream in(text);
   for (std::string item; std::getline(in, item, ',');) {
     const std::optional<db::WholeNumberText> number = db::ReadWholeNumber(item);
-    if (!number || number->negative || !number->magnitude || *number->magnitude > static_cast<unsigned long long>(INT_MAX))
+    if (!number || number->negative || !number->magnitude ||
+        *number->magnitude > static_cast<unsigned long long>(INT_MAX))
       throw UsageError("--gpus " + Quoted(text) + ": expected 'all' or GPU indices joined by commas, e.g. 0,1");
     const int index = static_cast<int>(*number->magnitude);
     for (int seen : indices)
@@ -81,13 +86,16 @@ std::vector<GpuInfo> SelectGpus(const std::string& text) {
   std::vector<GpuInfo> selected;
   for (int index : indices) {
     if (index >= static_cast<int>(found.gpus.size()))
-      throw UsageError("--gpus " + std::to_string(index) + ": this machine has GPUs 0.." + std::to_string(found.gpus.size() - 1));
+      throw UsageError("--gpus " + std::to_string(index) + ": this machine has GPUs 0.." +
+                       std::to_string(found.gpus.size() - 1));
     selected.push_back(found.gpus[index]);
   }
   return selected;
 }
 
-db::GpuModel ModelOf(const GpuInfo& gpu) { return {gpu.name, gpu.cc_major, gpu.cc_minor, gpu.sm_count, gpu.memory_bytes}; }
+db::GpuModel ModelOf(const GpuInfo& gpu) {
+  return {gpu.name, gpu.cc_major, gpu.cc_minor, gpu.sm_count, gpu.memory_bytes};
+}
 
 std::vector<SweepOptions> ShareByModel(const SweepOptions& base, const std::vector<GpuInfo>& gpus) {
   std::map<db::GpuModel, std::size_t> per_model;
@@ -111,7 +119,8 @@ std::vector<SweepOptions> ShareByModel(const SweepOptions& base, const std::vect
   return sweeps;
 }
 
-std::vector<SweepOutcome> RunSweeps(const TemplateSpec& spec, const std::vector<SweepOptions>& sweeps, db::Store& store) {
+std::vector<SweepOutcome> RunSweeps(const TemplateSpec& spec, const std::vector<SweepOptions>& sweeps,
+                                    db::Store& store) {
   std::vector<SweepOutcome> outcomes(sweeps.size());
   std::vector<std::exception_ptr> errors(sweeps.size());
   std::vector<std::thread> threads;

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "cuda/device.h"
 #include "db/query/gpu_model.h"
 #include "db/query/store.h"
-#include "cuda/device.h"
 #include "sweep/sweep.h"
 
 namespace tuner {
@@ -28,7 +28,8 @@ std::vector<GpuInfo> SelectGpus(const std::string& text);
 std::vector<SweepOptions> ShareByModel(const SweepOptions& base, const std::vector<GpuInfo>& gpus);
 
 // Runs the sweeps concurrently; an error in one is rethrown after all have stopped.
-std::vector<SweepOutcome> RunSweeps(const TemplateSpec& spec, const std::vector<SweepOptions>& sweeps, db::Store& store);
+std::vector<SweepOutcome> RunSweeps(const TemplateSpec& spec, const std::vector<SweepOptions>& sweeps,
+                                    db::Store& store);
 
 // The model of a card of this machine: GPUs of one model share the candidates, as they share what
 // is stored when a sweep resumes.

@@ -7,8 +7,8 @@
 
 #include "common/content_hash.h"
 #include "common/errors.h"
-#include "db/query/number_text.h"
 #include "common/option_values.h"
+#include "db/query/number_text.h"
 
 namespace tuner {
 
@@ -33,7 +33,8 @@ Shard ParseShard(const std::string& text) {
   std::smatch parts;
   if (!std::regex_match(text, parts, form))
     throw UsageError("--shard " + Quoted(text) + ": expected K/N, this node's share K of N (1 <= K <= N), e.g. 3/8");
-  const Shard shard{*db::ReadWholeNumber(parts[1])->magnitude, *db::ReadWholeNumber(parts[2])->magnitude};  // digits only
+  const Shard shard{*db::ReadWholeNumber(parts[1])->magnitude,
+                    *db::ReadWholeNumber(parts[2])->magnitude};  // digits only
   if (shard.number > shard.count)
     throw UsageError("--shard " + Quoted(text) + ": share " + parts[1].str() + " of " + parts[2].str() +
                      " does not exist (K runs from 1 to N)");
@@ -57,8 +58,8 @@ std::vector<bool> ShardMembers(const std::vector<ParamValues>& candidates, const
   return members;
 }
 
-std::vector<std::size_t> PlannedShare(SearchStrategy& strategy, std::vector<Evaluation> history, const std::vector<bool>& owned,
-                                      std::size_t gpu, std::size_t gpus) {
+std::vector<std::size_t> PlannedShare(SearchStrategy& strategy, std::vector<Evaluation> history,
+                                      const std::vector<bool>& owned, std::size_t gpu, std::size_t gpus) {
   std::vector<std::size_t> order;
   while (const auto next = strategy.Next(history)) {
     if ((owned.empty() || owned[*next]) && *next % gpus == gpu) order.push_back(*next);

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "template/search_space.h"
 #include "search/search_strategy.h"
+#include "template/search_space.h"
 
 namespace tuner {
 
@@ -31,7 +31,7 @@ std::vector<bool> ShardMembers(const std::vector<ParamValues>& candidates, const
 // What a planned strategy (brute force, random) proposes after `history`, in its order, keeping
 // the candidates `owned` by this node (all when empty) and, of those, the ones whose index is
 // `gpu` modulo `gpus` (the GPUs of one model on this node, `--gpus`).
-std::vector<std::size_t> PlannedShare(SearchStrategy& strategy, std::vector<Evaluation> history, const std::vector<bool>& owned,
-                                      std::size_t gpu = 0, std::size_t gpus = 1);
+std::vector<std::size_t> PlannedShare(SearchStrategy& strategy, std::vector<Evaluation> history,
+                                      const std::vector<bool>& owned, std::size_t gpu = 0, std::size_t gpus = 1);
 
 }  // namespace tuner

@@ -2,7 +2,8 @@
 
 namespace tuner {
 
-StoredCandidates ReadStoredCandidates(const std::vector<ParamValues>& all, const std::vector<db::MeasurementRecord>& model,
+StoredCandidates ReadStoredCandidates(const std::vector<ParamValues>& all,
+                                      const std::vector<db::MeasurementRecord>& model,
                                       const std::vector<db::MeasurementRecord>& here) {
   StoredCandidates stored;
   stored.history = StoredEvaluations(all, model);

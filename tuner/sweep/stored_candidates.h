@@ -25,7 +25,8 @@ struct StoredCandidates {
 };
 
 // From the records of the model (every card) and of this card; `all`: every candidate.
-StoredCandidates ReadStoredCandidates(const std::vector<ParamValues>& all, const std::vector<db::MeasurementRecord>& model,
+StoredCandidates ReadStoredCandidates(const std::vector<ParamValues>& all,
+                                      const std::vector<db::MeasurementRecord>& model,
                                       const std::vector<db::MeasurementRecord>& here);
 
 }  // namespace tuner

@@ -106,11 +106,13 @@ SweepRun::SweepRun(const TemplateSpec& spec, const SweepOptions& options, db::St
       records_(spec, place_.limits, outcome_.size),
       pipeline_(spec, outcome_.size, outcome_.gpu, place_.limits,
                 {options.compile_threads, options.cache_dir, options.worker_executable}, time_),
-      worker_(options.worker_executable, [this] { return pipeline_.Setup(); }, spec.name, time_, stop_,
-              [this] { return WantsProfiler(); }),
+      worker_(
+          options.worker_executable, [this] { return pipeline_.Setup(); }, spec.name, time_, stop_,
+          [this] { return WantsProfiler(); }),
       ledger_(store, place_.sweep_id),
-      measurer_(worker_, pipeline_, records_, stop_, [this](const db::MeasurementRecord& r) { ledger_.Commit(r); },
-                options.timeout_floor_s),
+      measurer_(
+          worker_, pipeline_, records_, stop_, [this](const db::MeasurementRecord& r) { ledger_.Commit(r); },
+          options.timeout_floor_s),
       plan_({ledger_, measurer_, worker_, pipeline_, records_, stored_, options.leader_exchange, stop_, time_},
             [this](const std::string& params_json) { return MeasureLeader(params_json); }),
       hardware_(ledger_, worker_, pipeline_, measurer_, stop_, options.gpu) {}
@@ -125,8 +127,10 @@ SweepOutcome SweepRun::Run() {
   // Brute force and random sampling do not look at results, so their whole order is known at once
   // and every candidate can be compiled ahead of the GPU.
   const bool planned = options_.strategy.name == "brute_force" || options_.strategy.name == "random";
-  if (planned) MeasurePlanned(*strategy);
-  else MeasureGuided(*strategy);
+  if (planned)
+    MeasurePlanned(*strategy);
+  else
+    MeasureGuided(*strategy);
   if (!stop_.Requested()) plan_.ConfirmLeaders();
   if (!stop_.Requested() && spec_.pipeline.enabled) TimePipelineStages();
   // A pipeline's time is host memory to host memory: one kernel launch's counters and energy would not explain it.
@@ -142,7 +146,8 @@ void SweepRun::Enumerate() {
     owned_ = ShardMembers(all_, options_.node_shard);
     outcome_.shard = options_.node_shard.Text();
   }
-  outcome_.shard_candidates = owned_.empty() ? all_.size() : static_cast<std::size_t>(std::count(owned_.begin(), owned_.end(), true));
+  outcome_.shard_candidates =
+      owned_.empty() ? all_.size() : static_cast<std::size_t>(std::count(owned_.begin(), owned_.end(), true));
 }
 
 void SweepRun::Resume() {
@@ -194,7 +199,8 @@ void SweepRun::MeasureGuided(SearchStrategy& strategy) {
 bool SweepRun::MeasureAndStore(std::size_t index, const Compiled& compiled, bool estimate_only) {
   if (!copy_measured_) MeasureCopyBandwidth();
   const auto kills = stored_.kills.find(ParamsJson(all_[index]));
-  db::MeasurementRecord record = measurer_.Measure(compiled, estimate_only, kills == stored_.kills.end() ? 0 : kills->second);
+  db::MeasurementRecord record =
+      measurer_.Measure(compiled, estimate_only, kills == stored_.kills.end() ? 0 : kills->second);
   if (record.status == "interrupted" || stop_.Requested()) return false;
   history_.push_back({index, record.status == "ok", record.time_ms_median});
   ledger_.Add(std::move(record), compiled);
@@ -204,7 +210,8 @@ bool SweepRun::MeasureAndStore(std::size_t index, const Compiled& compiled, bool
 
 // A leader that this run has not measured: checked and timed here first.
 bool SweepRun::MeasureLeader(const std::string& params_json) {
-  const auto candidate = std::find_if(all_.begin(), all_.end(), [&](const ParamValues& p) { return ParamsJson(p) == params_json; });
+  const auto candidate =
+      std::find_if(all_.begin(), all_.end(), [&](const ParamValues& p) { return ParamsJson(p) == params_json; });
   if (candidate == all_.end()) return true;
   ++to_measure_;
   return MeasureAndStore(static_cast<std::size_t>(candidate - all_.begin()), pipeline_.CompileNow(*candidate), false);
@@ -222,12 +229,14 @@ void SweepRun::MeasureCopyBandwidth() {
 
 // CUPTI's configuration takes a while to build: a worker builds it while the sweep times.
 bool SweepRun::WantsProfiler() const {
-  return options_.counters != CounterMode::kOff && !spec_.pipeline.enabled && hardware_.notes().counters_unavailable.empty();
+  return options_.counters != CounterMode::kOff && !spec_.pipeline.enabled &&
+         hardware_.notes().counters_unavailable.empty();
 }
 
 void SweepRun::MeasureHardware() {
   std::vector<std::string> leaders;
-  for (const Leader& leader : FastestLeaders(ledger_.records(), stored_.ok, kLeaders)) leaders.push_back(leader.params_json);
+  for (const Leader& leader : FastestLeaders(ledger_.records(), stored_.ok, kLeaders))
+    leaders.push_back(leader.params_json);
   outcome_.hardware_pass = hardware_.Run(leaders, options_.counters, options_.objective);
   outcome_.counters_unavailable = hardware_.notes().counters_unavailable;
   outcome_.energy_unavailable = hardware_.notes().energy_unavailable;
@@ -240,12 +249,16 @@ void SweepRun::TimePipelineStages() {
   const db::MeasurementRecord* best = nullptr;
   std::size_t entry = 0;
   for (std::size_t k = 0; k < measured.size(); ++k)
-    if (measured[k].status == "ok" && (!best || measured[k].time_ms_median < best->time_ms_median)) best = &measured[entry = k];
+    if (measured[k].status == "ok" && (!best || measured[k].time_ms_median < best->time_ms_median))
+      best = &measured[entry = k];
   if (!best) return;
   const KernelLaunch launch = pipeline_.Launch(ledger_.compiled(entry));
   if (IsManaged(launch.pipeline.memory)) return;
-  const WorkerAnswer<StageTimes> stages = worker_.Call(PipelineStagesRequest{launch}, measurer_.CandidateTimeoutS() * 3);
-  if (stages.body) outcome_.pipeline_stages = PipelineStages{best->params_json, best->time_ms_median, launch.pipeline.Describe(), *stages.body};
+  const WorkerAnswer<StageTimes> stages =
+      worker_.Call(PipelineStagesRequest{launch}, measurer_.CandidateTimeoutS() * 3);
+  if (stages.body)
+    outcome_.pipeline_stages =
+        PipelineStages{best->params_json, best->time_ms_median, launch.pipeline.Describe(), *stages.body};
 }
 
 bool SweepRun::OutOfTime() const {
@@ -254,7 +267,8 @@ bool SweepRun::OutOfTime() const {
 
 void SweepRun::ReportProgress() const {
   if (options_.progress)
-    options_.progress->Update(options_.gpu, to_measure_, ledger_.records().size(), ledger_.failures(), measurer_.best_ms());
+    options_.progress->Update(options_.gpu, to_measure_, ledger_.records().size(), ledger_.failures(),
+                              measurer_.best_ms());
 }
 
 void SweepRun::Finish() {

@@ -7,40 +7,40 @@
 #include <string>
 #include <vector>
 
+#include "common/progress_bar.h"
+#include "cuda/device.h"
 #include "db/query/records.h"
 #include "db/query/store.h"
-#include "cuda/device.h"
 #include "measure/worker_protocol.h"
+#include "search/search_strategy.h"
 #include "sweep/hardware_pass.h"
 #include "sweep/hardware_plan.h"
 #include "sweep/leaders.h"
-#include "template/problem_size.h"
-#include "common/progress_bar.h"
-#include "search/search_strategy.h"
 #include "sweep/shard.h"
 #include "sweep/sweep_stop.h"
 #include "sweep/sweep_time.h"
+#include "template/problem_size.h"
 #include "template/template_spec.h"
 
 namespace tuner {
 
 struct SweepOptions {
   int gpu = 0;
-  std::string size_text;          // --size, "" for the template's defaults
-  bool force = false;             // measure candidates already stored again
-  std::string worker_executable;  // the tuner binary; "" for this process's own
-  std::string cache_dir;          // compiled kernels; "" for the default
-  std::string command_line;       // stored with the sweep
-  double timeout_floor_s = 10;    // a candidate's deadline is never shorter
-  int compile_threads = 0;        // 0: one per core
+  std::string size_text;            // --size, "" for the template's defaults
+  bool force = false;               // measure candidates already stored again
+  std::string worker_executable;    // the tuner binary; "" for this process's own
+  std::string cache_dir;            // compiled kernels; "" for the default
+  std::string command_line;         // stored with the sweep
+  double timeout_floor_s = 10;      // a candidate's deadline is never shorter
+  int compile_threads = 0;          // 0: one per core
   ProgressBar* progress = nullptr;  // shared by the sweeps of one command; null: no bar
-  StrategyOptions strategy;       // which candidates, in which order; max_evaluations is the budget
-  double budget_seconds = 0;      // stop measuring after this long (0: no limit)
-  std::size_t shard = 0;          // of several GPUs of one model, this one measures the candidates
-  std::size_t shards = 1;         // whose index % shards == shard (planned strategies only)
-  LeaderExchange leader_exchange;  // set when shards > 1
-  Shard node_shard;                // of several nodes (--shard K/N), this one's share (planned strategies only)
-  CounterMode counters = CounterMode::kLeaders;   // which candidates get hardware counters after timing
+  StrategyOptions strategy;         // which candidates, in which order; max_evaluations is the budget
+  double budget_seconds = 0;        // stop measuring after this long (0: no limit)
+  std::size_t shard = 0;            // of several GPUs of one model, this one measures the candidates
+  std::size_t shards = 1;           // whose index % shards == shard (planned strategies only)
+  LeaderExchange leader_exchange;   // set when shards > 1
+  Shard node_shard;                 // of several nodes (--shard K/N), this one's share (planned strategies only)
+  CounterMode counters = CounterMode::kLeaders;    // which candidates get hardware counters after timing
   db::Objective objective = db::Objective::kTime;  // an energy objective measures every ok candidate's energy
   std::shared_ptr<SweepStop> stop = std::make_shared<SweepStop>();  // shared by the sweeps of one command
 };
@@ -62,10 +62,10 @@ struct SweepOutcome {
   std::string shard;                 // "K/N" under --shard K/N with N > 1, else ""
   std::size_t shard_candidates = 0;  // of the candidates, this node's share (all of them without --shard)
   std::size_t already_stored = 0;
-  double copy_gbps = 0;  // device-to-device copy bandwidth measured in the same run
+  double copy_gbps = 0;                           // device-to-device copy bandwidth measured in the same run
   std::optional<PipelineStages> pipeline_stages;  // pipeline templates only
-  bool interrupted = false;  // by Ctrl-C
-  SweepTime time;  // where the sweep's wall time went
+  bool interrupted = false;                       // by Ctrl-C
+  SweepTime time;                                 // where the sweep's wall time went
   std::string counters_unavailable;  // why no counters could be read ("" when they could, or were not asked for)
   std::string energy_unavailable;
   std::optional<HardwarePassCost> hardware_pass;  // none: no candidate got counters or energy

@@ -20,14 +20,19 @@ std::string Percent(double part_s, double wall_s) { return wall_s > 0 ? Fixed(10
 
 std::string SweepTime::BoundBy() const {
   const auto parts = Parts(*this);
-  return std::max_element(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.second < b.second; })->first;
+  return std::max_element(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.second < b.second; })
+      ->first;
 }
 
 nlohmann::json ToJson(const SweepTime& time) {
-  return {{"wall_s", time.wall_s},       {"compile_s", time.compile_s},
-          {"gpu_s", time.gpu_s},         {"waiting_s", time.waiting_s},
-          {"overhead_s", time.overhead_s}, {"bound_by", time.BoundBy()},
-          {"compile_threads_s", time.compile_threads_s}, {"compile_threads", time.compile_threads}};
+  return {{"wall_s", time.wall_s},
+          {"compile_s", time.compile_s},
+          {"gpu_s", time.gpu_s},
+          {"waiting_s", time.waiting_s},
+          {"overhead_s", time.overhead_s},
+          {"bound_by", time.BoundBy()},
+          {"compile_threads_s", time.compile_threads_s},
+          {"compile_threads", time.compile_threads}};
 }
 
 std::string Describe(const SweepTime& time) {
@@ -45,10 +50,18 @@ std::string Describe(const SweepTime& time) {
 
 void SweepClock::Add(Part part, double seconds) {
   switch (part) {
-    case Part::kCompile: compile_s_ += seconds; break;
-    case Part::kGpu: gpu_s_ += seconds; break;
-    case Part::kWaiting: waiting_s_ += seconds; break;
-    case Part::kCompileWork: compile_work_ns_ += static_cast<long long>(seconds * 1e9); break;
+    case Part::kCompile:
+      compile_s_ += seconds;
+      break;
+    case Part::kGpu:
+      gpu_s_ += seconds;
+      break;
+    case Part::kWaiting:
+      waiting_s_ += seconds;
+      break;
+    case Part::kCompileWork:
+      compile_work_ns_ += static_cast<long long>(seconds * 1e9);
+      break;
   }
 }
 

@@ -12,10 +12,10 @@ namespace tuner {
 
 struct SweepTime {
   double wall_s = 0;
-  double compile_s = 0;   // the measuring thread waited for NVRTC
-  double gpu_s = 0;       // a worker handled requests (measured by the worker, request to reply)
-  double waiting_s = 0;   // waited for a worker beyond that, or for the other GPUs' sweeps
-  double overhead_s = 0;  // the rest: the tuner's own work
+  double compile_s = 0;          // the measuring thread waited for NVRTC
+  double gpu_s = 0;              // a worker handled requests (measured by the worker, request to reply)
+  double waiting_s = 0;          // waited for a worker beyond that, or for the other GPUs' sweeps
+  double overhead_s = 0;         // the rest: the tuner's own work
   double compile_threads_s = 0;  // every compile's duration, summed over the compile threads (not a part)
   int compile_threads = 1;
 

@@ -34,7 +34,8 @@ std::string ConfirmedReason(int rounds, int own_samples) {
 void TimingPlan::TimeCloseCandidates(const std::function<bool()>& out_of_time) {
   for (std::size_t k : CloseToBest(parts_.ledger.records())) {
     if (parts_.stop.Requested() || out_of_time()) return;
-    db::MeasurementRecord record = parts_.measurer.Measure(parts_.ledger.compiled(k), false, parts_.ledger.records()[k].worker_kills);
+    db::MeasurementRecord record =
+        parts_.measurer.Measure(parts_.ledger.compiled(k), false, parts_.ledger.records()[k].worker_kills);
     if (record.status == "interrupted") return;
     parts_.ledger.Replace(k, std::move(record));
   }
@@ -61,7 +62,7 @@ std::vector<Leader> TimingPlan::LeadersToTime() const {
 // Whether leaders were timed in turns.
 bool TimingPlan::ConfirmLeadersOnce() {
   std::vector<Leader> leaders = LeadersToTime();
-  if (parts_.exchange) {  // every card hands in, even none
+  if (parts_.exchange) {                                                 // every card hands in, even none
     const auto waiting = parts_.clock.Time(SweepClock::Part::kWaiting);  // for the other GPUs' sweeps
     leaders = parts_.exchange(leaders);
   }
@@ -94,7 +95,8 @@ bool TimingPlan::TimeInTurns(const std::vector<std::size_t>& entries) {
   InterleaveRequest request;
   request.rounds = kRounds;
   for (std::size_t k : entries) request.launches.push_back(parts_.pipeline.Launch(parts_.ledger.compiled(k)));
-  const WorkerAnswer<InterleaveReply> answer = parts_.worker.Call(request, parts_.measurer.CandidateTimeoutS() * kLeaders);
+  const WorkerAnswer<InterleaveReply> answer =
+      parts_.worker.Call(request, parts_.measurer.CandidateTimeoutS() * kLeaders);
   if (!answer.body || answer.body->time_ms.size() != entries.size()) return false;
   for (std::size_t j = 0; j < entries.size(); ++j) {
     db::MeasurementRecord record = parts_.ledger.records()[entries[j]];

@@ -41,7 +41,8 @@ class TimingPlan {
     SweepClock& clock;
   };
 
-  TimingPlan(const Parts& parts, MeasureLeader measure_leader) : parts_(parts), measure_leader_(std::move(measure_leader)) {}
+  TimingPlan(const Parts& parts, MeasureLeader measure_leader)
+      : parts_(parts), measure_leader_(std::move(measure_leader)) {}
 
   // The second pass of a planned sweep, until the sweep stops or `out_of_time` says so.
   void TimeCloseCandidates(const std::function<bool()>& out_of_time);

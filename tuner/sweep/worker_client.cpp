@@ -38,7 +38,8 @@ bool WorkerClient::EnsureRunning() {
   if (setup.outcome == WorkerProcess::Outcome::kInterrupted) return false;
   if (!setup.body)
     throw std::runtime_error("the GPU worker could not set up " + what_ + " (buffers and reference): " + setup.failure);
-  if (wants_profiler_ && wants_profiler_()) Call(PrepareProfilerRequest{}, kSetupTimeoutS);  // a failure shows at the first profile
+  if (wants_profiler_ && wants_profiler_())
+    Call(PrepareProfilerRequest{}, kSetupTimeoutS);  // a failure shows at the first profile
   return true;
 }
 

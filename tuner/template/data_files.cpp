@@ -4,8 +4,8 @@
 #include <cstring>
 
 #include "common/errors.h"
-#include "template/expression.h"
 #include "npy.h"
+#include "template/expression.h"
 #include "template/search_space.h"
 #include "template/template_values.h"
 
@@ -42,7 +42,8 @@ void CheckFile(const std::string& path, const ArgSpec& arg, const std::string& u
     npy::CheckMatches(npy::ReadHeader(path), path, use + " of '" + arg.name + "'", NpyDescr(arg.type),
                       static_cast<std::uint64_t>(count));
   } catch (const npy::NpyError& e) {
-    throw UsageError(std::string(e.what()) + " (length " + arg.length + (size.values.empty() ? "" : " at size " + size.Key()) + ")");
+    throw UsageError(std::string(e.what()) + " (length " + arg.length +
+                     (size.values.empty() ? "" : " at size " + size.Key()) + ")");
   }
 }
 
@@ -68,7 +69,8 @@ std::string DataFileDigest(const std::string& path) {
 TemplateSpec SpecAtSize(const TemplateSpec& spec, const ProblemSize& size) {
   const std::string key = size.Key();
   if (spec.data_sizes.empty() || key == DefaultSize(spec).Key()) return spec;
-  const auto data = std::find_if(spec.data_sizes.begin(), spec.data_sizes.end(), [&](const DataSizeSpec& d) { return d.size_key == key; });
+  const auto data = std::find_if(spec.data_sizes.begin(), spec.data_sizes.end(),
+                                 [&](const DataSizeSpec& d) { return d.size_key == key; });
   if (data == spec.data_sizes.end()) {
     std::string sizes;
     for (const ProblemSize& s : SizesWithData(spec)) sizes += (sizes.empty() ? "" : ", ") + s.Key();
@@ -84,8 +86,9 @@ TemplateSpec SpecAtSize(const TemplateSpec& spec, const ProblemSize& size) {
 
 std::vector<ProblemSize> SizesWithData(const TemplateSpec& spec) {
   if (DataFilesOf(spec).empty())
-    throw UsageError(spec.name + " reads no data files (" + spec.description_path +
-                     "), so it has no captured sizes; list the sizes to tune instead, e.g. --sizes 1024x1024,4096x4096");
+    throw UsageError(
+        spec.name + " reads no data files (" + spec.description_path +
+        "), so it has no captured sizes; list the sizes to tune instead, e.g. --sizes 1024x1024,4096x4096");
   std::vector<ProblemSize> sizes = {DefaultSize(spec)};
   for (const DataSizeSpec& data : spec.data_sizes) sizes.push_back(ParseProblemSize(spec, data.size_key));
   return sizes;
@@ -95,7 +98,8 @@ void CheckDataFiles(const TemplateSpec& spec, const ProblemSize& size) {
   const Variables sizes = MakeVariables(size, {});
   for (const ArgSpec& arg : spec.args) {
     if (arg.init == BufferInit::kFile) CheckFile(arg.file, arg, "the initial contents", sizes, size);
-    if (spec.check.expected.count(arg.name)) CheckFile(spec.check.expected.at(arg.name), arg, "the expected contents", sizes, size);
+    if (spec.check.expected.count(arg.name))
+      CheckFile(spec.check.expected.at(arg.name), arg, "the expected contents", sizes, size);
   }
 }
 

@@ -29,8 +29,8 @@ void DescriptionReader::AllowOnly(const toml::table& table, const std::string& f
     const std::string name(key.str());
     if (Has(allowed, name)) continue;
     const std::string where = field.empty() ? name : field + "." + name;
-    const std::string hint = Has(top_level, name) ? " (a top-level key: write it before the first table)"
-                                                  : DidYouMean(name, allowed);
+    const std::string hint =
+        Has(top_level, name) ? " (a top-level key: write it before the first table)" : DidYouMean(name, allowed);
     throw TemplateError(file_ + ":" + std::to_string(key.source().begin.line) + ": " + where + ": unknown key" + hint);
   }
 }
@@ -76,8 +76,10 @@ std::vector<std::string> DescriptionReader::Strings(const toml::node* node, cons
   std::vector<std::string> result;
   if (!node) return result;
   for (const toml::node& item : Array(node, field)) {
-    if (auto text = item.value_exact<std::string>()) result.push_back(*text);
-    else Fail(&item, field, "must hold " + what);
+    if (auto text = item.value_exact<std::string>())
+      result.push_back(*text);
+    else
+      Fail(&item, field, "must hold " + what);
   }
   return result;
 }
@@ -85,9 +87,12 @@ std::vector<std::string> DescriptionReader::Strings(const toml::node* node, cons
 std::string DescriptionReader::Expression(const toml::node* node, const std::string& field, const Variables& scope,
                                           const std::string& scope_note) const {
   std::string text;
-  if (auto string = node->value_exact<std::string>()) text = *string;
-  else if (auto number = node->value_exact<long long>()) text = std::to_string(*number);
-  else Fail(node, field, "must be an expression string");
+  if (auto string = node->value_exact<std::string>())
+    text = *string;
+  else if (auto number = node->value_exact<long long>())
+    text = std::to_string(*number);
+  else
+    Fail(node, field, "must be an expression string");
   try {
     CheckSyntax(text, scope);
   } catch (const ExpressionError& e) {

@@ -30,7 +30,8 @@ class DescriptionReader {
   const toml::array& Array(const toml::node* node, const std::string& field) const;
   const toml::table& Table(const toml::node& node, const std::string& field) const;
   // An array of strings; absent is empty.
-  std::vector<std::string> Strings(const toml::node* node, const std::string& field, const std::string& what = "strings") const;
+  std::vector<std::string> Strings(const toml::node* node, const std::string& field,
+                                   const std::string& what = "strings") const;
 
   // An expression, written as a string or, for convenience, a plain integer, that uses only the
   // names in `scope` (`scope_note` says which those are when one is missing).

@@ -41,19 +41,24 @@ class Parser {
  private:
   void Take(const ExpressionToken& token) {
     switch (token.kind) {
-      case TokenKind::kString: return TakeString();
-      case TokenKind::kName: return TakeName(token.text);
+      case TokenKind::kString:
+        return TakeString();
+      case TokenKind::kName:
+        return TakeName(token.text);
       case TokenKind::kNumber:
         values_.push_back(false);
         return program.PushConstant(token.number);
-      case TokenKind::kElse: return TakeElse(token);
+      case TokenKind::kElse:
+        return TakeElse(token);
       case TokenKind::kComma:
         if ((!pending_.empty() && pending_.back().kind == TokenKind::kIf) || argument_counts_.empty())
           Fail("Unexpected argument separator" + Here());
         ++argument_counts_.back();
         return ApplyPending();
-      case TokenKind::kEnd: return ApplyPending();
-      case TokenKind::kClose: return TakeClose();
+      case TokenKind::kEnd:
+        return ApplyPending();
+      case TokenKind::kClose:
+        return TakeClose();
       case TokenKind::kIf:
         ++open_ifs_;
         argument_counts_.push_back(1);
@@ -68,7 +73,8 @@ class Parser {
         argument_counts_.push_back(1);
         return pending_.push_back(token);
       case TokenKind::kPrefix:
-      case TokenKind::kFunction: return pending_.push_back(token);
+      case TokenKind::kFunction:
+        return pending_.push_back(token);
     }
   }
 
@@ -123,9 +129,12 @@ class Parser {
   // Everything back to the innermost `(` or `?`.
   void ApplyPending() {
     while (!pending_.empty() && pending_.back().kind != TokenKind::kOpen && pending_.back().kind != TokenKind::kIf) {
-      if (pending_.back().kind == TokenKind::kElse) ApplyConditionals();
-      else if (pending_.back().kind == TokenKind::kFunction) Fail(kMalformed);
-      else ApplyTop(pending_.back().kind == TokenKind::kBinary ? 2 : 1);
+      if (pending_.back().kind == TokenKind::kElse)
+        ApplyConditionals();
+      else if (pending_.back().kind == TokenKind::kFunction)
+        Fail(kMalformed);
+      else
+        ApplyTop(pending_.back().kind == TokenKind::kBinary ? 2 : 1);
     }
   }
 
@@ -133,7 +142,9 @@ class Parser {
     return Precedence(token.kind == TokenKind::kPrefix ? Operation::kNegate : token.operation);
   }
 
-  static bool Waits(TokenKind kind) { return kind != TokenKind::kOpen && kind != TokenKind::kElse && kind != TokenKind::kIf; }
+  static bool Waits(TokenKind kind) {
+    return kind != TokenKind::kOpen && kind != TokenKind::kElse && kind != TokenKind::kIf;
+  }
 
   // The operator or function on top of the stack, over `count` values.
   void ApplyTop(int count) {
@@ -145,7 +156,9 @@ class Parser {
     PopNumbers(count);
     if (required < 0 && count == 0) Fail(TooMany("few", top.text, tokens_.position()));
     if (top.kind == TokenKind::kFunction) {
-      const Operation operation = required == 1 ? Operation::kFunction1 : required == 2 ? Operation::kFunction2 : Operation::kVariadic;
+      const Operation operation = required == 1   ? Operation::kFunction1
+                                  : required == 2 ? Operation::kFunction2
+                                                  : Operation::kVariadic;
       program.Apply(operation, count, top.function);
     } else if (top.operation != Operation::kConstant) {  // a prefix `+` does nothing
       program.Apply(top.operation);
@@ -190,7 +203,8 @@ class Parser {
   std::string Position() const { return std::to_string(tokens_.position()); }
   std::string Here() const { return " at position " + Position(); }
   static std::string TooMany(const std::string& many, const std::string& function, int position) {
-    return "Too " + many + " parameters for function \"" + function + "\" at expression position " + std::to_string(position);
+    return "Too " + many + " parameters for function \"" + function + "\" at expression position " +
+           std::to_string(position);
   }
 
   ExpressionTokens tokens_;

@@ -14,8 +14,8 @@ namespace {
 // min or sign then turns into a silent 0 or 1: operators refuse it, and every function's value,
 // operand and condition is checked, so that no NaN or infinity goes on.
 inline double Operand(double value) {
-  if (!std::isfinite(value)) Fail(std::isnan(value) ? "a value is not a number (such as the square root of a negative)"
-                                                    : "a value is infinite");
+  if (!std::isfinite(value))
+    Fail(std::isnan(value) ? "a value is not a number (such as the square root of a negative)" : "a value is infinite");
   return value;
 }
 
@@ -33,23 +33,37 @@ inline double Divide(double a, double b) {
 // by zero or a NaN in it is an error) but its value is not looked at.
 inline double ApplyBinary(Operation operation, double a, double b) {
   switch (operation) {
-    case Operation::kOr: return Operand(a) != 0 || Operand(b) != 0;
-    case Operation::kAnd: return Operand(a) != 0 && Operand(b) != 0;
-    case Operation::kLess: return Operand(a) < Operand(b);
-    case Operation::kGreater: return Operand(a) > Operand(b);
-    case Operation::kLessOrEqual: return Operand(a) <= Operand(b);
-    case Operation::kGreaterOrEqual: return Operand(a) >= Operand(b);
-    case Operation::kEqual: return Operand(a) == Operand(b);
-    case Operation::kNotEqual: return Operand(a) != Operand(b);
-    case Operation::kAdd: return Result(Operand(a) + Operand(b));
-    case Operation::kSubtract: return Result(Operand(a) - Operand(b));
-    case Operation::kMultiply: return Result(Operand(a) * Operand(b));
-    case Operation::kDivide: return Divide(a, b);
+    case Operation::kOr:
+      return Operand(a) != 0 || Operand(b) != 0;
+    case Operation::kAnd:
+      return Operand(a) != 0 && Operand(b) != 0;
+    case Operation::kLess:
+      return Operand(a) < Operand(b);
+    case Operation::kGreater:
+      return Operand(a) > Operand(b);
+    case Operation::kLessOrEqual:
+      return Operand(a) <= Operand(b);
+    case Operation::kGreaterOrEqual:
+      return Operand(a) >= Operand(b);
+    case Operation::kEqual:
+      return Operand(a) == Operand(b);
+    case Operation::kNotEqual:
+      return Operand(a) != Operand(b);
+    case Operation::kAdd:
+      return Result(Operand(a) + Operand(b));
+    case Operation::kSubtract:
+      return Result(Operand(a) - Operand(b));
+    case Operation::kMultiply:
+      return Result(Operand(a) * Operand(b));
+    case Operation::kDivide:
+      return Divide(a, b);
     case Operation::kModulo:
       if (Operand(b) == 0) Fail("division by zero");
       return Result(std::fmod(Operand(a), b));
-    case Operation::kPower: return Result(std::pow(Operand(a), Operand(b)));
-    default: Fail("internal error: not a binary operator");
+    case Operation::kPower:
+      return Result(std::pow(Operand(a), Operand(b)));
+    default:
+      Fail("internal error: not a binary operator");
   }
 }
 
@@ -82,8 +96,12 @@ double Max(const double* values, int count) {
 }
 
 ExpressionFunction One(const char* name, double (*function)(double)) { return {name, 1, function, nullptr, nullptr}; }
-ExpressionFunction Two(const char* name, double (*function)(double, double)) { return {name, 2, nullptr, function, nullptr}; }
-ExpressionFunction Many(const char* name, double (*function)(const double*, int)) { return {name, -1, nullptr, nullptr, function}; }
+ExpressionFunction Two(const char* name, double (*function)(double, double)) {
+  return {name, 2, nullptr, function, nullptr};
+}
+ExpressionFunction Many(const char* name, double (*function)(const double*, int)) {
+  return {name, -1, nullptr, nullptr, function};
+}
 
 double Sin(double v) { return std::sin(v); }
 double Cos(double v) { return std::cos(v); }
@@ -105,21 +123,24 @@ struct Spelling {
 };
 // Two-character operators first, so that `<=` is not read as `<`.
 constexpr Spelling kBinaryOperators[] = {
-    {"||", Operation::kOr}, {"&&", Operation::kAnd}, {"<=", Operation::kLessOrEqual},
-    {">=", Operation::kGreaterOrEqual}, {"==", Operation::kEqual}, {"!=", Operation::kNotEqual},
-    {"<", Operation::kLess}, {">", Operation::kGreater}, {"+", Operation::kAdd}, {"-", Operation::kSubtract},
-    {"*", Operation::kMultiply}, {"/", Operation::kDivide}, {"%", Operation::kModulo}, {"^", Operation::kPower},
+    {"||", Operation::kOr},          {"&&", Operation::kAnd},
+    {"<=", Operation::kLessOrEqual}, {">=", Operation::kGreaterOrEqual},
+    {"==", Operation::kEqual},       {"!=", Operation::kNotEqual},
+    {"<", Operation::kLess},         {">", Operation::kGreater},
+    {"+", Operation::kAdd},          {"-", Operation::kSubtract},
+    {"*", Operation::kMultiply},     {"/", Operation::kDivide},
+    {"%", Operation::kModulo},       {"^", Operation::kPower},
 };
 
 }  // namespace
 
 const std::vector<ExpressionFunction>& ExpressionFunctions() {
   static const std::vector<ExpressionFunction> functions = {
-      One("abs", Abs),     One("acos", ACos),   One("acosh", ACosh), One("asin", ASin),   One("asinh", ASinh),
+      One("abs", Abs),     One("acos", ACos),   One("acosh", ACosh), One("asin", ASin),    One("asinh", ASinh),
       One("atan", ATan),   Two("atan2", ATan2), One("atanh", ATanh), Many("avg", Average), Two("cdiv", CeilDivide),
-      One("cos", Cos),     One("cosh", Cosh),   One("exp", Exp),     One("ln", Log),      One("log", Log),
-      One("log10", Log10), One("log2", Log2),   Many("max", Max),    Many("min", Min),    One("rint", Rint),
-      One("sign", Sign),   One("sin", Sin),     One("sinh", Sinh),   One("sqrt", Sqrt),   Many("sum", Sum),
+      One("cos", Cos),     One("cosh", Cosh),   One("exp", Exp),     One("ln", Log),       One("log", Log),
+      One("log10", Log10), One("log2", Log2),   Many("max", Max),    Many("min", Min),     One("rint", Rint),
+      One("sign", Sign),   One("sin", Sin),     One("sinh", Sinh),   One("sqrt", Sqrt),    Many("sum", Sum),
       One("tan", Tan),     One("tanh", Tanh),
   };
   return functions;
@@ -132,9 +153,12 @@ const ExpressionFunction* FindExpressionFunction(const std::string& name) {
 }
 
 bool FindExpressionConstant(const std::string& name, double& value) {
-  if (name == "_pi") value = 3.141592653589;  // the value muparser had, so that results stay the same
-  else if (name == "_e") value = 2.718281828459045235360287;
-  else return false;
+  if (name == "_pi")
+    value = 3.141592653589;  // the value muparser had, so that results stay the same
+  else if (name == "_e")
+    value = 2.718281828459045235360287;
+  else
+    return false;
   return true;
 }
 
@@ -150,16 +174,22 @@ bool MatchBinaryOperator(const char* text, Operation& operation, std::string& sp
 
 int Precedence(Operation operation) {
   switch (operation) {
-    case Operation::kOr: return 1;
-    case Operation::kAnd: return 2;
+    case Operation::kOr:
+      return 1;
+    case Operation::kAnd:
+      return 2;
     case Operation::kAdd:
-    case Operation::kSubtract: return 5;
+    case Operation::kSubtract:
+      return 5;
     case Operation::kMultiply:
     case Operation::kDivide:
     case Operation::kModulo:
-    case Operation::kNegate: return 6;
-    case Operation::kPower: return 7;
-    default: return 4;  // comparisons
+    case Operation::kNegate:
+      return 6;
+    case Operation::kPower:
+      return 7;
+    default:
+      return 4;  // comparisons
   }
 }
 
@@ -255,10 +285,18 @@ double ExpressionProgram::Run(std::vector<double>& stack) const {
   for (std::size_t pc = 0; pc < size; ++pc) {
     const Instruction& instruction = code[pc];
     switch (instruction.operation) {
-      case Operation::kConstant: values[++top] = instruction.value; break;
-      case Operation::kVariable: values[++top] = *instruction.address; break;
-      case Operation::kNegate: values[top] = -values[top]; break;
-      case Operation::kFunction1: values[top] = Operand(instruction.one(values[top])); break;
+      case Operation::kConstant:
+        values[++top] = instruction.value;
+        break;
+      case Operation::kVariable:
+        values[++top] = *instruction.address;
+        break;
+      case Operation::kNegate:
+        values[top] = -values[top];
+        break;
+      case Operation::kFunction1:
+        values[top] = Operand(instruction.one(values[top]));
+        break;
       case Operation::kFunction2:
         --top;
         values[top] = Operand(instruction.two(values[top], values[top + 1]));

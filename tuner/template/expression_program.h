@@ -18,12 +18,29 @@ struct ExpressionProblem : std::runtime_error {
 };
 
 enum class Operation : std::uint8_t {
-  kConstant, kVariable,
+  kConstant,
+  kVariable,
   // binary operators, in the order of BinaryOperatorText()
-  kOr, kAnd, kLess, kGreater, kLessOrEqual, kGreaterOrEqual, kEqual, kNotEqual,
-  kAdd, kSubtract, kMultiply, kDivide, kModulo, kPower,
-  kNegate, kFunction1, kFunction2, kVariadic,
-  kJumpIfZero, kJump,  // the two halves of `?:`
+  kOr,
+  kAnd,
+  kLess,
+  kGreater,
+  kLessOrEqual,
+  kGreaterOrEqual,
+  kEqual,
+  kNotEqual,
+  kAdd,
+  kSubtract,
+  kMultiply,
+  kDivide,
+  kModulo,
+  kPower,
+  kNegate,
+  kFunction1,
+  kFunction2,
+  kVariadic,
+  kJumpIfZero,
+  kJump,  // the two halves of `?:`
 };
 
 // A function an expression may call: `arity` arguments, or any number from one on (arity -1).

@@ -58,7 +58,8 @@ ExpressionToken ExpressionTokens::Next() {
 // Control characters up to a blank are blanks, except 14 to 31, which are refused.
 void ExpressionTokens::SkipBlanks() {
   while (text_[position_] > 0 && text_[position_] <= 0x20) {
-    if (text_[position_] >= 14 && text_[position_] <= 31) Fail("Invalid non printable characters found in expression/identifer!");
+    if (text_[position_] >= 14 && text_[position_] <= 31)
+      Fail("Invalid non printable characters found in expression/identifer!");
     ++position_;
   }
 }
@@ -114,7 +115,8 @@ bool ExpressionTokens::ReadPunctuation(ExpressionToken& token) {
   if (c == '=' && (allowed_ & kNoAssign)) Fail("Unexpected operator \"=\" found" + At(position_));
   if (c == '(') {
     if (allowed_ & kNoOpen) Fail("Unexpected parenthesis \"(\"" + At(position_));
-    allowed_ = kNoOperator | kNoEnd | kNoComma | kNoAssign | kNoIf | kNoElse | (last_ == TokenKind::kFunction ? 0u : unsigned{kNoClose});
+    allowed_ = kNoOperator | kNoEnd | kNoComma | kNoAssign | kNoIf | kNoElse |
+               (last_ == TokenKind::kFunction ? 0u : unsigned{kNoClose});
     ++open_parentheses_;
     token.kind = TokenKind::kOpen;
   } else if (c == ')') {

@@ -6,14 +6,14 @@
 #include <fstream>
 #include <iterator>
 
-#include "db/query/random_hex.h"
 #include "common/errors.h"
 #include "common/option_values.h"
+#include "common/whole_file.h"
+#include "db/query/random_hex.h"
 #include "template/search_space.h"
 #include "template/source_headers.h"
 #include "template/template_spec.h"
 #include "template/template_values.h"
-#include "common/whole_file.h"
 
 namespace tuner {
 
@@ -91,7 +91,8 @@ WrittenTemplate WriteImportedTemplate(const ImportedTemplate& imported, const st
   const std::vector<PlannedFile> files = PlanFiles(imported, folder);
   for (const PlannedFile& file : files)
     if (fs::exists(file.path, error) && ReadText(file.path.string()) != file.contents)
-      throw UsageError(Quoted(file.path.string()) + " is there with other contents; choose another --output folder or --name");
+      throw UsageError(Quoted(file.path.string()) +
+                       " is there with other contents; choose another --output folder or --name");
   for (const PlannedFile& file : files) WriteWholeFile(file.path.string(), file.contents);
   written.description_path = files.front().path.string();
   return written;

@@ -11,17 +11,17 @@ namespace tuner {
 
 struct ImportedTemplate {
   std::string name;
-  std::string origin_path;       // the description it was imported from
-  std::string description;       // the TOML text
-  std::string source_path;       // the kernel source the T1 file names
-  std::string source_file_name;  // the copy's name, beside the description
+  std::string origin_path;                                       // the description it was imported from
+  std::string description;                                       // the TOML text
+  std::string source_path;                                       // the kernel source the T1 file names
+  std::string source_file_name;                                  // the copy's name, beside the description
   std::vector<std::pair<std::string, std::string>> constraints;  // T1's expression, its translation
-  std::vector<std::string> notes;  // what the import chose or left out, one line each
+  std::vector<std::string> notes;                                // what the import chose or left out, one line each
 };
 
 struct WrittenTemplate {
   std::string description_path;
-  std::string size_key;    // the default problem size
+  std::string size_key;        // the default problem size
   std::size_t candidates = 0;  // valid at that size
 };
 

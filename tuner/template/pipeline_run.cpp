@@ -4,10 +4,14 @@ namespace tuner {
 
 std::string ToString(HostMemory memory) {
   switch (memory) {
-    case HostMemory::kPageable: return "pageable";
-    case HostMemory::kPinned: return "pinned";
-    case HostMemory::kManaged: return "managed";
-    case HostMemory::kManagedPrefetch: return "managed_prefetch";
+    case HostMemory::kPageable:
+      return "pageable";
+    case HostMemory::kPinned:
+      return "pinned";
+    case HostMemory::kManaged:
+      return "managed";
+    case HostMemory::kManagedPrefetch:
+      return "managed_prefetch";
   }
   return "?";
 }

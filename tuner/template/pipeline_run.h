@@ -39,8 +39,8 @@ struct PipelineRun {
   HostMemory memory = HostMemory::kPageable;
   IssueOrder order = IssueOrder::kDepthFirst;
   std::vector<ChunkedBuffer> chunked;  // every other buffer moves whole
-  ChunkLaunch chunk;  // a full chunk
-  ChunkLaunch tail;   // the last chunk when it is shorter
+  ChunkLaunch chunk;                   // a full chunk
+  ChunkLaunch tail;                    // the last chunk when it is shorter
 
   long long Chunks() const { return chunk_items > 0 ? (items + chunk_items - 1) / chunk_items : 0; }
   // "4 streams, 16 chunks of 1048576, pinned, depth_first"

@@ -24,7 +24,8 @@ void RefuseHostParamsWithoutPipeline(const DescriptionReader& r, const toml::tab
 
 void ReadChunked(const DescriptionReader& r, const toml::table& t, TemplateSpec& spec) {
   const toml::node* node = t.get("chunked");
-  if (!node) r.Fail(&t, "pipeline.chunked", "is required: the buffer arguments split into chunks, e.g. [\"in\", \"out\"]");
+  if (!node)
+    r.Fail(&t, "pipeline.chunked", "is required: the buffer arguments split into chunks, e.g. [\"in\", \"out\"]");
   spec.pipeline.chunked = r.Strings(node, "pipeline.chunked", "buffer names");
   if (spec.pipeline.chunked.empty()) r.Fail(node, "pipeline.chunked", "must name at least one buffer argument");
   for (std::size_t i = 0; i < spec.pipeline.chunked.size(); ++i) {
@@ -41,15 +42,17 @@ void RefuseFileOutputs(const DescriptionReader& r, const toml::table& root, cons
   for (std::size_t i = 0; i < spec.args.size(); ++i) {
     if (!spec.args[i].output || spec.args[i].init != BufferInit::kFile) continue;
     const std::string field = "arg[" + std::to_string(i) + "].init";
-    r.Fail(root.at_path(field).node(), field, "an output of a pipeline is initialised with 'poison' or 'zero', not from a file");
+    r.Fail(root.at_path(field).node(), field,
+           "an output of a pipeline is initialised with 'poison' or 'zero', not from a file");
   }
 }
 
-long long Whole(const std::string& expression, const Variables& vars, long long low, long long high, const std::string& what) {
+long long Whole(const std::string& expression, const Variables& vars, long long low, long long high,
+                const std::string& what) {
   const long long value = EvaluateInteger(expression, vars);
   if (value < low || value > high)
-    throw ExpressionError(expression, "gives " + std::to_string(value) + ": " + what + " must be " + std::to_string(low) +
-                                          " to " + std::to_string(high));
+    throw ExpressionError(expression, "gives " + std::to_string(value) + ": " + what + " must be " +
+                                          std::to_string(low) + " to " + std::to_string(high));
   return value;
 }
 
@@ -61,15 +64,17 @@ ChunkLaunch PlanChunk(const TemplateSpec& spec, Variables vars, long long items)
 }
 
 // Elements of a chunked buffer per element of the chunked size, or why there is no such number.
-std::optional<std::string> PerItemProblem(const TemplateSpec& spec, const ArgSpec& arg, Variables vars, long long* per_item) {
+std::optional<std::string> PerItemProblem(const TemplateSpec& spec, const ArgSpec& arg, Variables vars,
+                                          long long* per_item) {
   const std::string& size = spec.pipeline.size;
   const long long items = static_cast<long long>(vars.at(size));
   const long long length = EvaluateInteger(arg.length, vars);
   vars[size] = 1;
   *per_item = EvaluateInteger(arg.length, vars);
   if (*per_item >= 1 && length == *per_item * items) return std::nullopt;
-  return "'" + arg.name + "' has " + std::to_string(length) + " elements ('" + arg.length + "'), not a whole number per element of " +
-         size + ": a chunked buffer's length is a multiple of the chunked size, such as '" + size + "' or '3 * " + size + "'";
+  return "'" + arg.name + "' has " + std::to_string(length) + " elements ('" + arg.length +
+         "'), not a whole number per element of " + size +
+         ": a chunked buffer's length is a multiple of the chunked size, such as '" + size + "' or '3 * " + size + "'";
 }
 
 }  // namespace
@@ -114,7 +119,8 @@ std::optional<FieldProblem> FindPipelineProblem(const TemplateSpec& spec, const 
 ParamValues KernelParams(const TemplateSpec& spec, const ParamValues& params) {
   ParamValues kernel;
   for (const auto& [name, value] : params) {
-    const auto param = std::find_if(spec.params.begin(), spec.params.end(), [&](const ParamSpec& p) { return p.name == name; });
+    const auto param =
+        std::find_if(spec.params.begin(), spec.params.end(), [&](const ParamSpec& p) { return p.name == name; });
     if (param == spec.params.end() || !param->host) kernel.emplace_back(name, value);
   }
   return kernel;
@@ -129,9 +135,11 @@ PipelineRun PlanPipeline(const TemplateSpec& spec, const Variables& vars) {
   run.streams = static_cast<int>(Whole(p.streams, vars, 1, kMaxStreams, "the number of streams"));
   run.chunk_items = std::min(Whole(p.chunk, vars, 1, kMaxSize, "a chunk's elements"), run.items);
   if (run.Chunks() > kMaxChunks)
-    throw ExpressionError(p.chunk, "gives " + std::to_string(run.Chunks()) + " chunks of " + std::to_string(run.chunk_items) +
-                                       ": at most " + std::to_string(kMaxChunks) + " chunks");
-  run.memory = static_cast<HostMemory>(Whole(p.memory, vars, 0, 3, "memory (0 pageable, 1 pinned, 2 managed, 3 managed and prefetched)"));
+    throw ExpressionError(p.chunk, "gives " + std::to_string(run.Chunks()) + " chunks of " +
+                                       std::to_string(run.chunk_items) + ": at most " + std::to_string(kMaxChunks) +
+                                       " chunks");
+  run.memory = static_cast<HostMemory>(
+      Whole(p.memory, vars, 0, 3, "memory (0 pageable, 1 pinned, 2 managed, 3 managed and prefetched)"));
   run.order = static_cast<IssueOrder>(Whole(p.order, vars, 0, 1, "order (0 depth-first, 1 breadth-first)"));
   for (const std::string& name : p.chunked) {
     long long per_item = 0;

@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "common/errors.h"
-#include "db/query/number_text.h"
 #include "common/option_values.h"
+#include "db/query/number_text.h"
 
 namespace tuner {
 
@@ -20,12 +20,15 @@ std::string SizeNames(const TemplateSpec& spec) {
 std::string SizeRefusal(const std::string& text, const db::SizeReading& reading) {
   const std::string prefix = "--size " + Quoted(text) + ": ";
   switch (reading.problem) {
-    case db::SizeReading::Problem::kNone: break;
-    case db::SizeReading::Problem::kNotWholeNumbers: return prefix + "expected whole numbers joined by 'x', e.g. 8192x8192";
+    case db::SizeReading::Problem::kNone:
+      break;
+    case db::SizeReading::Problem::kNotWholeNumbers:
+      return prefix + "expected whole numbers joined by 'x', e.g. 8192x8192";
     case db::SizeReading::Problem::kTooLarge:
       return prefix + reading.part + " is too large; a size is at most " + std::to_string(kMaxSize) +
              " (2^53, the largest whole number the template's expressions hold exactly)";
-    case db::SizeReading::Problem::kBelowOne: return prefix + "a size must be 1 or more";
+    case db::SizeReading::Problem::kBelowOne:
+      return prefix + "a size must be 1 or more";
   }
   return prefix;
 }
@@ -69,7 +72,8 @@ void CheckSizeList(const std::string& list) {
   if (list == kCapturedSizes) return;
   for (const std::string& item : SplitList(list)) {
     if (item.empty())
-      throw UsageError("--sizes " + Quoted(list) + ": an empty item; give sizes joined by commas, e.g. 1024x256,4096x256, or 'captured'");
+      throw UsageError("--sizes " + Quoted(list) +
+                       ": an empty item; give sizes joined by commas, e.g. 1024x256,4096x256, or 'captured'");
     try {
       ParseSizeNumbers(item);
     } catch (const UsageError& e) {
@@ -90,8 +94,8 @@ std::vector<ProblemSize> ParseProblemSizes(const TemplateSpec& spec, const std::
     }
     for (std::size_t i = 0; i + 1 < sizes.size(); ++i)
       if (sizes[i].Key() == sizes.back().Key())
-        throw UsageError("--sizes " + Quoted(list) + ": " + Quoted(items[i]) + " and " + Quoted(item) + " are both the size " +
-                         sizes.back().Key() + "; give each size once");
+        throw UsageError("--sizes " + Quoted(list) + ": " + Quoted(items[i]) + " and " + Quoted(item) +
+                         " are both the size " + sizes.back().Key() + "; give each size once");
     items.push_back(item);
   }
   return sizes;

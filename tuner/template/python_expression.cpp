@@ -42,7 +42,6 @@ Text Negation(const std::string& atom) { return {"-" + atom, kNegation, atom}; }
 // -t, written without a double minus.
 std::string Negated(const Text& t) { return t.negation_of.empty() ? "-" + Wrap(t, kAtom) : t.negation_of; }
 
-
 std::string FormatLiteral(double value) {
   if (std::fabs(value) >= kLargestExactInteger) Fail("the number " + std::to_string(value) + " is beyond 2^53");
   char buffer[64];
@@ -79,7 +78,8 @@ class Translator {
       case Node::kNot:
         return {Wrap(Emit(node->children[0], true), kAdd) + " == 0", kCompare};
       case Node::kCompare:
-        return {Wrap(Emit(node->children[0], false), kAdd) + " " + node->text + " " + Wrap(Emit(node->children[1], false), kAdd),
+        return {Wrap(Emit(node->children[0], false), kAdd) + " " + node->text + " " +
+                    Wrap(Emit(node->children[1], false), kAdd),
                 kCompare};
       case Node::kIn:
         return Membership(*node);
@@ -102,7 +102,8 @@ class Translator {
       const NodePtr& right = node->children[1];
       const bool literal_divisor = right->kind == Node::kNumber && right->value != 0;
       if ((node->text == "/" || node->text == "//" || node->text == "%") && !literal_divisor) return true;
-      if (node->text == "**" && !(right->kind == Node::kNumber && right->value >= 0 && right->value == std::floor(right->value)))
+      if (node->text == "**" &&
+          !(right->kind == Node::kNumber && right->value >= 0 && right->value == std::floor(right->value)))
         return true;
     }
     return std::any_of(node->children.begin(), node->children.end(), MayFail);
@@ -121,8 +122,8 @@ class Translator {
   std::string ProblemSize(double index) const {
     const auto i = static_cast<std::size_t>(index);
     if (i >= scope_.problem_sizes.size())
-      Fail("ProblemSize[" + std::to_string(i) + "]: the description gives " + std::to_string(scope_.problem_sizes.size()) +
-           " problem size(s)");
+      Fail("ProblemSize[" + std::to_string(i) + "]: the description gives " +
+           std::to_string(scope_.problem_sizes.size()) + " problem size(s)");
     return scope_.problem_sizes[i];
   }
 
@@ -153,7 +154,8 @@ class Translator {
       case Node::kConditional:
         return all(1);
       case Node::kCall:
-        return node->text == "abs" || (node->children.size() == 1 && IsParameterRange(*node) ? Extreme(*node) >= 0 : all(0));
+        return node->text == "abs" ||
+               (node->children.size() == 1 && IsParameterRange(*node) ? Extreme(*node) >= 0 : all(0));
       case Node::kNegate:
       case Node::kSequence:
         return false;
@@ -165,8 +167,10 @@ class Translator {
     const NodePtr& a = node.children[0];
     const NodePtr& b = node.children[1];
     const std::string op = node.text;
-    if (op == "+" || op == "-") return {Wrap(Emit(a, false), kAdd) + " " + op + " " + Wrap(Emit(b, false), kMultiply), kAdd};
-    if (op == "*" || op == "/") return {Wrap(Emit(a, false), kMultiply) + " " + op + " " + Wrap(Emit(b, false), kPower), kMultiply};
+    if (op == "+" || op == "-")
+      return {Wrap(Emit(a, false), kAdd) + " " + op + " " + Wrap(Emit(b, false), kMultiply), kAdd};
+    if (op == "*" || op == "/")
+      return {Wrap(Emit(a, false), kMultiply) + " " + op + " " + Wrap(Emit(b, false), kPower), kMultiply};
     if (op == "**") return {Wrap(Emit(a, false), kAtom) + "^" + Wrap(Emit(b, false), kAtom), kPower};
     const std::string divisor = Wrap(Emit(b, false), kAtom);
     if (op == "//")  // floor(a / b) = -ceil(-a / b)
@@ -199,13 +203,15 @@ class Translator {
     const char* join = negated ? " && " : " || ";
     if (items.empty()) return {negated ? "1" : "0", kAtom};
     std::string text;
-    for (const NodePtr& item : items) text += (text.empty() ? "" : join) + value + compare + Wrap(Emit(item, false), kAdd);
+    for (const NodePtr& item : items)
+      text += (text.empty() ? "" : join) + value + compare + Wrap(Emit(item, false), kAdd);
     return {text, items.size() == 1 ? kCompare : negated ? kAnd : kOr};
   }
 
   std::vector<NodePtr> Items(const NodePtr& sequence) const {
     if (sequence->kind == Node::kSequence) return sequence->children;
-    if (sequence->kind == Node::kCall && (sequence->text == "range" || sequence->text == "list" || sequence->text == "tuple")) {
+    if (sequence->kind == Node::kCall &&
+        (sequence->text == "range" || sequence->text == "list" || sequence->text == "tuple")) {
       std::vector<NodePtr> items;
       for (long long v : Values(sequence, 4096)) items.push_back(PythonNumber(static_cast<double>(v)));
       return items;
@@ -214,7 +220,8 @@ class Translator {
   }
 
   static bool IsParameterRange(const Node& call) {
-    return (call.text == "min" || call.text == "max") && call.children.size() == 1 && call.children[0]->kind == Node::kName;
+    return (call.text == "min" || call.text == "max") && call.children.size() == 1 &&
+           call.children[0]->kind == Node::kName;
   }
 
   double Extreme(const Node& call) const {
@@ -222,7 +229,8 @@ class Translator {
     if (param == scope_.params.end())
       Fail(call.text + "(" + call.children[0]->text + "): '" + call.children[0]->text + "' is not a tuning parameter");
     const auto& v = param->second;
-    return static_cast<double>(call.text == "min" ? *std::min_element(v.begin(), v.end()) : *std::max_element(v.begin(), v.end()));
+    return static_cast<double>(call.text == "min" ? *std::min_element(v.begin(), v.end())
+                                                  : *std::max_element(v.begin(), v.end()));
   }
 
   Text Call(const Node& node) const {
@@ -290,7 +298,8 @@ double Constant(const NodePtr& node) {
 
 long long WholeNumber(double value) {
   if (!std::isfinite(value) || value != std::floor(value) || std::fabs(value) >= kLargestExactInteger)
-    Fail("the value " + FormatLiteral(std::isfinite(value) ? value : 0) + " is not a whole number; tuner's parameters are whole numbers");
+    Fail("the value " + FormatLiteral(std::isfinite(value) ? value : 0) +
+         " is not a whole number; tuner's parameters are whole numbers");
   return static_cast<long long>(value);
 }
 

@@ -92,7 +92,8 @@ double ParseNumber(const std::string& text) {
     if (c != '_') digits += c;
   const bool hex = digits.size() > 2 && (digits[1] == 'x' || digits[1] == 'X');
   char* end = nullptr;
-  const double value = hex ? static_cast<double>(std::strtoull(digits.c_str() + 2, &end, 16)) : std::strtod(digits.c_str(), &end);
+  const double value =
+      hex ? static_cast<double>(std::strtoull(digits.c_str() + 2, &end, 16)) : std::strtod(digits.c_str(), &end);
   if (*end != '\0') Fail("'" + text + "' is not a number");
   return value;
 }
@@ -116,7 +117,8 @@ class Parser {
   Token Next() { return tokens_[position_++]; }
   void Expect(const char* op) {
     if (!PeekOperator(op))
-      Fail(std::string("expected '") + op + "'" + (Peek().type == Token::kEnd ? " at the end" : " before '" + Peek().text + "'"));
+      Fail(std::string("expected '") + op + "'" +
+           (Peek().type == Token::kEnd ? " at the end" : " before '" + Peek().text + "'"));
     ++position_;
   }
 
@@ -172,7 +174,8 @@ class Parser {
       } else if (PeekName("in")) {
         Next();
         in = true;
-      } else if (PeekName("not") && tokens_[position_ + 1].type == Token::kName && tokens_[position_ + 1].text == "in") {
+      } else if (PeekName("not") && tokens_[position_ + 1].type == Token::kName &&
+                 tokens_[position_ + 1].text == "in") {
         position_ += 2;
         in = negated = true;
       } else if (PeekName("is")) {
@@ -181,7 +184,8 @@ class Parser {
         break;
       }
       NodePtr right = Bitwise();
-      NodePtr comparison = in ? Make(Node::kIn, negated ? "not in" : "in", {left, right}) : Make(Node::kCompare, op, {left, right});
+      NodePtr comparison =
+          in ? Make(Node::kIn, negated ? "not in" : "in", {left, right}) : Make(Node::kCompare, op, {left, right});
       chain = chain ? Make(Node::kAnd, "and", {chain, comparison}) : comparison;
       left = right;
     }

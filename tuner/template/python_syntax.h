@@ -17,7 +17,21 @@ struct PythonExpressionError : std::runtime_error {
 };
 
 struct PythonNode {
-  enum Kind { kNumber, kName, kProblemSize, kCall, kNegate, kBinary, kAnd, kOr, kNot, kCompare, kIn, kConditional, kSequence };
+  enum Kind {
+    kNumber,
+    kName,
+    kProblemSize,
+    kCall,
+    kNegate,
+    kBinary,
+    kAnd,
+    kOr,
+    kNot,
+    kCompare,
+    kIn,
+    kConditional,
+    kSequence
+  };
   Kind kind = kNumber;
   std::string text;  // the operator ("//", "not in"), name or function; a sequence's brackets
   double value = 0;  // kNumber; kProblemSize: the index

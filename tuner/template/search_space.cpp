@@ -29,19 +29,23 @@ constexpr std::array<long long, 3> kMaxBlock{1024, 1024, 64};
 
 LaunchGeometry EvaluateLaunch(const LaunchSpec& launch, const Variables& variables) {
   LaunchGeometry geometry;
-  auto fill = [&](const std::vector<std::string>& exprs, std::array<long long, 3>& dims, const std::array<long long, 3>& max) {
+  auto fill = [&](const std::vector<std::string>& exprs, std::array<long long, 3>& dims,
+                  const std::array<long long, 3>& max) {
     for (std::size_t i = 0; i < exprs.size(); ++i) {
       dims[i] = EvaluateInteger(exprs[i], variables);
-      if (dims[i] <= 0) throw ExpressionError(exprs[i], "gives " + std::to_string(dims[i]) + ", not a positive launch extent");
+      if (dims[i] <= 0)
+        throw ExpressionError(exprs[i], "gives " + std::to_string(dims[i]) + ", not a positive launch extent");
       if (dims[i] > max[i])
-        throw ExpressionError(exprs[i], "gives " + std::to_string(dims[i]) + ", above the limit of " + std::to_string(max[i]) +
-                                            " for axis " + "xyz"[i]);
+        throw ExpressionError(exprs[i], "gives " + std::to_string(dims[i]) + ", above the limit of " +
+                                            std::to_string(max[i]) + " for axis " + "xyz"[i]);
     }
   };
   fill(launch.grid, geometry.grid, kMaxGrid);
   fill(launch.block, geometry.block, kMaxBlock);
   geometry.shared_bytes = EvaluateInteger(launch.shared_bytes, variables);
-  if (geometry.shared_bytes < 0) throw ExpressionError(launch.shared_bytes, "gives " + std::to_string(geometry.shared_bytes) + " bytes of shared memory");
+  if (geometry.shared_bytes < 0)
+    throw ExpressionError(launch.shared_bytes,
+                          "gives " + std::to_string(geometry.shared_bytes) + " bytes of shared memory");
   return geometry;
 }
 
@@ -66,7 +70,8 @@ class SpaceBuilder {
       storage_[i] = static_cast<double>(size.values[i].second);
       addresses[size.values[i].first] = &storage_[i];
     }
-    for (std::size_t p = 0; p < spec.params.size(); ++p) addresses[spec.params[p].name] = &storage_[size.values.size() + p];
+    for (std::size_t p = 0; p < spec.params.size(); ++p)
+      addresses[spec.params[p].name] = &storage_[size.values.size() + p];
     checks_.resize(spec.params.size() + 1);  // [p + 1]: constraints complete once parameter p is bound
     for (const std::string& constraint : spec.constraints) {
       CompiledExpression compiled = Compile(constraint, addresses);
@@ -127,7 +132,8 @@ class SpaceBuilder {
   // "candidate TILE=0 ROWS=4", or "candidates with TILE=0" while later parameters are unbound.
   std::string BoundParams(std::size_t bound) const {
     ParamValues params;
-    for (std::size_t p = 0; p < bound; ++p) params.emplace_back(spec_.params[p].name, spec_.params[p].values[chosen_[p]]);
+    for (std::size_t p = 0; p < bound; ++p)
+      params.emplace_back(spec_.params[p].name, spec_.params[p].values[chosen_[p]]);
     return (bound == spec_.params.size() ? "candidate " : "candidates with ") + DescribeParams(params);
   }
 
@@ -142,7 +148,8 @@ class SpaceBuilder {
 ParamValues ValuesAt(const TemplateSpec& spec, const std::vector<std::size_t>& chosen) {
   ParamValues params;
   params.reserve(chosen.size());
-  for (std::size_t p = 0; p < chosen.size(); ++p) params.emplace_back(spec.params[p].name, spec.params[p].values[chosen[p]]);
+  for (std::size_t p = 0; p < chosen.size(); ++p)
+    params.emplace_back(spec.params[p].name, spec.params[p].values[chosen[p]]);
   return params;
 }
 
@@ -156,11 +163,13 @@ std::size_t CountCandidates(const TemplateSpec& spec, const ProblemSize& size, s
 
 // Counted first, so that a space too large to hold is refused without holding any of it, and one
 // that is held takes its exact memory.
-std::vector<ParamValues> EnumerateCandidates(const TemplateSpec& spec, const ProblemSize& size, std::size_t max_candidates) {
+std::vector<ParamValues> EnumerateCandidates(const TemplateSpec& spec, const ProblemSize& size,
+                                             std::size_t max_candidates) {
   const std::size_t count = CountCandidates(spec, size, max_candidates + 1);
   if (count > max_candidates)
-    throw TemplateError(spec.description_path + ": more than " + std::to_string(max_candidates) + " valid candidates at " +
-                        DescribeSizes(size) + " (of " + std::to_string(CountCombinations(spec)) +
+    throw TemplateError(spec.description_path + ": more than " + std::to_string(max_candidates) +
+                        " valid candidates at " + DescribeSizes(size) + " (of " +
+                        std::to_string(CountCombinations(spec)) +
                         " combinations); tune, explore and simulate hold every candidate in memory: add constraints "
                         "or fewer values to narrow the space");
   std::vector<ParamValues> candidates;
@@ -178,7 +187,9 @@ std::string DescribeParams(const ParamValues& params) {
   return text;
 }
 
-std::string DescribeSizes(const ProblemSize& size) { return size.values.empty() ? "no sizes" : DescribeParams(size.values); }
+std::string DescribeSizes(const ProblemSize& size) {
+  return size.values.empty() ? "no sizes" : DescribeParams(size.values);
+}
 
 std::string ParamsJson(const ParamValues& params) {
   nlohmann::ordered_json json = nlohmann::ordered_json::object();  // keeps the declared order

@@ -85,7 +85,8 @@ std::string MissingFromSource(const std::string& entry, const std::string& sourc
   }
   if (found) return "";
   const std::string file = std::filesystem::path(source_path).filename().string();
-  std::string problem = "'" + name + "' does not occur in " + file + (headers.empty() ? "" : " or the headers it includes");
+  std::string problem =
+      "'" + name + "' does not occur in " + file + (headers.empty() ? "" : " or the headers it includes");
   const std::string suggestion = DidYouMean(name, kernels);
   if (!suggestion.empty()) return problem + suggestion;
   if (kernels.empty()) return problem + "; it defines no __global__ function";

@@ -13,8 +13,8 @@
 #include <set>
 
 #include "common/errors.h"
-#include "template/expression.h"
 #include "common/option_values.h"
+#include "template/expression.h"
 #include "template/python_expression.h"
 #include "template/reserved_names.h"
 
@@ -77,7 +77,9 @@ class T1Reader {
     return value.get<double>();
   }
 
-  static std::string Join(const std::string& field, const std::string& key) { return field.empty() ? key : field + "." + key; }
+  static std::string Join(const std::string& field, const std::string& key) {
+    return field.empty() ? key : field + "." + key;
+  }
   static std::string At(const std::string& field, std::size_t i) { return field + "[" + std::to_string(i) + "]"; }
 
  private:
@@ -125,9 +127,8 @@ std::string TomlStrings(const std::vector<std::string>& items) {
 
 // An expression as a factor of a product: parenthesised unless a name or a number.
 std::string Factor(const std::string& expression) {
-  const bool simple = std::all_of(expression.begin(), expression.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-  });
+  const bool simple = std::all_of(expression.begin(), expression.end(),
+                                  [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
   return simple ? expression : "(" + expression + ")";
 }
 
@@ -145,7 +146,7 @@ struct Argument {
   std::string value;   // scalars
   std::string init;    // buffers
   bool output = false;
-  bool constant_memory = false;  // Kernel Tuner's "MemType": "Constant": also copied into the __constant__ of its name
+  bool constant_memory = false;   // Kernel Tuner's "MemType": "Constant": also copied into the __constant__ of its name
   bool read_and_written = false;  // ReadWrite: moved both ways
 };
 
@@ -189,8 +190,9 @@ class Importer {
       }
     }
     if (!IsIdentifier(name))
-      throw UsageError(path_ + ": " + from + ": " + Quoted(name) +
-                       " is not a template name (letters, digits and _, not starting with a digit); give one with --name");
+      throw UsageError(
+          path_ + ": " + from + ": " + Quoted(name) +
+          " is not a template name (letters, digits and _, not starting with a digit); give one with --name");
     return name;
   }
 
@@ -213,14 +215,18 @@ class Importer {
     }
   }
 
-  static std::string TheField(const char* key, std::size_t i) { return T1Reader::At(std::string("KernelSpecification.") + key, i); }
+  static std::string TheField(const char* key, std::size_t i) {
+    return T1Reader::At(std::string("KernelSpecification.") + key, i);
+  }
 
   // Beside the T1 file, or in its parent folder (as Kernel Tuner looks for it).
   std::string FindSource(const std::string& file) const {
     const fs::path given(file);
     std::vector<fs::path> places;
-    if (given.is_absolute()) places.push_back(given);
-    else for (const fs::path& folder : {fs::path(path_).parent_path(), fs::path(path_).parent_path().parent_path()})
+    if (given.is_absolute())
+      places.push_back(given);
+    else
+      for (const fs::path& folder : {fs::path(path_).parent_path(), fs::path(path_).parent_path().parent_path()})
         places.push_back(folder / given);
     std::error_code error;
     for (const fs::path& place : places)
@@ -238,7 +244,8 @@ class Importer {
     if (list.empty() || list.size() > 3) r_.Fail(field, "must be 1 to 3 whole numbers");
     for (std::size_t i = 0; i < list.size(); ++i) {
       if (!list[i].is_number_integer() || list[i].get<long long>() <= 0)
-        r_.Fail(sizes->is_array() ? T1Reader::At(field, i) : field, "must be a positive whole number (it is " + list[i].dump() + ")");
+        r_.Fail(sizes->is_array() ? T1Reader::At(field, i) : field,
+                "must be a positive whole number (it is " + list[i].dump() + ")");
       sizes_.emplace_back("ProblemSize_" + std::to_string(i), list[i].get<long long>());
       scope_.problem_sizes.push_back(sizes_.back().first);
     }
@@ -259,8 +266,8 @@ class Importer {
       param.values = Values(r_.Required(p, field, "Values"), field + ".Values");
       if (type == "uint" && *std::min_element(param.values.begin(), param.values.end()) < 0)
         r_.Fail(field + ".Values", "a uint parameter has a negative value");
-      if (const json* d = r_.Find(p, "Default"); d && d->is_number_integer() &&
-                                                 std::count(param.values.begin(), param.values.end(), d->get<long long>()))
+      if (const json* d = r_.Find(p, "Default");
+          d && d->is_number_integer() && std::count(param.values.begin(), param.values.end(), d->get<long long>()))
         param.default_value = d->get<long long>();
       scope_.params[param.name] = param.values;
       params_.push_back(std::move(param));
@@ -268,12 +275,16 @@ class Importer {
   }
 
   std::string ParamName(const std::string& name, const std::string& field) const {
-    if (!IsIdentifier(name)) r_.Fail(field, Quoted(name) + " is not a name (letters, digits and _, not starting with a digit)");
+    if (!IsIdentifier(name))
+      r_.Fail(field, Quoted(name) + " is not a name (letters, digits and _, not starting with a digit)");
     if (const std::string why = WhyReserved(name); !why.empty())
-      r_.Fail(field, Quoted(name) + " is " + why + ", which a parameter may not be named (it becomes a macro of the source and a variable of the expressions)");
+      r_.Fail(field, Quoted(name) + " is " + why +
+                         ", which a parameter may not be named (it becomes a macro of the source and a variable of the "
+                         "expressions)");
     if (scope_.params.count(name)) r_.Fail(field, Quoted(name) + " is listed twice");
     for (const auto& size : sizes_)
-      if (size.first == name) r_.Fail(field, Quoted(name) + " is the name the import gives KernelSpecification.ProblemSize");
+      if (size.first == name)
+        r_.Fail(field, Quoted(name) + " is the name the import gives KernelSpecification.ProblemSize");
     return name;
   }
 
@@ -281,7 +292,8 @@ class Importer {
     std::vector<long long> list;
     if (values.is_array()) {
       for (std::size_t i = 0; i < values.size(); ++i) {
-        if (!values[i].is_number_integer()) r_.Fail(T1Reader::At(field, i), "must be a whole number (it is " + values[i].dump() + ")");
+        if (!values[i].is_number_integer())
+          r_.Fail(T1Reader::At(field, i), "must be a whole number (it is " + values[i].dump() + ")");
         list.push_back(values[i].get<long long>());
       }
     } else {
@@ -299,7 +311,8 @@ class Importer {
     return list;
   }
 
-  std::string Translate(const std::string& text, const std::string& field, PythonUse use, const PythonScope& scope) const {
+  std::string Translate(const std::string& text, const std::string& field, PythonUse use,
+                        const PythonScope& scope) const {
     try {
       return TranslatePythonExpression(text, scope, use);
     } catch (const PythonExpressionError& e) {
@@ -317,7 +330,8 @@ class Importer {
       if (const json* names = r_.Find(c, "Parameters")) {
         for (std::size_t k = 0; k < r_.Array(*names, field + ".Parameters").size(); ++k) {
           const std::string name = r_.String((*names)[k], T1Reader::At(field + ".Parameters", k));
-          if (!scope_.params.count(name)) r_.Fail(T1Reader::At(field + ".Parameters", k), Quoted(name) + " is not a tuning parameter");
+          if (!scope_.params.count(name))
+            r_.Fail(T1Reader::At(field + ".Parameters", k), Quoted(name) + " is not a tuning parameter");
         }
       }
       const std::string text = r_.String(r_.Required(c, field, "Expression"), field + ".Expression");
@@ -347,8 +361,10 @@ class Importer {
       const json* divisions = r_.Find(*kernel_, std::string("GridDiv") + axis);
       grid_divisions = grid_divisions || (divisions && !divisions->empty());
     }
-    if (grid_divisions) GridFromDivisions();
-    else GridFromGlobalSize();
+    if (grid_divisions)
+      GridFromDivisions();
+    else
+      GridFromGlobalSize();
   }
 
   // Kernel Tuner's way: the problem size divided by the product of GridDivX (default block_size_x), rounded up.
@@ -358,7 +374,8 @@ class Importer {
       std::vector<std::string> divisors;
       if (const json* list = r_.Find(*kernel_, std::string("GridDiv") + kAxes[a])) {
         for (std::size_t i = 0; i < r_.Array(*list, field).size(); ++i)
-          divisors.push_back(Factor(Translate(r_.Text((*list)[i], T1Reader::At(field, i)), T1Reader::At(field, i), PythonUse::kValue, scope_)));
+          divisors.push_back(Factor(Translate(r_.Text((*list)[i], T1Reader::At(field, i)), T1Reader::At(field, i),
+                                              PythonUse::kValue, scope_)));
       } else if (scope_.params.count(kKernelTunerBlockNames[a])) {
         divisors.push_back(kKernelTunerBlockNames[a]);
       }
@@ -367,19 +384,22 @@ class Importer {
       grid_.push_back(product.empty() ? sizes_[a].first : "cdiv(" + sizes_[a].first + ", " + product + ")");
     }
     if (r_.Find(*kernel_, "GlobalSize"))
-      imported_.notes.push_back("the grid is ProblemSize divided by GridDivX/Y/Z, as Kernel Tuner computes it; GlobalSize is not used");
+      imported_.notes.push_back(
+          "the grid is ProblemSize divided by GridDivX/Y/Z, as Kernel Tuner computes it; GlobalSize is not used");
   }
 
   // KTT's way: GlobalSize is the grid in blocks (GlobalSizeType CUDA) or in threads (OpenCL, Vulkan: the default).
   void GridFromGlobalSize() {
     const std::string field = "KernelSpecification";
-    const std::vector<std::string> global = Axes(r_.Object(r_.Required(*kernel_, field, "GlobalSize"), field + ".GlobalSize"), field + ".GlobalSize");
+    const std::vector<std::string> global =
+        Axes(r_.Object(r_.Required(*kernel_, field, "GlobalSize"), field + ".GlobalSize"), field + ".GlobalSize");
     std::string type = "OpenCL";
     if (const json* t = r_.Find(*kernel_, "GlobalSizeType")) type = r_.String(*t, field + ".GlobalSizeType");
     if (type != "CUDA" && type != "OpenCL" && type != "Vulkan")
       r_.Fail(field + ".GlobalSizeType", Quoted(type) + " is none of CUDA, OpenCL, Vulkan");
     for (std::size_t a = 0; a < global.size(); ++a)
-      grid_.push_back(type == "CUDA" ? global[a] : "cdiv(" + global[a] + ", " + (a < block_.size() ? block_[a] : "1") + ")");
+      grid_.push_back(type == "CUDA" ? global[a]
+                                     : "cdiv(" + global[a] + ", " + (a < block_.size() ? block_[a] : "1") + ")");
   }
 
   void ReadArguments() {
@@ -398,11 +418,13 @@ class Importer {
   }
 
   std::string ArgumentType(const std::string& t1_type, const std::string& field) const {
-    static const std::map<std::string, std::string> kTypes = {{"int32", "int"},     {"uint32", "uint"}, {"int64", "int64"},
-                                                              {"uint64", "uint64"}, {"float", "float"}, {"double", "double"}};
+    static const std::map<std::string, std::string> kTypes = {{"int32", "int"},   {"uint32", "uint"},
+                                                              {"int64", "int64"}, {"uint64", "uint64"},
+                                                              {"float", "float"}, {"double", "double"}};
     const auto it = kTypes.find(t1_type);
     if (it == kTypes.end())
-      r_.Fail(field, Quoted(t1_type) + " is not a type tuner's arguments have (int32, uint32, int64, uint64, float, double)");
+      r_.Fail(field,
+              Quoted(t1_type) + " is not a type tuner's arguments have (int32, uint32, int64, uint64, float, double)");
     return it->second;
   }
 
@@ -420,9 +442,10 @@ class Importer {
       arg.value = FormatNumber(value);
       for (std::size_t i = 0; i < sizes_.size(); ++i)
         if (value == static_cast<double>(sizes_[i].second))
-          imported_.notes.push_back("argument '" + arg.name + "' is the number " + arg.value + ", as ProblemSize[" + std::to_string(i) +
-                                    "] (T1 gives scalars as numbers): tune at that size, or write value = \"" + sizes_[i].first +
-                                    "\" in the description");
+          imported_.notes.push_back("argument '" + arg.name + "' is the number " + arg.value + ", as ProblemSize[" +
+                                    std::to_string(i) +
+                                    "] (T1 gives scalars as numbers): tune at that size, or write value = \"" +
+                                    sizes_[i].first + "\" in the description");
       return arg;
     }
     if (memory != "Vector")
@@ -431,11 +454,13 @@ class Importer {
     PythonScope sizes_only = scope_;
     sizes_only.params_allowed = false;
     const std::string size_field = field + ".Size";
-    arg.length = Translate(r_.Text(r_.Required(a, field, "Size"), size_field), size_field, PythonUse::kValue, sizes_only);
+    arg.length =
+        Translate(r_.Text(r_.Required(a, field, "Size"), size_field), size_field, PythonUse::kValue, sizes_only);
     std::string access = "ReadOnly";
     if (const json* t = r_.Find(a, "AccessType")) access = r_.String(*t, field + ".AccessType");
     const json* output_flag = r_.Find(a, "Output");  // Kernel Tuner's mark of an output
-    arg.output = access == "WriteOnly" || access == "ReadWrite" || (output_flag && output_flag->is_number() && output_flag->get<double>() != 0) ||
+    arg.output = access == "WriteOnly" || access == "ReadWrite" ||
+                 (output_flag && output_flag->is_number() && output_flag->get<double>() != 0) ||
                  (output_flag && output_flag->is_boolean() && output_flag->get<bool>());
     arg.init = InitOf(a, field, arg.output, access == "WriteOnly");
     arg.read_and_written = access == "ReadWrite";
@@ -454,21 +479,27 @@ class Importer {
     if (type == "Random") {
       if (!output) return "random";
       if (write_only) return "poison";  // every element is written before it is read
-      r_.Fail(field + ".FillType", "'Random' for a ReadWrite buffer: tuner restores an output before each launch to zeros or to a file only");
+      r_.Fail(
+          field + ".FillType",
+          "'Random' for a ReadWrite buffer: tuner restores an output before each launch to zeros or to a file only");
     }
     if (type != "Constant")
-      r_.Fail(field + ".FillType", Quoted(type) + " is not supported (Constant and Random are); for data of your own, convert it to "
-              ".npy and set init = \"file:...\" in the imported description");
+      r_.Fail(field + ".FillType",
+              Quoted(type) +
+                  " is not supported (Constant and Random are); for data of your own, convert it to "
+                  ".npy and set init = \"file:...\" in the imported description");
     const double value = r_.Number(r_.Required(a, field, "FillValue"), field + ".FillValue");
     if (value == 0) return "zero";
     if (value == 1 && !output) return "one";
     if (write_only) return "poison";
-    r_.Fail(field + ".FillValue", FormatNumber(value) + ": tuner fills a buffer with the constants 0 and 1 only (1 for inputs)");
+    r_.Fail(field + ".FillValue",
+            FormatNumber(value) + ": tuner fills a buffer with the constants 0 and 1 only (1 for inputs)");
   }
 
   void NoteIgnoredFields() {
     for (const char* key : {"Search", "Budget"})
-      if (r_.Find(root_, key)) imported_.notes.push_back(std::string(key) + " is not used: choose with tune's --strategy and --budget");
+      if (r_.Find(root_, key))
+        imported_.notes.push_back(std::string(key) + " is not used: choose with tune's --strategy and --budget");
     for (const char* key : {"Device", "SimulationInput", "Profiling"})
       if (r_.Find(*kernel_, key)) imported_.notes.push_back(std::string("KernelSpecification.") + key + " is not used");
     if (r_.Find(*kernel_, "ReferenceArguments"))
@@ -486,8 +517,10 @@ class Importer {
     }
     std::vector<std::size_t> digits(params_.size(), 0);
     for (std::size_t tries = 0; tries < kMaxReferenceTries; ++tries) {
-      for (std::size_t i = 0; i < params_.size(); ++i) variables[params_[i].name] = static_cast<double>(params_[i].values[digits[i]]);
-      if (IsValidReference(variables)) return KeepReference(variables, "the first configuration that satisfies the conditions");
+      for (std::size_t i = 0; i < params_.size(); ++i)
+        variables[params_[i].name] = static_cast<double>(params_[i].values[digits[i]]);
+      if (IsValidReference(variables))
+        return KeepReference(variables, "the first configuration that satisfies the conditions");
       std::size_t i = params_.size();
       while (i > 0 && ++digits[i - 1] == params_[i - 1].values.size()) digits[--i] = 0;
       if (i == 0) break;
@@ -526,7 +559,10 @@ class Importer {
     std::string d = "# Imported by 'tuner import t1' from " + fs::path(path_).filename().string() +
                     " (T1, the autotuning community's input format).\n";
     d += "name = " + TomlString(imported_.name) + "\n";
-    d += "summary = " + TomlString("Kernel " + kernel_name_ + ", imported from the T1 description " + fs::path(path_).filename().string()) + "\n";
+    d += "summary = " +
+         TomlString("Kernel " + kernel_name_ + ", imported from the T1 description " +
+                    fs::path(path_).filename().string()) +
+         "\n";
     d += "source = " + TomlString(imported_.source_file_name) + "\n";
     d += "kernel = " + TomlString(kernel_name_) + "\n";
     if (!options_.empty()) d += "options = " + TomlStrings(options_) + "\n";
@@ -535,18 +571,19 @@ class Importer {
       d += "  # T1: " + python + "\n  " + TomlString(translated) + ",\n";
     d += "]\n";
     for (std::size_t i = 0; i < sizes_.size(); ++i)
-      d += "\n[[size]]                  # ProblemSize[" + std::to_string(i) + "]\nname = " + TomlString(sizes_[i].first) +
-           "\ndefault = " + std::to_string(sizes_[i].second) + "\n";
+      d += "\n[[size]]                  # ProblemSize[" + std::to_string(i) +
+           "]\nname = " + TomlString(sizes_[i].first) + "\ndefault = " + std::to_string(sizes_[i].second) + "\n";
     for (const Param& p : params_) {
       d += "\n[[param]]\nname = " + TomlString(p.name) + "\nvalues = [";
       for (std::size_t i = 0; i < p.values.size(); ++i) d += (i ? ", " : "") + std::to_string(p.values[i]);
       d += "]\n";
     }
-    d += "\n[launch]\ngrid = " + TomlStrings(grid_) + "\nblock = " + TomlStrings(block_) + "\nshared_bytes = " +
-         TomlString(shared_bytes_) + "\n";
+    d += "\n[launch]\ngrid = " + TomlStrings(grid_) + "\nblock = " + TomlStrings(block_) +
+         "\nshared_bytes = " + TomlString(shared_bytes_) + "\n";
     for (const Argument& a : args_) d += ArgumentToml(a);
     for (const Argument& a : args_)
-      if (a.constant_memory) d += "\n[[symbol]]\nname = " + TomlString(a.name) + "\nfrom = " + TomlString(a.name) + "\n";
+      if (a.constant_memory)
+        d += "\n[[symbol]]\nname = " + TomlString(a.name) + "\nfrom = " + TomlString(a.name) + "\n";
     return d + CheckToml() + WorkToml();
   }
 
@@ -557,9 +594,11 @@ class Importer {
     for (const Argument& a : args_) {
       if (!a.is_buffer) continue;
       const int element_bytes = a.type == "double" || a.type == "int64" || a.type == "uint64" ? 8 : 4;
-      bytes += (bytes.empty() ? "" : " + ") + std::to_string(element_bytes * (a.read_and_written ? 2 : 1)) + " * " + Factor(a.length);
+      bytes += (bytes.empty() ? "" : " + ") + std::to_string(element_bytes * (a.read_and_written ? 2 : 1)) + " * " +
+               Factor(a.length);
     }
-    return "\n[work]                    # each buffer moved once: edit for the kernel's real traffic or give flops\nbytes = " +
+    return "\n[work]                    # each buffer moved once: edit for the kernel's real traffic or give "
+           "flops\nbytes = " +
            TomlString(bytes) + "\n";
   }
 
@@ -576,10 +615,11 @@ class Importer {
       return a.output && (a.type == "float" || a.type == "double");
     });
     std::string params;
-    for (const auto& [name, value] : reference_) params += (params.empty() ? "" : ", ") + name + " = " + std::to_string(value);
+    for (const auto& [name, value] : reference_)
+      params += (params.empty() ? "" : ", ") + name + " = " + std::to_string(value);
     // Kernel Tuner's default check (numpy.allclose with atol 1e-6 and rtol 1e-5); exact for integers.
-    return "\n[check]\nreference = \"own_configuration\"\nparams = { " + params + " }\natol = " +
-           (floating ? "1e-6" : "0") + "\nrtol = " + (floating ? "1e-5" : "0") + "\n";
+    return "\n[check]\nreference = \"own_configuration\"\nparams = { " + params +
+           " }\natol = " + (floating ? "1e-6" : "0") + "\nrtol = " + (floating ? "1e-5" : "0") + "\n";
   }
 
   std::string path_;

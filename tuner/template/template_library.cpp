@@ -7,10 +7,10 @@
 #include <set>
 #include <sstream>
 
-#include "db/query/default_paths.h"
 #include "common/errors.h"
 #include "common/option_values.h"
 #include "common/spelling.h"
+#include "db/query/default_paths.h"
 
 namespace tuner {
 
@@ -79,7 +79,8 @@ void TakeByName(std::vector<Loaded>& loaded, TemplateLibrary& library) {
     }
     if (!user.empty() && !shipped.empty())
       library.replaced[name] = "note: template '" + name + "' is " + user[0]->spec.description_path +
-                               ", which replaces the shipped " + shipped[0]->spec.description_path + " (replaces_shipped = true)";
+                               ", which replaces the shipped " + shipped[0]->spec.description_path +
+                               " (replaces_shipped = true)";
     library.templates.push_back((user.empty() ? shipped : user)[0]->spec);
   }
 }
@@ -98,7 +99,9 @@ namespace {
 // `source` names where the folder was given ("--templates", "$TUNER_TEMPLATES").
 void RequireFolder(const std::string& source, const std::string& dir) {
   std::error_code error;  // a name too long for the file system is a bad option too, not an internal error
-  if (!fs::is_directory(dir, error)) throw UsageError(source + " " + Quoted(dir) + ": " + (error && error != std::errc::no_such_file_or_directory ? error.message() : "not a folder"));
+  if (!fs::is_directory(dir, error))
+    throw UsageError(source + " " + Quoted(dir) + ": " +
+                     (error && error != std::errc::no_such_file_or_directory ? error.message() : "not a folder"));
 }
 
 }  // namespace
@@ -153,7 +156,8 @@ const TemplateSpec* TemplateLibrary::Lookup(const std::string& name) const {
 const TemplateSpec& TemplateLibrary::Find(const std::string& name) const {
   if (const TemplateSpec* spec = Lookup(name)) return *spec;
   for (const std::string& error : errors)
-    if (error.find("/" + name + ".toml:") != std::string::npos) throw UsageError("kernel " + Quoted(name) + " did not load: " + error);
+    if (error.find("/" + name + ".toml:") != std::string::npos)
+      throw UsageError("kernel " + Quoted(name) + " did not load: " + error);
   std::vector<std::string> known;
   for (const TemplateSpec& spec : templates) known.push_back(spec.name);
   std::string message = "unknown kernel " + Quoted(name) + DidYouMean(name, known) + "; known kernels:";

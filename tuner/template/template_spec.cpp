@@ -6,14 +6,14 @@
 #include <sstream>
 
 #include "common/content_hash.h"
+#include "common/spelling.h"
+#include "npy.h"
 #include "template/data_files.h"
 #include "template/description_reader.h"
-#include "npy.h"
 #include "template/pipeline_spec.h"
 #include "template/reserved_names.h"
 #include "template/search_space.h"
 #include "template/source_names.h"
-#include "common/spelling.h"
 #include "template/template_values.h"
 
 namespace tuner {
@@ -23,10 +23,10 @@ namespace {
 namespace fs = std::filesystem;
 
 // Keys written before the first table; a table's keys are listed where it is read.
-const std::vector<std::string> kTopLevelKeys = {"name", "summary", "source", "kernel", "replaces_shipped",
+const std::vector<std::string> kTopLevelKeys = {"name",        "summary", "source", "kernel", "replaces_shipped",
                                                 "constraints", "options"};
-const std::vector<std::string> kTables = {"size", "param", "launch", "arg", "symbol", "check", "work", "data_size",
-                                          "pipeline"};
+const std::vector<std::string> kTables = {"size",  "param", "launch",    "arg",     "symbol",
+                                          "check", "work",  "data_size", "pipeline"};
 const char* const kOnlySizes = " (only sizes may be used here)";
 const char* const kCheckChoices =
     "name an independent reference kernel of the source (kernel = \"..._reference\"), give expected outputs "
@@ -39,7 +39,8 @@ const char* const kIdentifierRule = "use letters, digits and '_', not starting w
 std::string ReadFile(const std::string& path) {
   std::error_code error;
   if (fs::is_directory(path, error)) throw TemplateError("'" + path + "' is a folder, not a file");
-  if (fs::exists(path, error) && !fs::is_regular_file(path, error)) throw TemplateError("'" + path + "' is not a regular file");
+  if (fs::exists(path, error) && !fs::is_regular_file(path, error))
+    throw TemplateError("'" + path + "' is not a regular file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw TemplateError("cannot read '" + path + "'" + (fs::exists(path, error) ? "" : ": no such file"));
   std::ostringstream text;
@@ -52,9 +53,12 @@ std::string ReadFile(const std::string& path) {
 std::string Quoted(const std::string& name) {
   std::string text = "'";
   for (const char c : name) {
-    if (c == '\n') text += "\\n";
-    else if (static_cast<unsigned char>(c) < 0x20) text += "\\x" + std::string(1, "0123456789abcdef"[c >> 4]) + "0123456789abcdef"[c & 15];
-    else text += c;
+    if (c == '\n')
+      text += "\\n";
+    else if (static_cast<unsigned char>(c) < 0x20)
+      text += "\\x" + std::string(1, "0123456789abcdef"[c >> 4]) + "0123456789abcdef"[c & 15];
+    else
+      text += c;
   }
   return text + "'";
 }
@@ -70,10 +74,10 @@ struct Scopes {
 std::string DeclaredNameOf(const DescriptionReader& r, const toml::table& t, const std::string& field,
                            std::map<std::string, std::string>& taken, bool variable) {
   const std::string name = r.String(t, "name", field + ".name", true);
-  if (!IsIdentifier(name))
-    r.Fail(t.get("name"), field + ".name", Quoted(name) + " is not a name: " + kIdentifierRule);
+  if (!IsIdentifier(name)) r.Fail(t.get("name"), field + ".name", Quoted(name) + " is not a name: " + kIdentifierRule);
   const std::string reserved = variable ? WhyReserved(name) : "";
-  if (!reserved.empty()) r.Fail(t.get("name"), field + ".name", Quoted(name) + " is " + reserved + "; choose another name");
+  if (!reserved.empty())
+    r.Fail(t.get("name"), field + ".name", Quoted(name) + " is " + reserved + "; choose another name");
   const auto [it, fresh] = taken.emplace(name, field);
   if (!fresh) r.Fail(t.get("name"), field + ".name", Quoted(name) + " is already the name of " + it->second);
   return name;
@@ -89,7 +93,8 @@ void ReadTopLevel(const DescriptionReader& r, const toml::table& root, TemplateS
   spec.summary = r.String(root, "summary", "summary", false);
   spec.kernel = r.String(root, "kernel", "kernel", true);
   if (!IsIdentifier(DeclaredName(spec.kernel)))
-    r.Fail(root.get("kernel"), "kernel", Quoted(spec.kernel) + " is not a kernel name (a C++ name, optionally with <template arguments>)");
+    r.Fail(root.get("kernel"), "kernel",
+           Quoted(spec.kernel) + " is not a kernel name (a C++ name, optionally with <template arguments>)");
   spec.replaces_shipped = r.Bool(root, "replaces_shipped", "replaces_shipped", false);
   spec.options = r.Strings(root.get("options"), "options");
 }
@@ -119,7 +124,8 @@ Scopes ReadSizesAndParams(const DescriptionReader& r, const toml::table& root, T
     r.AllowOnly(t, field, {"name", "default"}, kTopLevelKeys);
     SizeSpec size{DeclaredNameOf(r, t, field, taken, true), r.Integer(t, "default", field + ".default")};
     if (size.default_value <= 0)
-      r.Fail(t.get("default"), field + ".default", "must be positive (it is " + std::to_string(size.default_value) + ")");
+      r.Fail(t.get("default"), field + ".default",
+             "must be positive (it is " + std::to_string(size.default_value) + ")");
     scopes.sizes[size.name] = 1;
     spec.sizes.push_back(size);
   });
@@ -139,7 +145,8 @@ LaunchSpec ReadLaunch(const DescriptionReader& r, const toml::table& t, const st
   LaunchSpec launch;
   launch.grid = r.Expressions(t.get("grid"), field + ".grid", scope);
   launch.block = r.Expressions(t.get("block"), field + ".block", scope);
-  if (const toml::node* smem = t.get("shared_bytes")) launch.shared_bytes = r.Expression(smem, field + ".shared_bytes", scope);
+  if (const toml::node* smem = t.get("shared_bytes"))
+    launch.shared_bytes = r.Expression(smem, field + ".shared_bytes", scope);
   for (const auto* dims : {&launch.grid, &launch.block}) {
     const std::string which = dims == &launch.grid ? ".grid" : ".block";
     if ((required || !dims->empty()) && (dims->empty() || dims->size() > 3))
@@ -154,7 +161,8 @@ ScalarType ParseType(const DescriptionReader& r, const toml::table& t, const std
       {"uint", ScalarType::kUint},   {"int64", ScalarType::kInt64},   {"uint64", ScalarType::kUint64}};
   const std::string name = r.String(t, "type", field + ".type", true);
   auto it = kTypes.find(name);
-  if (it == kTypes.end()) r.Fail(t.get("type"), field + ".type", "unknown type '" + name + "' (float, double, int, uint, int64, uint64)");
+  if (it == kTypes.end())
+    r.Fail(t.get("type"), field + ".type", "unknown type '" + name + "' (float, double, int, uint, int64, uint64)");
   return it->second;
 }
 
@@ -162,13 +170,14 @@ constexpr char kFilePrefix[] = "file:";
 
 BufferInit ParseInit(const DescriptionReader& r, const toml::table& t, const std::string& field, bool output) {
   static const std::map<std::string, BufferInit> kInits = {
-      {"random", BufferInit::kRandom}, {"zero", BufferInit::kZero}, {"one", BufferInit::kOne},
+      {"random", BufferInit::kRandom}, {"zero", BufferInit::kZero},     {"one", BufferInit::kOne},
       {"index", BufferInit::kIndex},   {"poison", BufferInit::kPoison}, {"random_int", BufferInit::kRandomInt}};
   const std::string name = r.String(t, "init", field + ".init", false, output ? "poison" : "zero");
   if (name.rfind(kFilePrefix, 0) == 0) return BufferInit::kFile;
   auto it = kInits.find(name);
   if (it == kInits.end())
-    r.Fail(t.get("init"), field + ".init", "unknown init '" + name + "' (random, random_int, zero, one, index, poison, file:PATH)");
+    r.Fail(t.get("init"), field + ".init",
+           "unknown init '" + name + "' (random, random_int, zero, one, index, poison, file:PATH)");
   if (output && it->second != BufferInit::kPoison && it->second != BufferInit::kZero)
     r.Fail(t.get("init"), field + ".init", "an output is initialised with 'poison', 'zero' or 'file:PATH'");
   return it->second;
@@ -176,13 +185,14 @@ BufferInit ParseInit(const DescriptionReader& r, const toml::table& t, const std
 
 // A .npy file named by the description: relative to its folder, and of the argument's type
 // (its length is checked once the sizes are known: CheckDataFiles).
-std::string DataFile(const DescriptionReader& r, const toml::node* node, const std::string& field, const std::string& relative,
-                     const fs::path& dir, const ArgSpec& arg, const std::string& use) {
+std::string DataFile(const DescriptionReader& r, const toml::node* node, const std::string& field,
+                     const std::string& relative, const fs::path& dir, const ArgSpec& arg, const std::string& use) {
   if (relative.empty()) r.Fail(node, field, "names no file (file:PATH, relative to the description)");
   const std::string path = (dir / relative).lexically_normal().string();
   try {
     const npy::Header header = npy::ReadHeader(path);
-    npy::CheckMatches(header, path, use + " of '" + arg.name + "' (" + ToString(arg.type) + ")", NpyDescr(arg.type), header.Count());
+    npy::CheckMatches(header, path, use + " of '" + arg.name + "' (" + ToString(arg.type) + ")", NpyDescr(arg.type),
+                      header.Count());
   } catch (const npy::NpyError& e) {
     r.Fail(node, field, e.what());
   }
@@ -199,7 +209,8 @@ ArgSpec ReadArg(const DescriptionReader& r, const toml::table& t, const std::str
   if (arg.is_buffer == t.contains("value")) r.Fail(&t, field, "needs either 'length' (a buffer) or 'value' (a scalar)");
   if (!arg.is_buffer) {
     for (const char* key : {"init", "output"})
-      if (t.contains(key)) r.Fail(t.get(key), field + "." + key, std::string("only a buffer (with 'length') has '") + key + "'");
+      if (t.contains(key))
+        r.Fail(t.get(key), field + "." + key, std::string("only a buffer (with 'length') has '") + key + "'");
     arg.value = r.Expression(t.get("value"), field + ".value", scopes.sizes, kOnlySizes);
     return arg;
   }
@@ -207,8 +218,9 @@ ArgSpec ReadArg(const DescriptionReader& r, const toml::table& t, const std::str
   arg.output = r.Bool(t, "output", field + ".output", false);
   arg.init = ParseInit(r, t, field, arg.output);
   if (arg.init == BufferInit::kFile)
-    arg.file = DataFile(r, t.get("init"), field + ".init", r.String(t, "init", field + ".init", true).substr(sizeof kFilePrefix - 1),
-                        dir, arg, "the initial contents");
+    arg.file = DataFile(r, t.get("init"), field + ".init",
+                        r.String(t, "init", field + ".init", true).substr(sizeof kFilePrefix - 1), dir, arg,
+                        "the initial contents");
   return arg;
 }
 
@@ -224,7 +236,8 @@ void ReadArgsAndSymbols(const DescriptionReader& r, const toml::table& root, con
   r.ForEachTable(root, "symbol", [&](const toml::table& t, const std::string& field) {
     r.AllowOnly(t, field, {"name", "from"}, kTopLevelKeys);
     SymbolSpec symbol{DeclaredNameOf(r, t, field, symbols, false), r.String(t, "from", field + ".from", true)};
-    const auto from = std::find_if(spec.args.begin(), spec.args.end(), [&](const ArgSpec& a) { return a.name == symbol.from; });
+    const auto from =
+        std::find_if(spec.args.begin(), spec.args.end(), [&](const ArgSpec& a) { return a.name == symbol.from; });
     if (from == spec.args.end() || !from->is_buffer)
       r.Fail(t.get("from"), field + ".from", Quoted(symbol.from) + " is not a buffer argument");
     spec.symbols.push_back(std::move(symbol));
@@ -239,7 +252,8 @@ void ReadExpected(const DescriptionReader& r, const toml::table& t, TemplateSpec
   for (auto&& [key, value] : r.Table(*node, "check.expected")) {
     const std::string name(key.str()), field = "check.expected." + name;
     const auto arg = std::find_if(spec.args.begin(), spec.args.end(), [&](const ArgSpec& a) { return a.name == name; });
-    if (arg == spec.args.end() || !arg->output) r.Fail(&value, field, "'" + name + "' is not an output buffer argument");
+    if (arg == spec.args.end() || !arg->output)
+      r.Fail(&value, field, "'" + name + "' is not an output buffer argument");
     const auto text = value.value<std::string>();
     if (!text) r.Fail(&value, field, "must be a string: the .npy file, relative to the description");
     std::string relative = *text;
@@ -258,21 +272,25 @@ void ReadCheckKernel(const DescriptionReader& r, const toml::table& t, TemplateS
   const std::string reference = r.String(t, "reference", "check.reference", false, "kernel");
   if (reference != "kernel" && reference != "own_configuration")
     r.Fail(t.get("reference"), "check.reference",
-           Quoted(reference) + " is neither 'kernel' (an independent reference kernel, the default) nor 'own_configuration'");
+           Quoted(reference) +
+               " is neither 'kernel' (an independent reference kernel, the default) nor 'own_configuration'");
   spec.check.own_configuration = reference == "own_configuration";
   if (spec.check.own_configuration) {
     if (t.contains("kernel"))
-      r.Fail(t.get("kernel"), "check.kernel", "an own-configuration check runs the template's kernel: give 'kernel' or 'reference', not both");
+      r.Fail(t.get("kernel"), "check.kernel",
+             "an own-configuration check runs the template's kernel: give 'kernel' or 'reference', not both");
     spec.check.kernel = spec.kernel;
     return;
   }
-  if (!t.contains("kernel") && !t.contains("reference") && EveryOutputExpected(spec)) return;  // the files are the check
+  if (!t.contains("kernel") && !t.contains("reference") && EveryOutputExpected(spec))
+    return;  // the files are the check
   if (!t.contains("kernel")) r.Fail(&t, "check", std::string("has no reference: ") + kCheckChoices);
   spec.check.kernel = r.String(t, "kernel", "check.kernel", true);
   if (DeclaredName(spec.check.kernel) == DeclaredName(spec.kernel))
     r.Fail(t.get("kernel"), "check.kernel",
-           Quoted(spec.check.kernel) + " is the template's own kernel, not an independent reference; to check against one "
-           "of its own configurations say reference = \"own_configuration\" instead");
+           Quoted(spec.check.kernel) +
+               " is the template's own kernel, not an independent reference; to check against one "
+               "of its own configurations say reference = \"own_configuration\" instead");
 }
 
 void ReadCheckParams(const DescriptionReader& r, const toml::table& t, TemplateSpec& spec) {
@@ -285,12 +303,14 @@ void ReadCheckParams(const DescriptionReader& r, const toml::table& t, TemplateS
   if (!params) return;
   for (auto&& [key, value] : r.Table(*params, "check.params")) {
     const std::string name(key.str()), field = "check.params." + name;
-    const auto param = std::find_if(spec.params.begin(), spec.params.end(), [&](const ParamSpec& p) { return p.name == name; });
+    const auto param =
+        std::find_if(spec.params.begin(), spec.params.end(), [&](const ParamSpec& p) { return p.name == name; });
     if (param == spec.params.end()) r.Fail(&value, field, "is not a parameter" + DidYouMean(name, names));
     const auto v = value.value_exact<long long>();
     if (!v) r.Fail(&value, field, "must be an integer");
     if (spec.check.own_configuration && !std::count(param->values.begin(), param->values.end(), *v))
-      r.Fail(&value, field, std::to_string(*v) + " is not one of its values: an own-configuration reference is a candidate");
+      r.Fail(&value, field,
+             std::to_string(*v) + " is not one of its values: an own-configuration reference is a candidate");
     spec.check.params[name] = *v;
   }
 }
@@ -299,7 +319,8 @@ void ReadCheck(const DescriptionReader& r, const toml::table& root, const Scopes
   const toml::node* node = root.get("check");
   if (!node) r.Fail(&root, "check", std::string("is required: ") + kCheckChoices);
   const toml::table& t = r.Table(*node, "check");
-  r.AllowOnly(t, "check", {"reference", "kernel", "expected", "params", "grid", "block", "shared_bytes", "atol", "rtol"},
+  r.AllowOnly(t, "check",
+              {"reference", "kernel", "expected", "params", "grid", "block", "shared_bytes", "atol", "rtol"},
               kTopLevelKeys);
   ReadExpected(r, t, spec);
   ReadCheckKernel(r, t, spec);
@@ -308,8 +329,10 @@ void ReadCheck(const DescriptionReader& r, const toml::table& root, const Scopes
   if (spec.check.launch.grid.empty() != spec.check.launch.block.empty())
     r.Fail(&t, "check", "give both 'grid' and 'block', or neither");
   if (spec.check.launch.grid.empty()) spec.check.launch = spec.launch;
-  if (const toml::node* atol = t.get("atol")) spec.check.atol = r.NumberOrExpression(atol, "check.atol", scopes.sizes, kOnlySizes);
-  if (const toml::node* rtol = t.get("rtol")) spec.check.rtol = r.NumberOrExpression(rtol, "check.rtol", scopes.sizes, kOnlySizes);
+  if (const toml::node* atol = t.get("atol"))
+    spec.check.atol = r.NumberOrExpression(atol, "check.atol", scopes.sizes, kOnlySizes);
+  if (const toml::node* rtol = t.get("rtol"))
+    spec.check.rtol = r.NumberOrExpression(rtol, "check.rtol", scopes.sizes, kOnlySizes);
 }
 
 void ReadWork(const DescriptionReader& r, const toml::table& root, const Scopes& scopes, TemplateSpec& spec) {
@@ -333,8 +356,9 @@ std::vector<long long> DataSizeValues(const DescriptionReader& r, const toml::ta
     r.Fail(t.get("size"), field + ".size", std::string(e.what()).substr(std::string("--size ").size()));
   }
   if (values.size() != spec.sizes.size())
-    r.Fail(t.get("size"), field + ".size", Quoted(text) + " gives " + std::to_string(values.size()) + " number(s) for the " +
-                                                std::to_string(spec.sizes.size()) + " size variable(s)");
+    r.Fail(t.get("size"), field + ".size",
+           Quoted(text) + " gives " + std::to_string(values.size()) + " number(s) for the " +
+               std::to_string(spec.sizes.size()) + " size variable(s)");
   return values;
 }
 
@@ -346,14 +370,17 @@ void ReadDataSizes(const DescriptionReader& r, const toml::table& root, Template
   r.ForEachTable(root, "data_size", [&](const toml::table& t, const std::string& field) {
     r.AllowOnly(t, field, {"size", "folder"}, kTopLevelKeys);
     if (files.empty())
-      r.Fail(&t, field, "the template reads no data files (init = \"file:...\" or [check] expected), so no size has data of its own");
+      r.Fail(
+          &t, field,
+          "the template reads no data files (init = \"file:...\" or [check] expected), so no size has data of its own");
     DataSizeSpec data;
     const std::vector<long long> values = DataSizeValues(r, t, field, spec);
     ProblemSize size;
     for (std::size_t i = 0; i < values.size(); ++i) size.values.emplace_back(spec.sizes[i].name, values[i]);
     data.size_key = size.Key();
     if (data.size_key == default_key)
-      r.Fail(t.get("size"), field + ".size", data.size_key + " is the default size, whose data files are named by the description itself");
+      r.Fail(t.get("size"), field + ".size",
+             data.size_key + " is the default size, whose data files are named by the description itself");
     for (const DataSizeSpec& other : spec.data_sizes)
       if (other.size_key == data.size_key) r.Fail(t.get("size"), field + ".size", data.size_key + " is listed twice");
     const std::string folder = r.String(t, "folder", field + ".folder", true);
@@ -364,7 +391,8 @@ void ReadDataSizes(const DescriptionReader& r, const toml::table& root, Template
     for (const ArgSpec& arg : spec.args) {
       auto add = [&](const std::string& file, const std::string& use) {
         const std::string relative = fs::path(file).lexically_relative(dir.empty() ? fs::path(".") : dir).string();
-        data.files[file] = DataFile(r, t.get("folder"), field + ".folder", relative, data.folder, arg, use + " at " + data.size_key);
+        data.files[file] =
+            DataFile(r, t.get("folder"), field + ".folder", relative, data.folder, arg, use + " at " + data.size_key);
       };
       if (arg.init == BufferInit::kFile) add(arg.file, "the initial contents");
       if (spec.check.expected.count(arg.name)) add(spec.check.expected.at(arg.name), "the expected contents");
@@ -441,26 +469,36 @@ TemplateSpec LoadTemplateFile(const std::string& description_path) {
 }
 
 std::string OwnConfigurationWarning(const TemplateSpec& spec) {
-  return "warning: " + spec.name + " is checked against its own configuration " + DescribeParams(ReferenceParams(spec)) +
-         " (reference = \"own_configuration\" in " + spec.description_path +
+  return "warning: " + spec.name + " is checked against its own configuration " +
+         DescribeParams(ReferenceParams(spec)) + " (reference = \"own_configuration\" in " + spec.description_path +
          "): a bug all configurations share cannot be seen. Give it an independent reference kernel.";
 }
 
 std::size_t SizeOf(ScalarType type) {
   switch (type) {
-    case ScalarType::kFloat: case ScalarType::kInt: case ScalarType::kUint: return 4;
-    default: return 8;
+    case ScalarType::kFloat:
+    case ScalarType::kInt:
+    case ScalarType::kUint:
+      return 4;
+    default:
+      return 8;
   }
 }
 
 std::string ToString(ScalarType type) {
   switch (type) {
-    case ScalarType::kFloat: return "float";
-    case ScalarType::kDouble: return "double";
-    case ScalarType::kInt: return "int";
-    case ScalarType::kUint: return "uint";
-    case ScalarType::kInt64: return "int64";
-    case ScalarType::kUint64: return "uint64";
+    case ScalarType::kFloat:
+      return "float";
+    case ScalarType::kDouble:
+      return "double";
+    case ScalarType::kInt:
+      return "int";
+    case ScalarType::kUint:
+      return "uint";
+    case ScalarType::kInt64:
+      return "int64";
+    case ScalarType::kUint64:
+      return "uint64";
   }
   return "?";
 }
@@ -469,25 +507,38 @@ bool IsFloatingPoint(ScalarType type) { return type == ScalarType::kFloat || typ
 
 std::string NpyDescr(ScalarType type) {
   switch (type) {
-    case ScalarType::kFloat: return "<f4";
-    case ScalarType::kDouble: return "<f8";
-    case ScalarType::kInt: return "<i4";
-    case ScalarType::kUint: return "<u4";
-    case ScalarType::kInt64: return "<i8";
-    case ScalarType::kUint64: return "<u8";
+    case ScalarType::kFloat:
+      return "<f4";
+    case ScalarType::kDouble:
+      return "<f8";
+    case ScalarType::kInt:
+      return "<i4";
+    case ScalarType::kUint:
+      return "<u4";
+    case ScalarType::kInt64:
+      return "<i8";
+    case ScalarType::kUint64:
+      return "<u8";
   }
   return "?";
 }
 
 std::string ToString(BufferInit init) {
   switch (init) {
-    case BufferInit::kRandom: return "random";
-    case BufferInit::kZero: return "zero";
-    case BufferInit::kOne: return "one";
-    case BufferInit::kIndex: return "index";
-    case BufferInit::kPoison: return "poison";
-    case BufferInit::kRandomInt: return "random_int";
-    case BufferInit::kFile: return "file";
+    case BufferInit::kRandom:
+      return "random";
+    case BufferInit::kZero:
+      return "zero";
+    case BufferInit::kOne:
+      return "one";
+    case BufferInit::kIndex:
+      return "index";
+    case BufferInit::kPoison:
+      return "poison";
+    case BufferInit::kRandomInt:
+      return "random_int";
+    case BufferInit::kFile:
+      return "file";
   }
   return "?";
 }

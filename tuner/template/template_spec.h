@@ -39,7 +39,7 @@ struct ParamSpec {
   std::string name;
   std::vector<long long> values;
   std::vector<std::string> labels;  // empty, or one per value
-  bool host = false;  // used by the host side of a [pipeline] only: no macro of the source
+  bool host = false;                // used by the host side of a [pipeline] only: no macro of the source
 };
 
 struct LaunchSpec {
@@ -65,21 +65,21 @@ struct SymbolSpec {
 };
 
 struct CheckSpec {
-  std::string kernel;                       // reference entry point; empty: every output has an expected file
-  bool own_configuration = false;           // the template's own kernel at `params`, not an independent one
+  std::string kernel;                           // reference entry point; empty: every output has an expected file
+  bool own_configuration = false;               // the template's own kernel at `params`, not an independent one
   std::map<std::string, std::string> expected;  // output argument -> .npy file of its expected contents
-  std::map<std::string, long long> params;  // complete: every parameter has a value
+  std::map<std::string, long long> params;      // complete: every parameter has a value
   LaunchSpec launch;
-  std::string atol = "0";     // expressions over sizes: the error of a sum grows with its length
+  std::string atol = "0";  // expressions over sizes: the error of a sum grows with its length
   std::string rtol = "1e-5";
 };
 
 // A size with data of its own ([[data_size]]): at this size every data file (init = "file:..." and
 // [check] expected) is read from `folder` at the path it has relative to the description.
 struct DataSizeSpec {
-  std::string size_key;  // "65536x256": every size variable, declared order
-  std::string folder;                          // resolved against the description's folder
-  std::map<std::string, std::string> files;    // data file at the default size -> the file at this size
+  std::string size_key;                      // "65536x256": every size variable, declared order
+  std::string folder;                        // resolved against the description's folder
+  std::map<std::string, std::string> files;  // data file at the default size -> the file at this size
 };
 
 struct WorkSpec {
@@ -92,8 +92,8 @@ struct WorkSpec {
 // parameters and sizes, evaluated per candidate (pipeline_spec.h).
 struct PipelineSpec {
   bool enabled = false;
-  std::string size;                  // the size variable the chunks split
-  std::string chunk;                 // elements of `size` per chunk
+  std::string size;   // the size variable the chunks split
+  std::string chunk;  // elements of `size` per chunk
   std::string streams = "1";
   std::string memory = "0";          // HostMemory: 0 pageable, 1 pinned, 2 managed, 3 managed and prefetched
   std::string order = "0";           // IssueOrder: 0 depth-first, 1 breadth-first
@@ -108,8 +108,8 @@ struct TemplateSpec {
   std::string source_path;
   std::string source_text;
   std::vector<SourceHeader> headers;  // included from beside the source
-  std::string hash;  // of the description, the source and its headers: a new hash is a new version
-  bool replaces_shipped = false;  // a user's template that is meant to take a shipped one's name
+  std::string hash;                   // of the description, the source and its headers: a new hash is a new version
+  bool replaces_shipped = false;      // a user's template that is meant to take a shipped one's name
   std::vector<std::string> constraints;
   std::vector<std::string> options;
   std::vector<SizeSpec> sizes;

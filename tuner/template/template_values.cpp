@@ -20,10 +20,14 @@ struct IntegerRange {
 
 IntegerRange RangeOf(ScalarType type) {
   switch (type) {
-    case ScalarType::kInt: return {-2147483648.0, 2147483647.0, "an int"};
-    case ScalarType::kUint: return {0.0, 4294967295.0, "a uint"};
-    case ScalarType::kInt64: return {-kMaxBufferBytes, kMaxBufferBytes, "an int64"};
-    default: return {0.0, kMaxBufferBytes, "a uint64"};
+    case ScalarType::kInt:
+      return {-2147483648.0, 2147483647.0, "an int"};
+    case ScalarType::kUint:
+      return {0.0, 4294967295.0, "a uint"};
+    case ScalarType::kInt64:
+      return {-kMaxBufferBytes, kMaxBufferBytes, "an int64"};
+    default:
+      return {0.0, kMaxBufferBytes, "a uint64"};
   }
 }
 
@@ -86,7 +90,8 @@ std::optional<std::string> ReferenceProblem(const TemplateSpec& spec, const Prob
   if (!spec.check.own_configuration) return std::nullopt;
   for (const std::string& constraint : spec.constraints)
     if (Evaluate(constraint, vars) == 0)
-      return "the reference configuration " + DescribeParams(ReferenceParams(spec)) + " violates the constraint '" + constraint + "'";
+      return "the reference configuration " + DescribeParams(ReferenceParams(spec)) + " violates the constraint '" +
+             constraint + "'";
   return std::nullopt;
 }
 
@@ -118,7 +123,8 @@ std::optional<FieldProblem> FindValueProblem(const TemplateSpec& spec, const Pro
 }
 
 void CheckValuesAtSize(const TemplateSpec& spec, const ProblemSize& size) {
-  if (const auto p = FindValueProblem(spec, size)) throw TemplateError(spec.description_path + ": " + p->field + ": " + p->problem);
+  if (const auto p = FindValueProblem(spec, size))
+    throw TemplateError(spec.description_path + ": " + p->field + ": " + p->problem);
 }
 
 }  // namespace tuner
