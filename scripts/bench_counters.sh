@@ -5,7 +5,8 @@
 # in the same invocation, after a first sweep that fills the compile cache so both find it warm.
 # Prints a Markdown table: wall times, the added share (the target: at most 30%), how many
 # candidates got counters and energy, and where the pass went (tune --json's hardware_pass; the
-# counters' time includes enabling CUPTI). Exits 1 when a sweep fails or counters or energy are
+# counters' time includes enabling CUPTI and the first pass's cuptiRangeProfilerStart, CUPTI's
+# device-side setup, shown apart). Exits 1 when a sweep fails or counters or energy are
 # unavailable (the figure would then not measure them).
 #
 #   scripts/bench_counters.sh [--tuner PATH] [KERNEL[:SIZE] ...]   (default: transpose:8192x8192 coalescing reduction matmul)
@@ -41,7 +42,7 @@ sweep() {
 }
 
 bench_header
-echo "| kernel | size | candidates | --counters off (s) | --counters leaders (s) | added | with counters | with energy | the pass (s) | worker: CUPTI setup waited / enable / counters / energy (ms) |"
+echo "| kernel | size | candidates | --counters off (s) | --counters leaders (s) | added | with counters | with energy | the pass (s) | worker: CUPTI setup waited / enable / counters (of which the first pass's start) / energy (ms) |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"
 for spec in "${kernels[@]}"; do
   kernel=${spec%%:*}
@@ -58,7 +59,9 @@ counters = sum(1 for c in cands if c.get("counters"))
 energy = sum(1 for c in cands if c.get("energy_j"))
 hw = doc.get("hardware_pass") or {}
 ms = hw.get("worker_ms", {})
-parts = " / ".join(f"{ms.get(k, 0):.0f}" for k in ("counters_setup", "counters_enable", "counters", "energy"))
+part = lambda key: f"{ms.get(key, 0):.0f}"
+parts = (f"{part('counters_setup')} / {part('counters_enable')} / {part('counters')} ({part('counters_replay_first_start')})"
+         f" / {part('energy')}")
 print(f"| {kernel} | {doc['size']} | {len(cands)} | {off:.2f} | {on:.2f} | {100 * (on - off) / off:+.1f}% | {counters} | {energy} "
       f"| {hw.get('wall_ms', 0) / 1e3:.2f} | {parts} |")
 PY

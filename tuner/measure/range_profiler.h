@@ -35,7 +35,8 @@ class RangeProfiler {
 
   std::size_t passes() const { return passes_; }
   // Where the last Profile's time went, in ms: "enable" (the first profile only), "configure",
-  // "replay", "decode", "evaluate".
+  // "replay", "decode", "evaluate"; the replay's parts: "replay_first_start", "replay_later_starts",
+  // "replay_ranges" (preparing, launching and bracketing every candidate), "replay_stops".
   const std::map<std::string, double>& timing_ms() const { return timing_ms_; }
 
  private:
@@ -43,7 +44,7 @@ class RangeProfiler {
 
   std::vector<std::uint8_t> CounterDataImage(CUpti_RangeProfiler_Object* range, std::size_t ranges) const;
   void ReplayPasses(CUpti_RangeProfiler_Object* range, std::size_t count, const std::function<void()>& prepare,
-                    const std::function<void(std::size_t)>& launch) const;
+                    const std::function<void(std::size_t)>& launch);
   std::map<std::string, double> Evaluate(const std::vector<std::uint8_t>& data, std::size_t range_index) const;
 
   const CuptiApi& api_;
