@@ -150,6 +150,17 @@ void GpuSession::TakeExpected(Buffer& buffer, bool check_reference_kernel) {
   buffer.reference = std::move(expected);
 }
 
+template <typename Work>
+double GpuSession::EventMs(const Work& work) {
+  TUNER_CUDA_CHECK(cudaEventRecord(start_.get()));
+  work();
+  TUNER_CUDA_CHECK(cudaEventRecord(stop_.get()));
+  TUNER_CUDA_CHECK(cudaEventSynchronize(stop_.get()));
+  float ms = 0;
+  TUNER_CUDA_CHECK(cudaEventElapsedTime(&ms, start_.get(), stop_.get()));
+  return ms;
+}
+
 void GpuSession::WarmUpClocks() {
   // Idle GPUs start at low clocks: keep the memory system busy until three memsets in a row take
   // the same time (within 2%), for at least 50 ms and at most 400 ms.
@@ -157,13 +168,7 @@ void GpuSession::WarmUpClocks() {
   std::vector<double> recent;
   for (;;) {
     for (int i = 0; i < 4; ++i) FlushL2();
-    TUNER_CUDA_CHECK(cudaEventRecord(start_.get()));
-    FlushL2();
-    TUNER_CUDA_CHECK(cudaEventRecord(stop_.get()));
-    TUNER_CUDA_CHECK(cudaEventSynchronize(stop_.get()));
-    float ms = 0;
-    TUNER_CUDA_CHECK(cudaEventElapsedTime(&ms, start_.get(), stop_.get()));
-    recent.push_back(ms);
+    recent.push_back(EventMs([this] { FlushL2(); }));
     const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
     if (elapsed > 0.4) break;
     if (elapsed < 0.05 || recent.size() < 3) continue;
@@ -246,13 +251,7 @@ cudaError_t GpuSession::Launch(const ReadyLaunch& ready) {
 double GpuSession::TimedLaunch(const ReadyLaunch& ready) {
   FlushL2();
   if (has_zeroed_outputs_) PrepareOutputs(false);
-  TUNER_CUDA_CHECK(cudaEventRecord(start_.get()));
-  TUNER_CUDA_CHECK(Launch(ready));
-  TUNER_CUDA_CHECK(cudaEventRecord(stop_.get()));
-  TUNER_CUDA_CHECK(cudaEventSynchronize(stop_.get()));
-  float ms = 0;
-  TUNER_CUDA_CHECK(cudaEventElapsedTime(&ms, start_.get(), stop_.get()));
-  return ms;
+  return EventMs([&] { TUNER_CUDA_CHECK(Launch(ready)); });
 }
 
 // The inputs a launch overwrote, named, after filling them again ("" when none); `when` ends the
@@ -437,12 +436,8 @@ double GpuSession::CopyBandwidthGbps(std::size_t bytes) {
   TUNER_CUDA_CHECK(cudaMemset(source.get(), 1, bytes));
   std::vector<double> samples;
   for (int i = 0; i < 23; ++i) {
-    TUNER_CUDA_CHECK(cudaEventRecord(start_.get()));
-    TUNER_CUDA_CHECK(cudaMemcpyAsync(target.get(), source.get(), bytes, cudaMemcpyDeviceToDevice));
-    TUNER_CUDA_CHECK(cudaEventRecord(stop_.get()));
-    TUNER_CUDA_CHECK(cudaEventSynchronize(stop_.get()));
-    float ms = 0;
-    TUNER_CUDA_CHECK(cudaEventElapsedTime(&ms, start_.get(), stop_.get()));
+    const double ms = EventMs(
+        [&] { TUNER_CUDA_CHECK(cudaMemcpyAsync(target.get(), source.get(), bytes, cudaMemcpyDeviceToDevice)); });
     if (i >= 3) samples.push_back(ms);  // the first copies warm up
   }
   return 2.0 * static_cast<double>(bytes) / (Summarise(samples).median * 1e6);

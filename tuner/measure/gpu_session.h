@@ -92,6 +92,9 @@ class GpuSession {
   ReadyLaunch MakeReady(cudaKernel_t kernel, const KernelLaunch& launch);
   static cudaError_t Launch(const ReadyLaunch& ready);
   double TimedLaunch(const ReadyLaunch& ready);
+  // The GPU's milliseconds for what `work()` queues, between the session's two events (waited for).
+  template <typename Work>
+  double EventMs(const Work& work);
   std::string Verify();
   std::string RecheckAfterTiming();
   Samples TimeSamples(const std::function<double()>& sample, const MeasureRequest& request, double checked_ms);
