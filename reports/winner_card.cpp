@@ -40,6 +40,19 @@ std::string Number(double value) {
   return text;
 }
 
+constexpr const char* kAsFast = "as fast";
+
+// "1.61× faster", "1.05× slower" (a winner by energy may be slower), or "as fast" within 0.5%, where
+// "1.00× faster" would say nothing.
+std::string SpeedWords(double speedup) {
+  constexpr double kSame = 1.005;
+  if (!(speedup >= kSame) && !(speedup <= 1 / kSame)) return kAsFast;
+  char words[48];
+  std::snprintf(words, sizeof words, speedup > 1 ? "%.2f\u00d7 faster" : "%.2f\u00d7 slower",
+                speedup > 1 ? speedup : 1 / speedup);
+  return words;
+}
+
 NeighbourComparison Compare(const Run& run, const std::string& name, const db::MeasurementRecord& winner,
                             const db::MeasurementRecord& other) {
   NeighbourComparison c;
@@ -48,8 +61,7 @@ NeighbourComparison Compare(const Run& run, const std::string& name, const db::M
   c.other_value = run.Value(other, name);
   c.speedup = other.time_ms_median / winner.time_ms_median;
   c.counter_key = ExplainingCounter(winner.counters_json, other.counters_json);
-  char speed[48];
-  std::snprintf(speed, sizeof speed, "%.2f\u00d7 faster", c.speedup);
+  const std::string speed = SpeedWords(c.speedup);
   c.sentence = name + "=" + c.winner_value + ": ";
   if (const db::CounterField* field = db::FindCounterField(c.counter_key)) {
     c.winner_counter = *db::CounterValue(winner.counters_json, c.counter_key);
@@ -58,7 +70,7 @@ NeighbourComparison Compare(const Run& run, const std::string& name, const db::M
     c.sentence += Number(c.winner_counter) + percent + " " + field->label + " against " + Number(c.other_counter) +
                   percent + " for " + name + "=" + c.other_value + "; " + speed;
   } else {
-    c.sentence += std::string(speed) + " than " + name + "=" + c.other_value +
+    c.sentence += speed + (speed == kAsFast ? " as " : " than ") + name + "=" + c.other_value +
                   (other.counters_json.empty() || winner.counters_json.empty() ? " (no counters of both)"
                                                                                : " (no counter differs by 10%)");
   }

@@ -24,6 +24,22 @@ TEST(WinnerCard, EachNeighbourWithTheCounterThatExplainsIt) {
   EXPECT_EQ(card.counters, "DRAM throughput 46.0 % of peak, shared-memory bank conflicts per request 0.1 conflicts");
 }
 
+// The sentence of the neighbour that differs in `parameter`.
+std::string SentenceFor(const report::Run& run, const std::string& parameter) {
+  for (const NeighbourComparison& n : MakeWinnerCard(run).neighbours)
+    if (n.parameter == parameter) return n.sentence;
+  return "no neighbour differs in " + parameter;
+}
+
+TEST(WinnerCard, ANeighbourAsFastIsNotCalledFasterAndASlowerWinnerSaysSo) {
+  report::Run run = TransposeRun();
+  run.rows[2].measurement.time_ms_median = 0.1945;  // TILE=64: within 0.5% of the winner
+  EXPECT_EQ(SentenceFor(run, "TILE"), "TILE=32: as fast as TILE=64 (no counter differs by 10%)");
+  run.rows[1].measurement.time_ms_median = 0.194 / 1.25;  // PAD=0 faster: the winner won by another objective
+  EXPECT_EQ(SentenceFor(run, "PAD"),
+            "PAD=1: 0.07 shared-memory bank conflicts per request against 15.7 for PAD=0; 1.25\u00d7 slower");
+}
+
 TEST(WinnerCard, OnlyACounterInTheWinnersFavourExplains) {
   // Lower is better for conflicts, higher for DRAM throughput: here both favour the other.
   EXPECT_EQ(ExplainingCounter(R"({"shared_bank_conflicts_per_request":8,"dram_throughput_pct":20})",
