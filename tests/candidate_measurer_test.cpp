@@ -7,49 +7,15 @@
 #include <vector>
 
 #include "fake_worker.h"
-#include "template/search_space.h"
-#include "template_fixtures.h"
+#include "measuring_fixture.h"
 
 namespace tuner {
 namespace {
 
 using testing::FakeWorker;
 using testing::kDone;
-
-const char* const kOkReply =
-    R"(echo '{"ok":true,"worker_s":0.001,"status":"ok","reason":"","regs_per_thread":40,"static_smem_bytes":0,)"
-    R"("time_ms":{"median":2.0,"min":1.5,"max":3.0,"spread":0.01,"count":12}}')";
-
-// The small template's one candidate, compiled as far as the measurer cares, measured through `fake`.
-struct Measuring {
-  explicit Measuring(const FakeWorker& fake)
-      : spec(LoadTemplateFile(testing::WriteTemplateFiles(dir.File("t"), "small", testing::kSmallDescription))),
-        size(ParseProblemSize(spec, "")),
-        limits(ArchLimits(testing::FakeGpu().Arch())),
-        records(spec, limits, size),
-        pipeline(spec, size, testing::FakeGpu(), limits, {1, dir.File("cache"), TUNER_EXECUTABLE}, clock),
-        worker(
-            fake.path(), [] { return SetupRequest{}; }, "small", clock, stop),
-        measurer(
-            worker, pipeline, records, stop, [this](const db::MeasurementRecord& r) { committed.push_back(r); }, 10) {
-    compiled.params = EnumerateCandidates(spec, size).at(0);
-    compiled.geometry = EvaluateLaunch(spec.launch, MakeVariables(size, compiled.params));
-    compiled.compile.result.ok = true;
-    compiled.compile.cubin_path = dir.File("k.cubin");
-  }
-  db::testing::TempDir dir;
-  TemplateSpec spec;
-  ProblemSize size;
-  DeviceLimits limits;
-  SweepClock clock;
-  SweepStop stop;
-  CandidateRecords records;
-  CandidatePipeline pipeline;
-  WorkerClient worker;
-  std::vector<db::MeasurementRecord> committed;
-  CandidateMeasurer measurer;
-  Compiled compiled;
-};
+using testing::kOkReply;
+using testing::Measuring;
 
 TEST(CandidateMeasurer, TheRecordTakesTheReplysTimesAndTheLoadedKernelsResources) {
   FakeWorker fake(kDone, kOkReply);

@@ -32,7 +32,9 @@ inline const char* const kDone = R"({"ok":true,"worker_s":0.0001,"gbps":2500})";
 // in it is a file of the fake's own folder, for a state kept between its starts).
 class FakeWorker {
  public:
-  explicit FakeWorker(const std::string& reply, const std::string& measure_reply = "") {
+  // `profile_reply`, when given, answers profile requests (counters and energy).
+  explicit FakeWorker(const std::string& reply, const std::string& measure_reply = "",
+                      const std::string& profile_reply = "") {
     std::ofstream(path()) << "#!/bin/sh\n"
                           << "echo start >> " << dir_.File("starts") << "\n"
                           << "while read -r line; do\n"
@@ -40,6 +42,8 @@ class FakeWorker {
                           << "  case \"$line\" in\n"
                           << "    *'\"op\":\"measure\"'*) "
                           << (measure_reply.empty() ? "echo '" + reply + "'" : WithFile(measure_reply)) << ";;\n"
+                          << "    *'\"op\":\"profile\"'*) echo '" << (profile_reply.empty() ? reply : profile_reply)
+                          << "';;\n"
                           << "    *) echo '" << reply << "';;\n"
                           << "  esac\n"
                           << "done\n";

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "db/objective.h"
+#include "reports/report_format.h"
 #include "sweep/candidate_measurer.h"
 #include "sweep/sweep_ledger.h"
 
@@ -45,6 +46,7 @@ bool HardwarePass::ProfileBatch(const std::vector<HardwareWork>& works) {
   const WorkerAnswer<ProfileReply> answer = worker_.Call(request, timeout_s);
   if (!answer.body || answer.body->results.size() != entries.size()) {
     worker_.Kill();  // a fault or a hang while profiling: the next request gets a fresh worker
+    Failed(entries, answer.body ? "the worker answered for another number of candidates" : answer.failure);
     return false;
   }
   ++cost_.requests;
@@ -70,6 +72,15 @@ void HardwarePass::Take(const ProfileResult& result, db::MeasurementRecord& reco
   }
   Note(result.counters_unavailable, "hardware counters", notes_.counters_unavailable);
   Note(result.energy_unavailable, "energy", notes_.energy_unavailable);
+}
+
+// Said for every failed request, so that no candidate loses its counters without a word.
+void HardwarePass::Failed(const std::vector<std::size_t>& entries, const std::string& why) const {
+  std::cerr << "tuner tune: counters and energy of "
+            << (entries.size() == 1 ? report::ParamsText(ledger_.records()[entries[0]].params_json)
+                                    : std::to_string(entries.size()) + " candidates")
+            << " failed on GPU " << gpu_ << (entries.size() == 1 ? "" : ", trying them one at a time") << ": " << why
+            << "\n";
 }
 
 // Said once per sweep.

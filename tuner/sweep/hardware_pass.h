@@ -1,7 +1,7 @@
 // Counters and energy of the candidates PlanHardware chooses, after every timing (never inside a
 // sample), in batches: one request profiles many candidates in one CUPTI session and chains their
-// energy windows. A batch that fails (a fault or a hang) is tried again one candidate at a time, so
-// that it costs only the candidate that caused it. What cannot be measured (no CUPTI, no
+// energy windows. A batch that fails (a fault, a hang or an error) is tried again one candidate at a
+// time, so that it costs only the candidate that caused it; each failure is said with its reason. What cannot be measured (no CUPTI, no
 // permission, no energy counter) is said once and the rest goes on.
 #pragma once
 
@@ -54,6 +54,7 @@ class HardwarePass {
   bool ProfileBatch(const std::vector<HardwareWork>& works);
   void Take(const ProfileResult& result, db::MeasurementRecord& record);
   void Note(const std::string& why, const char* what, std::string& note) const;
+  void Failed(const std::vector<std::size_t>& entries, const std::string& why) const;
 
   SweepLedger& ledger_;
   WorkerClient& worker_;
