@@ -27,7 +27,7 @@ const char* ToString(Objective objective) {
 }
 
 std::optional<double> ObjectiveValue(const MeasurementRecord& r, Objective objective) {
-  if (r.status != "ok") return std::nullopt;
+  if (!IsOk(r.status)) return std::nullopt;
   if (objective == Objective::kTime) return r.time_ms_median;
   if (!(r.energy_j > 0)) return std::nullopt;
   return objective == Objective::kEnergy ? r.energy_j : r.energy_j * r.time_ms_median * 1e-3;

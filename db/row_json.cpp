@@ -45,7 +45,7 @@ ordered_json ToJson(const GpuRecord& g) {
 ordered_json ToJson(const MeasurementRecord& m) {
   return {{"params_json", m.params_json},
           {"launch_json", m.launch_json},
-          {"status", m.status},
+          {"status", ToText(m.status)},
           {"reason", m.reason},
           {"time_ms_median", m.time_ms_median},
           {"time_ms_min", m.time_ms_min},
@@ -124,7 +124,8 @@ MeasurementRow RowFromJson(const json& line) {
   MeasurementRecord& r = row.measurement;
   Get(m, "params_json", &r.params_json);
   Get(m, "launch_json", &r.launch_json);
-  Get(m, "status", &r.status);
+  std::string status;
+  Get(m, "status", &status);
   Get(m, "reason", &r.reason);
   Get(m, "time_ms_median", &r.time_ms_median);
   Get(m, "time_ms_min", &r.time_ms_min);
@@ -142,6 +143,7 @@ MeasurementRow RowFromJson(const json& line) {
   Get(m, "compile_ms", &r.compile_ms);
   Get(m, "error_text", &r.error_text);
   Get(m, "measured_at", &r.measured_at);
+  if (!status.empty()) r.status = CandidateStatusFromText(status);
   // Absent in exports of schema 3, where a fault or timeout had killed its worker once.
   if (m.contains("worker_kills"))
     Get(m, "worker_kills", &r.worker_kills);
@@ -156,7 +158,7 @@ MeasurementRow RowFromJson(const json& line) {
   if (m.contains("counters_json")) Get(m, "counters_json", &r.counters_json);
   if (!r.counters_json.empty() && !json::parse(r.counters_json, nullptr, false).is_object())
     throw std::invalid_argument("measurement.counters_json must be empty or a JSON object as a string");
-  if (row.gpu.uuid.empty() || row.templ.name.empty() || r.params_json.empty() || r.status.empty())
+  if (row.gpu.uuid.empty() || row.templ.name.empty() || r.params_json.empty() || status.empty())
     throw std::invalid_argument("gpu.uuid, template.name, measurement.params_json and status must not be empty");
   return row;
 }

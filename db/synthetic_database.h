@@ -36,7 +36,7 @@ inline std::size_t MakeSyntheticDatabase(const std::string& path) {
                                           ",\"ROWS\":" + std::to_string(4 << (c / 3 % 4)) +
                                           ",\"PAD\":" + std::to_string(c / 12) + "}";
             row.measurement.launch_json = "{\"grid\":[128,128,1],\"block\":[32,8,1],\"shared_bytes\":0}";
-            row.measurement.status = c % 7 == 3 ? "invalid" : "ok";
+            row.measurement.status = c % 7 == 3 ? CandidateStatus::kInvalid : CandidateStatus::kOk;
             row.measurement.time_ms_median = 1.0 + ((c * 37 + wi * 11 + hi) % 97) / 10.0;
             row.measurement.measured_at = "2026-11-22T01:00:00Z";
             rows.push_back(row);

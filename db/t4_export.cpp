@@ -19,7 +19,7 @@ ordered_json Measurement(const std::string& name, const ordered_json& value, con
 // What was measured: the time (the median of the samples, T4's objective) and what explains it.
 ordered_json Measurements(const db::MeasurementRecord& m) {
   ordered_json list = ordered_json::array();
-  if (m.status != "ok") {
+  if (!db::IsOk(m.status)) {
     if (!m.reason.empty()) list.push_back(Measurement("reason", m.reason, ""));
     return list;
   }
@@ -36,7 +36,7 @@ ordered_json Measurements(const db::MeasurementRecord& m) {
 }
 
 ordered_json Result(const db::MeasurementRecord& m) {
-  const bool ok = m.status == "ok";
+  const bool ok = db::IsOk(m.status);
   return {{"timestamp", m.measured_at},
           {"configuration", ordered_json::parse(m.params_json)},
           {"objectives", {"time"}},
@@ -44,7 +44,7 @@ ordered_json Result(const db::MeasurementRecord& m) {
            {{"compilation_time", m.compile_ms},
             {"runtimes", ok ? ordered_json::array({m.time_ms_median}) : ordered_json::array()}}},
           {"invalidity", T4Invalidity(m.status)},
-          {"correctness", m.status == "wrong_result" ? 0 : 1},
+          {"correctness", m.status == db::CandidateStatus::kWrongResult ? 0 : 1},
           {"measurements", Measurements(m)}};
 }
 
@@ -74,21 +74,33 @@ ordered_json Metadata(const db::MeasurementRow& first, std::size_t results, std:
 
 }  // namespace
 
-std::string T4Invalidity(const std::string& status) {
-  static const std::map<std::string, std::string> kInvalidity = {
-      {"ok", "correct"},          {"wrong_result", "correctness"}, {"compile_error", "compile"},
-      {"invalid", "constraints"}, {"launch_error", "runtime"},     {"fault", "runtime"},
-      {"timeout", "timeout"}};
-  const auto it = kInvalidity.find(status);
-  if (it == kInvalidity.end()) throw std::invalid_argument("no T4 invalidity for status '" + status + "'");
-  return it->second;
+std::string T4Invalidity(db::CandidateStatus status) {
+  using db::CandidateStatus;
+  switch (status) {
+    case CandidateStatus::kOk:
+      return "correct";
+    case CandidateStatus::kWrongResult:
+      return "correctness";
+    case CandidateStatus::kCompileError:
+      return "compile";
+    case CandidateStatus::kInvalid:
+      return "constraints";
+    case CandidateStatus::kLaunchError:
+    case CandidateStatus::kFault:
+      return "runtime";
+    case CandidateStatus::kTimeout:
+      return "timeout";
+    case CandidateStatus::kSkipped:
+      break;
+  }
+  throw std::invalid_argument(std::string("no T4 invalidity for status '") + db::ToText(status) + "'");
 }
 
 ordered_json T4Document(const std::vector<db::MeasurementRow>& rows) {
   std::map<std::string, const db::MeasurementRow*> newest;  // params_json -> its newest measurement
   std::size_t skipped = 0;
   for (const db::MeasurementRow& row : rows) {
-    if (row.measurement.status == "skipped") {
+    if (row.measurement.status == db::CandidateStatus::kSkipped) {
       ++skipped;
       continue;
     }

@@ -15,8 +15,8 @@ inline constexpr const char* kT4SchemaVersion = "1.0.0";
 
 // T4's `invalidity` of a stored status: correct, correctness, compile, constraints (cannot launch
 // on the device), runtime (a launch error or a fault) or timeout. Throws std::invalid_argument for
-// `skipped`, which was never measured, and for unknown statuses.
-std::string T4Invalidity(const std::string& status);
+// `skipped`, which was never measured.
+std::string T4Invalidity(db::CandidateStatus status);
 
 // The T4 document of one GPU model's results of one template version and size: one result per
 // candidate, its newest measurement (a candidate measured on two cards of the model has two), in

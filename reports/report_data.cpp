@@ -18,15 +18,16 @@ namespace {
 // ok rows fastest first, then the failures by status and parameters.
 bool CandidateLess(const db::MeasurementRow& a, const db::MeasurementRow& b) {
   const db::MeasurementRecord &x = a.measurement, &y = b.measurement;
-  const bool x_ok = x.status == "ok", y_ok = y.status == "ok";
+  const bool x_ok = db::IsOk(x.status), y_ok = db::IsOk(y.status);
   if (x_ok != y_ok) return x_ok;
   if (x_ok) return std::tie(x.time_ms_median, x.params_json) < std::tie(y.time_ms_median, y.params_json);
-  return std::tie(x.status, x.params_json) < std::tie(y.status, y.params_json);
+  const std::string x_status = db::ToText(x.status), y_status = db::ToText(y.status);
+  return std::tie(x_status, x.params_json) < std::tie(y_status, y.params_json);
 }
 
 void FinishRun(Run& run) {
   std::sort(run.rows.begin(), run.rows.end(), CandidateLess);
-  if (!run.rows.empty() && run.rows.front().measurement.status == "ok") run.best = 0;
+  if (!run.rows.empty() && db::IsOk(run.rows.front().measurement.status)) run.best = 0;
   const std::string unit = run.best ? run.rows.front().measurement.perf_unit : "";
   for (const db::MeasurementRow& row : run.rows) {
     run.ceiling = CeilingFor(unit, run.gpu, row.sweep);
@@ -60,7 +61,7 @@ bool Wanted(const db::MeasurementRow& row, const ReportRequest& request) {
 
 std::size_t Run::CountOk() const {
   return static_cast<std::size_t>(std::count_if(
-      rows.begin(), rows.end(), [](const db::MeasurementRow& r) { return r.measurement.status == "ok"; }));
+      rows.begin(), rows.end(), [](const db::MeasurementRow& r) { return db::IsOk(r.measurement.status); }));
 }
 
 std::string Run::Label() const { return ShortGpuName(gpu.name) + " \u00b7 " + size_key; }

@@ -20,8 +20,8 @@ using testing::Measuring;
 TEST(CandidateMeasurer, TheRecordTakesTheReplysTimesAndTheLoadedKernelsResources) {
   FakeWorker fake(kDone, kOkReply);
   Measuring m(fake);
-  const db::MeasurementRecord record = m.measurer.Measure(m.compiled, false, 0);
-  EXPECT_EQ(record.status, "ok");
+  const db::MeasurementRecord record = m.measurer.Measure(m.compiled, false, 0).value();
+  EXPECT_EQ(record.status, db::CandidateStatus::kOk);
   EXPECT_EQ(record.time_ms_median, 2.0);
   EXPECT_EQ(record.time_ms_min, 1.5);
   EXPECT_EQ(record.time_ms_max, 3.0);
@@ -36,12 +36,12 @@ TEST(CandidateMeasurer, TheRecordTakesTheReplysTimesAndTheLoadedKernelsResources
 TEST(CandidateMeasurer, ACandidateThatKillsItsWorkerOnceIsTriedAgainWithAFreshOne) {
   FakeWorker fake(kDone, std::string("if [ -f FILE ]; then ") + kOkReply + "; else touch FILE; exit 1; fi");
   Measuring m(fake);
-  const db::MeasurementRecord record = m.measurer.Measure(m.compiled, false, 0);
-  EXPECT_EQ(record.status, "ok");
+  const db::MeasurementRecord record = m.measurer.Measure(m.compiled, false, 0).value();
+  EXPECT_EQ(record.status, db::CandidateStatus::kOk);
   EXPECT_EQ(record.worker_kills, 1);
   EXPECT_EQ(record.reason, "passed after killing its worker once; ");
   ASSERT_EQ(m.committed.size(), 1u);  // the kill, before the retry
-  EXPECT_EQ(m.committed[0].status, "fault");
+  EXPECT_EQ(m.committed[0].status, db::CandidateStatus::kFault);
   EXPECT_EQ(m.committed[0].worker_kills, 1);
   EXPECT_EQ(fake.Starts(), 2);
 }
@@ -49,8 +49,8 @@ TEST(CandidateMeasurer, ACandidateThatKillsItsWorkerOnceIsTriedAgainWithAFreshOn
 TEST(CandidateMeasurer, ACandidateThatKilledTwoWorkersIsNotTriedAgain) {
   FakeWorker fake(kDone, "exit 1");
   Measuring m(fake);
-  const db::MeasurementRecord record = m.measurer.Measure(m.compiled, false, 0);
-  EXPECT_EQ(record.status, "fault");
+  const db::MeasurementRecord record = m.measurer.Measure(m.compiled, false, 0).value();
+  EXPECT_EQ(record.status, db::CandidateStatus::kFault);
   EXPECT_EQ(record.worker_kills, 2);
   EXPECT_EQ(record.reason, "the worker exited with status 1 (killed its worker 2 times; not tried again)");
   EXPECT_EQ(m.committed.size(), 1u);
@@ -58,7 +58,7 @@ TEST(CandidateMeasurer, ACandidateThatKilledTwoWorkersIsNotTriedAgain) {
 
   FakeWorker again(kDone, "exit 1");  // a candidate stored with one kill gets one more try
   Measuring resumed(again);
-  EXPECT_EQ(resumed.measurer.Measure(resumed.compiled, false, 1).worker_kills, 2);
+  EXPECT_EQ(resumed.measurer.Measure(resumed.compiled, false, 1)->worker_kills, 2);
   EXPECT_TRUE(resumed.committed.empty());
   EXPECT_EQ(again.Starts(), 1);
 }
@@ -66,16 +66,16 @@ TEST(CandidateMeasurer, ACandidateThatKilledTwoWorkersIsNotTriedAgain) {
 TEST(CandidateMeasurer, AHangIsATimeout) {
   FakeWorker fake(kDone, "exec sleep 30");
   Measuring m(fake);
-  const db::MeasurementRecord record = m.measurer.Measure(m.compiled, false, 1);  // a deadline of 1 s, no retry
-  EXPECT_EQ(record.status, "timeout");
+  const db::MeasurementRecord record = m.measurer.Measure(m.compiled, false, 1).value();  // a deadline of 1 s, no retry
+  EXPECT_EQ(record.status, db::CandidateStatus::kTimeout);
   EXPECT_NE(record.reason.find("no answer within"), std::string::npos) << record.reason;
 }
 
 TEST(CandidateMeasurer, AWorkerThatCannotTakeTheCandidateUpGivesALaunchError) {
   FakeWorker fake(kDone, R"(echo '{"ok":false,"error":"cannot read the compiled kernel k.cubin","worker_s":0}')");
   Measuring m(fake);
-  const db::MeasurementRecord record = m.measurer.Measure(m.compiled, false, 0);
-  EXPECT_EQ(record.status, "launch_error");
+  const db::MeasurementRecord record = m.measurer.Measure(m.compiled, false, 0).value();
+  EXPECT_EQ(record.status, db::CandidateStatus::kLaunchError);
   EXPECT_EQ(record.reason, "cannot read the compiled kernel k.cubin");
 }
 
@@ -83,10 +83,10 @@ TEST(CandidateMeasurer, ACandidateThatCannotRunNeverReachesTheWorker) {
   FakeWorker fake(kDone, kOkReply);
   Measuring m(fake);
   m.compiled.invalid_reason = "the block has more threads than the GPU allows";
-  EXPECT_EQ(m.measurer.Measure(m.compiled, false, 0).status, "invalid");
+  EXPECT_EQ(m.measurer.Measure(m.compiled, false, 0)->status, db::CandidateStatus::kInvalid);
   m.compiled.invalid_reason.clear();
   m.compiled.compile.result.ok = false;
-  EXPECT_EQ(m.measurer.Measure(m.compiled, false, 0).status, "compile_error");
+  EXPECT_EQ(m.measurer.Measure(m.compiled, false, 0)->status, db::CandidateStatus::kCompileError);
   EXPECT_EQ(fake.Starts(), 0);
 }
 
@@ -94,9 +94,7 @@ TEST(CandidateMeasurer, AStoppedSweepsCandidateIsInterruptedAndNothingIsCounted)
   FakeWorker fake(kDone, "exit 1");
   Measuring m(fake);
   m.stop.GpuFailed();
-  const db::MeasurementRecord record = m.measurer.Measure(m.compiled, false, 0);
-  EXPECT_EQ(record.status, "interrupted");
-  EXPECT_EQ(record.worker_kills, 0);
+  EXPECT_FALSE(m.measurer.Measure(m.compiled, false, 0).has_value());
   EXPECT_TRUE(m.committed.empty());
   EXPECT_EQ(fake.Starts(), 0);
 }

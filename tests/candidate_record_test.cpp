@@ -18,8 +18,10 @@ TEST(CandidateRecord, ACompileErrorStoresTheFirstErrorLineAsItsReasonAndTheWhole
   compiled.geometry.block = {32, 8, 1};
   compiled.compile.result.log = spec.source_path + "(7): warning: unused\n" + spec.source_path +
                                 "(12): error: identifier \"x\" is undefined\n\n1 error detected\n";
-  const db::MeasurementRecord record = CandidateRecords(spec, limits, size).Base(compiled);
-  EXPECT_EQ(record.status, "compile_error");
+  const CandidateRecords::BaseRecord base = CandidateRecords(spec, limits, size).Base(compiled);
+  EXPECT_FALSE(base.for_the_gpu);
+  const db::MeasurementRecord& record = base.record;
+  EXPECT_EQ(record.status, db::CandidateStatus::kCompileError);
   EXPECT_EQ(record.reason, "compile: transpose.cu(12): error: identifier \"x\" is undefined");
   EXPECT_EQ(record.error_text, compiled.compile.result.log);
 }

@@ -10,7 +10,7 @@ namespace {
 db::MeasurementRecord Ok(const std::string& params, double time_ms) {
   db::MeasurementRecord r;
   r.params_json = params;
-  r.status = "ok";
+  r.status = db::CandidateStatus::kOk;
   r.time_ms_median = time_ms;
   return r;
 }
@@ -21,7 +21,7 @@ std::vector<db::MeasurementRecord> Records() {
                                                 Ok(R"({"A":0,"B":2})", 4), Ok(R"({"A":1,"B":0})", 6),
                                                 Ok(R"({"A":1,"B":1})", 1), Ok(R"({"A":1,"B":2})", 7)};
   db::MeasurementRecord failed = Ok(R"({"A":2,"B":2})", 0);
-  failed.status = "wrong_result";
+  failed.status = db::CandidateStatus::kWrongResult;
   records.push_back(failed);
   return records;
 }

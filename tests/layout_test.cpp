@@ -36,6 +36,17 @@ const std::map<std::string, std::set<std::string>> kMayInclude = {
     {"db/query", {}},
 };
 
+// Single headers a folder may include from a folder it otherwise may not: the worker replies a
+// candidate's status, which the store keeps, in the one type both sides share.
+const std::map<std::string, std::set<std::string>> kMayIncludeHeader = {
+    {"tuner/measure", {"db/query/candidate_status.h"}},
+};
+
+bool MayInclude(const std::string& folder, const std::string& include) {
+  const auto headers = kMayIncludeHeader.find(folder);
+  return headers != kMayIncludeHeader.end() && headers->second.count(include);
+}
+
 // The folder an include names: "sweep/sweep.h" -> "tuner/sweep", "db/query/store.h" -> "db/query",
 // "reports/x.h" -> "reports"; "" for one without a folder (a library's own header such as npy.h).
 std::string IncludedFolder(const std::string& include) {
@@ -63,7 +74,7 @@ std::vector<Violation> Violations(const fs::path& root) {
         std::smatch match;
         if (!std::regex_search(line, match, kInclude)) continue;
         const std::string included = IncludedFolder(match[1]);
-        if (included.empty() || included == folder || allowed.count(included)) continue;
+        if (included.empty() || included == folder || allowed.count(included) || MayInclude(folder, match[1])) continue;
         found.push_back({folder + "/" + entry.path().filename().string(), match[1]});
       }
     }
@@ -87,13 +98,15 @@ TEST(Layout, EveryFolderOfTheToolIsInTheTable) {
 TEST(Layout, AnUpwardIncludeIsFound) {
   const fs::path root = fs::temp_directory_path() / ("layout_test_" + std::to_string(::getpid()));
   for (const auto& [folder, allowed] : kMayInclude) fs::create_directories(root / folder);
-  std::ofstream(root / "tuner/measure/worker.cpp") << "#include \"measure/worker.h\"\n#include \"app/commands.h\"\n";
+  std::ofstream(root / "tuner/measure/worker.cpp") << "#include \"measure/worker.h\"\n#include \"app/commands.h\"\n"
+                                                   << "#include \"db/query/candidate_status.h\"\n"
+                                                   << "#include \"db/query/store.h\"\n";
   std::ofstream(root / "db/query/schema.cpp") << "#include <sqlite3.h>\n  #  include \"common/errors.h\"\n";
   const std::vector<Violation> found = Violations(root);
   fs::remove_all(root);
-  ASSERT_EQ(found.size(), 2u);
-  std::set<std::string> files = {found[0].file, found[1].file};
-  EXPECT_EQ(files, (std::set<std::string>{"tuner/measure/worker.cpp", "db/query/schema.cpp"}));
+  ASSERT_EQ(found.size(), 3u);
+  std::set<std::string> includes = {found[0].include, found[1].include, found[2].include};
+  EXPECT_EQ(includes, (std::set<std::string>{"app/commands.h", "db/query/store.h", "common/errors.h"}));
 }
 
 }  // namespace

@@ -42,14 +42,14 @@ TEST(T4SchemaCheck, FindsWhatTheSchemaForbids) {  // the checker itself can fail
 }
 
 TEST(T4Export, InvalidityOfEachStatus) {
-  EXPECT_EQ(T4Invalidity("ok"), "correct");
-  EXPECT_EQ(T4Invalidity("wrong_result"), "correctness");
-  EXPECT_EQ(T4Invalidity("compile_error"), "compile");
-  EXPECT_EQ(T4Invalidity("invalid"), "constraints");
-  EXPECT_EQ(T4Invalidity("launch_error"), "runtime");
-  EXPECT_EQ(T4Invalidity("fault"), "runtime");
-  EXPECT_EQ(T4Invalidity("timeout"), "timeout");
-  EXPECT_THROW(T4Invalidity("skipped"), std::invalid_argument);
+  EXPECT_EQ(T4Invalidity(db::CandidateStatusFromText("ok")), "correct");
+  EXPECT_EQ(T4Invalidity(db::CandidateStatusFromText("wrong_result")), "correctness");
+  EXPECT_EQ(T4Invalidity(db::CandidateStatusFromText("compile_error")), "compile");
+  EXPECT_EQ(T4Invalidity(db::CandidateStatusFromText("invalid")), "constraints");
+  EXPECT_EQ(T4Invalidity(db::CandidateStatusFromText("launch_error")), "runtime");
+  EXPECT_EQ(T4Invalidity(db::CandidateStatusFromText("fault")), "runtime");
+  EXPECT_EQ(T4Invalidity(db::CandidateStatusFromText("timeout")), "timeout");
+  EXPECT_THROW(T4Invalidity(db::CandidateStatusFromText("skipped")), std::invalid_argument);
 }
 
 db::MeasurementRow Row(const db::GpuRecord& gpu, const db::MeasurementRecord& m) {

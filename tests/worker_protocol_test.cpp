@@ -195,13 +195,13 @@ TEST(WorkerProtocol, RequestsWithoutFieldsAndTheCopyRoundTrip) {
 
 TEST(WorkerProtocol, RepliesRoundTrip) {
   MeasureReply measured;
-  measured.status = "ok";
+  measured.status = db::CandidateStatus::kOk;
   measured.reason = "sampled briefly";
   measured.regs_per_thread = 40;
   measured.static_smem_bytes = 1024;
   measured.time_ms = {1.5, 1.25, 2.5, 0.02, 17};
   const MeasureReply read = RoundTripReply(measured);
-  EXPECT_EQ(read.status, "ok");
+  EXPECT_EQ(read.status, db::CandidateStatus::kOk);
   EXPECT_EQ(read.reason, "sampled briefly");
   EXPECT_EQ(read.regs_per_thread, 40);
   EXPECT_EQ(read.static_smem_bytes, 1024);
@@ -271,6 +271,23 @@ TEST(WorkerProtocol, WhatIsNoRequestIsRefusedWithItsReason) {
 TEST(WorkerProtocol, AReplyWithoutItsFieldsIsAProtocolError) {
   EXPECT_THROW(ReadReply<MeasureReply>(nlohmann::json{{"ok", true}, {"worker_s", 0}}), ProtocolError);
   EXPECT_THROW(ReadReply<Done>(nlohmann::json{{"ok", true}}), ProtocolError);  // every reply has its seconds
+}
+
+// The status travels as its stored text; a reply with a status the supervisor does not know is
+// refused, naming it, never taken for another.
+TEST(WorkerProtocol, AMeasureReplyCarriesTheStatusTextAndAnUnknownOneIsAProtocolError) {
+  MeasureReply wrong;
+  wrong.status = db::CandidateStatus::kWrongResult;
+  nlohmann::json line = nlohmann::json::parse(ReplyLine(wrong, 0.5));
+  EXPECT_EQ(line.at("status"), "wrong_result");
+  EXPECT_EQ(ReadReply<MeasureReply>(line).body->status, db::CandidateStatus::kWrongResult);
+  line["status"] = "so-so";
+  try {
+    ReadReply<MeasureReply>(line);
+    ADD_FAILURE() << "a reply with status 'so-so' was read";
+  } catch (const ProtocolError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown candidate status \"so-so\""), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "db/query/candidate_status.h"
+
 namespace tuner::db {
 
 // One physical GPU. The model identity is (name, cc_major, cc_minor, sm_count, memory_bytes);
@@ -43,12 +45,11 @@ struct SweepRecord {
   double copy_gbps = 0;  // device-to-device copy bandwidth measured in the same run (0: unknown)
 };
 
-// One candidate's result. Statuses: ok, wrong_result, compile_error, invalid, launch_error, fault,
-// timeout, skipped. Only ok can be best.
+// One candidate's result (db/query/candidate_status.h: only ok can be best).
 struct MeasurementRecord {
   std::string params_json;  // {"TILE":64,"ROWS":4,"PAD":1}, parameters in the template's order
   std::string launch_json;  // {"grid":[128,128,1],"block":[64,4,1],"shared_bytes":0}
-  std::string status;
+  CandidateStatus status = CandidateStatus::kOk;
   std::string reason;  // one line: why it failed, was invalid or was skipped
   double time_ms_median = 0;
   double time_ms_min = 0;
@@ -81,7 +82,6 @@ std::string NowUtc();  // "2026-11-22T01:49:28Z": the form of every *_at field
 // A fault or a timeout kills the GPU worker. Such a candidate is measured again until it has
 // killed its worker twice; then its record is final (only --force measures it again).
 inline constexpr int kMaxWorkerKills = 2;
-inline bool KillsWorker(const std::string& status) { return status == "fault" || status == "timeout"; }
 inline bool NeedsAnotherTry(const MeasurementRecord& m) {
   return KillsWorker(m.status) && m.worker_kills < kMaxWorkerKills;
 }

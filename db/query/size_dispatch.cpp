@@ -105,7 +105,7 @@ std::vector<std::size_t> GreedyCover(const std::vector<Covering>& coverings, std
 std::vector<SizeTimes> TimesBySize(const std::vector<MeasurementRow>& rows) {
   std::map<std::vector<long long>, SizeTimes> by_size;
   for (const MeasurementRow& row : rows) {
-    if (row.measurement.status != "ok") continue;
+    if (!IsOk(row.measurement.status)) continue;
     SizeTimes& times = by_size[ParseSizeKey(row.size_key)];
     times.size_key = row.size_key;
     times.time_ms[row.measurement.params_json] = row.measurement.time_ms_median;

@@ -243,7 +243,10 @@ std::vector<MeasurementRow> Store::ListMeasurements(const MeasurementFilter& fil
     sql += "AND t.id = (SELECT id FROM templates WHERE name = t.name ORDER BY first_seen DESC, id DESC LIMIT 1) ";
   sql += "ORDER BY t.name, g.name, g.uuid, m.size_key, m.status <> 'ok', m.time_ms_median, m.id";
   sql::Statement select(impl_->connection, sql);
-  select.Bind(1, filter.template_name).Bind(2, filter.gpu_name).Bind(3, filter.size_key).Bind(4, filter.status);
+  select.Bind(1, filter.template_name)
+      .Bind(2, filter.gpu_name)
+      .Bind(3, filter.size_key)
+      .Bind(4, filter.status ? ToText(*filter.status) : "");
   std::map<std::string, std::string> latest;
   std::vector<MeasurementRow> rows;
   while (select.Step()) {
@@ -386,7 +389,7 @@ std::vector<CountRow> Store::Counts() {
                         "GROUP BY g.id, t.name, m.status ORDER BY g.name, g.uuid, t.name, m.status");
   std::vector<CountRow> rows;
   while (select.Step())
-    rows.push_back({select.Text(0), select.Text(1), select.Text(2), select.Text(3), select.Int64(4)});
+    rows.push_back({select.Text(0), select.Text(1), select.Text(2), ReadStatus(select.Text(3)), select.Int64(4)});
   return rows;
 }
 

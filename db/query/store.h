@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,7 +33,7 @@ struct MeasurementFilter {
   std::string template_name;
   std::string gpu_name;
   std::string size_key;
-  std::string status;
+  std::optional<CandidateStatus> status;
   bool current_only = false;  // leave out stale template versions
 };
 
@@ -41,7 +42,7 @@ struct CountRow {
   std::string gpu_name;
   std::string gpu_uuid;
   std::string template_name;
-  std::string status;
+  CandidateStatus status = CandidateStatus::kOk;
   std::int64_t count = 0;
 };
 

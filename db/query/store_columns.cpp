@@ -1,6 +1,9 @@
 #include "db/query/store_columns.h"
 
 #include <ctime>
+#include <stdexcept>
+
+#include "db/query/errors.h"
 
 namespace tuner::db {
 
@@ -13,6 +16,14 @@ std::string NowUtc() {
   return text;
 }
 
+CandidateStatus ReadStatus(const std::string& text) {
+  try {
+    return CandidateStatusFromText(text);
+  } catch (const std::invalid_argument& e) {
+    throw BadDatabaseError(std::string("a stored measurement has an ") + e.what());
+  }
+}
+
 // The 26 measurement columns in MeasurementRecord's order, for INSERT and SELECT alike.
 const char* const kMeasurementColumns =
     "params_json, launch_json, status, reason, time_ms_median, time_ms_min, time_ms_max, "
@@ -21,7 +32,7 @@ const char* const kMeasurementColumns =
     "counters_json, energy_j, power_w, energy_launch_ms, perf_per_joule";
 
 void BindMeasurement(sql::Statement& s, int first, const MeasurementRecord& m) {
-  s.Bind(first, m.params_json).Bind(first + 1, m.launch_json).Bind(first + 2, m.status);
+  s.Bind(first, m.params_json).Bind(first + 1, m.launch_json).Bind(first + 2, ToText(m.status));
   s.Bind(first + 3, m.reason).Bind(first + 4, m.time_ms_median).Bind(first + 5, m.time_ms_min);
   s.Bind(first + 6, m.time_ms_max).Bind(first + 7, m.time_ms_spread).Bind(first + 8, m.samples);
   s.Bind(first + 9, m.perf_value).Bind(first + 10, m.perf_unit).Bind(first + 11, m.regs_per_thread);
@@ -36,7 +47,7 @@ MeasurementRecord ReadMeasurement(const sql::Statement& s, int first) {
   MeasurementRecord m;
   m.params_json = s.Text(first);
   m.launch_json = s.Text(first + 1);
-  m.status = s.Text(first + 2);
+  m.status = ReadStatus(s.Text(first + 2));
   m.reason = s.Text(first + 3);
   m.time_ms_median = s.Double(first + 4);
   m.time_ms_min = s.Double(first + 5);

@@ -18,6 +18,8 @@ inline constexpr int kMeasurementColumnCount = 26;
 // Binds the 26 columns from parameter `first` on; an empty measured_at becomes now.
 void BindMeasurement(sql::Statement& statement, int first, const MeasurementRecord& measurement);
 MeasurementRecord ReadMeasurement(const sql::Statement& statement, int first);
+// A stored status column; BadDatabaseError naming the text when it is no status this tool knows.
+CandidateStatus ReadStatus(const std::string& text);
 
 // INSERT of (sweep_id, gpu_id, template_id, size_key, the 26 columns) as ?1..?30 that replaces the
 // stored row of the same candidate; with `only_if_newer`, only by a later measured_at.

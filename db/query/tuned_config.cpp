@@ -125,7 +125,7 @@ struct TunedConfigs::Impl {
     auto& card = dispatch[{kernel, uuid}];
     if (card) return card;
     auto built = std::make_shared<CardDispatch>();
-    for (db::MeasurementRow& row : store.ListMeasurements({kernel, "", "", "ok", true}))
+    for (db::MeasurementRow& row : store.ListMeasurements({kernel, "", "", db::CandidateStatus::kOk, true}))
       if (row.gpu.uuid == uuid) built->rows.push_back(std::move(row));
     built->table = db::BuildDispatchTable(db::TimesBySize(built->rows));
     card = built;

@@ -86,7 +86,7 @@ int RunInfo(int argc, char** argv) {
       rows.push_back({{"gpu", c.gpu_name},
                       {"uuid", c.gpu_uuid},
                       {"template", c.template_name},
-                      {"status", c.status},
+                      {"status", db::ToText(c.status)},
                       {"count", c.count}});
     std::cout
         << ordered_json{{"database", store.path()}, {"schema_version", store.SchemaVersion()}, {"counts", rows}}.dump(2)
@@ -98,7 +98,8 @@ int RunInfo(int argc, char** argv) {
   for (const db::CountRow& c : counts) {
     if (c.gpu_uuid != last_gpu) std::cout << c.gpu_name << " (" << c.gpu_uuid << ")\n";
     last_gpu = c.gpu_uuid;
-    std::printf("  %-24s %-14s %8lld\n", c.template_name.c_str(), c.status.c_str(), static_cast<long long>(c.count));
+    std::printf("  %-24s %-14s %8lld\n", c.template_name.c_str(), db::ToText(c.status),
+                static_cast<long long>(c.count));
   }
   if (counts.empty()) std::cout << "  no measurements\n";
   return kExitOk;

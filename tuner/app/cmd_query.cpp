@@ -114,7 +114,7 @@ std::vector<db::MeasurementRow> BestRows(db::Store& store, const std::string& ke
   if (objective == db::Objective::kTime) return store.BestPerGpu(kernel, current_hash);
   db::MeasurementFilter filter;
   filter.template_name = kernel;
-  filter.status = "ok";
+  filter.status = db::CandidateStatus::kOk;
   std::vector<db::MeasurementRow> rows = store.ListMeasurements(filter);
   const std::string hash = current_hash.empty() ? store.LatestTemplateHash(kernel) : current_hash;
   for (db::MeasurementRow& row : rows) row.stale = row.templ.hash != hash;

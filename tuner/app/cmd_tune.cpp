@@ -35,7 +35,7 @@ using report::ParamsText;
 nlohmann::json RecordJson(const db::MeasurementRecord& r) {
   return {{"params", nlohmann::ordered_json::parse(r.params_json)},
           {"launch", nlohmann::json::parse(r.launch_json)},
-          {"status", r.status},
+          {"status", db::ToText(r.status)},
           {"reason", r.reason},
           {"time_ms", r.time_ms_median},
           {"time_ms_min", r.time_ms_min},
@@ -67,8 +67,8 @@ std::optional<db::MeasurementRecord> Best(const std::vector<db::MeasurementRecor
 
 std::vector<db::MeasurementRecord> SortedByTime(std::vector<db::MeasurementRecord> records) {
   std::stable_sort(records.begin(), records.end(), [](const auto& a, const auto& b) {
-    if ((a.status == "ok") != (b.status == "ok")) return a.status == "ok";
-    return a.status == "ok" && a.time_ms_median < b.time_ms_median;
+    if (db::IsOk(a.status) != db::IsOk(b.status)) return db::IsOk(a.status);
+    return db::IsOk(a.status) && a.time_ms_median < b.time_ms_median;
   });
   return records;
 }
@@ -76,8 +76,8 @@ std::vector<db::MeasurementRecord> SortedByTime(std::vector<db::MeasurementRecor
 void PrintTable(const std::vector<db::MeasurementRecord>& records) {
   TextTable table({"PARAMS", "STATUS", "TIME ms", "PERF", "REGS", "SMEM", "OCC", "LIMITER", "NOTE"});
   for (const auto& r : SortedByTime(records)) {
-    const bool ok = r.status == "ok";
-    table.Add({ParamsText(r.params_json), r.status, ok ? Fixed(r.time_ms_median, 4) : "",
+    const bool ok = db::IsOk(r.status);
+    table.Add({ParamsText(r.params_json), db::ToText(r.status), ok ? Fixed(r.time_ms_median, 4) : "",
                ok ? Fixed(r.perf_value, 1) + " " + r.perf_unit : "", std::to_string(r.regs_per_thread),
                std::to_string(r.smem_bytes), Fixed(r.occupancy * 100, 0) + "%", r.limiter, r.reason.substr(0, 70)});
   }
@@ -238,7 +238,7 @@ int ReportSweeps(const TemplateSpec& spec, const std::vector<SweepOutcome>& outc
 std::pair<std::size_t, std::size_t> CompiledAndCached(const SweepOutcome& out) {
   std::size_t compiled = 0, cached = 0;
   for (const db::MeasurementRecord& r : out.measured) {
-    if (r.status == "invalid") continue;
+    if (r.status == db::CandidateStatus::kInvalid) continue;
     ++(r.compile_ms > 0 ? compiled : cached);
   }
   return {compiled, cached};

@@ -191,14 +191,14 @@ json Write(const CopyBandwidthReply& r) { return {{"gbps", r.gbps}}; }
 void Read(const json& j, CopyBandwidthReply& r) { r.gbps = j.at("gbps"); }
 
 json Write(const MeasureReply& r) {
-  return {{"status", r.status},
+  return {{"status", db::ToText(r.status)},
           {"reason", r.reason},
           {"regs_per_thread", r.regs_per_thread},
           {"static_smem_bytes", r.static_smem_bytes},
           {"time_ms", Write(r.time_ms)}};
 }
 void Read(const json& j, MeasureReply& r) {
-  r.status = j.at("status");
+  r.status = db::CandidateStatusFromText(j.at("status"));
   r.reason = j.at("reason");
   r.regs_per_thread = j.at("regs_per_thread");
   r.static_smem_bytes = j.at("static_smem_bytes");
@@ -320,6 +320,8 @@ WorkerReply<Body> ReadReply(const json& j) {
       reply.error = j.at(kError);
     return reply;
   } catch (const json::exception& e) {
+    throw ProtocolError(std::string("a malformed reply of the GPU worker: ") + e.what());
+  } catch (const std::invalid_argument& e) {  // a field's value, such as a status, that is none
     throw ProtocolError(std::string("a malformed reply of the GPU worker: ") + e.what());
   }
 }

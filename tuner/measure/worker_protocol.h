@@ -20,6 +20,7 @@
 #include <variant>
 #include <vector>
 
+#include "db/query/candidate_status.h"
 #include "measure/sample_stats.h"
 #include "template/pipeline_run.h"   // PipelineRun
 #include "template/search_space.h"   // LaunchGeometry
@@ -66,10 +67,10 @@ struct CopyBandwidthReply {
   double gbps = 0;  // (read + written bytes) / time
 };
 
-// Status: "ok", "wrong_result", "launch_error", "invalid" or "fault" (a sticky CUDA error: the
-// worker exits after replying).
+// Status: ok, wrong_result, launch_error, invalid or fault (a sticky CUDA error: the worker exits
+// after replying).
 struct MeasureReply {
-  std::string status;
+  db::CandidateStatus status = db::CandidateStatus::kOk;
   std::string reason;
   int regs_per_thread = 0;  // of the loaded kernel; 0 when it was not loaded
   long long static_smem_bytes = 0;

@@ -21,32 +21,33 @@ double CandidateMeasurer::CandidateTimeoutS() const {
   return std::max(timeout_floor_s_, 1.0 + best_ms_ * 1e-3 * kSlowerThanBest * SamplingPolicy{}.max_samples);
 }
 
-db::MeasurementRecord CandidateMeasurer::Measure(const Compiled& compiled, bool estimate_only, int kills) {
+std::optional<db::MeasurementRecord> CandidateMeasurer::Measure(const Compiled& compiled, bool estimate_only,
+                                                                int kills) {
   for (;;) {
-    db::MeasurementRecord record = MeasureOnce(compiled, estimate_only);
+    std::optional<db::MeasurementRecord> measured = MeasureOnce(compiled, estimate_only);
     // A worker killed by the stop is not the candidate's fault: nothing is counted or stored.
-    if (stop_.Requested()) record.status = "interrupted";
+    if (!measured || stop_.Requested()) return std::nullopt;
+    db::MeasurementRecord& record = *measured;
     record.worker_kills = kills;  // kept when the retry passes: the earlier kill stays on record
     if (!db::KillsWorker(record.status)) {
-      if (kills > 0 && record.status == "ok") record.reason = "passed after killing its worker once; " + record.reason;
-      return record;
+      if (kills > 0 && db::IsOk(record.status))
+        record.reason = "passed after killing its worker once; " + record.reason;
+      return measured;
     }
     record.worker_kills = ++kills;
     if (kills >= db::kMaxWorkerKills) {
       record.reason += " (killed its worker " + std::to_string(kills) + " times; not tried again)";
-      return record;
+      return measured;
     }
     commit_(record);
   }
 }
 
-db::MeasurementRecord CandidateMeasurer::MeasureOnce(const Compiled& compiled, bool estimate_only) {
-  db::MeasurementRecord record = records_.Base(compiled);
-  if (!record.status.empty()) return record;
-  if (stop_.Requested()) {
-    record.status = "interrupted";
-    return record;
-  }
+std::optional<db::MeasurementRecord> CandidateMeasurer::MeasureOnce(const Compiled& compiled, bool estimate_only) {
+  CandidateRecords::BaseRecord base = records_.Base(compiled);
+  db::MeasurementRecord& record = base.record;
+  if (!base.for_the_gpu) return record;
+  if (stop_.Requested()) return std::nullopt;
   MeasureRequest request;
   request.launch = pipeline_.Launch(compiled);
   request.best_ms = best_ms_;
@@ -54,21 +55,20 @@ db::MeasurementRecord CandidateMeasurer::MeasureOnce(const Compiled& compiled, b
   const WorkerAnswer<MeasureReply> answer = worker_.Call(request, CandidateTimeoutS());
   switch (answer.outcome) {
     case WorkerProcess::Outcome::kInterrupted:
-      record.status = "interrupted";
-      return record;
+      return std::nullopt;
     case WorkerProcess::Outcome::kTimedOut:
-      record.status = "timeout";
+      record.status = db::CandidateStatus::kTimeout;
       record.reason = answer.failure;
       return record;
     case WorkerProcess::Outcome::kDied:
-      record.status = "fault";
+      record.status = db::CandidateStatus::kFault;
       record.reason = answer.failure;
       return record;
     case WorkerProcess::Outcome::kReplied:
       break;
   }
   if (!answer.body) {  // the worker could not take the candidate up (a file it cannot read, memory)
-    record.status = "launch_error";
+    record.status = db::CandidateStatus::kLaunchError;
     record.reason = answer.failure;
     return record;
   }
@@ -82,8 +82,8 @@ void CandidateMeasurer::TakeReply(const MeasureReply& reply, const Compiled& com
     records_.FillResources(record, compiled, reply.regs_per_thread, reply.static_smem_bytes);
   record.status = reply.status;
   record.reason = reply.reason;
-  if (record.status == "fault") worker_.Kill();  // it exits by itself; make sure before restarting
-  if (record.status != "ok") return;
+  if (record.status == db::CandidateStatus::kFault) worker_.Kill();  // it exits by itself; make sure before restarting
+  if (!db::IsOk(record.status)) return;
   record.time_ms_median = reply.time_ms.median;
   record.time_ms_min = reply.time_ms.min;
   record.time_ms_max = reply.time_ms.max;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 
 #include "db/query/records.h"
 #include "sweep/candidate_pipeline.h"
@@ -22,9 +23,9 @@ class CandidateMeasurer {
   CandidateMeasurer(WorkerClient& worker, const CandidatePipeline& pipeline, const CandidateRecords& records,
                     const SweepStop& stop, Commit commit, double timeout_floor_s);
 
-  // The record of `compiled`, with status "interrupted" when the sweep stopped meanwhile (nothing of
-  // it is stored then). `kills`: the workers it killed before (stored by an earlier run).
-  db::MeasurementRecord Measure(const Compiled& compiled, bool estimate_only, int kills);
+  // The record of `compiled`; none when the sweep stopped meanwhile (nothing of it is stored then).
+  // `kills`: the workers it killed before (stored by an earlier run).
+  std::optional<db::MeasurementRecord> Measure(const Compiled& compiled, bool estimate_only, int kills);
 
   // How long a request about a candidate may take: loading, checking and the most samples of one
   // far slower than the best so far.
@@ -32,7 +33,7 @@ class CandidateMeasurer {
   double best_ms() const { return best_ms_; }
 
  private:
-  db::MeasurementRecord MeasureOnce(const Compiled& compiled, bool estimate_only);
+  std::optional<db::MeasurementRecord> MeasureOnce(const Compiled& compiled, bool estimate_only);
   void TakeReply(const MeasureReply& reply, const Compiled& compiled, db::MeasurementRecord& record);
 
   WorkerClient& worker_;

@@ -5,8 +5,9 @@
 
 namespace tuner {
 
-db::MeasurementRecord CandidateRecords::Base(const Compiled& compiled) const {
-  db::MeasurementRecord record;
+CandidateRecords::BaseRecord CandidateRecords::Base(const Compiled& compiled) const {
+  BaseRecord base;
+  db::MeasurementRecord& record = base.record;
   record.params_json = ParamsJson(compiled.params);
   record.launch_json = compiled.geometry.Json();
   record.measured_at = db::NowUtc();
@@ -14,18 +15,21 @@ db::MeasurementRecord CandidateRecords::Base(const Compiled& compiled) const {
   record.compile_ms = compiled.compile.cache_hit ? 0 : c.compile_ms;
   record.spill_bytes = c.info.spill_bytes;
   const OccupancyResult occupancy = FillResources(record, compiled, c.info.regs_per_thread, c.info.static_smem_bytes);
+  base.for_the_gpu = false;
   if (!compiled.invalid_reason.empty()) {
-    record.status = "invalid";
+    record.status = db::CandidateStatus::kInvalid;
     record.reason = compiled.invalid_reason;
   } else if (!c.ok) {
-    record.status = "compile_error";
+    record.status = db::CandidateStatus::kCompileError;
     record.reason = CompileFailureReason(c.log, spec_.source_path);
     record.error_text = c.log;
   } else if (!occupancy.invalid_reason.empty()) {
-    record.status = "invalid";
+    record.status = db::CandidateStatus::kInvalid;
     record.reason = occupancy.invalid_reason;
+  } else {
+    base.for_the_gpu = true;
   }
-  return record;
+  return base;
 }
 
 OccupancyResult CandidateRecords::FillResources(db::MeasurementRecord& record, const Compiled& compiled, int regs,

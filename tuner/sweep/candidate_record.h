@@ -26,9 +26,13 @@ class CandidateRecords {
   CandidateRecords(const TemplateSpec& spec, const DeviceLimits& limits, const ProblemSize& size)
       : spec_(spec), limits_(limits), size_(size) {}
 
-  // Parameters, launch, compile time and resources; status set already if the candidate cannot
-  // run (invalid, compile_error), empty if it is for the GPU to decide.
-  db::MeasurementRecord Base(const Compiled& compiled) const;
+  // Parameters, launch, compile time and resources, and the status if the candidate cannot run
+  // (invalid, compile_error); otherwise its status is for the GPU to decide.
+  struct BaseRecord {
+    db::MeasurementRecord record;
+    bool for_the_gpu = true;  // false: record.status says why it cannot run
+  };
+  BaseRecord Base(const Compiled& compiled) const;
   // Registers, shared memory, blocks per SM, occupancy and limiter from these resources.
   OccupancyResult FillResources(db::MeasurementRecord& record, const Compiled& compiled, int regs,
                                 long long static_smem) const;

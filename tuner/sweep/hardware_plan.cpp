@@ -19,7 +19,7 @@ CounterMode ParseCounterMode(const std::string& text) {
 
 namespace {
 
-bool Ok(const db::MeasurementRecord& r) { return r.status == "ok"; }
+bool Ok(const db::MeasurementRecord& r) { return db::IsOk(r.status); }
 
 // How many parameters two candidates differ in (of the same template: same names, same order).
 std::size_t Differences(const ParamValues& a, const ParamValues& b) {

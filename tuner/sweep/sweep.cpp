@@ -199,11 +199,11 @@ void SweepRun::MeasureGuided(SearchStrategy& strategy) {
 bool SweepRun::MeasureAndStore(std::size_t index, const Compiled& compiled, bool estimate_only) {
   if (!copy_measured_) MeasureCopyBandwidth();
   const auto kills = stored_.kills.find(ParamsJson(all_[index]));
-  db::MeasurementRecord record =
+  std::optional<db::MeasurementRecord> record =
       measurer_.Measure(compiled, estimate_only, kills == stored_.kills.end() ? 0 : kills->second);
-  if (record.status == "interrupted" || stop_.Requested()) return false;
-  history_.push_back({index, record.status == "ok", record.time_ms_median});
-  ledger_.Add(std::move(record), compiled);
+  if (!record || stop_.Requested()) return false;
+  history_.push_back({index, db::IsOk(record->status), record->time_ms_median});
+  ledger_.Add(std::move(*record), compiled);
   ReportProgress();
   return true;
 }
@@ -249,7 +249,7 @@ void SweepRun::TimePipelineStages() {
   const db::MeasurementRecord* best = nullptr;
   std::size_t entry = 0;
   for (std::size_t k = 0; k < measured.size(); ++k)
-    if (measured[k].status == "ok" && (!best || measured[k].time_ms_median < best->time_ms_median))
+    if (db::IsOk(measured[k].status) && (!best || measured[k].time_ms_median < best->time_ms_median))
       best = &measured[entry = k];
   if (!best) return;
   const KernelLaunch launch = pipeline_.Launch(ledger_.compiled(entry));
@@ -289,7 +289,7 @@ SweepOutcome RunSweep(const TemplateSpec& spec, const SweepOptions& options, db:
 std::optional<db::MeasurementRecord> FastestOk(const std::vector<db::MeasurementRecord>& records) {
   std::optional<db::MeasurementRecord> best;
   for (const db::MeasurementRecord& r : records)
-    if (r.status == "ok" && (!best || r.time_ms_median < best->time_ms_median)) best = r;
+    if (db::IsOk(r.status) && (!best || r.time_ms_median < best->time_ms_median)) best = r;
   return best;
 }
 

@@ -17,11 +17,11 @@ std::vector<std::size_t> CloseToBest(const std::vector<db::MeasurementRecord>& e
   constexpr double kCheapMs = 1.0;
   double best = 0;
   for (const db::MeasurementRecord& r : estimates)
-    if (r.status == "ok" && (best == 0 || r.time_ms_median < best)) best = r.time_ms_median;
+    if (db::IsOk(r.status) && (best == 0 || r.time_ms_median < best)) best = r.time_ms_median;
   std::vector<std::size_t> close;
   for (std::size_t k = 0; k < estimates.size(); ++k) {
     const db::MeasurementRecord& r = estimates[k];
-    if (r.status == "ok" && (r.time_ms_median <= kClose * best || r.time_ms_median <= kCheapMs)) close.push_back(k);
+    if (db::IsOk(r.status) && (r.time_ms_median <= kClose * best || r.time_ms_median <= kCheapMs)) close.push_back(k);
   }
   return close;
 }
@@ -34,10 +34,10 @@ std::string ConfirmedReason(int rounds, int own_samples) {
 void TimingPlan::TimeCloseCandidates(const std::function<bool()>& out_of_time) {
   for (std::size_t k : CloseToBest(parts_.ledger.records())) {
     if (parts_.stop.Requested() || out_of_time()) return;
-    db::MeasurementRecord record =
+    std::optional<db::MeasurementRecord> record =
         parts_.measurer.Measure(parts_.ledger.compiled(k), false, parts_.ledger.records()[k].worker_kills);
-    if (record.status == "interrupted") return;
-    parts_.ledger.Replace(k, std::move(record));
+    if (!record) return;
+    parts_.ledger.Replace(k, std::move(*record));
   }
 }
 
@@ -84,7 +84,7 @@ std::vector<std::size_t> TimingPlan::MeasuredHere(const std::vector<Leader>& lea
       if (!measure_leader_(leader.params_json)) break;
       entry = ledger.Find(leader.params_json);
     }
-    if (entry && ledger.records()[*entry].status == "ok") entries.push_back(*entry);
+    if (entry && db::IsOk(ledger.records()[*entry].status)) entries.push_back(*entry);
   }
   return entries;
 }
