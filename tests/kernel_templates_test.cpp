@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "compile/compiler.h"
 #include "template/expression.h"
@@ -22,6 +24,26 @@ const TemplateLibrary& Shipped() {
 const std::vector<std::string> kShipped = {
     "transpose",           "matmul",    "reduction",  "conv1d",     "coalescing", "coalescing_fp64",
     "adjacent_difference", "histogram", "gemm_large", "divergence", "streams",    "unified_memory"};
+
+// The first line of an xz-compressed JSON Lines file.
+std::string FirstLineOfXz(const std::string& path) {
+  std::FILE* pipe = popen(("xz -dc '" + path + "' 2>/dev/null").c_str(), "r");
+  if (!pipe) return "";
+  std::string line;
+  for (int c; (c = std::fgetc(pipe)) != EOF && c != '\n';) line += static_cast<char>(c);
+  pclose(pipe);
+  return line;
+}
+
+// bench_search.sh --examples replays this stored sweep against the shipped template; a template's
+// version is the hash of its whole files, comments included, so any edit of gemm_large (even a
+// comment) needs the sweep measured again on a GPU.
+TEST(KernelTemplates, TheStoredGemmLargeSweepIsOfTheShippedVersion) {
+  const std::string line = FirstLineOfXz(std::string(TUNER_SOURCE_DIR) + "/reports/examples/gemm_large-h100.jsonl.xz");
+  ASSERT_FALSE(line.empty()) << "cannot read reports/examples/gemm_large-h100.jsonl.xz with xz";
+  const nlohmann::json row = nlohmann::json::parse(line);
+  EXPECT_EQ(row.at("template").at("hash").get<std::string>(), Shipped().Find("gemm_large").hash);
+}
 
 TEST(KernelTemplates, EveryShippedTemplateChecksAgainstItsOwnReferenceKernel) {
   ASSERT_TRUE(Shipped().errors.empty()) << Shipped().errors[0];
