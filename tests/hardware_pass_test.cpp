@@ -26,7 +26,7 @@ struct Profiling : Measuring {
         ledger(store, store.StartSweep(store.EnsureGpu(db::testing::SampleGpu()),
                                        store.EnsureTemplate({"small", "h1", ""}), db::testing::SampleSweep("1024"))),
         pass(ledger, worker, pipeline, measurer, stop, 3) {
-    ledger.Add(measurer.Measure(compiled, false, 0), compiled);
+    ledger.Add(measurer.Measure(compiled, false, 0).value(), compiled);
   }
   db::Store store;
   SweepLedger ledger;

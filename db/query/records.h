@@ -79,11 +79,4 @@ struct MeasurementRecord {
 
 std::string NowUtc();  // "2026-11-22T01:49:28Z": the form of every *_at field
 
-// A fault or a timeout kills the GPU worker. Such a candidate is measured again until it has
-// killed its worker twice; then its record is final (only --force measures it again).
-inline constexpr int kMaxWorkerKills = 2;
-inline bool NeedsAnotherTry(const MeasurementRecord& m) {
-  return KillsWorker(m.status) && m.worker_kills < kMaxWorkerKills;
-}
-
 }  // namespace tuner::db

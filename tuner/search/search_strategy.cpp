@@ -7,6 +7,7 @@
 #include "search/annealing.h"
 #include "search/bayesian.h"
 #include "search/genetic.h"
+#include "search/retry_policy.h"
 #include "search/strategy_base.h"
 
 namespace tuner {
@@ -65,7 +66,7 @@ std::vector<Evaluation> StoredEvaluations(const std::vector<ParamValues>& candid
                                           const std::vector<db::MeasurementRecord>& records) {
   std::map<std::string, const db::MeasurementRecord*> by_params;  // keyed the way the sweep writes params
   for (const db::MeasurementRecord& r : records)
-    if (r.status != db::CandidateStatus::kSkipped && !db::NeedsAnotherTry(r))
+    if (r.status != db::CandidateStatus::kSkipped && !NeedsAnotherTry(r))
       by_params[CandidateIdentity(r.params_json)] = &r;
   std::vector<Evaluation> history;
   for (std::size_t c = 0; c < candidates.size(); ++c) {

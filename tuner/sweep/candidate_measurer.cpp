@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "measure/sampling_policy.h"
+#include "search/retry_policy.h"
 
 namespace tuner {
 
@@ -35,7 +36,7 @@ std::optional<db::MeasurementRecord> CandidateMeasurer::Measure(const Compiled& 
       return measured;
     }
     record.worker_kills = ++kills;
-    if (kills >= db::kMaxWorkerKills) {
+    if (kills >= kMaxWorkerKills) {
       record.reason += " (killed its worker " + std::to_string(kills) + " times; not tried again)";
       return measured;
     }

@@ -1,5 +1,7 @@
 #include "sweep/stored_candidates.h"
 
+#include "search/retry_policy.h"
+
 namespace tuner {
 
 StoredCandidates ReadStoredCandidates(const std::vector<ParamValues>& all,
@@ -8,7 +10,7 @@ StoredCandidates ReadStoredCandidates(const std::vector<ParamValues>& all,
   StoredCandidates stored;
   stored.history = StoredEvaluations(all, model);
   for (const db::MeasurementRecord& r : model)
-    if (db::NeedsAnotherTry(r)) stored.kills[CandidateIdentity(r.params_json)] = r.worker_kills;
+    if (NeedsAnotherTry(r)) stored.kills[CandidateIdentity(r.params_json)] = r.worker_kills;
   // This card's own time of a candidate first: FastestLeaders keeps the first time it meets.
   for (const std::vector<db::MeasurementRecord>* rows : {&here, &model})
     for (const db::MeasurementRecord& r : *rows)
