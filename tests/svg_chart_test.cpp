@@ -27,6 +27,28 @@ Chart Sample() {
   return chart;
 }
 
+TEST(SvgChart, AScatterDotWithinAPixelOfAnEarlierOneIsNotDrawn) {
+  Chart chart;
+  chart.x_axis = {"rank", "", 0.0, 10000.0};
+  chart.y_axis = {"GB/s", "", 0.0, 100.0};
+  ChartSeries dots{"candidates", {}, SeriesStyle::kScatter, "blue"};
+  chart.point_titles.emplace_back();
+  for (int i = 0; i < 10000; ++i) {  // 10,000 ranks over some 600 pixels
+    dots.points.push_back({static_cast<double>(i), 50});
+    chart.point_titles.back().push_back("candidate " + std::to_string(i));
+  }
+  dots.points.push_back({5000, 90});  // apart from the rest: drawn
+  chart.point_titles.back().push_back("apart");
+  chart.series.push_back(dots);
+  const std::string svg = RenderSvg(chart);
+  const std::size_t circles = Count(svg, "<circle");
+  EXPECT_GT(circles, 300u) << "one dot per pixel column is kept";
+  EXPECT_LT(circles, 1000u);
+  EXPECT_EQ(Count(svg, "<title>candidate 0</title>"), 1u) << "the first of overlapping dots keeps its text";
+  EXPECT_EQ(Count(svg, "<title>candidate 1</title>"), 0u) << "under a pixel from candidate 0";
+  EXPECT_EQ(Count(svg, "<title>apart</title>"), 1u);
+}
+
 TEST(SvgChart, XmlEscapeEscapesEverySpecialCharacter) {
   EXPECT_EQ(XmlEscape("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&apos;");
   EXPECT_EQ(XmlEscape(std::string("x\x01y\tz")), "x?y\tz");

@@ -17,7 +17,7 @@ struct ChartPoint {
 enum class SeriesStyle {
   kLine,     // straight segments between points, in x order
   kStep,     // each value holds until the next point's x (occupancy against an integer input)
-  kScatter,  // one dot per point
+  kScatter,  // one dot per point, but none within a pixel of an earlier dot of its series
   kBar,      // a bar from the x axis up to each point (best with x_categories); bar series stand side by side
 };
 
