@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <vector>
 
 #include "common/errors.h"
 #include "common/option_values.h"
-#include "template/problem_size.h"
 
 namespace tuner {
 
@@ -50,44 +50,6 @@ bool ParseCommandLine(int argc, char** argv, const CommandSpec& spec, po::option
     throw UsageError(std::string(e.what()) + " (see 'tuner " + spec.name + " --help')");
   }
   return true;
-}
-
-void AddTemplatesOption(po::options_description& options) {
-  options.add_options()("templates", po::value<std::vector<std::string>>()->composing(),
-                        "also load templates from this folder (repeatable; see also $TUNER_TEMPLATES)");
-}
-
-void AddDatabaseOption(po::options_description& options) {
-  options.add_options()("db", po::value<std::string>()->default_value(""),
-                        "database file (default $TUNER_DB, else under $XDG_DATA_HOME)");
-}
-
-void AddJsonOption(po::options_description& options) {
-  options.add_options()("json", "print one JSON document on stdout");
-}
-
-void AddSizeOption(po::options_description& options, const char* help) {
-  options.add_options()("size", po::value<std::string>(), help);
-}
-
-void AddGpuOption(po::options_description& options, const char* help) {
-  options.add_options()("gpu", po::value<std::string>(), help);
-}
-
-std::vector<std::string> TemplateFolders(const po::variables_map& vm) {
-  return vm.count("templates") ? vm["templates"].as<std::vector<std::string>>() : std::vector<std::string>{};
-}
-
-std::string SizeOption(const po::variables_map& vm) {
-  if (!vm.count("size")) return "";
-  const std::string text = vm["size"].as<std::string>();
-  ParseSizeNumbers(text);  // the form; how many numbers the template takes is checked with it
-  return text;
-}
-
-std::optional<int> GpuOption(const po::variables_map& vm) {
-  if (!vm.count("gpu")) return std::nullopt;
-  return ParseGpuIndex("gpu", vm["gpu"].as<std::string>());
 }
 
 void RequireWith(const po::variables_map& vm, const char* option, const char* needed) {

@@ -3,9 +3,7 @@
 #pragma once
 
 #include <boost/program_options.hpp>
-#include <optional>
 #include <string>
-#include <vector>
 
 namespace tuner {
 
@@ -23,17 +21,6 @@ struct CommandSpec {
 // on unknown options, missing values, surplus positional arguments and empty values ("--db ''").
 bool ParseCommandLine(int argc, char** argv, const CommandSpec& spec, po::options_description options,
                       const po::positional_options_description& positional, po::variables_map* vm);
-
-// Options several commands share, worded once. Each value is checked for form when it is read
-// (option_values.h), before any GPU, file or database is touched.
-void AddTemplatesOption(po::options_description& options);               // --templates DIR (repeatable)
-void AddDatabaseOption(po::options_description& options);                // --db PATH
-void AddJsonOption(po::options_description& options);                    // --json
-void AddSizeOption(po::options_description& options, const char* help);  // --size WxH
-void AddGpuOption(po::options_description& options, const char* help);   // --gpu N
-std::vector<std::string> TemplateFolders(const po::variables_map& vm);   // the --templates values
-std::string SizeOption(const po::variables_map& vm);                     // --size, "" when left out; not "" when given
-std::optional<int> GpuOption(const po::variables_map& vm);               // --gpu, a GPU index (0 or more)
 
 // UsageError unless `option` was given: "--param: needs --kernel".
 void RequireWith(const po::variables_map& vm, const char* option, const char* needed);

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli.h"
+#include "app/command_options.h"
 #include "app/commands.h"
 #include "common/errors.h"
 #include "db/query/default_paths.h"
@@ -21,16 +22,12 @@ namespace {
 
 using nlohmann::ordered_json;
 
-const char* kDbOptionHelp = "database file (default $TUNER_DB, else under $XDG_DATA_HOME)";
-
 // Parses the options of one `tuner db X` command; false when --help was shown.
 bool Parse(int argc, char** argv, const CommandSpec& spec, po::options_description options,
            const po::positional_options_description& positional, po::variables_map* vm) {
-  options.add_options()("db", po::value<std::string>()->default_value(""), kDbOptionHelp);
+  AddDatabaseOption(options);
   return ParseCommandLine(argc, argv, spec, options, positional, vm);
 }
-
-std::string DbPath(const po::variables_map& vm) { return ResolveDatabasePath(vm["db"].as<std::string>()); }
 
 // "schema version 4, read through an upgrade to 5 in memory; 'tuner db upgrade' upgrades the file".
 std::string VersionText(const db::Store& store) {
@@ -43,16 +40,16 @@ std::string VersionText(const db::Store& store) {
 
 int RunCheck(int argc, char** argv) {
   po::options_description options("Options");
-  options.add_options()("json", "print one JSON document");
+  AddJsonOption(options);
   po::variables_map vm;
   if (!Parse(argc, argv,
              {"db check", "tuner db check [--db PATH] [--json]",
               "Run SQLite's full integrity check and the foreign-key check. Exit 4 when the database is bad.", ""},
              options, {}, &vm))
     return kExitOk;
-  db::Store store = db::Store::Open(DbPath(vm), db::OpenMode::kReadOnly);
+  db::Store store = db::Store::Open(DatabasePath(vm), db::OpenMode::kReadOnly);
   const std::vector<std::string> problems = store.FullCheck();
-  if (vm.count("json")) {
+  if (JsonOutput(vm)) {
     std::cout << ordered_json{{"database", store.path()},
                               {"schema_version", store.SchemaVersion()},
                               {"ok", problems.empty()},
@@ -71,16 +68,16 @@ int RunCheck(int argc, char** argv) {
 
 int RunInfo(int argc, char** argv) {
   po::options_description options("Options");
-  options.add_options()("json", "print one JSON document");
+  AddJsonOption(options);
   po::variables_map vm;
   if (!Parse(argc, argv,
              {"db info", "tuner db info [--db PATH] [--json]",
               "Counts of stored measurements per GPU, template and status.", ""},
              options, {}, &vm))
     return kExitOk;
-  db::Store store = db::Store::Open(DbPath(vm), db::OpenMode::kReadOnly);
+  db::Store store = db::Store::Open(DatabasePath(vm), db::OpenMode::kReadOnly);
   const std::vector<db::CountRow> counts = store.Counts();
-  if (vm.count("json")) {
+  if (JsonOutput(vm)) {
     ordered_json rows = ordered_json::array();
     for (const db::CountRow& c : counts)
       rows.push_back({{"gpu", c.gpu_name},
@@ -107,9 +104,9 @@ int RunInfo(int argc, char** argv) {
 
 int RunExport(int argc, char** argv) {
   po::options_description options("Options");
-  options.add_options()("output,o", po::value<std::string>()->default_value("-"), "file to write (default: stdout)")(
-      "kernel", po::value<std::string>()->default_value(""), "only this template")(
-      "device", po::value<std::string>()->default_value(""), "only GPUs whose name contains this");
+  AddOutputFileOption(options, "file to write (default: stdout)", "-");
+  options.add_options()("kernel", po::value<std::string>()->default_value(""), "only this template");
+  AddDeviceOption(options);
   po::variables_map vm;
   if (!Parse(argc, argv,
              {"db export", "tuner db export [--output FILE] [--kernel NAME] [--device NAME] [--db PATH]",
@@ -117,12 +114,11 @@ int RunExport(int argc, char** argv) {
               "tuner db export -o results.jsonl"},
              options, {}, &vm))
     return kExitOk;
-  const std::string output = vm["output"].as<std::string>();
-  if (output != "-") RequireOutputPath("output", output);
-  db::Store store = db::Store::Open(DbPath(vm), db::OpenMode::kReadOnly);
+  const std::string output = *OutputFile(vm);
+  db::Store store = db::Store::Open(DatabasePath(vm), db::OpenMode::kReadOnly);
   db::MeasurementFilter filter;
   filter.template_name = vm["kernel"].as<std::string>();
-  filter.gpu_name = vm["device"].as<std::string>();
+  filter.gpu_name = DeviceFilter(vm);
   std::ofstream file;
   if (output != "-") {
     file.open(output);
@@ -181,7 +177,7 @@ int RunImport(int argc, char** argv) {
     if (!file) throw UsageError("import: cannot read '" + name + "'");
   }
   const auto rows = ReadJsonLines(name == "-" ? std::cin : file, name);
-  db::Store store = db::Store::Open(DbPath(vm), db::OpenMode::kReadWrite);
+  db::Store store = db::Store::Open(DatabasePath(vm), db::OpenMode::kReadWrite);
   PrintImported(name, rows.size(), store.Import(rows));
   return kExitOk;
 }
@@ -200,7 +196,7 @@ int RunMerge(int argc, char** argv) {
              options, positional, &vm))
     return kExitOk;
   const std::string other_path = vm["other"].as<std::string>();
-  const std::string path = DbPath(vm);
+  const std::string path = DatabasePath(vm);
   std::error_code error;
   if (!std::filesystem::exists(other_path, error))
     throw UsageError("merge: there is no database at '" + other_path + "'");
@@ -224,7 +220,7 @@ int RunUpgrade(int argc, char** argv) {
               "tuner db upgrade --db /shared/tuner.db"},
              options, {}, &vm))
     return kExitOk;
-  const std::string path = DbPath(vm);
+  const std::string path = DatabasePath(vm);
   std::error_code error;
   if (!std::filesystem::exists(path, error)) throw UsageError("upgrade: there is no database at '" + path + "'");
   const int before = db::CheckFileHeader(path).schema_version;

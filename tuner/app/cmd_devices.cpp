@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli.h"
+#include "app/command_options.h"
 #include "app/commands.h"
 #include "common/errors.h"
 #include "common/text_table.h"
@@ -15,11 +16,11 @@ int RunDevices(int argc, char** argv) {
   const CommandSpec spec{"devices", "tuner devices [--json]", "List the CUDA GPUs of this machine.",
                          "tuner devices --json"};
   po::options_description options("Options");
-  options.add_options()("json", "print one JSON document");
+  AddJsonOption(options);
   po::variables_map vm;
   if (!ParseCommandLine(argc, argv, spec, options, {}, &vm)) return kExitOk;
   const GpuDiscovery found = DiscoverGpus();
-  if (vm.count("json")) {
+  if (JsonOutput(vm)) {
     nlohmann::json gpus = nlohmann::json::array();
     for (const GpuInfo& g : found.gpus)
       gpus.push_back({{"index", g.index},

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "app/cli.h"
+#include "app/command_options.h"
 #include "app/commands.h"
 #include "app/target_device.h"
 #include "common/errors.h"
@@ -110,20 +111,19 @@ int RunExplore(int argc, char** argv) {
       "Ctrl-C stops it with what was compiled so far (exit 130).",
       "tuner explore matmul --arch sm_90"};
   po::options_description options("Options");
-  options.add_options()("kernel", po::value<std::string>()->required(), "the template (see 'tuner kernels')");
+  po::positional_options_description positional;
+  AddKernelArgument(options, positional);
   AddTargetOptions(options, "take the architecture and limits from this GPU instead (default: --arch sm_90)");
   AddSizeOption(options, "problem size, e.g. 8192x8192");
   AddJsonOption(options);
   AddTemplatesOption(options);
-  po::positional_options_description positional;
-  positional.add("kernel", 1);
   po::variables_map vm;
   if (!ParseCommandLine(argc, argv, spec, options, positional, &vm)) return kExitOk;
   const TargetChoice choice = ReadTargetChoice(vm, "sm_90");
   if (choice.arch) RequireNvrtcArch(choice.arch->limits, "--arch " + Quoted(choice.arch->name));
   const std::string size_text = SizeOption(vm);
   const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs(TemplateFolders(vm)));
-  const TemplateSpec& templ = library.Find(vm["kernel"].as<std::string>());
+  const TemplateSpec& templ = library.Find(KernelArgument(vm));
   const ProblemSize size = ParseProblemSize(templ, size_text);
   const TargetDevice target = ResolveTarget(choice);
   RequireNvrtcArch(target.limits, "--gpu " + std::to_string(choice.gpu));
@@ -133,7 +133,7 @@ int RunExplore(int argc, char** argv) {
   const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const Exploration exploration =
       ExploreTemplate(templ, size, target.limits, target.arch, DefaultCubinCacheDir(), threads, "", &interrupted);
-  if (vm.count("json"))
+  if (JsonOutput(vm))
     PrintJson(templ, size, target, exploration);
   else
     PrintText(templ, size, target, exploration);

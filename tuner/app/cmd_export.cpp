@@ -4,12 +4,12 @@
 #include <iostream>
 
 #include "app/cli.h"
+#include "app/command_options.h"
 #include "app/commands.h"
 #include "app/stored_template.h"
 #include "common/errors.h"
 #include "common/option_values.h"
 #include "common/whole_file.h"
-#include "db/query/default_paths.h"
 #include "db/query/gpu_model.h"
 #include "db/query/selection.h"
 #include "db/query/store.h"
@@ -59,30 +59,26 @@ int RunFormatExport(int argc, char** argv) {
       "candidate, its stored median time as the objective 'time' in ms. Reads the database only.",
       "tuner export t4 matmul --device H100 -o matmul-h100-t4.json"};
   po::options_description options("Options");
-  options.add_options()("format", po::value<std::string>()->required(), "the format to write: t4")(
-      "kernel", po::value<std::string>()->required(), "the template (see 'tuner kernels')");
+  po::positional_options_description positional;
+  AddFormatArgument(options, positional, "the format to write: t4");
+  AddKernelArgument(options, positional);
   AddSizeOption(options, "problem size of the stored results; omitted sizes take the template's defaults");
-  options.add_options()("device", po::value<std::string>()->default_value(""),
-                        "only GPUs whose name contains NAME; needed when several models have results")(
-      "output,o", po::value<std::string>()->default_value("-"), "file to write (default: stdout)");
+  AddDeviceOption(options, "needed when several models have results");
+  AddOutputFileOption(options, "file to write (default: stdout)", "-");
   AddTemplatesOption(options);
   AddDatabaseOption(options);
-  po::positional_options_description positional;
-  positional.add("format", 1).add("kernel", 1);
   po::variables_map vm;
   if (!ParseCommandLine(argc, argv, spec, options, positional, &vm)) return kExitOk;
-  const std::string format = vm["format"].as<std::string>();
-  if (format != "t4") throw UsageError(Quoted(format) + " is not a format tuner exports (t4)");
-  const std::string kernel = vm["kernel"].as<std::string>();
-  const std::string output = vm["output"].as<std::string>();
-  if (output != "-") RequireOutputPath("output", output);
+  RequireFormat(vm, "t4", "exports");
+  const std::string kernel = KernelArgument(vm);
+  const std::string output = *OutputFile(vm);
   const std::string size_text = SizeOption(vm);
   const std::optional<TemplateSpec> templ = FindTemplateIfAny(TemplateFolders(vm), kernel);
   const std::string size_key = ResolveSizeKey(templ, kernel, size_text);
 
-  db::Store store = db::Store::Open(ResolveDatabasePath(vm["db"].as<std::string>()), db::OpenMode::kReadOnly);
+  db::Store store = db::Store::Open(DatabasePath(vm), db::OpenMode::kReadOnly);
   const std::string hash = templ ? templ->hash : store.LatestTemplateHash(kernel);
-  const std::vector<db::MeasurementRow> rows = ModelRows(store, kernel, size_key, vm["device"].as<std::string>(), hash);
+  const std::vector<db::MeasurementRow> rows = ModelRows(store, kernel, size_key, DeviceFilter(vm), hash);
   const nlohmann::ordered_json doc = T4Document(rows);
   const std::string text = doc.dump(2) + "\n";
   if (output == "-")

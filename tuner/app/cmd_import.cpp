@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli.h"
+#include "app/command_options.h"
 #include "app/commands.h"
 #include "common/errors.h"
 #include "common/option_values.h"
@@ -59,25 +60,24 @@ int RunFormatImport(int argc, char** argv) {
       "when the file cannot be imported.",
       "tuner import t1 convolution.json --output kernels && tuner tune convolution --templates kernels"};
   po::options_description options("Options");
-  options.add_options()("format", po::value<std::string>()->required(), "the format of FILE: t1")(
-      "file", po::value<std::string>()->required(),
-      "the T1 description (JSON); its KernelFile is looked for beside it")(
+  po::positional_options_description positional;
+  AddFormatArgument(options, positional, "the format of FILE: t1");
+  options.add_options()("file", po::value<std::string>()->required(),
+                        "the T1 description (JSON); its KernelFile is looked for beside it")(
       "output,o", po::value<std::string>(), "the folder to write into (default: NAME, in the current folder)")(
       "name", po::value<std::string>()->default_value(""),
       "the template's name (default: General.BenchmarkName, else the file's name)");
   AddJsonOption(options);
-  po::positional_options_description positional;
-  positional.add("format", 1).add("file", 1);
+  positional.add("file", 1);
   po::variables_map vm;
   if (!ParseCommandLine(argc, argv, spec, options, positional, &vm)) return kExitOk;
-  const std::string format = vm["format"].as<std::string>();
-  if (format != "t1") throw UsageError(Quoted(format) + " is not a format tuner imports (t1)");
+  RequireFormat(vm, "t1", "imports");
 
   const ImportedTemplate imported = ImportT1(vm["file"].as<std::string>(), vm["name"].as<std::string>());
   RefuseShippedName(imported.name);
   const std::string folder = vm.count("output") ? vm["output"].as<std::string>() : imported.name;
   const WrittenTemplate written = WriteImportedTemplate(imported, folder);
-  if (vm.count("json"))
+  if (JsonOutput(vm))
     std::cout << Json(imported, written, folder).dump(2) << "\n";
   else
     PrintText(imported, written, folder);

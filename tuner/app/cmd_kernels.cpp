@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli.h"
+#include "app/command_options.h"
 #include "app/commands.h"
 #include "common/errors.h"
 #include "template/search_space.h"
@@ -42,7 +43,8 @@ int RunKernels(int argc, char** argv) {
                          "List the kernel templates: parameters with their values, and size variables.",
                          "tuner kernels transpose"};
   po::options_description options("Options");
-  options.add_options()("name", po::value<std::string>(), "show only this template")("json", "print one JSON document");
+  options.add_options()("name", po::value<std::string>(), "show only this template");
+  AddJsonOption(options);
   AddTemplatesOption(options);
   po::positional_options_description positional;
   positional.add("name", 1);
@@ -56,7 +58,7 @@ int RunKernels(int argc, char** argv) {
   else
     for (const TemplateSpec& t : library.templates) shown.push_back(&t);
   for (const std::string& error : library.errors) std::cerr << "warning: " << error << "\n";
-  if (vm.count("json")) {
+  if (JsonOutput(vm)) {
     nlohmann::json doc = {{"templates", nlohmann::json::array()}, {"errors", library.errors}};
     for (const TemplateSpec* t : shown) doc["templates"].push_back(ToJson(*t));
     std::cout << doc.dump(2) << "\n";

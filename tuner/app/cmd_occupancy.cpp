@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/cli.h"
+#include "app/command_options.h"
 #include "app/commands.h"
 #include "app/target_device.h"
 #include "common/errors.h"
@@ -250,7 +251,7 @@ int RunOccupancy(int argc, char** argv) {
     report.curve = OccupancyCurve(device, kernel, input);
   }
   if (vm.count("svg")) WriteSvg(vm, report);
-  if (vm.count("json"))
+  if (JsonOutput(vm))
     std::cout << OccupancyJson(report).dump(2) << "\n";
   else
     PrintOccupancy(report, std::cout);

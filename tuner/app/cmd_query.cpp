@@ -6,14 +6,13 @@
 #include <optional>
 
 #include "app/cli.h"
+#include "app/command_options.h"
 #include "app/commands.h"
 #include "app/stored_template.h"
 #include "common/errors.h"
-#include "common/option_values.h"
 #include "cuda/device.h"
 #include "db/counters.h"
 #include "db/objective.h"
-#include "db/query/default_paths.h"
 #include "db/query/number_text.h"
 #include "db/query/selection.h"
 #include "db/query/store.h"
@@ -37,8 +36,7 @@ db::GpuRecord ToRecord(const GpuInfo& gpu) {
 std::vector<db::GpuRecord> Targets(const po::variables_map& vm, const std::optional<GpuInfo>& gpu,
                                    const std::vector<db::MeasurementRow>& rows, const std::string& kernel) {
   if (gpu) return {ToRecord(*gpu)};
-  if (vm.count("device")) {
-    const std::string name = vm["device"].as<std::string>();
+  if (const std::string name = DeviceFilter(vm); !name.empty()) {
     std::vector<db::GpuRecord> models = db::ModelsIn(rows, name);
     if (models.empty()) {
       std::string stored;
@@ -131,26 +129,22 @@ int RunQuery(int argc, char** argv) {
       "another model of the same architecture is used, and the output says which.",
       "tuner query transpose --size 8192x8192"};
   po::options_description options("Options");
-  options.add_options()("kernel", po::value<std::string>()->required(), "the template (see 'tuner kernels')");
+  po::positional_options_description positional;
+  AddKernelArgument(options, positional);
   AddSizeOption(options, "problem size, e.g. 8192x8192; omitted sizes take the template's defaults");
   AddGpuOption(options, "this machine's GPU N (see 'tuner devices'); default 0 when there is one");
-  options.add_options()("device", po::value<std::string>(),
-                        "stored GPU models whose name contains NAME, e.g. H100 (no GPU needed)")(
-      "objective", po::value<std::string>()->default_value("time"),
-      "what 'best' means: time, energy (joules per launch) or edp (energy x time), among the measurements that have "
-      "it");
+  AddDeviceOption(options, "no GPU needed");
+  AddObjectiveOption(options, "among the measurements that have it");
   AddJsonOption(options);
   AddTemplatesOption(options);
   AddDatabaseOption(options);
-  po::positional_options_description positional;
-  positional.add("kernel", 1);
   po::variables_map vm;
   if (!ParseCommandLine(argc, argv, spec, options, positional, &vm)) return kExitOk;
   RefuseTogether(vm, "gpu", "device");
-  const db::Objective objective = db::ParseObjective(vm["objective"].as<std::string>());
+  const db::Objective objective = ObjectiveOption(vm);
   const std::optional<int> gpu_index = GpuOption(vm);
   const std::string size_text = SizeOption(vm);
-  const std::string kernel = vm["kernel"].as<std::string>();
+  const std::string kernel = KernelArgument(vm);
   const auto dirs = TemplateFolders(vm);
   const std::optional<TemplateSpec> templ = FindTemplateIfAny(dirs, kernel);
   // Bad sizes are usage errors before the database is read; a missing template with no --size
@@ -159,7 +153,7 @@ int RunQuery(int argc, char** argv) {
   if (templ || !size_text.empty()) sizes = ResolveSizes(templ, kernel, size_text);
   const std::optional<GpuInfo> gpu = gpu_index ? std::optional(RequireGpu(*gpu_index)) : std::nullopt;
 
-  db::Store store = db::Store::Open(ResolveDatabasePath(vm["db"].as<std::string>()), db::OpenMode::kReadOnly);
+  db::Store store = db::Store::Open(DatabasePath(vm), db::OpenMode::kReadOnly);
   const std::vector<db::MeasurementRow> rows = BestRows(store, kernel, templ ? templ->hash : "", objective);
   if (rows.empty() && objective != db::Objective::kTime)
     throw std::runtime_error("no result of '" + kernel + "' with a measured energy is stored in " + store.path() +
@@ -179,12 +173,12 @@ int RunQuery(int argc, char** argv) {
     const db::LookupTarget target{target_gpu, sizes};
     const db::Selection selection = db::SelectBest(rows, target);
     any_current = any_current || selection.status == db::LookupStatus::kFound;
-    if (vm.count("json"))
+    if (JsonOutput(vm))
       doc["results"].push_back(SelectionJson(selection, target));
     else
       PrintSelection(selection, target, kernel);
   }
-  if (vm.count("json")) std::cout << doc.dump(2) << "\n";
+  if (JsonOutput(vm)) std::cout << doc.dump(2) << "\n";
   if (!any_current) std::cerr << "tuner query: no current result of '" << kernel << "' for this GPU and size\n";
   return any_current ? kExitOk : kExitFailed;
 }

@@ -6,10 +6,10 @@
 #include <optional>
 
 #include "app/cli.h"
+#include "app/command_options.h"
 #include "app/commands.h"
 #include "common/errors.h"
 #include "common/interrupt.h"
-#include "db/query/default_paths.h"
 #include "db/query/number_text.h"
 #include "db/query/selection.h"
 #include "db/query/store.h"
@@ -51,10 +51,9 @@ std::map<std::string, report::ValueLabels> Labels(const TemplateLibrary& library
 report::ReportRequest Request(const po::variables_map& vm) {
   report::ReportRequest request;
   request.kernels = Get(vm, "kernel", std::vector<std::string>{});
-  request.device = Get(vm, "device", std::string());
+  request.device = DeviceFilter(vm);
   request.include_stale = vm.count("include-stale") > 0;
-  const TemplateLibrary library =
-      LoadTemplateLibrary(TemplateSearchDirs(Get(vm, "templates", std::vector<std::string>{})));
+  const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs(TemplateFolders(vm)));
   request.labels = Labels(library);
   for (const std::string& size : Get(vm, "size", std::vector<std::string>{}))
     request.size_keys.push_back(ResolveSize(size, request.kernels, library));
@@ -83,23 +82,20 @@ int RunReport(int argc, char** argv) {
       "tuner report transpose --device H100 -o transpose.html"};
   po::options_description options("Options");
   options.add_options()("kernel", po::value<std::vector<std::string>>()->composing(),
-                        "templates to report (default: all stored)")("device", po::value<std::string>(),
-                                                                     "only GPUs whose name contains NAME, e.g. H100")(
-      "size", po::value<std::vector<std::string>>()->composing(),
-      "only this problem size (repeatable), e.g. 8192x8192")(
-      "format", po::value<std::string>(), "html, md or csv (default: from -o's extension, else html)")(
-      "output,o", po::value<std::string>(),
-      "output file, '-' for stdout (default report.html, report.md or report.csv)")(
-      "include-stale", "also results of older versions of the templates");
+                        "templates to report (default: all stored)");
+  AddDeviceOption(options);
+  options.add_options()("size", po::value<std::vector<std::string>>()->composing(),
+                        "only this problem size (repeatable), e.g. 8192x8192")(
+      "format", po::value<std::string>(), "html, md or csv (default: from -o's extension, else html)");
+  AddOutputFileOption(options, "output file, '-' for stdout (default report.html, report.md or report.csv)");
+  options.add_options()("include-stale", "also results of older versions of the templates");
   AddDatabaseOption(options);
   AddTemplatesOption(options);
   po::positional_options_description positional;
   positional.add("kernel", -1);
   po::variables_map vm;
   if (!ParseCommandLine(argc, argv, spec, options, positional, &vm)) return kExitOk;
-  const std::optional<std::string> output =
-      vm.count("output") ? std::optional(vm["output"].as<std::string>()) : std::nullopt;
-  if (output && *output != "-") RequireOutputPath("output", *output);
+  const std::optional<std::string> output = OutputFile(vm);
   const report::ReportFormat format = vm.count("format") ? report::ParseFormat(vm["format"].as<std::string>())
                                       : output           ? report::FormatOfPath(*output)
                                                          : report::ReportFormat::kHtml;
@@ -107,7 +103,7 @@ int RunReport(int argc, char** argv) {
 
   static std::atomic<bool> interrupted{false};
   StopOnInterrupt(&interrupted);
-  db::Store store = db::Store::Open(ResolveDatabasePath(vm["db"].as<std::string>()), db::OpenMode::kReadOnly);
+  db::Store store = db::Store::Open(DatabasePath(vm), db::OpenMode::kReadOnly);
   const report::ReportData data = report::SelectReportData(store, request);
   if (interrupted) {
     std::cerr << "tuner report: interrupted while reading the database; nothing written\n";

@@ -1,19 +1,18 @@
 // tuner simulate: replay a complete stored sweep without a GPU and count, per search strategy, the
 // evaluations needed to come within 5% of the sweep's optimum (simulation.h).
 #include <algorithm>
-#include <climits>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 
 #include "app/cli.h"
+#include "app/command_options.h"
 #include "app/commands.h"
 #include "app/stored_template.h"
 #include "common/errors.h"
 #include "common/option_values.h"
 #include "common/text_table.h"
-#include "db/query/default_paths.h"
 #include "db/query/selection.h"
 #include "db/query/store.h"
 #include "db/row_json.h"
@@ -59,13 +58,12 @@ std::vector<std::string> ParseStrategies(const std::string& text) {
 // Everything but the size, which needs the template.
 SimulateOptions ReadOptions(const po::variables_map& vm) {
   SimulateOptions o;
-  o.kernel = vm["kernel"].as<std::string>();
+  o.kernel = KernelArgument(vm);
   o.strategies = ParseStrategies(vm["strategy"].as<std::string>());
   o.runs = static_cast<std::size_t>(
       ParseWholeNumber("runs", vm["runs"].as<std::string>(), 1, kMaxRuns, "more runs hardly change the statistics"));
-  o.strategy.max_evaluations =
-      static_cast<std::size_t>(ParseWholeNumber("budget", vm["budget"].as<std::string>(), 0, LLONG_MAX, "0: no limit"));
-  o.strategy.seed = ParseSeed("seed", vm["seed"].as<std::string>());
+  o.strategy.max_evaluations = BudgetOption(vm);
+  o.strategy.seed = SeedOption(vm);
   return o;
 }
 
@@ -186,21 +184,19 @@ int RunSimulate(int argc, char** argv) {
       "the optimum (over R runs seeded S, S+1, ...) and how often it got there within the budget.",
       "tuner simulate transpose --strategy all --runs 50"};
   po::options_description options("Options");
-  options.add_options()("kernel", po::value<std::string>()->required(), "the template (see 'tuner kernels')");
+  po::positional_options_description positional;
+  AddKernelArgument(options, positional);
   AddSizeOption(options, "problem size of the stored sweep; omitted sizes take the template's defaults");
-  options.add_options()("device", po::value<std::string>()->default_value(""),
-                        "only stored GPUs whose name contains NAME (default: every one)")(
-      "strategy", po::value<std::string>()->default_value("all"),
-      "all, or a comma-separated list of: brute_force, random, annealing, genetic, bayesian")(
-      "budget", po::value<std::string>()->default_value("0"),
-      "at most N evaluations per run (0: until the strategy stops)")(
-      "runs", po::value<std::string>()->default_value("50"), "runs per strategy, seeded S, S+1, ... (1 to 100000)")(
-      "seed", po::value<std::string>()->default_value("0"), "seed of the first run (0 to 2^64-1)");
+  AddDeviceOption(options, "default: every one");
+  options.add_options()("strategy", po::value<std::string>()->default_value("all"),
+                        "all, or a comma-separated list of: brute_force, random, annealing, genetic, bayesian");
+  AddBudgetOption(options, "at most N evaluations per run (0: until the strategy stops)");
+  options.add_options()("runs", po::value<std::string>()->default_value("50"),
+                        "runs per strategy, seeded S, S+1, ... (1 to 100000)");
+  AddSeedOption(options, "0", "seed of the first run (0 to 2^64-1)");
   AddJsonOption(options);
   AddTemplatesOption(options);
   AddDatabaseOption(options);
-  po::positional_options_description positional;
-  positional.add("kernel", 1);
   po::variables_map vm;
   if (!ParseCommandLine(argc, argv, spec, options, positional, &vm)) return kExitOk;
 
@@ -210,9 +206,9 @@ int RunSimulate(int argc, char** argv) {
   const std::optional<TemplateSpec> templ = FindTemplateIfAny(dirs, o.kernel);
   o.size_key = ResolveSizeKey(templ, o.kernel, size_text);
 
-  db::Store store = db::Store::Open(ResolveDatabasePath(vm["db"].as<std::string>()), db::OpenMode::kReadOnly);
+  db::Store store = db::Store::Open(DatabasePath(vm), db::OpenMode::kReadOnly);
   const std::string hash = templ ? templ->hash : store.LatestTemplateHash(o.kernel);
-  const auto groups = RowsPerGpu(store, o, vm["device"].as<std::string>(), hash);
+  const auto groups = RowsPerGpu(store, o, DeviceFilter(vm), hash);
   ordered_json doc = {{"kernel", o.kernel},       {"size", o.size_key},
                       {"database", store.path()}, {"tolerance", kTolerance},
                       {"runs", o.runs},           {"budget", o.strategy.max_evaluations},
@@ -224,12 +220,12 @@ int RunSimulate(int argc, char** argv) {
       options.name = name;
       summaries.push_back(SimulateStrategy(sweep.landscape, options, o.runs, kTolerance));
     }
-    if (vm.count("json"))
+    if (JsonOutput(vm))
       doc["sweeps"].push_back(SweepJson(sweep, summaries));
     else
       PrintSweep(sweep, summaries, o);
   }
-  if (vm.count("json")) std::cout << doc.dump(2) << "\n";
+  if (JsonOutput(vm)) std::cout << doc.dump(2) << "\n";
   return kExitOk;
 }
 

@@ -1,12 +1,12 @@
 // `tuner tune KERNEL`: sweep every candidate of a template on one GPU and store the results.
 #include <algorithm>
-#include <climits>
 #include <cmath>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
 
 #include "app/cli.h"
+#include "app/command_options.h"
 #include "app/commands.h"
 #include "common/errors.h"
 #include "common/interrupt.h"
@@ -14,7 +14,6 @@
 #include "common/text_table.h"
 #include "db/counters.h"
 #include "db/objective.h"
-#include "db/query/default_paths.h"
 #include "db/query/store.h"
 #include "reports/report_format.h"
 #include "sweep/leader_summary.h"
@@ -344,9 +343,8 @@ SweepOptions SweepOptionsFrom(const po::variables_map& vm, int argc, char** argv
   sweep.command_line = JoinArgs(argc, argv);
   sweep.strategy.name = vm["strategy"].as<std::string>();
   RequireStrategyName(sweep.strategy.name);
-  sweep.strategy.max_evaluations =
-      static_cast<std::size_t>(ParseWholeNumber("budget", vm["budget"].as<std::string>(), 0, LLONG_MAX, "0: no limit"));
-  sweep.strategy.seed = ParseSeed("seed", vm["seed"].as<std::string>());
+  sweep.strategy.max_evaluations = BudgetOption(vm);
+  sweep.strategy.seed = SeedOption(vm);
   sweep.budget_seconds =
       ParseSeconds("budget-seconds", vm["budget-seconds"].as<std::string>(), 0, HUGE_VAL, "0: no limit");
   if (vm.count("gpus") && sweep.strategy.name != "brute_force" && sweep.strategy.name != "random")
@@ -361,7 +359,7 @@ SweepOptions SweepOptionsFrom(const po::variables_map& vm, int argc, char** argv
                        " chooses each candidate from the results before it, so it runs on one node");
   }
   sweep.counters = ParseCounterMode(vm["counters"].as<std::string>());
-  sweep.objective = db::ParseObjective(vm["objective"].as<std::string>());
+  sweep.objective = ObjectiveOption(vm);
   return sweep;
 }
 
@@ -375,7 +373,8 @@ int RunTune(int argc, char** argv) {
       "with a summary (exit 130); a second Ctrl-C stops at once.",
       "tuner tune transpose --size 8192x8192"};
   po::options_description options("Options");
-  options.add_options()("kernel", po::value<std::string>()->required(), "the template to tune (see 'tuner kernels')");
+  po::positional_options_description positional;
+  AddKernelArgument(options, positional, "the template to tune (see 'tuner kernels')");
   AddSizeOption(options, "problem size, e.g. 8192x8192 (template's size variables in order)");
   options.add_options()(
       "sizes", po::value<std::string>(),
@@ -387,41 +386,36 @@ int RunTune(int argc, char** argv) {
       "K/N: measure this node's share K of N (a job array over several nodes; then 'tuner db merge')")(
       "force", "measure candidates that are already stored again")(
       "strategy", po::value<std::string>()->default_value("brute_force"),
-      "brute_force, random, annealing, genetic or bayesian")("budget", po::value<std::string>()->default_value("0"),
-                                                             "at most this many candidates evaluated (0: no limit)")(
-      "budget-seconds", po::value<std::string>()->default_value("0"),
-      "stop measuring after this many seconds (0: no limit)")(
-      "seed", po::value<std::string>()->default_value("1"),
-      "seed of the random and optimising strategies (0 to 2^64-1)")(
-      "timeout-floor", po::value<std::string>()->default_value("10"),
-      "seconds a candidate may always take before it is killed (0.001 to 86400)")(
+      "brute_force, random, annealing, genetic or bayesian");
+  AddBudgetOption(options, "at most this many candidates evaluated (0: no limit)");
+  options.add_options()("budget-seconds", po::value<std::string>()->default_value("0"),
+                        "stop measuring after this many seconds (0: no limit)");
+  AddSeedOption(options, "1", "seed of the random and optimising strategies (0 to 2^64-1)");
+  options.add_options()("timeout-floor", po::value<std::string>()->default_value("10"),
+                        "seconds a candidate may always take before it is killed (0.001 to 86400)")(
       "counters", po::value<std::string>()->default_value("leaders"),
       "hardware counters after timing: leaders (the leaders and one candidate of each parameter value, the winner's\n"
-      "one-parameter neighbour where there is one), all, or off; energy for the leaders unless off")(
-      "objective", po::value<std::string>()->default_value("time"),
-      "what 'best' means: time, energy (joules per launch) or edp (energy x time); energy objectives measure every\n"
-      "correct candidate's energy");
+      "one-parameter neighbour where there is one), all, or off; energy for the leaders unless off");
+  AddObjectiveOption(options, "energy objectives measure every\ncorrect candidate's energy");
   AddJsonOption(options);
   AddTemplatesOption(options);
   AddDatabaseOption(options);
-  po::positional_options_description positional;
-  positional.add("kernel", 1);
   po::variables_map vm;
   if (!ParseCommandLine(argc, argv, spec, options, positional, &vm)) return kExitOk;
   SweepOptions sweep = SweepOptionsFrom(vm, argc, argv);
   const auto dirs = TemplateSearchDirs(TemplateFolders(vm));
   const TemplateLibrary library = LoadTemplateLibrary(dirs);
-  const TemplateSpec& templ = library.Find(vm["kernel"].as<std::string>());
+  const TemplateSpec& templ = library.Find(KernelArgument(vm));
   // Bad sizes, and lengths, tolerances or data files that are wrong at them, are usage errors before any work.
   const auto sizes = SizesToTune(templ, vm, sweep);
   if (templ.check.own_configuration) std::cerr << "tuner tune: " << OwnConfigurationWarning(templ) << "\n";
   MakeStrategy({vm["strategy"].as<std::string>()}, {}, templ.params);  // unknown strategy: exit 2
   const bool several = vm.count("gpus") > 0;
-  const std::string db_path = ResolveDatabasePath(vm["db"].as<std::string>());
+  const std::string db_path = DatabasePath(vm);
   RequireNoFolder("db", db_path);  // bad databases (a folder, a foreign or read-only file) before the GPU
   db::Store::CheckWritable(db_path);
   const std::vector<GpuInfo> gpus = SelectedGpus(vm, sweep);  // no GPU: exit 3 before the database is touched
-  ProgressBar bar(!vm.count("json") && StderrIsTerminal());   // one bar for all GPUs' sweeps
+  ProgressBar bar(!JsonOutput(vm) && StderrIsTerminal());     // one bar for all GPUs' sweeps
   sweep.progress = &bar;
   db::Store store = db::Store::Open(db_path, db::OpenMode::kReadWrite);
   StopOnInterrupt(&g_sweep_interrupted);
@@ -433,17 +427,17 @@ int RunTune(int argc, char** argv) {
       if (outcomes.back().interrupted) break;
     }
     bar.Finish();
-    return ReportSizes(templ, outcomes, vm.count("json") > 0, sweep.objective);
+    return ReportSizes(templ, outcomes, JsonOutput(vm), sweep.objective);
   }
   const TemplateSpec& at_size = sizes.front().second;
   if (several) {
     const std::vector<SweepOutcome> outcomes = RunSweeps(at_size, ShareByModel(sweep, gpus), store);
     bar.Finish();
-    return ReportSweeps(at_size, outcomes, vm.count("json") > 0, sweep.objective);
+    return ReportSweeps(at_size, outcomes, JsonOutput(vm), sweep.objective);
   }
   const SweepOutcome outcome = RunSweep(at_size, sweep, store);
   bar.Finish();
-  if (vm.count("json"))
+  if (JsonOutput(vm))
     std::cout << OutcomeJson(at_size, outcome, sweep.objective).dump(2) << "\n";
   else
     PrintSummary(at_size, outcome, sweep.objective);

@@ -1,5 +1,6 @@
 #include "app/target_device.h"
 
+#include "app/command_options.h"
 #include "common/errors.h"
 #include "occupancy/device_limits.h"
 #include "occupancy/template_resources.h"
