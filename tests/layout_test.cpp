@@ -109,4 +109,45 @@ TEST(Layout, AnUpwardIncludeIsFound) {
   EXPECT_EQ(includes, (std::set<std::string>{"app/commands.h", "db/query/store.h", "common/errors.h"}));
 }
 
+// Every header `header` includes, directly or through the tool's own headers ("measure/x.h" is
+// tuner/measure/x.h, "db/query/x.h" is db/query/x.h); a system or library header (<toml++/toml.h>)
+// is listed but not followed.
+std::set<std::string> IncludedHeaders(const fs::path& root, const std::string& header) {
+  static const std::regex kAnyInclude(R"re(^\s*#\s*include\s+["<]([^">]+)[">])re");
+  std::set<std::string> found;
+  std::vector<std::string> pending = {header};
+  while (!pending.empty()) {
+    const std::string name = pending.back();
+    pending.pop_back();
+    for (const fs::path& path : {root / "tuner" / name, root / name}) {
+      if (!fs::is_regular_file(path)) continue;
+      std::ifstream in(path);
+      for (std::string line; std::getline(in, line);) {
+        std::smatch match;
+        if (std::regex_search(line, match, kAnyInclude) && found.insert(match[1]).second) pending.push_back(match[1]);
+      }
+      break;
+    }
+  }
+  return found;
+}
+
+TEST(Layout, IncludedHeadersAreFollowedThroughTheToolsOwn) {
+  const std::set<std::string> found = IncludedHeaders(TUNER_SOURCE_DIR, "template/search_space.h");
+  EXPECT_TRUE(found.count("template/template_spec.h"));
+  EXPECT_TRUE(found.count("template/launch_types.h"));
+  EXPECT_TRUE(found.count("common/errors.h"));  // through template_spec.h
+}
+
+// The worker protocol needs of a template only what a launch is made of: a change to the TOML
+// description, its expressions or the search space recompiles neither the protocol nor the worker.
+TEST(Layout, TheWorkerProtocolNeedsOnlyTheLaunchTypesOfATemplate) {
+  const std::set<std::string> found = IncludedHeaders(TUNER_SOURCE_DIR, "measure/worker_protocol.h");
+  EXPECT_TRUE(found.count("template/launch_types.h"));
+  for (const char* heavy : {"template/template_spec.h", "template/search_space.h", "template/expression.h",
+                            "template/problem_size.h", "template/pipeline_spec.h"})
+    EXPECT_FALSE(found.count(heavy)) << "measure/worker_protocol.h includes " << heavy;
+  for (const std::string& header : found) EXPECT_EQ(header.find("toml"), std::string::npos) << header;
+}
+
 }  // namespace

@@ -22,9 +22,8 @@
 
 #include "db/query/candidate_status.h"
 #include "measure/sample_stats.h"
-#include "template/pipeline_run.h"   // PipelineRun
-#include "template/search_space.h"   // LaunchGeometry
-#include "template/template_spec.h"  // ScalarType, BufferInit, SymbolSpec
+#include "template/launch_types.h"  // LaunchGeometry, ScalarType, BufferInit, SymbolSpec
+#include "template/pipeline_run.h"  // PipelineRun
 
 namespace tuner {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "template/search_space.h"
+#include "template/launch_types.h"
 
 namespace tuner {
 

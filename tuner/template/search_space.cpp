@@ -6,10 +6,6 @@
 
 namespace tuner {
 
-std::string LaunchGeometry::Json() const {
-  return nlohmann::json{{"grid", grid}, {"block", block}, {"shared_bytes", shared_bytes}}.dump();
-}
-
 Variables MakeVariables(const ProblemSize& size, const ParamValues& params) {
   Variables vars;
   for (const auto& [name, value] : size.values) vars[name] = static_cast<double>(value);

@@ -2,7 +2,6 @@
 // constraints, and the launch geometry of each.
 #pragma once
 
-#include <array>
 #include <cstddef>
 #include <limits>
 #include <string>
@@ -10,21 +9,13 @@
 #include <vector>
 
 #include "template/expression.h"
+#include "template/launch_types.h"
 #include "template/problem_size.h"
 #include "template/template_spec.h"
 
 namespace tuner {
 
 using ParamValues = std::vector<std::pair<std::string, long long>>;  // declared order
-
-struct LaunchGeometry {
-  std::array<long long, 3> grid{1, 1, 1};
-  std::array<long long, 3> block{1, 1, 1};
-  long long shared_bytes = 0;  // dynamic
-
-  long long ThreadsPerBlock() const { return block[0] * block[1] * block[2]; }
-  std::string Json() const;
-};
 
 Variables MakeVariables(const ProblemSize& size, const ParamValues& params);
 

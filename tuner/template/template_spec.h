@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/errors.h"
+#include "template/launch_types.h"
 #include "template/source_headers.h"
 
 namespace tuner {
@@ -18,17 +19,6 @@ namespace tuner {
 struct TemplateError : UsageError {
   using UsageError::UsageError;
 };
-
-enum class ScalarType { kFloat, kDouble, kInt, kUint, kInt64, kUint64 };
-std::size_t SizeOf(ScalarType type);
-std::string ToString(ScalarType type);
-bool IsFloatingPoint(ScalarType type);
-std::string NpyDescr(ScalarType type);  // the .npy type code of the type: "<f4", "<u4", ...
-
-// kRandomInt: integers for exact sums (see FillBuffer). kFile: the contents of a .npy file
-// (ArgSpec::file); for an output, restored before every launch.
-enum class BufferInit { kRandom, kZero, kOne, kIndex, kPoison, kRandomInt, kFile };
-std::string ToString(BufferInit init);
 
 struct SizeSpec {
   std::string name;
@@ -57,11 +47,6 @@ struct ArgSpec {
   BufferInit init = BufferInit::kZero;
   bool output = false;
   std::string file;  // init = "file:PATH": PATH resolved against the description's folder
-};
-
-struct SymbolSpec {
-  std::string name;  // the __constant__ / __device__ variable
-  std::string from;  // the buffer argument whose contents it receives
 };
 
 struct CheckSpec {

@@ -1,0 +1,38 @@
+// What a kernel launch is made of, as the template describes it and the worker runs it: the launch
+// geometry, the scalar types of arguments, how buffers are filled, and the symbols filled from
+// buffers. Plain types and their text forms only (no TOML, no expressions, no search space), so the
+// worker protocol (measure/worker_protocol.h) needs nothing more of a template.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <string>
+
+namespace tuner {
+
+struct LaunchGeometry {
+  std::array<long long, 3> grid{1, 1, 1};
+  std::array<long long, 3> block{1, 1, 1};
+  long long shared_bytes = 0;  // dynamic
+
+  long long ThreadsPerBlock() const { return block[0] * block[1] * block[2]; }
+  std::string Json() const;
+};
+
+enum class ScalarType { kFloat, kDouble, kInt, kUint, kInt64, kUint64 };
+std::size_t SizeOf(ScalarType type);
+std::string ToString(ScalarType type);
+bool IsFloatingPoint(ScalarType type);
+std::string NpyDescr(ScalarType type);  // the .npy type code of the type: "<f4", "<u4", ...
+
+// kRandomInt: integers for exact sums (see FillBuffer). kFile: the contents of a .npy file
+// (ArgSpec::file); for an output, restored before every launch.
+enum class BufferInit { kRandom, kZero, kOne, kIndex, kPoison, kRandomInt, kFile };
+std::string ToString(BufferInit init);
+
+struct SymbolSpec {
+  std::string name;  // the __constant__ / __device__ variable
+  std::string from;  // the buffer argument whose contents it receives
+};
+
+}  // namespace tuner
