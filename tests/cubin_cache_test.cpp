@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 
 #include "db_test_util.h"
@@ -69,6 +70,29 @@ TEST(CubinCache, CompileErrorsAreNotCached) {
   broken.source_text += "\n#error broken\n";
   EXPECT_FALSE(cache.Compile(broken, kParams, "transpose", "sm_90").result.ok);
   EXPECT_FALSE(cache.Compile(broken, kParams, "transpose", "sm_90").cache_hit);
+}
+
+// Entries are written as WriteWholeFile writes files: the folders up to them are made again.
+TEST(CubinCache, ACacheFolderRemovedWhileInUseIsMadeAgain) {
+  TempDir dir;
+  const CubinCache cache(dir.File("cubins"));
+  std::filesystem::remove_all(dir.File("cubins"));
+  const CachedCompile first = cache.Compile(Transpose(), kParams, "transpose", "sm_90");
+  ASSERT_TRUE(first.result.ok) << first.result.log;
+  EXPECT_TRUE(std::filesystem::is_regular_file(first.cubin_path));
+  EXPECT_TRUE(cache.Compile(Transpose(), kParams, "transpose", "sm_90").cache_hit);
+}
+
+// Writing the cache is best effort: a folder that cannot hold it fails the candidate with a reason
+// and throws nothing.
+TEST(CubinCache, ACacheThatCannotBeWrittenFailsTheCompileWithAReason) {
+  TempDir dir;
+  db::testing::WriteBytes(dir.File("not-a-folder"), "x");
+  const CubinCache cache(dir.File("not-a-folder") + "/cubins");
+  CachedCompile compiled;
+  EXPECT_NO_THROW(compiled = cache.Compile(Transpose(), kParams, "transpose", "sm_90"));
+  EXPECT_FALSE(compiled.result.ok);
+  EXPECT_EQ(compiled.result.log, "cannot write the compiled kernel to " + compiled.cubin_path);
 }
 
 }  // namespace

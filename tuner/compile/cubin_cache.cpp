@@ -1,13 +1,13 @@
 #include "compile/cubin_cache.h"
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
 
 #include "common/content_hash.h"
+#include "common/whole_file.h"
 #include "db/query/default_paths.h"
 #include "template/pipeline_spec.h"
 
@@ -24,17 +24,13 @@ std::string ReadAll(const fs::path& path) {
   return bytes.str();
 }
 
-// Written beside the final name, then renamed over it: readers see a whole file or none.
-void WriteAtomically(const fs::path& path, const std::string& bytes) {
-  const fs::path temporary = path.string() + ".tmp" + std::to_string(getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (!out) return;  // a cache that cannot be written is only slower
+// Readers see a whole entry file or none (WriteWholeFile). A failed write is no error here: Compile
+// reports a kernel file that is missing, and a missing metadata file only means compiling again.
+void WriteEntryFile(const fs::path& path, const std::string& bytes) {
+  try {
+    WriteWholeFile(path.string(), bytes);
+  } catch (const std::runtime_error&) {
   }
-  std::error_code error;
-  fs::rename(temporary, path, error);
-  if (error) fs::remove(temporary, error);
 }
 
 nlohmann::json InfoToJson(const CompileResult& r, const std::string& cubin_hash) {
@@ -89,8 +85,8 @@ CachedCompile CubinCache::Compile(const TemplateSpec& spec, const ParamValues& c
   }
   cached.result = CompileCandidate(spec, params, entry, arch);
   if (!cached.result.ok) return cached;
-  WriteAtomically(cubin_path, cached.result.cubin);
-  WriteAtomically(meta_path, InfoToJson(cached.result, ContentHash().Add(cached.result.cubin).Hex()).dump());
+  WriteEntryFile(cubin_path, cached.result.cubin);
+  WriteEntryFile(meta_path, InfoToJson(cached.result, ContentHash().Add(cached.result.cubin).Hex()).dump());
   cached.result.cubin.clear();
   if (!fs::exists(cubin_path)) {
     cached.result.ok = false;
