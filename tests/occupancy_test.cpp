@@ -287,6 +287,29 @@ TEST(Occupancy, InvalidKernelsSayWhy) {
   EXPECT_TRUE(ComputeOccupancy(h100, {1024, 64, 227 * 1024}).invalid_reason.empty());
 }
 
+// A calculator call whose failure no message of ours explains names itself, its error and the
+// configuration: here the header's register limit of a compute capability it does not know.
+TEST(Occupancy, AFailedCalculatorCallNamesTheCallAndTheConfiguration) {
+  DeviceLimits unknown = ArchLimits("sm_90");
+  unknown.name = "custom";
+  unknown.cc_major = 4;
+  cudaOccDeviceProp props;
+  props.computeMajor = unknown.cc_major;
+  int max_regs = 0;
+  const cudaOccError refused = cudaOccRegAllocationMaxPerThread(&max_regs, &props);
+  ASSERT_EQ(refused, CUDA_OCC_ERROR_UNKNOWN_DEVICE);
+  try {
+    CheckOccupancyCall(refused, "cudaOccRegAllocationMaxPerThread", unknown, {256, 32, 1024});
+    ADD_FAILURE() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(),
+                 "cuda_occupancy.h: cudaOccRegAllocationMaxPerThread failed (CUDA_OCC_ERROR_UNKNOWN_DEVICE) for custom "
+                 "(compute capability 4.0) and a block of 256 threads, 32 registers per thread, 1024 bytes of shared "
+                 "memory");
+  }
+  EXPECT_NO_THROW(CheckOccupancyCall(CUDA_OCC_SUCCESS, "cudaOccSMemPerBlock", ArchLimits("sm_90"), {256, 32, 0}));
+}
+
 TEST(Occupancy, DevicesTheHeaderRejectsThrow) {
   DeviceLimits unknown = ArchLimits("sm_90");
   unknown.cc_major = 4;

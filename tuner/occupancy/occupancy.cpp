@@ -53,9 +53,19 @@ cudaOccFuncAttributes ToOccAttributes(const KernelResources& k) {
   return a;
 }
 
+// "sm_90 (compute capability 9.0)"
+std::string DeviceName(const DeviceLimits& d) {
+  return d.name + " (compute capability " + std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor) + ")";
+}
+
+std::string OccErrorName(int status) {
+  if (status == CUDA_OCC_ERROR_INVALID_INPUT) return "CUDA_OCC_ERROR_INVALID_INPUT";
+  if (status == CUDA_OCC_ERROR_UNKNOWN_DEVICE) return "CUDA_OCC_ERROR_UNKNOWN_DEVICE";
+  return "cudaOccError " + std::to_string(status);
+}
+
 std::string DeviceError(cudaOccError status, const DeviceLimits& d) {
-  const std::string what =
-      d.name + " (compute capability " + std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor) + ")";
+  const std::string what = DeviceName(d);
   if (status == CUDA_OCC_ERROR_UNKNOWN_DEVICE)
     return "cuda_occupancy.h does not know " + what + "; use an --arch it knows";
   return "cuda_occupancy.h rejects the limits of " + what + ": every limit must be positive and " +
@@ -110,7 +120,7 @@ std::string InvalidReason(const DeviceLimits& d, const KernelResources& k, const
     Append(&reasons, std::to_string(k.threads_per_block) + " threads per block exceed the limit of " +
                          std::to_string(d.max_threads_per_block));
   int max_regs = 0;
-  cudaOccRegAllocationMaxPerThread(&max_regs, &props);
+  CheckOccupancyCall(cudaOccRegAllocationMaxPerThread(&max_regs, &props), "cudaOccRegAllocationMaxPerThread", d, k);
   if (k.regs_per_thread > max_regs)
     Append(&reasons, std::to_string(k.regs_per_thread) + " registers per thread exceed the maximum of " +
                          std::to_string(max_regs));
@@ -119,7 +129,9 @@ std::string InvalidReason(const DeviceLimits& d, const KernelResources& k, const
                          "limit of " + std::to_string(d.regs_per_block));
   // The header's per-block limit counts the driver's reserve from 8.0 on; report it without.
   std::size_t smem_limit = 0;
-  cudaOccSMemPerBlock(&smem_limit, &props, FUNC_SHMEM_LIMIT_OPTIN, k.smem_bytes + d.reserved_smem_per_block_bytes);
+  CheckOccupancyCall(
+      cudaOccSMemPerBlock(&smem_limit, &props, FUNC_SHMEM_LIMIT_OPTIN, k.smem_bytes + d.reserved_smem_per_block_bytes),
+      "cudaOccSMemPerBlock", d, k);
   const std::size_t reserve_in_limit = d.cc_major >= 8 ? d.reserved_smem_per_block_bytes : 0;
   if (r.smem_allocated_per_block_bytes > smem_limit)
     Append(&reasons, std::to_string(k.smem_bytes) + " bytes of shared memory per block exceed the " +
@@ -168,6 +180,14 @@ std::string ToString(Limiter limiter) {
       return "barriers";
   }
   return "unknown";
+}
+
+void CheckOccupancyCall(int status, const char* call, const DeviceLimits& device, const KernelResources& kernel) {
+  if (status == CUDA_OCC_SUCCESS) return;
+  throw std::invalid_argument(std::string("cuda_occupancy.h: ") + call + " failed (" + OccErrorName(status) + ") for " +
+                              DeviceName(device) + " and a block of " + std::to_string(kernel.threads_per_block) +
+                              " threads, " + std::to_string(kernel.regs_per_thread) + " registers per thread, " +
+                              std::to_string(kernel.smem_bytes) + " bytes of shared memory");
 }
 
 std::size_t ConfiguredSmemPerSmBytes(const DeviceLimits& device) {

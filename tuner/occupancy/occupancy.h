@@ -66,6 +66,12 @@ std::string ToString(Limiter limiter);
 // limit, or shared memory per SM above the largest carveout the architecture has.
 OccupancyResult ComputeOccupancy(const DeviceLimits& device, const KernelResources& kernel);
 
+// Throws std::invalid_argument naming the cuda_occupancy.h call, its error and the configuration when
+// `status` (a cudaOccError) is not CUDA_OCC_SUCCESS: "cuda_occupancy.h: cudaOccSMemPerBlock failed
+// (CUDA_OCC_ERROR_UNKNOWN_DEVICE) for sm_90 (compute capability 9.0) and a block of 256 threads, 32
+// registers per thread, 0 bytes of shared memory". For the calls whose error no message of ours explains.
+void CheckOccupancyCall(int status, const char* call, const DeviceLimits& device, const KernelResources& kernel);
+
 // The shared memory per SM the calculator actually uses: from compute capability 7.0 on,
 // cuda_occupancy.h rounds smem_per_sm_bytes up to the next carveout size of the architecture
 // (e.g. 20 KiB -> 32 KiB on sm_86). Throws std::invalid_argument as ComputeOccupancy does.
