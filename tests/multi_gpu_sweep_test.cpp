@@ -110,7 +110,8 @@ TEST(MultiGpuSweep, ModelOfSeparatesModels) {
 TEST(MultiGpuSweep, CardsWhoseMemoryDiffersShareNothing) {
   GpuInfo other = Gpu(1, "NVIDIA H100");
   other.memory_bytes += 1 << 20;
-  const auto sweeps = ShareByModel({}, {Gpu(0, "NVIDIA H100"), other});
+  const SweepOptions base;
+  const auto sweeps = ShareByModel(base, {Gpu(0, "NVIDIA H100"), other});
   ASSERT_EQ(sweeps.size(), 2u);
   for (const SweepOptions& s : sweeps) EXPECT_EQ(s.shards, 1u);
   db::GpuRecord a, b;
