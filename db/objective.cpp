@@ -33,26 +33,36 @@ std::optional<double> ObjectiveValue(const MeasurementRecord& r, Objective objec
   return objective == Objective::kEnergy ? r.energy_j : r.energy_j * r.time_ms_median * 1e-3;
 }
 
-std::optional<MeasurementRecord> BestBy(const std::vector<MeasurementRecord>& records, Objective objective) {
-  std::optional<MeasurementRecord> best;
-  std::optional<double> best_value;
-  for (const MeasurementRecord& r : records) {
-    const std::optional<double> value = ObjectiveValue(r, objective);
-    if (value && (!best_value || *value < *best_value)) {
-      best = r;
-      best_value = value;
+Standing StandingOf(const MeasurementRecord& record, Objective objective) {
+  return {ObjectiveValue(record, objective), record.time_ms_median, record.id};
+}
+
+std::optional<std::size_t> BestIndex(const std::vector<MeasurementRecord>& records, Objective objective) {
+  std::optional<std::size_t> best;
+  std::optional<Standing> best_standing;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const Standing standing = StandingOf(records[i], objective);
+    if (CanWin(standing) && (!best_standing || RanksBefore(standing, *best_standing))) {
+      best = i;
+      best_standing = standing;
     }
   }
   return best;
 }
 
+std::optional<MeasurementRecord> BestBy(const std::vector<MeasurementRecord>& records, Objective objective) {
+  const std::optional<std::size_t> best = BestIndex(records, objective);
+  if (!best) return std::nullopt;
+  return records[*best];
+}
+
 std::vector<MeasurementRow> BestRowsBy(const std::vector<MeasurementRow>& rows, Objective objective) {
   std::map<std::tuple<std::string, std::string, std::string>, const MeasurementRow*> best;
   for (const MeasurementRow& row : rows) {
-    const std::optional<double> value = ObjectiveValue(row.measurement, objective);
-    if (!value) continue;
+    const Standing standing = StandingOf(row.measurement, objective);
+    if (!CanWin(standing)) continue;
     const MeasurementRow*& kept = best[{row.gpu.uuid, row.templ.hash, row.size_key}];
-    if (!kept || *value < *ObjectiveValue(kept->measurement, objective)) kept = &row;
+    if (!kept || RanksBefore(standing, StandingOf(kept->measurement, objective))) kept = &row;
   }
   std::vector<MeasurementRow> out;
   for (const auto& entry : best) out.push_back(*entry.second);

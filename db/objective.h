@@ -3,10 +3,13 @@
 // for some candidates, so the energy objectives choose among those.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "db/query/best.h"
 #include "db/query/records.h"
 #include "db/query/store.h"
 
@@ -22,11 +25,17 @@ const char* ToString(Objective objective);
 // objective needs (not ok, or no energy measured).
 std::optional<double> ObjectiveValue(const MeasurementRecord& record, Objective objective);
 
-// The record with the lowest value (ties: the first), if any has one.
+// A record's standing by the objective (db/query/best.h: the one rule of "best").
+Standing StandingOf(const MeasurementRecord& record, Objective objective);
+
+// The best of `records` by the rule (equal standings: the earlier in the list), if any has the
+// objective's value; its index or a copy.
+std::optional<std::size_t> BestIndex(const std::vector<MeasurementRecord>& records, Objective objective);
 std::optional<MeasurementRecord> BestBy(const std::vector<MeasurementRecord>& records, Objective objective);
 
-// The best row by the objective of each (GPU card, template version, size) among `rows` (ok rows
-// with what the objective needs): the input of SelectBest (db/selection.h) for --objective.
+// The best row by the rule of each (GPU card, template version, size) among `rows` (ok rows with
+// what the objective needs; ties: the lower measurement id): the input of SelectBest
+// (db/selection.h) for --objective.
 std::vector<MeasurementRow> BestRowsBy(const std::vector<MeasurementRow>& rows, Objective objective);
 
 // perf_value (per second) over joules: the work of one launch per joule, GB/J or GFLOP/J (0 when

@@ -7,6 +7,7 @@
 #include "common/errors.h"
 #include "common/option_values.h"
 #include "common/version.h"
+#include "db/query/best.h"
 #include "db/query/number_text.h"
 #include "db/query/selection.h"
 #include "reports/report_format.h"
@@ -15,12 +16,14 @@ namespace tuner::report {
 
 namespace {
 
-// ok rows fastest first, then the failures by status and parameters.
+// ok rows fastest first (db/query/best.h: the first is the best that `tuner query` chooses), then
+// the failures by status and parameters.
 bool CandidateLess(const db::MeasurementRow& a, const db::MeasurementRow& b) {
   const db::MeasurementRecord &x = a.measurement, &y = b.measurement;
   const bool x_ok = db::IsOk(x.status), y_ok = db::IsOk(y.status);
   if (x_ok != y_ok) return x_ok;
-  if (x_ok) return std::tie(x.time_ms_median, x.params_json) < std::tie(y.time_ms_median, y.params_json);
+  if (x_ok && db::FasterRecord(x, y) != db::FasterRecord(y, x)) return db::FasterRecord(x, y);
+  if (x_ok) return x.params_json < y.params_json;  // rows not read from a store (no ids)
   const std::string x_status = db::ToText(x.status), y_status = db::ToText(y.status);
   return std::tie(x_status, x.params_json) < std::tie(y_status, y.params_json);
 }

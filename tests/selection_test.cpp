@@ -33,13 +33,13 @@ const GpuRecord kCardB = testing::SampleGpu("GPU-B");  // same model as A
 TEST(Selection, TiesGoToTheRowStoredFirstInAnyOrder) {
   MeasurementRow a = Row(kCardA, "4096x4096", 1.0);
   MeasurementRow b = Row(kCardA, "16384x16384", 1.0);  // as far from 8192x8192 in log space
-  a.id = 7;
-  b.id = 3;
+  a.measurement.id = 7;
+  b.measurement.id = 3;
   const LookupTarget target{kCardA, {8192, 8192}};
-  EXPECT_EQ(SelectBest({a, b}, target).row.id, 3);
-  EXPECT_EQ(SelectBest({b, a}, target).row.id, 3);
+  EXPECT_EQ(SelectBest({a, b}, target).row.measurement.id, 3);
+  EXPECT_EQ(SelectBest({b, a}, target).row.measurement.id, 3);
   b.measurement.time_ms_median = 1.5;
-  EXPECT_EQ(SelectBest({b, a}, target).row.id, 7);
+  EXPECT_EQ(SelectBest({b, a}, target).row.measurement.id, 7);
 }
 
 TEST(SizeKeys, Distance) {

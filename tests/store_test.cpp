@@ -414,7 +414,7 @@ TEST(Store, ImportTwiceChangesNothing) {
   const auto after_second = a.ListMeasurements({});
   ASSERT_EQ(after_second.size(), after_first.size());
   for (std::size_t i = 0; i < after_first.size(); ++i) {
-    EXPECT_EQ(after_second[i].id, after_first[i].id);
+    EXPECT_EQ(after_second[i].measurement.id, after_first[i].measurement.id);
     EXPECT_EQ(after_second[i].sweep.uid, after_first[i].sweep.uid);
   }
   EXPECT_EQ(a.Counts().size(), 3u);  // H100 ok, H100 wrong_result, H200 ok

@@ -47,6 +47,7 @@ struct SweepRecord {
 
 // One candidate's result (db/query/candidate_status.h: only ok can be best).
 struct MeasurementRecord {
+  std::int64_t id = 0;      // the store's measurement id (0: not read from the store); kept on re-measuring
   std::string params_json;  // {"TILE":64,"ROWS":4,"PAD":1}, parameters in the template's order
   std::string launch_json;  // {"grid":[128,128,1],"block":[64,4,1],"shared_bytes":0}
   CandidateStatus status = CandidateStatus::kOk;

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "db/query/best.h"
 #include "db/query/errors.h"
 #include "db/query/random_hex.h"
 
@@ -165,7 +166,8 @@ const std::string kBestColumns =
 std::string BestRankedSql() {
   return "SELECT " + kBestColumns +
          " FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY template_id, gpu_id, size_key "
-         "ORDER BY time_ms_median, id) AS rank_in_group FROM measurements WHERE status = 'ok') WHERE rank_in_group = 1";
+         "ORDER BY " +
+         kFastestFirstSql + ") AS rank_in_group FROM measurements WHERE status = 'ok') WHERE rank_in_group = 1";
 }
 
 // `row` is NEW or OLD: the trigger's measurement, whose group is recomputed.
@@ -173,7 +175,7 @@ std::string RecomputeGroupSql(const std::string& row) {
   const std::string group =
       "template_id = " + row + ".template_id AND gpu_id = " + row + ".gpu_id AND size_key = " + row + ".size_key";
   return "DELETE FROM best_per_gpu WHERE " + group + "; INSERT INTO best_per_gpu SELECT " + kBestColumns +
-         " FROM measurements WHERE " + group + " AND status = 'ok' ORDER BY time_ms_median, id LIMIT 1;";
+         " FROM measurements WHERE " + group + " AND status = 'ok' ORDER BY " + kFastestFirstSql + " LIMIT 1;";
 }
 
 void ReplaceAll(std::string& text, const std::string& from, const std::string& to) {

@@ -1,5 +1,6 @@
 #include "db/query/selection.h"
 
+#include "db/query/best.h"
 #include "db/query/gpu_model.h"
 #include "db/query/number_text.h"
 
@@ -142,11 +143,7 @@ std::string Selection::Describe(const LookupTarget& target) const {
   return text;
 }
 
-bool Faster(const MeasurementRow& a, const MeasurementRow& b) {
-  if (a.measurement.time_ms_median != b.measurement.time_ms_median)
-    return a.measurement.time_ms_median < b.measurement.time_ms_median;
-  return a.id < b.id;
-}
+bool Faster(const MeasurementRow& a, const MeasurementRow& b) { return FasterRecord(a.measurement, b.measurement); }
 
 std::vector<GpuRecord> ModelsIn(const std::vector<MeasurementRow>& rows, const std::string& name_part) {
   std::vector<GpuRecord> models;

@@ -60,9 +60,9 @@ class BestRows {
 
 Selection SelectBest(const std::vector<MeasurementRow>& best_rows, const LookupTarget& target);
 
-// The faster of two rows; equal times go to the lower measurement id (the one stored first), so
-// that a choice never depends on the order the rows were read in (the library and `tuner query`
-// read them in different orders).
+// Whether row `a` wins over `b` by time, by the rule of db/query/best.h: equal times go to the lower
+// measurement id, so that a choice never depends on the order the rows were read in (the library
+// and `tuner query` read them in different orders).
 bool Faster(const MeasurementRow& a, const MeasurementRow& b);
 
 // The distinct models in `rows` (uuid cleared) whose name contains `name_part`, case-insensitively.

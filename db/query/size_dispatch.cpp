@@ -6,6 +6,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "db/query/best.h"
 #include "db/query/number_text.h"
 #include "db/query/selection.h"
 
@@ -109,6 +110,7 @@ std::vector<SizeTimes> TimesBySize(const std::vector<MeasurementRow>& rows) {
     SizeTimes& times = by_size[ParseSizeKey(row.size_key)];
     times.size_key = row.size_key;
     times.time_ms[row.measurement.params_json] = row.measurement.time_ms_median;
+    times.measurement_id[row.measurement.params_json] = row.measurement.id;
   }
   std::vector<SizeTimes> sizes;
   for (auto& [key, times] : by_size) sizes.push_back(std::move(times));
@@ -129,8 +131,12 @@ DispatchTable BuildDispatchTable(const std::vector<SizeTimes>& sizes, double tol
   if (sizes.size() > 32) throw std::invalid_argument("a dispatch table covers at most 32 sizes");
   for (const SizeTimes& s : sizes) {
     if (s.time_ms.empty()) throw std::invalid_argument("size " + s.size_key + " has no ok time");
-    const auto best = std::min_element(s.time_ms.begin(), s.time_ms.end(), [](const auto& a, const auto& b) {
-      return a.second < b.second || (a.second == b.second && a.first < b.first);
+    const auto standing = [&](const std::pair<const std::string, double>& entry) {
+      const auto id = s.measurement_id.find(entry.first);
+      return Standing{entry.second, entry.second, id == s.measurement_id.end() ? 0 : id->second};
+    };
+    const auto best = std::min_element(s.time_ms.begin(), s.time_ms.end(), [&](const auto& a, const auto& b) {
+      return RanksBefore(standing(a), standing(b));
     });
     table.size_keys.push_back(s.size_key);
     table.winners.push_back(best->first);

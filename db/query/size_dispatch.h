@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -14,10 +15,13 @@
 
 namespace tuner::db {
 
-// The `ok` median times of one size, by candidate (params_json).
+// The `ok` median times of one size, by candidate (params_json), and their measurement ids: a
+// size's winner is its best by the rule of db/query/best.h (equal times: the lower id; without
+// ids, the first by params_json).
 struct SizeTimes {
   std::string size_key;
   std::map<std::string, double> time_ms;
+  std::map<std::string, std::int64_t> measurement_id = {};
 };
 
 // Up to this many sizes the smallest set is searched exactly (breadth-first over the sets of

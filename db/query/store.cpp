@@ -11,6 +11,7 @@
 #include "db/query/gpu_model.h"
 #include "db/query/random_hex.h"
 #include "db/query/schema.h"
+#include "db/query/selection.h"
 #include "db/query/sqlite.h"
 #include "db/query/store_columns.h"
 
@@ -197,12 +198,10 @@ std::vector<MeasurementRecord> Store::Measurements(std::int64_t gpu_id, std::int
                                                    const std::string& size_key) {
   const auto lock = impl_->Lock();
   sql::Statement select(impl_->connection, std::string("SELECT ") + kMeasurementColumns +
-                                               " FROM measurements WHERE gpu_id = ?1 AND template_id = ?2 "
+                                               ", id FROM measurements WHERE gpu_id = ?1 AND template_id = ?2 "
                                                "AND size_key = ?3 ORDER BY id");
   select.Bind(1, gpu_id).Bind(2, template_id).Bind(3, size_key);
-  std::vector<MeasurementRecord> result;
-  while (select.Step()) result.push_back(ReadMeasurement(select, 0));
-  return result;
+  return ReadMeasurementsWithIds(select);
 }
 
 std::vector<MeasurementRecord> Store::ModelMeasurements(std::int64_t gpu_id, std::int64_t template_id,
@@ -210,13 +209,11 @@ std::vector<MeasurementRecord> Store::ModelMeasurements(std::int64_t gpu_id, std
   const auto lock = impl_->Lock();
   sql::Statement select(impl_->connection,
                         std::string("SELECT ") + kMeasurementColumns +
-                            " FROM measurements WHERE template_id = ?2 AND size_key = ?3 AND gpu_id IN ("
+                            ", id FROM measurements WHERE template_id = ?2 AND size_key = ?3 AND gpu_id IN ("
                             "SELECT o.id FROM gpus o JOIN gpus g ON g.id = ?1 WHERE " +
                             SameModelSql("o", "g") + ") ORDER BY id");
   select.Bind(1, gpu_id).Bind(2, template_id).Bind(3, size_key);
-  std::vector<MeasurementRecord> result;
-  while (select.Step()) result.push_back(ReadMeasurement(select, 0));
-  return result;
+  return ReadMeasurementsWithIds(select);
 }
 
 std::string Store::LatestTemplateHash(const std::string& template_name) {
@@ -284,7 +281,7 @@ std::vector<MeasurementRow> Store::BestPerModel(const std::string& template_name
     auto found = best.find(key);
     if (found == best.end())
       best.emplace(std::move(key), std::move(row));
-    else if (row.measurement.time_ms_median < found->second.measurement.time_ms_median)
+    else if (Faster(row, found->second))
       found->second = std::move(row);
   }
   std::vector<MeasurementRow> rows;
@@ -350,8 +347,8 @@ std::vector<MeasurementRow> Store::BestForLookup(const std::string& template_nam
     row.stale = s.Int64(0) != current;
     row.gpu = gpus[s.Int64(1)];
     row.size_key = s.Text(2);
-    row.id = s.Int64(3);
     row.measurement = ReadMeasurement(s, 4);
+    row.measurement.id = s.Int64(3);
   });
   return rows;
 }

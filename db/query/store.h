@@ -18,7 +18,6 @@ enum class OpenMode { kReadWrite, kReadOnly };
 
 // A measurement joined with its GPU, template version and sweep: what reports, export and merge read.
 struct MeasurementRow {
-  std::int64_t id = 0;
   std::int64_t sweep_id = 0;
   GpuRecord gpu;
   TemplateRecord templ;

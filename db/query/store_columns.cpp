@@ -16,6 +16,15 @@ std::string NowUtc() {
   return text;
 }
 
+std::vector<MeasurementRecord> ReadMeasurementsWithIds(sql::Statement& select) {
+  std::vector<MeasurementRecord> records;
+  while (select.Step()) {
+    records.push_back(ReadMeasurement(select, 0));
+    records.back().id = select.Int64(kMeasurementColumnCount);
+  }
+  return records;
+}
+
 CandidateStatus ReadStatus(const std::string& text) {
   try {
     return CandidateStatusFromText(text);
@@ -118,7 +127,6 @@ std::string RowSelect(const std::string& source) {
 
 MeasurementRow ReadRow(const sql::Statement& s) {
   MeasurementRow row;
-  row.id = s.Int64(0);
   row.sweep_id = s.Int64(1);
   row.gpu = {s.Text(2), s.Text(3), s.Int(4), s.Int(5), s.Int(6), s.Int64(7), s.Text(8), s.Text(9)};
   row.templ = {s.Text(10), s.Text(11), s.Text(12)};
@@ -137,6 +145,7 @@ MeasurementRow ReadRow(const sql::Statement& s) {
   w.copy_gbps = s.Double(24);
   row.size_key = s.Text(25);
   row.measurement = ReadMeasurement(s, 26);
+  row.measurement.id = s.Int64(0);
   return row;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "db/query/records.h"
 #include "db/query/sqlite.h"
@@ -18,6 +19,8 @@ inline constexpr int kMeasurementColumnCount = 26;
 // Binds the 26 columns from parameter `first` on; an empty measured_at becomes now.
 void BindMeasurement(sql::Statement& statement, int first, const MeasurementRecord& measurement);
 MeasurementRecord ReadMeasurement(const sql::Statement& statement, int first);
+// Every row of `select` (the 26 columns, then id), as records with their ids.
+std::vector<MeasurementRecord> ReadMeasurementsWithIds(sql::Statement& select);
 // A stored status column; BadDatabaseError naming the text when it is no status this tool knows.
 CandidateStatus ReadStatus(const std::string& text);
 

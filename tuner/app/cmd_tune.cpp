@@ -61,14 +61,12 @@ nlohmann::json RecordWithHardwareJson(const db::MeasurementRecord& r) {
 // The best by the objective; the fastest when no candidate has what it needs (no energy measured).
 std::optional<db::MeasurementRecord> Best(const std::vector<db::MeasurementRecord>& records, db::Objective objective) {
   const auto best = db::BestBy(records, objective);
-  return best ? best : FastestOk(records);
+  return best ? best : db::BestBy(records, db::Objective::kTime);
 }
 
+// The ok candidates fastest first (db/query/best.h), then the others in the store's order.
 std::vector<db::MeasurementRecord> SortedByTime(std::vector<db::MeasurementRecord> records) {
-  std::stable_sort(records.begin(), records.end(), [](const auto& a, const auto& b) {
-    if (db::IsOk(a.status) != db::IsOk(b.status)) return db::IsOk(a.status);
-    return db::IsOk(a.status) && a.time_ms_median < b.time_ms_median;
-  });
+  std::stable_sort(records.begin(), records.end(), db::FasterRecord);
   return records;
 }
 
@@ -442,7 +440,7 @@ int RunTune(int argc, char** argv) {
   else
     PrintSummary(at_size, outcome, sweep.objective);
   if (outcome.interrupted) return InterruptedSummary(outcome.measured.size());
-  return FastestOk(outcome.stored) ? kExitOk : kExitFailed;
+  return db::BestBy(outcome.stored, db::Objective::kTime) ? kExitOk : kExitFailed;
 }
 
 }  // namespace tuner

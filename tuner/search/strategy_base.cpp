@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "db/query/best.h"
+
 namespace tuner {
 
 namespace {
@@ -117,8 +119,12 @@ std::vector<std::size_t> GraphStrategy::Fastest(std::size_t count) const {
   std::vector<std::size_t> ok;
   for (std::size_t c = 0; c < CandidateCount(); ++c)
     if (Known(c) && Cost(c) < kUnknown) ok.push_back(c);
-  // Ties broken by index, so the order never depends on the sort's implementation.
-  const auto faster = [&](std::size_t a, std::size_t b) { return Cost(a) < Cost(b) || (Cost(a) == Cost(b) && a < b); };
+  // The rule of "best" (db/query/best.h) with the index for the measurement id, so the order never
+  // depends on the sort's implementation.
+  const auto faster = [&](std::size_t a, std::size_t b) {
+    return db::RanksBefore({Cost(a), Cost(a), static_cast<std::int64_t>(a)},
+                           {Cost(b), Cost(b), static_cast<std::int64_t>(b)});
+  };
   count = std::min(count, ok.size());
   std::partial_sort(ok.begin(), ok.begin() + static_cast<std::ptrdiff_t>(count), ok.end(), faster);
   ok.resize(count);

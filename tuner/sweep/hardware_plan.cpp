@@ -6,6 +6,7 @@
 #include <set>
 
 #include "common/errors.h"
+#include "db/objective.h"
 #include "template/search_space.h"
 
 namespace tuner {
@@ -43,13 +44,12 @@ std::set<std::size_t> Explaining(const std::vector<db::MeasurementRecord>& recor
                                  const std::vector<std::string>& leader_params) {
   std::set<std::size_t> chosen;
   std::vector<ParamValues> params(records.size());
-  std::optional<std::size_t> fastest;
+  const std::optional<std::size_t> fastest = db::BestIndex(records, db::Objective::kTime);
   for (std::size_t i = 0; i < records.size(); ++i) {
     if (!Ok(records[i])) continue;
     params[i] = ParamsFromJson(records[i].params_json);
     if (std::find(leader_params.begin(), leader_params.end(), records[i].params_json) != leader_params.end())
       chosen.insert(i);
-    if (!fastest || records[i].time_ms_median < records[*fastest].time_ms_median) fastest = i;
   }
   if (!fastest) return chosen;
   // (parameter, value) -> (0: the fastest or its neighbour in that parameter, 1: another; the time), the index.

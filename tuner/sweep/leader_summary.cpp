@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/text_table.h"
+#include "db/query/best.h"
 #include "reports/report_format.h"
 
 namespace tuner {
@@ -29,8 +30,7 @@ LeaderSummary SummariseLeaders(const std::vector<db::MeasurementRecord>& records
   std::vector<db::MeasurementRecord> ok;
   for (const db::MeasurementRecord& r : records)
     if (db::IsOk(r.status)) ok.push_back(r);
-  std::stable_sort(ok.begin(), ok.end(),
-                   [](const auto& a, const auto& b) { return a.time_ms_median < b.time_ms_median; });
+  std::stable_sort(ok.begin(), ok.end(), db::FasterRecord);
   if (ok.size() > count) ok.resize(count);
   LeaderSummary summary;
   for (const db::MeasurementRecord& r : ok) summary.leaders.push_back(StandingOf(r));

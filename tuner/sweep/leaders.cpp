@@ -3,21 +3,19 @@
 #include <algorithm>
 #include <map>
 
+#include "db/query/best.h"
 #include "sweep/leader_summary.h"
 #include "template/search_space.h"
 
 namespace tuner {
 
-namespace {
-
 std::vector<Leader> FastestFirst(std::vector<Leader> leaders, std::size_t count) {
-  std::stable_sort(leaders.begin(), leaders.end(),
-                   [](const Leader& a, const Leader& b) { return a.time_ms < b.time_ms; });
+  std::stable_sort(leaders.begin(), leaders.end(), [](const Leader& a, const Leader& b) {
+    return db::RanksBefore({a.time_ms, a.time_ms, 0}, {b.time_ms, b.time_ms, 0});
+  });
   if (leaders.size() > count) leaders.resize(count);
   return leaders;
 }
-
-}  // namespace
 
 std::vector<Leader> FastestLeaders(const std::vector<db::MeasurementRecord>& measured,
                                    const std::vector<Leader>& stored, std::size_t count) {

@@ -25,6 +25,10 @@ struct Leader {
 // first, so that each card times the model's leaders in turns, not only its own.
 using LeaderExchange = std::function<std::vector<Leader>(const std::vector<Leader>& own)>;
 
+// The first `count` of `leaders`, fastest first; equal times keep their order (the rule of "best",
+// db/query/best.h, for candidates known by params and time alone).
+std::vector<Leader> FastestFirst(std::vector<Leader> leaders, std::size_t count);
+
 // The `count` fastest ok candidates of this run's records and then of `stored` (a candidate's time
 // in this run counts over its stored one, and among stored ones the first), fastest first.
 std::vector<Leader> FastestLeaders(const std::vector<db::MeasurementRecord>& measured,

@@ -42,9 +42,8 @@ class LeaderPool {
       else
         same->time_ms = std::min(same->time_ms, leader.time_ms);
     }
-    std::stable_sort(sorted.begin(), sorted.end(),
-                     [](const Leader& a, const Leader& b) { return a.time_ms < b.time_ms; });
-    return sorted;
+    const std::size_t all = sorted.size();
+    return FastestFirst(std::move(sorted), all);
   }
 
  private:

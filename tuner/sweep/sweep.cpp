@@ -6,6 +6,7 @@
 
 #include "common/version.h"
 #include "compile/compile_pool.h"
+#include "db/objective.h"
 #include "occupancy/device_limits.h"
 #include "sweep/candidate_measurer.h"
 #include "sweep/candidate_pipeline.h"
@@ -246,13 +247,10 @@ void SweepRun::MeasureHardware() {
 // whole problem: the bound that its overlap approaches (explicit copies only).
 void SweepRun::TimePipelineStages() {
   const std::vector<db::MeasurementRecord>& measured = ledger_.records();
-  const db::MeasurementRecord* best = nullptr;
-  std::size_t entry = 0;
-  for (std::size_t k = 0; k < measured.size(); ++k)
-    if (db::IsOk(measured[k].status) && (!best || measured[k].time_ms_median < best->time_ms_median))
-      best = &measured[entry = k];
-  if (!best) return;
-  const KernelLaunch launch = pipeline_.Launch(ledger_.compiled(entry));
+  const std::optional<std::size_t> entry = db::BestIndex(measured, db::Objective::kTime);
+  if (!entry) return;
+  const db::MeasurementRecord* best = &measured[*entry];
+  const KernelLaunch launch = pipeline_.Launch(ledger_.compiled(*entry));
   if (IsManaged(launch.pipeline.memory)) return;
   const WorkerAnswer<StageTimes> stages =
       worker_.Call(PipelineStagesRequest{launch}, measurer_.CandidateTimeoutS() * 3);
@@ -284,13 +282,6 @@ void SweepRun::Finish() {
 
 SweepOutcome RunSweep(const TemplateSpec& spec, const SweepOptions& options, db::Store& store) {
   return SweepRun(spec, options, store).Run();
-}
-
-std::optional<db::MeasurementRecord> FastestOk(const std::vector<db::MeasurementRecord>& records) {
-  std::optional<db::MeasurementRecord> best;
-  for (const db::MeasurementRecord& r : records)
-    if (db::IsOk(r.status) && (!best || r.time_ms_median < best->time_ms_median)) best = r;
-  return best;
 }
 
 }  // namespace tuner

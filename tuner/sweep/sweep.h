@@ -73,7 +73,4 @@ struct SweepOutcome {
 
 SweepOutcome RunSweep(const TemplateSpec& spec, const SweepOptions& options, db::Store& store);
 
-// The fastest `ok` record, if any.
-std::optional<db::MeasurementRecord> FastestOk(const std::vector<db::MeasurementRecord>& records);
-
 }  // namespace tuner

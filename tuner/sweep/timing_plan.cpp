@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "db/objective.h"
 #include "sweep/leader_summary.h"
 
 namespace tuner {
@@ -15,9 +16,8 @@ constexpr int kRounds = 10;  // of the leaders in turns
 std::vector<std::size_t> CloseToBest(const std::vector<db::MeasurementRecord>& estimates) {
   constexpr double kClose = 1.5;
   constexpr double kCheapMs = 1.0;
-  double best = 0;
-  for (const db::MeasurementRecord& r : estimates)
-    if (db::IsOk(r.status) && (best == 0 || r.time_ms_median < best)) best = r.time_ms_median;
+  const std::optional<db::MeasurementRecord> fastest = db::BestBy(estimates, db::Objective::kTime);
+  const double best = fastest ? fastest->time_ms_median : 0;
   std::vector<std::size_t> close;
   for (std::size_t k = 0; k < estimates.size(); ++k) {
     const db::MeasurementRecord& r = estimates[k];

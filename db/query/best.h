@@ -1,0 +1,44 @@
+// What "best" means, one rule for every ranking of results: `tuner tune`'s winner and table, the
+// leaders of a sweep, `tuner query`, the reports, the dispatch table of sizes, the application
+// library (`tuned_config`) and the SQL that keeps best_per_gpu. The objective (db/objective:
+// --objective time|energy|edp) chooses the value; the rule is the same for all:
+//   1. only a result with the objective's value can win: an `ok` one, with energy measured for the
+//      energy objectives; a missing or non-finite value never wins;
+//   2. the lower value wins;
+//   3. on equal values, the shorter time (time_ms_median);
+//   4. on equal times, the earlier stored measurement: the lower measurement id. Records not read
+//      from the store (id 0, a sweep's own this run) stand equal here: the earlier in the list wins.
+// So the same database always gives the same answer, whatever order its rows were read in.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "db/query/records.h"
+
+namespace tuner::db {
+
+// One result as the rule sees it.
+struct Standing {
+  std::optional<double> value;  // the objective's value (lower is better); none: it cannot win
+  double time_ms = 0;           // time_ms_median
+  std::int64_t id = 0;          // the measurement's (MeasurementRecord::id)
+};
+
+// Whether it has a finite value: a result that has none never wins.
+bool CanWin(const Standing& standing);
+// Whether `a` wins over `b` by the rule above (false for equal standings).
+bool RanksBefore(const Standing& a, const Standing& b);
+
+// A record's standing by time (the objective of the query library): its median if it is ok.
+Standing TimeStanding(const MeasurementRecord& record);
+
+// Whether record `a` wins over `b` by time: a strict weak order, ok records fastest first (for
+// sorts; a stable sort keeps the others in their order).
+bool FasterRecord(const MeasurementRecord& a, const MeasurementRecord& b);
+
+// The rule by time as SQL's ORDER BY over measurements, for the statements that pick the row
+// themselves (best_per_gpu); with `status = 'ok'` in their WHERE.
+inline constexpr const char* kFastestFirstSql = "time_ms_median, id";
+
+}  // namespace tuner::db
