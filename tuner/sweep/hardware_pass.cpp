@@ -46,7 +46,8 @@ bool HardwarePass::ProfileBatch(const std::vector<HardwareWork>& works) {
   const WorkerAnswer<ProfileReply> answer = worker_.Call(request, timeout_s);
   if (!answer.body || answer.body->results.size() != entries.size()) {
     worker_.Kill();  // a fault or a hang while profiling: the next request gets a fresh worker
-    Failed(entries, answer.body ? "the worker answered for another number of candidates" : answer.failure);
+    if (!stop_.Requested())  // a stopped sweep's request was not a failure
+      Failed(entries, answer.body ? "the worker answered for another number of candidates" : answer.failure);
     return false;
   }
   ++cost_.requests;
