@@ -37,31 +37,32 @@ void MarkUnavailable(ProfileReply& reply, const std::vector<std::size_t>& asking
 
 }  // namespace
 
-HardwareProfiler::~HardwareProfiler() {
-  if (preparing_.valid()) preparing_.wait();  // the thread uses cupti_
+void HardwareProfiler::Prepare(int gpu, const std::string& uuid) {
+  if (!counting_.profiler && !preparing_counting_.valid() && counters_unavailable_.empty()) {
+    const CUcontext context = RangeProfiler::CurrentContext();
+    preparing_counting_ = std::async(std::launch::async, [gpu, context] { return StartCounting(gpu, context); });
+  }
+  if (!energy_ && !preparing_energy_.valid() && energy_unavailable_.empty())
+    preparing_energy_ = std::async(std::launch::async, [uuid] { return std::make_unique<EnergyMeter>(uuid); });
 }
 
-void HardwareProfiler::Prepare(int gpu) {
-  if (profiler_ || preparing_.valid() || !counters_unavailable_.empty()) return;
-  try {
-    if (!cupti_) cupti_.emplace(LoadCupti());
-    const CUcontext context = RangeProfiler::CurrentContext();
-    const CuptiApi* api = &*cupti_;
-    preparing_ = std::async(std::launch::async, [api, gpu, context] {
-      return std::make_unique<RangeProfiler>(*api, gpu, context, RawMetrics());
-    });
-  } catch (const CuptiError& e) {
-    counters_unavailable_ = e.what();
-  }
+HardwareProfiler::Counting HardwareProfiler::StartCounting(int gpu, CUcontext context) {
+  Counting counting;
+  counting.cupti = std::make_unique<CuptiApi>(LoadCupti());
+  counting.profiler = std::make_unique<RangeProfiler>(*counting.cupti, gpu, context, RawMetrics());
+  return counting;
 }
 
 RangeProfiler& HardwareProfiler::Profiler(int gpu) {
-  if (preparing_.valid()) profiler_ = preparing_.get();  // rethrows what the background build threw
-  if (!profiler_) {
-    if (!cupti_) cupti_.emplace(LoadCupti());
-    profiler_ = std::make_unique<RangeProfiler>(*cupti_, gpu, RangeProfiler::CurrentContext(), RawMetrics());
-  }
-  return *profiler_;
+  if (preparing_counting_.valid()) counting_ = preparing_counting_.get();  // rethrows what the background threw
+  if (!counting_.profiler) counting_ = StartCounting(gpu, RangeProfiler::CurrentContext());
+  return *counting_.profiler;
+}
+
+EnergyMeter& HardwareProfiler::Meter(const std::string& uuid) {
+  if (preparing_energy_.valid()) energy_ = preparing_energy_.get();  // rethrows what the background threw
+  if (!energy_) energy_ = std::make_unique<EnergyMeter>(uuid);
+  return *energy_;
 }
 
 ProfileReply HardwareProfiler::Profile(GpuSession& session, const ProfileRequest& request, double idle_ms) {
@@ -98,7 +99,7 @@ void HardwareProfiler::Counters(GpuSession& session, const ProfileRequest& reque
       reply.results[asking[j]].counters_json = counters.dump();
     }
   } catch (const CuptiError& e) {
-    profiler_.reset();
+    counting_.profiler.reset();
     counters_unavailable_ = e.what();
     MarkUnavailable(reply, asking, &ProfileResult::counters_unavailable, counters_unavailable_);
   }
@@ -111,8 +112,10 @@ void HardwareProfiler::Energy(GpuSession& session, const ProfileRequest& request
   if (!energy_unavailable_.empty())
     return MarkUnavailable(reply, asking, &ProfileResult::energy_unavailable, energy_unavailable_);
   try {
+    const auto setup = Clock::now();
+    EnergyMeter& meter = Meter(session.uuid());
+    reply.timing_ms["energy_setup"] = MsSince(setup);
     const auto start = Clock::now();
-    if (!energy_) energy_ = std::make_unique<EnergyMeter>(session.uuid());
     std::vector<double> launch_ms;
     for (std::size_t i : asking) launch_ms.push_back(request.candidates[i].launch_ms);
     std::vector<EnergyReading> readings;
@@ -132,7 +135,7 @@ void HardwareProfiler::Energy(GpuSession& session, const ProfileRequest& request
               TUNER_CUDA_CHECK(cudaEventSynchronize(done[(batches - 1 - unfinished) % done.size()].get()));
           }};
       prepare();
-      readings = energy_->Measure(queue, launch_ms, idle_ms);
+      readings = meter.Measure(queue, launch_ms, idle_ms);
     });
     reply.timing_ms["energy"] = MsSince(start);
     for (std::size_t j = 0; j < asking.size(); ++j) {

@@ -1,13 +1,13 @@
 // The worker's counters and energy for a sweep's chosen candidates, after their timing (the `profile`
-// request): the counters of all of them in one CUPTI session, their energy in chained windows. CUPTI's
-// host side (the metrics' configuration) is built in the background from the `prepare_profiler`
-// request on, while the sweep times its candidates; NVML is loaded at the first energy. Where one is
-// unavailable the reply says why and the other is still measured.
+// request): the counters of all of them in one CUPTI session, their energy in chained windows. From
+// the `prepare_profiler` request on, CUPTI is loaded and its host side (the metrics' configuration)
+// built, and NVML loaded, in the background while the sweep times its candidates, so the profile
+// does not wait for them (otherwise NVML is loaded at the first energy). Where one is unavailable the
+// reply says why and the other is still measured.
 #pragma once
 
 #include <future>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,11 +21,10 @@ namespace tuner {
 
 class HardwareProfiler {
  public:
-  ~HardwareProfiler();
-
-  // Starts building CUPTI's configuration for `gpu` in the background (host work only: nothing is
-  // enabled on the GPU until the first profile). A failure shows at the first profile.
-  void Prepare(int gpu);
+  // Starts loading CUPTI and building its configuration for CUDA device `gpu`, and loading NVML for
+  // the GPU of CUDA UUID `uuid`, in the background (host work only: nothing is enabled on the GPU
+  // until the first profile). A failure shows at the first profile.
+  void Prepare(int gpu, const std::string& uuid);
 
   // The counters and energy each candidate asked for, or why either cannot be had, and where the
   // time went. `idle_ms`: how long the GPU sat idle before this request.
@@ -35,11 +34,19 @@ class HardwareProfiler {
   void Counters(GpuSession& session, const ProfileRequest& request, ProfileReply& reply);
   void Energy(GpuSession& session, const ProfileRequest& request, double idle_ms, ProfileReply& reply);
   RangeProfiler& Profiler(int gpu);
+  EnergyMeter& Meter(const std::string& uuid);
 
-  std::optional<CuptiApi> cupti_;
-  std::future<std::unique_ptr<RangeProfiler>> preparing_;
-  std::unique_ptr<RangeProfiler> profiler_;
+  // CUPTI's entry points and the profiler built on them: it refers to them, so it goes first.
+  struct Counting {
+    std::unique_ptr<CuptiApi> cupti;
+    std::unique_ptr<RangeProfiler> profiler;
+  };
+  static Counting StartCounting(int gpu, CUcontext context);
+
+  std::future<Counting> preparing_counting_;
+  Counting counting_;
   std::string counters_unavailable_;  // set once CUPTI cannot work in this process
+  std::future<std::unique_ptr<EnergyMeter>> preparing_energy_;
   std::unique_ptr<EnergyMeter> energy_;
   std::string energy_unavailable_;
 };

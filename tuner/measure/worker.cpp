@@ -118,7 +118,7 @@ WorkerReplyBody Worker::Handle(const PipelineStagesRequest& request) {
 }
 
 WorkerReplyBody Worker::Handle(const PrepareProfilerRequest&) {
-  profiler_.Prepare(Session().gpu());
+  profiler_.Prepare(Session().gpu(), Session().uuid());
   return Done{};
 }
 
