@@ -162,6 +162,17 @@ TEST(WorkerProtocol, MeasureAndInterleaveRoundTrip) {
   EXPECT_EQ(turns.rounds, 7);
 }
 
+// One JSON form of a geometry: the worker is sent the text the store keeps.
+TEST(WorkerProtocol, ALaunchsGeometryTravelsAsItsStoredText) {
+  MeasureRequest measure;
+  measure.launch = SomeLaunch("k");
+  measure.launch.pipeline = SomeRun();
+  const nlohmann::json launch = ToJson(measure).at("launch");
+  EXPECT_EQ(launch.at("geometry").dump(), measure.launch.geometry.Json());
+  const nlohmann::json chunk = launch.at("pipeline").at("chunk");
+  EXPECT_EQ(chunk.at("geometry").dump(), measure.launch.pipeline.chunk.geometry.Json());
+}
+
 TEST(WorkerProtocol, APipelineCandidatesRunRoundTrips) {
   MeasureRequest measure;
   measure.launch = SomeLaunch("k");

@@ -47,16 +47,10 @@ void Read(const json& j, BufferDecl& b) {
   b.expected = j.at("expected");
 }
 
-json Write(const LaunchGeometry& g) { return {{"grid", g.grid}, {"block", g.block}, {"shared_bytes", g.shared_bytes}}; }
-void Read(const json& j, LaunchGeometry& g) {
-  g.grid = j.at("grid");
-  g.block = j.at("block");
-  g.shared_bytes = j.at("shared_bytes");
-}
-
-json Write(const ChunkLaunch& c) { return {{"geometry", Write(c.geometry)}, {"scalars", c.scalars}}; }
+// A geometry is written as the store keeps it (template/launch_types.h: to_json, from_json).
+json Write(const ChunkLaunch& c) { return {{"geometry", c.geometry}, {"scalars", c.scalars}}; }
 void Read(const json& j, ChunkLaunch& c) {
-  Read(j.at("geometry"), c.geometry);
+  c.geometry = j.at("geometry").get<LaunchGeometry>();
   c.scalars = j.at("scalars").get<std::vector<double>>();
 }
 
@@ -95,14 +89,14 @@ void Read(const json& j, PipelineRun& r) {
 json Write(const KernelLaunch& l) {
   return {{"cubin_path", l.cubin_path},
           {"kernel", l.kernel},
-          {"geometry", Write(l.geometry)},
+          {"geometry", l.geometry},
           {"args", WriteAll(l.args)},
           {"pipeline", Write(l.pipeline)}};
 }
 void Read(const json& j, KernelLaunch& l) {
   l.cubin_path = j.at("cubin_path");
   l.kernel = j.at("kernel");
-  Read(j.at("geometry"), l.geometry);
+  l.geometry = j.at("geometry").get<LaunchGeometry>();
   ReadAll(j.at("args"), l.args);
   Read(j.at("pipeline"), l.pipeline);
 }

@@ -4,9 +4,17 @@
 
 namespace tuner {
 
-std::string LaunchGeometry::Json() const {
-  return nlohmann::json{{"grid", grid}, {"block", block}, {"shared_bytes", shared_bytes}}.dump();
+void to_json(nlohmann::json& j, const LaunchGeometry& geometry) {
+  j = {{"grid", geometry.grid}, {"block", geometry.block}, {"shared_bytes", geometry.shared_bytes}};
 }
+
+void from_json(const nlohmann::json& j, LaunchGeometry& geometry) {
+  geometry.grid = j.at("grid");
+  geometry.block = j.at("block");
+  geometry.shared_bytes = j.at("shared_bytes");
+}
+
+std::string LaunchGeometry::Json() const { return nlohmann::json(*this).dump(); }
 
 std::size_t SizeOf(ScalarType type) {
   switch (type) {

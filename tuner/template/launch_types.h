@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstddef>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 namespace tuner {
@@ -16,8 +17,13 @@ struct LaunchGeometry {
   long long shared_bytes = 0;  // dynamic
 
   long long ThreadsPerBlock() const { return block[0] * block[1] * block[2]; }
-  std::string Json() const;
+  std::string Json() const;  // the text the store keeps (launch_json): to_json's object, dumped
 };
+
+// The one JSON form of a geometry, {"block":[..],"grid":[..],"shared_bytes":N}: the stored
+// launch_json and the worker protocol's geometry both (nlohmann::json finds these by ADL).
+void to_json(nlohmann::json& j, const LaunchGeometry& geometry);
+void from_json(const nlohmann::json& j, LaunchGeometry& geometry);  // nlohmann's exceptions when malformed
 
 enum class ScalarType { kFloat, kDouble, kInt, kUint, kInt64, kUint64 };
 std::size_t SizeOf(ScalarType type);
