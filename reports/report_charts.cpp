@@ -78,7 +78,8 @@ std::vector<std::string> TickLabels(const std::vector<std::string>& values) {
   return labels;
 }
 
-// Spreads the dots of one value sideways so that equal throughputs stay visible (deterministic).
+// Spreads the dots of one value sideways so that close throughputs do not cover each other
+// (deterministic); candidates within a pixel of one throughput are one dot (svg_chart.h, kScatter).
 double Jitter(std::size_t i) { return (std::fmod(static_cast<double>(i) * 0.618034, 1.0) - 0.5) * 0.5; }
 
 // The sorted values a parameter takes among a run's correct candidates.
@@ -123,7 +124,7 @@ NamedChart ParameterChart(const KernelReport& kernel, const Run& run, const std:
     }
     const std::string value = ValueOf(run, m, name);
     const auto at = std::find(sorted.begin(), sorted.end(), value) - sorted.begin();
-    AddPoint(chart, chart.series[found->second], {static_cast<double>(at) + Jitter(i++), m.perf_value}, "");
+    AddPoint(chart, chart.series[found->second], {static_cast<double>(at), m.perf_value, Jitter(i++)}, "");
     best_of[value] = std::max(best_of[value], m.perf_value);
   }
   ChartSeries& line = AddSeries(chart, "best of each value", SeriesStyle::kLine, "#222222");

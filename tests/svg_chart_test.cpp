@@ -49,6 +49,38 @@ TEST(SvgChart, AScatterDotWithinAPixelOfAnEarlierOneIsNotDrawn) {
   EXPECT_EQ(Count(svg, "<title>apart</title>"), 1u);
 }
 
+// A strip chart: points of categories spread sideways; `equal` of them at one place of category 0.
+Chart Strip(int equal) {
+  Chart chart;
+  chart.x_categories = {"32", "64"};
+  chart.x_axis = {"TILE", "", std::nullopt, std::nullopt};
+  chart.y_axis = {"GB/s", "", 0.0, 100.0};
+  ChartSeries dots{"candidates", {}, SeriesStyle::kScatter, "blue"};
+  for (int i = 0; i < equal; ++i) dots.points.push_back({0, 50, 0.2 - 0.4 * i / equal});
+  for (int i = 1; i <= 9; ++i) dots.points.push_back({1, 10.0 * i, 0.02 * i});  // apart: each drawn
+  dots.points.push_back({0, 51, 0.1});  // 2.8 pixels above the equal ones: drawn
+  chart.series.push_back(dots);
+  chart.series.push_back({"best of each value", {{0, 51}, {1, 90}}, SeriesStyle::kLine, "black"});
+  chart.markers.push_back({{1, 90}, "best"});
+  return chart;
+}
+
+// Judged where the dot is, not where the spread puts it: the first of the equal ones is drawn, at
+// its own spread, and the chart is the same to the byte (axes, legend, every other dot) as if the
+// others were not there.
+TEST(SvgChart, AStripsDotsWithinAPixelOfAnEarlierOneAreDrawnOnceHoweverFarTheirSpread) {
+  const std::string svg = RenderSvg(Strip(500));
+  EXPECT_EQ(Count(svg, "<circle cx="), 1u + 9 + 1 + 1) << "one for the 500, nine apart, one above, the marker";
+  EXPECT_EQ(svg, RenderSvg(Strip(1))) << "the first of the 500 keeps its place, and nothing else changes";
+}
+
+TEST(SvgChart, AStripsPointsAreDrawnAtTheirSpread) {
+  Chart chart = Strip(1);
+  const std::string svg = RenderSvg(chart);
+  for (ChartPoint& p : chart.series[0].points) p.x += p.x_spread, p.x_spread = 0;
+  EXPECT_EQ(svg, RenderSvg(chart)) << "a spread is an offset along x and nothing else";
+}
+
 TEST(SvgChart, XmlEscapeEscapesEverySpecialCharacter) {
   EXPECT_EQ(XmlEscape("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&apos;");
   EXPECT_EQ(XmlEscape(std::string("x\x01y\tz")), "x?y\tz");

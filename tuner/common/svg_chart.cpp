@@ -28,6 +28,9 @@ struct Frame {
   double Py(double v) const { return top + height - (v - y.lo) / (y.hi - y.lo) * height; }
 };
 
+// Where a point is drawn along x: at x, or spread to its side (a strip chart's).
+double DrawnX(const ChartPoint& p) { return p.x + p.x_spread; }
+
 std::string Num(double v) {  // pixel coordinates
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.2f", v);
@@ -54,7 +57,7 @@ std::string AxisTitle(const ChartAxis& axis) {
 Range DataRange(const Chart& chart, bool x, const ChartAxis& axis) {
   double lo = INFINITY, hi = -INFINITY;
   auto take = [&](const ChartPoint& p) {
-    const double v = x ? p.x : p.y;
+    const double v = x ? DrawnX(p) : p.y;
     if (!std::isfinite(p.x) || !std::isfinite(p.y)) return;
     lo = std::min(lo, v);
     hi = std::max(hi, v);
@@ -135,6 +138,21 @@ std::string Axes(const Chart& chart, const Frame& f) {
   return out;
 }
 
+// The rule of every scatter series: a dot within a pixel of an earlier dot of its series would hide
+// behind it (a space of 10^4 candidates has thousands of those, each costing the file its markup and
+// hover text), so only the first (the caller's order: the fastest, for a ranking) is drawn, keeping
+// its place and its text. It is judged where the point is, before a strip chart spreads it sideways:
+// candidates of one value and one throughput are one dot, however far apart a spread would put them.
+class DotSieve {
+ public:
+  bool IsFirstAt(const Frame& f, const ChartPoint& p) {
+    return drawn_.emplace(std::lround(f.Px(p.x)), std::lround(f.Py(p.y))).second;
+  }
+
+ private:
+  std::set<std::pair<long, long>> drawn_;
+};
+
 // "/>" or, with a hover text, "><title>text</title></TAG>".
 std::string Close(const std::string& tag, const std::vector<std::string>* titles, std::size_t i) {
   if (!titles || i >= titles->size() || (*titles)[i].empty()) return "/>\n";
@@ -183,16 +201,12 @@ std::string SeriesPath(const ChartSeries& s, const Frame& f, const std::string& 
   if (s.style == SeriesStyle::kBar) return Bars(s, f, color, categories, slot, titles);
   std::string out;
   if (s.style == SeriesStyle::kScatter) {
-    // A dot within a pixel of one already drawn would hide behind it: a space of 10^4 candidates
-    // has thousands of those, and each would cost the file its hover text. The first one (the
-    // caller's order: the fastest, for a ranking) keeps its place and its text.
-    std::set<std::pair<long, long>> drawn;
+    DotSieve sieve;
     for (std::size_t i = 0; i < s.points.size(); ++i) {
       const ChartPoint& p = s.points[i];
-      if (!std::isfinite(p.x) || !std::isfinite(p.y)) continue;
-      if (!drawn.emplace(std::lround(f.Px(p.x)), std::lround(f.Py(p.y))).second) continue;
-      out += "<circle cx=\"" + Num(f.Px(p.x)) + "\" cy=\"" + Num(f.Py(p.y)) + "\" r=\"3\" fill=\"" + color + "\"" +
-             Close("circle", titles, i);
+      if (!std::isfinite(p.x) || !std::isfinite(p.y) || !sieve.IsFirstAt(f, p)) continue;
+      out += "<circle cx=\"" + Num(f.Px(DrawnX(p))) + "\" cy=\"" + Num(f.Py(p.y)) + "\" r=\"3\" fill=\"" + color +
+             "\"" + Close("circle", titles, i);
     }
     return out;
   }
@@ -222,7 +236,7 @@ std::pair<double, double> LegendCorner(const Chart& chart, const Frame& f, doubl
     };
     std::size_t hidden = 0;
     for (const ChartSeries& s : chart.series)
-      for (const ChartPoint& p : s.points) hidden += inside(f.Px(p.x), f.Py(p.y), 0);
+      for (const ChartPoint& p : s.points) hidden += inside(f.Px(DrawnX(p)), f.Py(p.y), 0);
     for (const ChartMarker& m : chart.markers) hidden += 20 * inside(f.Px(m.at.x), f.Py(m.at.y) - 10, 60);
     if (hidden < best_hidden) best = c, best_hidden = hidden;
   }

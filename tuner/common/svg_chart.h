@@ -12,12 +12,15 @@ namespace tuner {
 struct ChartPoint {
   double x = 0.0;
   double y = 0.0;
+  // Drawn this far (in x units) to the side of x: a strip chart spreads the points of one category
+  // sideways so that they do not cover each other. Whether a dot is drawn is judged at (x, y).
+  double x_spread = 0.0;
 };
 
 enum class SeriesStyle {
   kLine,     // straight segments between points, in x order
   kStep,     // each value holds until the next point's x (occupancy against an integer input)
-  kScatter,  // one dot per point, but none within a pixel of an earlier dot of its series
+  kScatter,  // one dot per point, but none within a pixel of an earlier dot of its series (before spreading)
   kBar,      // a bar from the x axis up to each point (best with x_categories); bar series stand side by side
 };
 
