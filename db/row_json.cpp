@@ -1,6 +1,7 @@
 #include "db/row_json.h"
 
 #include <stdexcept>
+#include <type_traits>
 
 namespace tuner::db {
 
@@ -28,134 +29,147 @@ const json& Object(const json& parent, const char* key) {
   return *found;
 }
 
+// A field that exports made before it existed lack: read only when present (else the member keeps
+// what it had), always written.
+enum class Presence { kAlways, kAddedLater };
+
+// Each record's fields in the order of an export line: the one list that ToJson writes and
+// RowFromJson reads. `field(key, member)` or `field(key, member, Presence::kAddedLater)`.
+template <class Gpu, class Field>
+void GpuFields(Gpu& g, Field& field) {
+  field("uuid", g.uuid);
+  field("name", g.name);
+  field("cc_major", g.cc_major);
+  field("cc_minor", g.cc_minor);
+  field("sm_count", g.sm_count);
+  field("memory_bytes", g.memory_bytes);
+  field("driver_version", g.driver_version);
+  field("cuda_version", g.cuda_version);
+  field("sm_clock_mhz", g.sm_clock_mhz, Presence::kAddedLater);  // schema 3
+}
+
+template <class Template, class Field>
+void TemplateFields(Template& t, Field& field) {
+  field("name", t.name);
+  field("hash", t.hash);
+  field("first_seen", t.first_seen);
+}
+
+template <class Sweep, class Field>
+void SweepFields(Sweep& s, Field& field) {
+  field("uid", s.uid);
+  field("command", s.command);
+  field("strategy", s.strategy);
+  field("budget", s.budget);
+  field("size_key", s.size_key);
+  field("status", s.status);
+  field("tool_version", s.tool_version);
+  field("nvrtc_version", s.nvrtc_version);
+  field("started_at", s.started_at);
+  field("ended_at", s.ended_at);
+  field("copy_gbps", s.copy_gbps, Presence::kAddedLater);  // schema 3
+}
+
+template <class Measurement, class Field>
+void MeasurementFields(Measurement& m, Field& field) {
+  field("params_json", m.params_json);
+  field("launch_json", m.launch_json);
+  field("status", m.status);
+  field("reason", m.reason);
+  field("time_ms_median", m.time_ms_median);
+  field("time_ms_min", m.time_ms_min);
+  field("time_ms_max", m.time_ms_max);
+  field("time_ms_spread", m.time_ms_spread);
+  field("samples", m.samples);
+  field("perf_value", m.perf_value);
+  field("perf_unit", m.perf_unit);
+  field("regs_per_thread", m.regs_per_thread);
+  field("smem_bytes", m.smem_bytes);
+  field("spill_bytes", m.spill_bytes);
+  field("blocks_per_sm", m.blocks_per_sm);
+  field("occupancy", m.occupancy);
+  field("limiter", m.limiter);
+  field("compile_ms", m.compile_ms);
+  field("error_text", m.error_text);
+  field("measured_at", m.measured_at);
+  field("worker_kills", m.worker_kills, Presence::kAddedLater);  // schema 4
+  field("counters_json", m.counters_json, Presence::kAddedLater);  // schema 6, as the four below
+  field("energy_j", m.energy_j, Presence::kAddedLater);
+  field("power_w", m.power_w, Presence::kAddedLater);
+  field("energy_launch_ms", m.energy_launch_ms, Presence::kAddedLater);
+  field("perf_per_joule", m.perf_per_joule, Presence::kAddedLater);
+}
+
+// Writes the fields it is given into one object, in their order; a status as its text.
+struct FieldWriter {
+  ordered_json object = ordered_json::object();
+
+  template <class T>
+  void operator()(const char* key, const T& value, Presence = Presence::kAlways) {
+    if constexpr (std::is_same_v<T, CandidateStatus>)
+      object[key] = ToText(value);
+    else
+      object[key] = value;
+  }
+};
+
+// Reads the fields it is given from one object; a status's text is kept for the caller to check.
+struct FieldReader {
+  const json& object;
+  std::string status_text;
+
+  template <class T>
+  void operator()(const char* key, T& value, Presence presence = Presence::kAlways) {
+    if (presence == Presence::kAddedLater && !object.contains(key)) return;
+    if constexpr (std::is_same_v<T, CandidateStatus>)
+      Get(object, key, &status_text);
+    else
+      Get(object, key, &value);
+  }
+};
+
 }  // namespace
 
 ordered_json ToJson(const GpuRecord& g) {
-  return {{"uuid", g.uuid},
-          {"name", g.name},
-          {"cc_major", g.cc_major},
-          {"cc_minor", g.cc_minor},
-          {"sm_count", g.sm_count},
-          {"memory_bytes", g.memory_bytes},
-          {"driver_version", g.driver_version},
-          {"cuda_version", g.cuda_version},
-          {"sm_clock_mhz", g.sm_clock_mhz}};
+  FieldWriter out;
+  GpuFields(g, out);
+  return out.object;
 }
 
 ordered_json ToJson(const MeasurementRecord& m) {
-  return {{"params_json", m.params_json},
-          {"launch_json", m.launch_json},
-          {"status", ToText(m.status)},
-          {"reason", m.reason},
-          {"time_ms_median", m.time_ms_median},
-          {"time_ms_min", m.time_ms_min},
-          {"time_ms_max", m.time_ms_max},
-          {"time_ms_spread", m.time_ms_spread},
-          {"samples", m.samples},
-          {"perf_value", m.perf_value},
-          {"perf_unit", m.perf_unit},
-          {"regs_per_thread", m.regs_per_thread},
-          {"smem_bytes", m.smem_bytes},
-          {"spill_bytes", m.spill_bytes},
-          {"blocks_per_sm", m.blocks_per_sm},
-          {"occupancy", m.occupancy},
-          {"limiter", m.limiter},
-          {"compile_ms", m.compile_ms},
-          {"error_text", m.error_text},
-          {"measured_at", m.measured_at},
-          {"worker_kills", m.worker_kills},
-          {"counters_json", m.counters_json},
-          {"energy_j", m.energy_j},
-          {"power_w", m.power_w},
-          {"energy_launch_ms", m.energy_launch_ms},
-          {"perf_per_joule", m.perf_per_joule}};
+  FieldWriter out;
+  MeasurementFields(m, out);
+  return out.object;
 }
 
 ordered_json ToJson(const MeasurementRow& row) {
-  const SweepRecord& s = row.sweep;
+  FieldWriter templ, sweep;
+  TemplateFields(row.templ, templ);
+  SweepFields(row.sweep, sweep);
   return {{"gpu", ToJson(row.gpu)},
-          {"template", {{"name", row.templ.name}, {"hash", row.templ.hash}, {"first_seen", row.templ.first_seen}}},
-          {"sweep",
-           {{"uid", s.uid},
-            {"command", s.command},
-            {"strategy", s.strategy},
-            {"budget", s.budget},
-            {"size_key", s.size_key},
-            {"status", s.status},
-            {"tool_version", s.tool_version},
-            {"nvrtc_version", s.nvrtc_version},
-            {"started_at", s.started_at},
-            {"ended_at", s.ended_at},
-            {"copy_gbps", s.copy_gbps}}},
+          {"template", templ.object},
+          {"sweep", sweep.object},
           {"size_key", row.size_key},
           {"measurement", ToJson(row.measurement)}};
 }
 
 MeasurementRow RowFromJson(const json& line) {
   MeasurementRow row;
-  const json& g = Object(line, "gpu");
-  Get(g, "uuid", &row.gpu.uuid);
-  Get(g, "name", &row.gpu.name);
-  Get(g, "cc_major", &row.gpu.cc_major);
-  Get(g, "cc_minor", &row.gpu.cc_minor);
-  Get(g, "sm_count", &row.gpu.sm_count);
-  Get(g, "memory_bytes", &row.gpu.memory_bytes);
-  Get(g, "driver_version", &row.gpu.driver_version);
-  Get(g, "cuda_version", &row.gpu.cuda_version);
-  if (g.contains("sm_clock_mhz")) Get(g, "sm_clock_mhz", &row.gpu.sm_clock_mhz);  // absent before schema 3
-  const json& t = Object(line, "template");
-  Get(t, "name", &row.templ.name);
-  Get(t, "hash", &row.templ.hash);
-  Get(t, "first_seen", &row.templ.first_seen);
-  const json& s = Object(line, "sweep");
-  Get(s, "uid", &row.sweep.uid);
-  Get(s, "command", &row.sweep.command);
-  Get(s, "strategy", &row.sweep.strategy);
-  Get(s, "budget", &row.sweep.budget);
-  Get(s, "size_key", &row.sweep.size_key);
-  Get(s, "status", &row.sweep.status);
-  Get(s, "tool_version", &row.sweep.tool_version);
-  Get(s, "nvrtc_version", &row.sweep.nvrtc_version);
-  Get(s, "started_at", &row.sweep.started_at);
-  Get(s, "ended_at", &row.sweep.ended_at);
-  if (s.contains("copy_gbps")) Get(s, "copy_gbps", &row.sweep.copy_gbps);
+  FieldReader gpu{Object(line, "gpu"), ""};
+  GpuFields(row.gpu, gpu);
+  FieldReader templ{Object(line, "template"), ""};
+  TemplateFields(row.templ, templ);
+  FieldReader sweep{Object(line, "sweep"), ""};
+  SweepFields(row.sweep, sweep);
   Get(line, "size_key", &row.size_key);
   const json& m = Object(line, "measurement");
+  FieldReader measurement{m, ""};
   MeasurementRecord& r = row.measurement;
-  Get(m, "params_json", &r.params_json);
-  Get(m, "launch_json", &r.launch_json);
-  std::string status;
-  Get(m, "status", &status);
-  Get(m, "reason", &r.reason);
-  Get(m, "time_ms_median", &r.time_ms_median);
-  Get(m, "time_ms_min", &r.time_ms_min);
-  Get(m, "time_ms_max", &r.time_ms_max);
-  Get(m, "time_ms_spread", &r.time_ms_spread);
-  Get(m, "samples", &r.samples);
-  Get(m, "perf_value", &r.perf_value);
-  Get(m, "perf_unit", &r.perf_unit);
-  Get(m, "regs_per_thread", &r.regs_per_thread);
-  Get(m, "smem_bytes", &r.smem_bytes);
-  Get(m, "spill_bytes", &r.spill_bytes);
-  Get(m, "blocks_per_sm", &r.blocks_per_sm);
-  Get(m, "occupancy", &r.occupancy);
-  Get(m, "limiter", &r.limiter);
-  Get(m, "compile_ms", &r.compile_ms);
-  Get(m, "error_text", &r.error_text);
-  Get(m, "measured_at", &r.measured_at);
+  MeasurementFields(r, measurement);
+  const std::string& status = measurement.status_text;
   if (!status.empty()) r.status = CandidateStatusFromText(status);
   // Absent in exports of schema 3, where a fault or timeout had killed its worker once.
-  if (m.contains("worker_kills"))
-    Get(m, "worker_kills", &r.worker_kills);
-  else
-    r.worker_kills = KillsWorker(r.status) ? 1 : 0;
-  // Absent in exports before schema 6: nothing measured.
-  for (const auto& [key, value] : {std::pair{"energy_j", &r.energy_j},
-                                   {"power_w", &r.power_w},
-                                   {"energy_launch_ms", &r.energy_launch_ms},
-                                   {"perf_per_joule", &r.perf_per_joule}})
-    if (m.contains(key)) Get(m, key, value);
-  if (m.contains("counters_json")) Get(m, "counters_json", &r.counters_json);
+  if (!m.contains("worker_kills")) r.worker_kills = KillsWorker(r.status) ? 1 : 0;
   if (!r.counters_json.empty() && !json::parse(r.counters_json, nullptr, false).is_object())
     throw std::invalid_argument("measurement.counters_json must be empty or a JSON object as a string");
   if (row.gpu.uuid.empty() || row.templ.name.empty() || r.params_json.empty() || status.empty())

@@ -436,6 +436,54 @@ TEST(Store, ExportLinesWithoutWorkerKillsCountAFaultAsOne) {
   EXPECT_EQ(RowFromJson(line).measurement.worker_kills, 0);
 }
 
+std::vector<std::string> Keys(const nlohmann::ordered_json& object) {
+  std::vector<std::string> keys;
+  for (const auto& item : object.items()) keys.push_back(item.key());
+  return keys;
+}
+
+// The export's format: every field of every record, in the order exports have always had, reads
+// back to the same line.
+TEST(RowJson, AnExportLineKeepsEveryFieldInItsOrderAndReadsBackToTheSameLine) {
+  MeasurementRow row;
+  row.gpu = SampleGpu();
+  row.gpu.sm_clock_mhz = 1980;
+  row.templ = {"transpose", "h", "2026-11-20T00:00:00Z"};
+  row.sweep = SampleSweep();
+  row.sweep.uid = "sweep-1";
+  row.sweep.budget = 40;
+  row.sweep.nvrtc_version = "13.0";
+  row.sweep.started_at = "2026-11-20T00:00:01Z";
+  row.sweep.ended_at = "2026-11-20T00:05:00Z";
+  row.sweep.copy_gbps = 2500;
+  row.size_key = "8192x8192";
+  row.measurement = SampleMeasurement(16, 1.0, "fault");
+  row.measurement.reason = "the worker died";
+  row.measurement.spill_bytes = 8;
+  row.measurement.error_text = "an illegal address";
+  row.measurement.worker_kills = 2;
+  row.measurement.counters_json = R"({"load_sectors_per_request":4.0})";
+  row.measurement.energy_j = 0.002;
+  row.measurement.power_w = 400;
+  row.measurement.energy_launch_ms = 5;
+  row.measurement.perf_per_joule = 12.5;
+  const nlohmann::ordered_json line = ToJson(row);
+  using Names = std::vector<std::string>;
+  EXPECT_EQ(Keys(line), (Names{"gpu", "template", "sweep", "size_key", "measurement"}));
+  EXPECT_EQ(Keys(line["gpu"]), (Names{"uuid", "name", "cc_major", "cc_minor", "sm_count", "memory_bytes",
+                                      "driver_version", "cuda_version", "sm_clock_mhz"}));
+  EXPECT_EQ(Keys(line["template"]), (Names{"name", "hash", "first_seen"}));
+  EXPECT_EQ(Keys(line["sweep"]), (Names{"uid", "command", "strategy", "budget", "size_key", "status", "tool_version",
+                                        "nvrtc_version", "started_at", "ended_at", "copy_gbps"}));
+  EXPECT_EQ(Keys(line["measurement"]),
+            (Names{"params_json", "launch_json", "status", "reason", "time_ms_median", "time_ms_min", "time_ms_max",
+                   "time_ms_spread", "samples", "perf_value", "perf_unit", "regs_per_thread", "smem_bytes",
+                   "spill_bytes", "blocks_per_sm", "occupancy", "limiter", "compile_ms", "error_text", "measured_at",
+                   "worker_kills", "counters_json", "energy_j", "power_w", "energy_launch_ms", "perf_per_joule"}));
+  EXPECT_EQ(line["measurement"]["status"], "fault");
+  EXPECT_EQ(ToJson(RowFromJson(nlohmann::json::parse(line.dump()))).dump(), line.dump());
+}
+
 // Counters and energy travel through export and import; an export of schema 5 has none of them.
 TEST(RowJson, CountersAndEnergyRoundTripAndMayBeAbsent) {
   MeasurementRow row;
