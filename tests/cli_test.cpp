@@ -21,8 +21,13 @@ int CountLines(const std::string& text) { return static_cast<int>(std::count(tex
 TEST(Cli, HelpForTheToolAndEveryCommand) {
   const auto top = RunTuner("--help");
   EXPECT_EQ(top.exit_code, 0);
-  for (const char* command : {"devices", "kernels", "occupancy", "tune", "query"}) {
-    EXPECT_NE(top.out.find(command), std::string::npos) << command;
+  EXPECT_NE(top.out.find("Exit codes: 0 success"), std::string::npos) << top.out;  // README's promise
+  for (const char* command :
+       {"devices", "kernels", "occupancy", "explore", "tune", "query", "simulate", "report", "db", "import", "export"})
+    EXPECT_NE(top.out.find("  " + std::string(command) + " "), std::string::npos) << command;
+  for (const char* command : {"devices", "kernels", "occupancy", "explore", "tune", "query", "simulate", "report", "db",
+                              "db check", "db info", "db export", "db import", "db merge", "db upgrade", "import t1",
+                              "export t4"}) {
     const auto help = RunTuner(std::string(command) + " --help");
     EXPECT_EQ(help.exit_code, 0) << command;
     EXPECT_NE(help.out.find("Usage: tuner " + std::string(command)), std::string::npos) << help.out;

@@ -44,7 +44,8 @@ int RunCheck(int argc, char** argv) {
   po::variables_map vm;
   if (!Parse(argc, argv,
              {"db check", "tuner db check [--db PATH] [--json]",
-              "Run SQLite's full integrity check and the foreign-key check. Exit 4 when the database is bad.", ""},
+              "Run SQLite's full integrity check and the foreign-key check, and compare best_per_gpu with a ranking of\n"
+              "every measurement. Exit 4 when the database is bad.", ""},
              options, {}, &vm))
     return kExitOk;
   db::Store store = db::Store::Open(DatabasePath(vm), db::OpenMode::kReadOnly);

@@ -114,7 +114,7 @@ int RunExplore(int argc, char** argv) {
   po::positional_options_description positional;
   AddKernelArgument(options, positional);
   AddTargetOptions(options, "take the architecture and limits from this GPU instead (default: --arch sm_90)");
-  AddSizeOption(options, "problem size, e.g. 8192x8192");
+  AddSizeOption(options, "problem size, e.g. 8192x8192; omitted sizes take the template's defaults");
   AddJsonOption(options);
   AddTemplatesOption(options);
   po::variables_map vm;

@@ -88,11 +88,11 @@ po::options_description MakeOptions() {
       "smem", po::value<std::string>()->default_value("0"),
       "shared memory per block in bytes, static plus dynamic, before the driver's reserve")(
       "vary", po::value<std::string>(), "also print occupancy over threads, regs or smem")(
-      "svg", po::value<std::string>(), "with --vary: write that curve as an SVG chart to FILE")(
+      "svg", po::value<std::string>(), "with --vary: write that curve as an SVG chart to this file")(
       "kernel", po::value<std::string>(), "a kernel template: threads, registers and shared memory from its cubin")(
       "param", po::value<std::vector<std::string>>()->composing(),
       "with --kernel: NAME=VALUE, a declared value or its label (others: first value)");
-  AddSizeOption(options, "with --kernel: problem size, e.g. 4096x4096x4096");
+  AddSizeOption(options, "with --kernel: problem size, e.g. 4096x4096x4096; omitted sizes take the template's defaults");
   AddTemplatesOption(options);
   AddJsonOption(options);
   po::options_description device(

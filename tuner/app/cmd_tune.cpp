@@ -373,7 +373,7 @@ int RunTune(int argc, char** argv) {
   po::options_description options("Options");
   po::positional_options_description positional;
   AddKernelArgument(options, positional, "the template to tune (see 'tuner kernels')");
-  AddSizeOption(options, "problem size, e.g. 8192x8192 (template's size variables in order)");
+  AddSizeOption(options, "problem size, e.g. 8192x8192 (the template's size variables in order); omitted sizes take the template's defaults");
   options.add_options()(
       "sizes", po::value<std::string>(),
       "several sizes in one run, e.g. 1024x256,4096x256, or 'captured' (every size the template has data for)");
@@ -392,9 +392,9 @@ int RunTune(int argc, char** argv) {
   options.add_options()("timeout-floor", po::value<std::string>()->default_value("10"),
                         "seconds a candidate may always take before it is killed (0.001 to 86400)")(
       "counters", po::value<std::string>()->default_value("leaders"),
-      "hardware counters after timing: leaders (the leaders and one candidate of each parameter value, the winner's\n"
+      "hardware counters after timing: leaders (the leaders and one candidate of each parameter value, the winner's "
       "one-parameter neighbour where there is one), all, or off; energy for the leaders unless off");
-  AddObjectiveOption(options, "energy objectives measure every\ncorrect candidate's energy");
+  AddObjectiveOption(options, "energy objectives measure every correct candidate's energy");
   AddJsonOption(options);
   AddTemplatesOption(options);
   AddDatabaseOption(options);

@@ -27,7 +27,7 @@ const Command kCommands[] = {
     {"query", tuner::RunQuery, "print the stored best configuration of a kernel"},
     {"simulate", tuner::RunSimulate, "replay a stored sweep to compare search strategies, no GPU needed"},
     {"report", tuner::RunReport, "write an HTML, Markdown or CSV report of the stored results"},
-    {"db", tuner::RunDb, "check, inspect, export, import and merge the results database"},
+    {"db", tuner::RunDb, "check, inspect, export, import, merge and upgrade the results database"},
     {"import", tuner::RunFormatImport, "turn a T1 description (the community's input format) into a template"},
     {"export", tuner::RunFormatExport, "write stored results as T4 (the community's results format)"},
     {"__worker", tuner::RunWorker, nullptr},
@@ -39,7 +39,9 @@ void PrintUsage(std::ostream& out) {
          "Autotuner and occupancy explorer for CUDA kernels.\n\nCommands:\n";
   for (const Command& c : kCommands)
     if (c.summary) out << "  " << c.name << std::string(12 - std::strlen(c.name), ' ') << c.summary << "\n";
-  out << "\nRun 'tuner COMMAND --help' for the options of one command.\n";
+  out << "\nRun 'tuner COMMAND --help' for the options of one command.\n\n"
+         "Exit codes: 0 success, 1 the work failed, 2 bad usage or input (nothing created or changed),\n"
+         "3 no usable GPU or driver, 4 the database is corrupt, foreign or newer, 130 interrupted.\n";
 }
 
 int Dispatch(const Command& command, int argc, char** argv) {
