@@ -1,17 +1,22 @@
 // The shipped templates' checks, without a GPU: every template names its own reference kernel
 // (never one of its configurations), the reference compiles, and the tolerances are the ones the
-// descriptions derive.
+// descriptions derive; kernel_templates/README.md's complete example is the shipped transpose.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "compile/compiler.h"
 #include "template/expression.h"
 #include "template/search_space.h"
 #include "template/template_library.h"
+#include "template/template_values.h"
 
 namespace tuner {
 namespace {
@@ -80,6 +85,45 @@ TEST(KernelTemplates, TolerancesAreTheDerivedOnes) {
   const TemplateSpec& reduction = Shipped().Find("reduction");
   const double at_2_31 = Evaluate(reduction.check.atol, MakeVariables(ParseProblemSize(reduction, "2147483648"), {}));
   EXPECT_NEAR(at_2_31, 41.2, 0.1);
+}
+
+
+// The first ```toml block after `heading` in `markdown`; "" when there is none.
+std::string TomlBlockAfter(const std::string& markdown, const std::string& heading) {
+  const std::size_t at = markdown.find(heading);
+  if (at == std::string::npos) return "";
+  const std::string fence = "```toml\n";
+  const std::size_t begin = markdown.find(fence, at);
+  if (begin == std::string::npos) return "";
+  const std::size_t end = markdown.find("```", begin + fence.size());
+  return markdown.substr(begin + fence.size(), end - begin - fence.size());
+}
+
+// kernel_templates/README.md's complete example is the shipped transpose, beside the same source: a
+// reader who copies it tunes what the shipped template tunes (the same parameters, values, labels and
+// candidates), not a space the source no longer means.
+TEST(KernelTemplates, TheReadmesCompleteExampleIsTheShippedTranspose) {
+  namespace fs = std::filesystem;
+  const fs::path shipped_dir = fs::path(TUNER_SOURCE_DIR) / "kernel_templates";
+  std::ifstream readme(shipped_dir / "README.md");
+  std::stringstream text;
+  text << readme.rdbuf();
+  const std::string example = TomlBlockAfter(text.str(), "## A complete example");
+  ASSERT_FALSE(example.empty());
+  const fs::path dir = fs::temp_directory_path() / ("readme_example_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "transpose.toml") << example;
+  fs::copy_file(shipped_dir / "transpose.cu", dir / "transpose.cu");
+  const TemplateSpec readme_spec = LoadTemplateFile((dir / "transpose.toml").string());
+  fs::remove_all(dir);
+  const TemplateSpec& spec = Shipped().Find("transpose");
+  ASSERT_EQ(readme_spec.params.size(), spec.params.size());
+  for (std::size_t i = 0; i < spec.params.size(); ++i) {
+    EXPECT_EQ(readme_spec.params[i].name, spec.params[i].name);
+    EXPECT_EQ(readme_spec.params[i].values, spec.params[i].values) << spec.params[i].name;
+    EXPECT_EQ(readme_spec.params[i].labels, spec.params[i].labels) << spec.params[i].name;
+  }
+  EXPECT_EQ(EnumerateCandidates(readme_spec, DefaultSize(readme_spec)), EnumerateCandidates(spec, DefaultSize(spec)));
 }
 
 }  // namespace
