@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compile throughput (issue 5): every candidate of a template compiled cold for sm_90 by
+# Compile throughput: every candidate of a template compiled cold for sm_90 by
 # `tuner explore` (no GPU needed), with NVRTC in one process per core (default) and in threads of
 # one process (TUNER_COMPILE=threads), each into an empty compile cache.
 #

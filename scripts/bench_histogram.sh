@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The histogram on uniform and on skewed data (issue 13): the example application captures its own
-# launch on each data set (TUNER_CAPTURE), `tuner tune` tunes each capture against the captured
-# output, and two Markdown tables follow the provenance header:
+# The histogram on uniform and on skewed data, whose winner depends on the data: the example
+# application captures its own launch on each data set (TUNER_CAPTURE), `tuner tune` tunes each
+# capture against the captured output, and two Markdown tables follow the provenance header:
 #   1. the fastest configuration of each variant on each data set;
 #   2. each data set's winner timed on both data sets, against that data set's best.
 # Each run starts from a fresh database and compile cache; exit 1 if a step fails.

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Tuned shipped kernels against references measured in the same run (issue 3 targets):
+# Tuned shipped kernels against references measured in the same run, each with the ratio it targets:
 #   transpose 8192^2 and reduction 2^28 (and every memory-bound template) against the
 #   device-to-device cudaMemcpy bandwidth each sweep's worker measures (256 MiB, read + written);
 #   matmul 4096^3 against cuBLAS SGEMM (torch.mm, fp32, TF32 off, median of 20 after 5 warm-ups);
 #   conv1d 2^24 x 100 taps against its naive variant (filter in global memory, one output per
-#   thread: the seeds' kernel), and against cuBLAS's FP32 rate.
+#   thread: the simplest kernel, where the template starts), and against cuBLAS's FP32 rate.
 # Every sweep measures every candidate in this run (--force), into a fresh database unless
 # BENCH_DB=PATH names one to keep (its stored results of these kernels are then replaced). A
 # reference that cannot be measured (PyTorch missing, no copy bandwidth, no naive conv1d) ends the

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The application library's cost (issue 12, requirement 6): TunedConfigs::Open, the first lookup
-# of a kernel and repeated lookups, on a synthetic database of 30,720 measurements
-# (db/synthetic_database.h). Open and first lookup are timed in fresh processes, as an application
-# meets them; wall time, and CPU time, which a busy machine inflates less. CPU only: no GPU needed.
+# The application library's cost, which an application pays at start and per launch:
+# TunedConfigs::Open, the first lookup of a kernel and repeated lookups, on a synthetic database of
+# 30,720 measurements (db/synthetic_database.h). Open and first lookup are timed in fresh processes,
+# as an application meets them; wall time, and CPU time, which a busy machine inflates less. CPU
+# only: no GPU needed.
 # Usage: scripts/bench_lookup.sh [build-dir] [fresh processes] [repeated lookups]
 set -euo pipefail
 cd "$(dirname "$0")/.."

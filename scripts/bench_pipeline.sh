@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The lessons of issue 17 tuned on one GPU in one run, from a fresh database and compile cache:
+# The lessons of the streams, divergence and unified_memory templates tuned on one GPU in one run,
+# from a fresh database and compile cache:
 #   1. streams: the tuned pipeline against one stream with one chunk (pageable and pinned), and
 #      against its slowest stage alone: max(H2D, kernel, D2H), each timed alone on the whole problem
 #      in the same run (`tune`'s pipeline_stages); targets: >= 1.8x faster, within 15% of the bound;

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Search strategies on a large stored sweep (issue 16): the complete brute-force sweep of
-# gemm_large on an H100 in reports/examples/ (12,064 candidates) is imported into a fresh database
-# and replayed by `tuner simulate` (no GPU) with a budget of 5% of its candidates, 20 seeds per
-# strategy. Prints, per strategy, how many seeds came within 5% of the optimum within the budget
-# and the evaluations they needed (mean, median, range), and how long each ran before it stopped.
+# Search strategies on a large stored sweep, as searching at scale meets them: the complete
+# brute-force sweep of gemm_large on an H100 in reports/examples/ (12,064 candidates) is imported
+# into a fresh database and replayed by `tuner simulate` (no GPU) with a budget of 5% of its
+# candidates, 20 seeds per strategy. Prints, per strategy, how many seeds came within 5% of the
+# optimum within the budget and the evaluations they needed (mean, median, range), and how long each
+# ran before it stopped.
 #
 #   scripts/bench_search.sh [--sweep reports/examples/gemm_large-h100.jsonl.xz] [--kernel gemm_large]
 #                           [--runs 20] [--budget-percent 5] [--strategy all] [--tuner PATH]

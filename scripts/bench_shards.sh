@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Several nodes (`tune --shard K/N`, issue 16, requirement 4), played on the GPUs of one machine:
+# Several nodes (`tune --shard K/N`), played on the GPUs of one machine:
 # one sweep of KERNEL on GPU 0, then N shards at once, shard K on GPU K-1 in its own process and
 # its own database (as the tasks of a job array would run), merged with `tuner db merge`, then the
 # next run on GPU 0 on the merged database, which must measure nothing new but the leaders other

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Search-space construction (issue 16, requirement 1): synthetic templates of 6 and 8 parameters of
-# 10 values each (10^6 and 10^8 combinations) with four and five GEMM-like constraints, written
-# into a scratch folder by tests/space_benchmark.cpp. Prints the Cartesian size, the valid count,
-# the seconds to build the valid candidates as tune and explore do (and to count them alone), the
-# peak memory, and, on the 10^6 space, the enumeration tuner used before (every constraint parsed
-# for every combination) timed in the same run, with a check that both give the same candidates in
-# the same order. Then the shares of `tune --shard K/N` of the 10^8 space over 8 nodes: their sizes
-# and the seconds a node takes to find its own. CPU only: no GPU needed.
+# Search-space construction, which must stay fast and small on spaces of 10^8 combinations:
+# synthetic templates of 6 and 8 parameters of 10 values each (10^6 and 10^8 combinations) with four
+# and five GEMM-like constraints, written into a scratch folder by tests/space_benchmark.cpp. Prints
+# the Cartesian size, the valid count, the seconds to build the valid candidates as tune and explore
+# do (and to count them alone), the peak memory, and, on the 10^6 space, the enumeration tuner used
+# before (every constraint parsed for every combination) timed in the same run, with a check that
+# both give the same candidates in the same order. Then the shares of `tune --shard K/N` of the 10^8
+# space over 8 nodes: their sizes and the seconds a node takes to find its own. CPU only: no GPU
+# needed.
 # Usage: scripts/bench_space.sh [build-dir]
 set -euo pipefail
 source "$(dirname "$0")/bench_common.sh"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Search strategies compared in simulation (issue 5): every complete stored sweep is replayed by
+# Search strategies compared in simulation: every complete stored sweep is replayed by
 # `tuner simulate --strategy all` (scripts/compare_strategies.sh), which needs no GPU. The sweeps:
 #   --db PATH     a database you have: replayed as it is (no GPU);
 #   --examples    the sweeps behind reports/examples/ (an H100 and an H200, 2026-11-22), rebuilt

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sweep speed against Kernel Tuner 1.5.0, side by side in one run on one GPU (issue 5): full sweeps,
+# Sweep speed against Kernel Tuner 1.5.0, side by side in one run on one GPU: full sweeps,
 # every output verified, of the baseline spaces in bench/templates (transpose 8192x8192, 20
 # configurations; SGEMM 4096, 135), each by
 #   tuner, cold:  an empty compile cache and a fresh database;

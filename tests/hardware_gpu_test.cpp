@@ -1,4 +1,4 @@
-// The seeds' lessons in hardware counters and energy, on a real GPU (skipped without one): each
+// The shipped templates' lessons in hardware counters and energy, on a real GPU (skipped without one): each
 // test tunes a shipped template narrowed to the candidates it compares, with counters for all.
 #include <gtest/gtest.h>
 

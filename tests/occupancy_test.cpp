@@ -1,6 +1,6 @@
 // The occupancy engine against NVIDIA's cuda_occupancy.h called directly (how the engine feeds it),
 // the built-in table and hand-worked results against the documentation (independent of both), the
-// seeds' worked example, invalid kernels, and the `tuner occupancy` command line (no GPU needed).
+// README's worked example, invalid kernels, and the `tuner occupancy` command line (no GPU needed).
 #include "occupancy/occupancy.h"
 
 #include <cuda_occupancy.h>
@@ -240,7 +240,7 @@ TEST(Occupancy, H100Example) {
   EXPECT_EQ(more_regs.limiter, Limiter::kRegisters);
 }
 
-// The seeds' worked example: a tiled matrix multiplication on a device with 16 KB of shared memory
+// README's worked example: a tiled matrix multiplication on a device with 16 KB of shared memory
 // and 1536 threads per SM (an sm_86 with a 16 KB carveout and no driver reserve).
 DeviceLimits SeedsDevice() {
   DeviceLimits d = ArchLimits("sm_86");
@@ -431,7 +431,7 @@ TEST(OccupancyCli, VaryWritesTheCurveAndAnSvg) {
   EXPECT_NE(text.find("this kernel: 48"), std::string::npos);
 }
 
-// --kernel compiles the template with NVRTC (no GPU needed): the seeds' tiled matmul for real.
+// --kernel compiles the template with NVRTC (no GPU needed): the worked example's tiled matmul for real.
 TEST(OccupancyCli, KernelTakesRegistersAndSharedMemoryFromTheCubin) {
   const std::string seeds = " --arch sm_86 --threads-per-sm 1536 --smem-per-sm 16K --reserved-smem 0 --json";
   const testing::CliResult tile32 = RunTuner("--kernel matmul --param VARIANT=1 --param TILE_WIDTH=32" + seeds);

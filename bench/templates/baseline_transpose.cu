@@ -1,4 +1,4 @@
-// The baseline transpose of the sweep-speed benchmark (issue 5), tuned by tuner and by Kernel Tuner
+// The baseline transpose of the sweep-speed benchmark, tuned by tuner and by Kernel Tuner
 // 1.5.0 from this same file (scripts/bench_sweep_speed.sh), plus a reference.
 
 extern "C" __global__ void transpose(float* __restrict__ out, const float* __restrict__ in, int w, int h) {

@@ -9,8 +9,8 @@ namespace {
 
 constexpr const char* kStallPrefix = "smsp__average_warps_issue_stalled_";
 constexpr const char* kStallSuffix = "_per_issue_active.ratio";
-// The reasons that explain the seeds' kernels (memory latency and throttles, barriers, math); each
-// more costs counters, and the counters cost replays.
+// The reasons that explain the shipped templates' kernels (memory latency and throttles, barriers,
+// math); each more costs counters, and the counters cost replays.
 const char* const kStallReasons[] = {"long_scoreboard", "short_scoreboard",   "barrier", "mio_throttle",
                                      "lg_throttle",     "math_pipe_throttle", "wait",    "membar"};
 
