@@ -35,7 +35,7 @@ std::optional<MeasurementRecord> BestBy(const std::vector<MeasurementRecord>& re
 
 // The best row by the rule of each (GPU card, template version, size) among `rows` (ok rows with
 // what the objective needs; ties: the lower measurement id): the input of SelectBest
-// (db/selection.h) for --objective.
+// (db/query/selection.h) for --objective.
 std::vector<MeasurementRow> BestRowsBy(const std::vector<MeasurementRow>& rows, Objective objective);
 
 // perf_value (per second) over joules: the work of one launch per joule, GB/J or GFLOP/J (0 when

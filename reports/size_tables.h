@@ -1,6 +1,6 @@
 // A kernel tuned at several sizes on one GPU card (`tuner tune --sizes`): what each size loses
 // with each other size's winner, and the dispatch table (the smallest set of configurations that
-// keeps every size within 5% of its own best, db/size_dispatch.h) that the application library
+// keeps every size within 5% of its own best, db/query/size_dispatch.h) that the application library
 // serves (TunedConfigs::Dispatch). As plain-text tables for the HTML and Markdown writers.
 #pragma once
 

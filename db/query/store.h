@@ -48,7 +48,7 @@ struct CountRow {
 class Store {
  public:
   // kReadWrite creates the file and its parent folders if needed; kReadOnly needs an existing file
-  // and never writes it (db/schema.h, OpenForReading); `check` applies to kReadOnly. Throws
+  // and never writes it (db/query/schema.h, OpenForReading); `check` applies to kReadOnly. Throws
   // BadDatabaseError (corrupt, foreign, newer: the file is not modified), UsageError (a directory,
   // or kReadWrite of a file this user cannot write) or std::runtime_error (missing file, I/O).
   static Store Open(const std::string& path, OpenMode mode, IntegrityCheck check = IntegrityCheck::kQuick);
@@ -88,7 +88,7 @@ class Store {
   std::vector<MeasurementRow> ListMeasurements(const MeasurementFilter& filter);
   // The best `ok` row per (GPU uuid, template version, size) of one template; `stale` is set for
   // versions other than current_hash (current_hash "" means LatestTemplateHash). The input of
-  // SelectBest (db/selection.h).
+  // SelectBest (db/query/selection.h).
   std::vector<MeasurementRow> BestPerGpu(const std::string& template_name, const std::string& current_hash);
   // The same reduced over the cards of a model: the best `ok` row per (GPU model = name, compute
   // capability, SMs, memory; template version; size). What reports show as "best per GPU".

@@ -1,5 +1,5 @@
 // tuner query: the stored best configuration of a kernel for a GPU and a problem size, with the
-// fallback used (db/selection.h) always named.
+// fallback used (db/query/selection.h) always named.
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>

@@ -20,7 +20,7 @@ struct ExpressionProblem : std::runtime_error {
 enum class Operation : std::uint8_t {
   kConstant,
   kVariable,
-  // binary operators, in the order of BinaryOperatorText()
+  // binary operators: kOr to kPower, the range IsBinary() tests
   kOr,
   kAnd,
   kLess,
