@@ -37,9 +37,11 @@ const std::map<std::string, std::set<std::string>> kMayInclude = {
 };
 
 // Single headers a folder may include from a folder it otherwise may not: the worker replies a
-// candidate's status, which the store keeps, in the one type both sides share.
+// candidate's status, which the store keeps, in the one type both sides share; the GPUs of this
+// machine are named by the UUID text the application library looks up.
 const std::map<std::string, std::set<std::string>> kMayIncludeHeader = {
     {"tuner/measure", {"db/query/candidate_status.h"}},
+    {"tuner/cuda", {"db/query/tuned_config.h"}},
 };
 
 bool MayInclude(const std::string& folder, const std::string& include) {

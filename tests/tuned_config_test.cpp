@@ -19,6 +19,27 @@ using db::testing::TempDir;
 
 const GpuIdentity kH100{"NVIDIA H100 80GB HBM3", 9, 0, 132, 85'000'000'000, "GPU-1111"};
 
+// A cudaDeviceProp's fields the library reads, without CUDA.
+struct FakeDeviceProp {
+  char name[256] = "NVIDIA H100 80GB HBM3";
+  int major = 9, minor = 0, multiProcessorCount = 132;
+  std::size_t totalGlobalMem = 85'000'000'000;
+  struct {
+    char bytes[16] = {'\x32', '\xd9', '\xe7', '\x88', '\x43', '\x59', '\xb7', '\x40',
+                      '\x2a', '\x2f', '\x55', '\x4f', '\x36', '\x9b', '\x1f', '\x01'};
+  } uuid;
+};
+
+// The one text of a GPU's UUID, which the tuner stores (cuda/device.cpp) and the library looks up.
+TEST(TunedConfig, AGpusUuidIsWrittenAsNvidiaSmiWritesIt) {
+  const FakeDeviceProp prop;
+  EXPECT_EQ(GpuUuidText(prop.uuid.bytes), "GPU-32d9e788-4359-b740-2a2f-554f369b1f01");
+  const GpuIdentity gpu = GpuFromProperties(prop);
+  EXPECT_EQ(gpu.uuid, "GPU-32d9e788-4359-b740-2a2f-554f369b1f01");
+  EXPECT_EQ(gpu.name, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(gpu.sm_count, 132);
+}
+
 // transpose on the H100: two versions; the newer one tuned at 4096x4096 and 16384x16384.
 std::string MakeDatabase(const TempDir& dir) {
   const std::string path = dir.File("lib.db");

@@ -33,6 +33,19 @@ struct GpuIdentity {
   std::string uuid;  // "GPU-xxxxxxxx-…"; empty: any card of the model
 };
 
+// A GPU's UUID as nvidia-smi writes it and the database keys a card: "GPU-" and its 16 bytes in
+// hex, grouped 8-4-4-4-12. The tuner stores what this gives, so a lookup finds the exact card.
+inline std::string GpuUuidText(const char (&bytes)[16]) {
+  std::string text = "GPU-";
+  char hex[3];
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) text += '-';
+    std::snprintf(hex, sizeof hex, "%02x", static_cast<unsigned char>(bytes[i]));
+    text += hex;
+  }
+  return text;
+}
+
 // From a cudaDeviceProp (any CUDA runtime: this library does not link CUDA).
 template <typename DeviceProp>
 GpuIdentity GpuFromProperties(const DeviceProp& prop) {
@@ -42,13 +55,7 @@ GpuIdentity GpuFromProperties(const DeviceProp& prop) {
   gpu.cc_minor = prop.minor;
   gpu.sm_count = prop.multiProcessorCount;
   gpu.memory_bytes = static_cast<std::int64_t>(prop.totalGlobalMem);
-  gpu.uuid = "GPU-";
-  char hex[3];
-  for (int i = 0; i < 16; ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) gpu.uuid += '-';
-    std::snprintf(hex, sizeof hex, "%02x", static_cast<unsigned char>(prop.uuid.bytes[i]));
-    gpu.uuid += hex;
-  }
+  gpu.uuid = GpuUuidText(prop.uuid.bytes);
   return gpu;
 }
 

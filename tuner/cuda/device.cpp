@@ -2,25 +2,13 @@
 
 #include <cuda_runtime_api.h>
 
-#include <cstdio>
-
 #include "common/errors.h"
 #include "cuda/cuda_check.h"
+#include "db/query/tuned_config.h"  // GpuUuidText: the UUID as the application library looks it up
 
 namespace tuner {
 
 namespace {
-
-std::string FormatUuid(const cudaUUID_t& uuid) {
-  std::string text = "GPU-";
-  char hex[3];
-  for (int i = 0; i < 16; ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) text += '-';
-    std::snprintf(hex, sizeof hex, "%02x", static_cast<unsigned char>(uuid.bytes[i]));
-    text += hex;
-  }
-  return text;
-}
 
 std::string FormatVersion(int version) {
   return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
@@ -32,7 +20,7 @@ GpuInfo Describe(int index) {
   GpuInfo gpu;
   gpu.index = index;
   gpu.name = prop.name;
-  gpu.uuid = FormatUuid(prop.uuid);
+  gpu.uuid = GpuUuidText(prop.uuid.bytes);
   gpu.cc_major = prop.major;
   gpu.cc_minor = prop.minor;
   gpu.sm_count = prop.multiProcessorCount;
