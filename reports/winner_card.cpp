@@ -53,6 +53,16 @@ std::string SpeedWords(double speedup) {
   return words;
 }
 
+// Why a comparison names no counter: one side was not profiled (a sweep profiles the leaders and a
+// few representatives), or no counter differs enough.
+std::string WhyNoCounterExplains(const db::MeasurementRecord& winner, const db::MeasurementRecord& other,
+                                 const std::string& other_params) {
+  if (winner.counters_json.empty() && other.counters_json.empty()) return "neither has counters";
+  if (other.counters_json.empty()) return other_params + " has no counters";
+  if (winner.counters_json.empty()) return "the winner has no counters";
+  return "no counter differs by 10%";
+}
+
 NeighbourComparison Compare(const Run& run, const std::string& name, const db::MeasurementRecord& winner,
                             const db::MeasurementRecord& other) {
   NeighbourComparison c;
@@ -70,9 +80,8 @@ NeighbourComparison Compare(const Run& run, const std::string& name, const db::M
     c.sentence += Number(c.winner_counter) + percent + " " + field->label + " against " + Number(c.other_counter) +
                   percent + " for " + name + "=" + c.other_value + "; " + speed;
   } else {
-    c.sentence += speed + (speed == kAsFast ? " as " : " than ") + name + "=" + c.other_value +
-                  (other.counters_json.empty() || winner.counters_json.empty() ? " (no counters of both)"
-                                                                               : " (no counter differs by 10%)");
+    c.sentence += speed + (speed == kAsFast ? " as " : " than ") + name + "=" + c.other_value + " (" +
+                  WhyNoCounterExplains(winner, other, name + "=" + c.other_value) + ")";
   }
   return c;
 }

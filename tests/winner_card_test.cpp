@@ -40,6 +40,18 @@ TEST(WinnerCard, ANeighbourAsFastIsNotCalledFasterAndASlowerWinnerSaysSo) {
             "PAD=1: 0.07 shared-memory bank conflicts per request against 15.7 for PAD=0; 1.25\u00d7 slower");
 }
 
+TEST(WinnerCard, ASentenceWithoutACounterSaysWhichSideLacksCounters) {
+  report::Run run = TransposeRun();
+  run.rows[2].measurement.counters_json.clear();  // TILE=64
+  EXPECT_EQ(SentenceFor(run, "TILE"), "TILE=32: 1.29\u00d7 faster than TILE=64 (TILE=64 has no counters)");
+  run.rows[1].measurement.counters_json.clear();  // PAD=0
+  EXPECT_EQ(SentenceFor(run, "PAD"), "PAD=1: 1.61\u00d7 faster than PAD=0 (PAD=0 has no counters)");
+  run.rows[0].measurement.counters_json.clear();  // the winner
+  EXPECT_EQ(SentenceFor(run, "PAD"), "PAD=1: 1.61\u00d7 faster than PAD=0 (neither has counters)");
+  run.rows[1].measurement.counters_json = R"({"shared_bank_conflicts_per_request":15.7})";
+  EXPECT_EQ(SentenceFor(run, "PAD"), "PAD=1: 1.61\u00d7 faster than PAD=0 (the winner has no counters)");
+}
+
 TEST(WinnerCard, OnlyACounterInTheWinnersFavourExplains) {
   // Lower is better for conflicts, higher for DRAM throughput: here both favour the other.
   EXPECT_EQ(ExplainingCounter(R"({"shared_bank_conflicts_per_request":8,"dram_throughput_pct":20})",
