@@ -31,6 +31,15 @@ bench_help() {
   awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
 }
 
+# bench_positional_args "$@": for the scripts whose arguments are all positional: --help prints the
+# usage, any other option is refused (exit 2) rather than taken for a path.
+bench_positional_args() {
+  case "${1:-}" in
+    -h|--help) bench_help; exit 0 ;;
+    -*) bench_usage "unknown option '$1'" ;;
+  esac
+}
+
 # bench_require_tuner PATH: the binary must exist; sets $tuner to its absolute path.
 bench_require_tuner() {
   [ -x "$1" ] || bench_usage "no tuner binary at '$1' (build it with scripts/build.sh, or pass its path)"

@@ -15,7 +15,7 @@
 set -euo pipefail
 source "$(dirname "$0")/bench_common.sh"
 bench_init bench_kernels "$@"
-case "${1:-}" in -h|--help) bench_help; exit 0 ;; esac
+bench_positional_args "$@"
 bench_require_tuner "${1:-build/bin/tuner}"
 shift || true
 kernels=("$@")

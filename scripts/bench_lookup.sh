@@ -6,10 +6,16 @@
 # only: no GPU needed.
 # Usage: scripts/bench_lookup.sh [build-dir] [fresh processes] [repeated lookups]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/bench_common.sh"
+bench_init bench_lookup "$@"
+bench_positional_args "$@"
 build=${1:-build}
 runs=${2:-50}
 iterations=${3:-20000}
+for count in "$runs" "$iterations"; do
+  [[ $count =~ ^[1-9][0-9]*$ ]] || bench_usage "'$count' is not a positive count"
+done
+[ -d "$build" ] || bench_usage "no build folder '$build' (build with scripts/build.sh, or pass its path)"
 cmake --build "$build" --target lookup_benchmark >/dev/null
 echo "date $(date -u +%FT%TZ), host $(hostname), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)," \
      "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"

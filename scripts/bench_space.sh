@@ -11,9 +11,10 @@
 # Usage: scripts/bench_space.sh [build-dir]
 set -euo pipefail
 source "$(dirname "$0")/bench_common.sh"
-[ "${1:-}" = --help ] && { bench_help; exit 0; }
 bench_init bench_space "$@"
+bench_positional_args "$@"
 build=${1:-build}
+[ -d "$build" ] || bench_usage "no build folder '$build' (build with scripts/build.sh, or pass its path)"
 cmake --build "$build" --target space_benchmark >/dev/null || bench_die "cannot build space_benchmark in '$build'"
 # The parameters take the values 1, 2, 4, ..., 512 (tests/space_benchmark.cpp writes the templates).
 six='"A * B <= 1024", "C % B == 0 && C <= 256", "D * E <= 64", "F <= A"'
