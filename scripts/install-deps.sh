@@ -14,7 +14,7 @@ packages=(
   zlib1g-dev
   python3   # scripts/fuzz_cli.py, whose short run is a CTest test
   xz-utils  # the stored example sweeps (reports/examples/*.jsonl.xz), read by a test and bench_search.sh
-  chromium  # tests/report_browser_test renders the HTML report headless
+  chromium  # tests/reports/report_browser_test.cpp renders the HTML report headless
 )
 
 missing=()

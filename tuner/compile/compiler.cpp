@@ -41,13 +41,6 @@ std::string SubstituteParams(const std::string& expression, const ParamValues& p
 
 bool IsNameExpression(const std::string& entry) { return entry.find_first_of("<:") != std::string::npos; }
 
-std::vector<std::string> Options(const TemplateSpec& spec, const ParamValues& params, const std::string& arch) {
-  std::vector<std::string> options = {"-arch=" + arch, "-std=c++17", "-Xptxas=-v"};
-  for (const auto& [name, value] : params) options.push_back("-D" + name + "=" + std::to_string(value));
-  options.insert(options.end(), spec.options.begin(), spec.options.end());
-  return options;
-}
-
 CompileResult CompileOnce(const TemplateSpec& spec, const ParamValues& params, const std::string& entry,
                           const std::string& arch);
 
@@ -87,6 +80,13 @@ CompileResult CompileWithResources(const TemplateSpec& spec, const ParamValues& 
 
 }  // namespace
 
+std::vector<std::string> NvrtcOptions(const TemplateSpec& spec, const ParamValues& params, const std::string& arch) {
+  std::vector<std::string> options = {"-arch=" + arch, "-std=c++17", "-Xptxas=-v"};
+  for (const auto& [name, value] : params) options.push_back("-D" + name + "=" + std::to_string(value));
+  options.insert(options.end(), spec.options.begin(), spec.options.end());
+  return options;
+}
+
 CompileResult CompileCandidate(const TemplateSpec& spec, const ParamValues& params, const std::string& entry,
                                const std::string& arch) {
   try {
@@ -110,7 +110,7 @@ CompileResult CompileOnce(const TemplateSpec& spec, const ParamValues& params, c
   const std::string name_expression = SubstituteParams(entry, params);
   const bool lowered = IsNameExpression(name_expression);
   if (lowered) program.AddNameExpression(name_expression);
-  const nvrtcResult status = program.Compile(Options(spec, params, arch));
+  const nvrtcResult status = program.Compile(NvrtcOptions(spec, params, arch));
   result.log = program.Log();
   result.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (status != NVRTC_SUCCESS) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "template/search_space.h"
 #include "template/template_spec.h"
@@ -31,6 +32,10 @@ struct CompileResult {
 // expression ("tile<TILE, PAD>") are replaced by their values. `arch` is "sm_90".
 CompileResult CompileCandidate(const TemplateSpec& spec, const ParamValues& params, const std::string& entry,
                                const std::string& arch);
+
+// Every option NVRTC gets for a candidate: the architecture, the language, ptxas's report, the
+// parameters as macros and the template's own options (the cubin cache's key holds them all).
+std::vector<std::string> NvrtcOptions(const TemplateSpec& spec, const ParamValues& params, const std::string& arch);
 
 // "13.0"
 std::string NvrtcVersion();

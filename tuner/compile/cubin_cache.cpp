@@ -74,7 +74,7 @@ CachedCompile CubinCache::Compile(const TemplateSpec& spec, const ParamValues& c
   ContentHash key;
   key.Add(spec.source_text).Add(ParamsJson(params)).Add(entry).Add(arch).Add(NvrtcVersion());
   for (const SourceHeader& header : spec.headers) key.Add(header.include_name).Add(header.text);
-  for (const std::string& option : spec.options) key.Add(option);
+  for (const std::string& option : NvrtcOptions(spec, params, arch)) key.Add(option);
   const fs::path cubin_path = fs::path(directory_) / (key.Hex() + ".cubin");
   const fs::path meta_path = fs::path(directory_) / (key.Hex() + ".json");
   CachedCompile cached;

@@ -19,8 +19,8 @@ constexpr unsigned char kAttrRegCount = 0x2f;     // EIATTR_REGCOUNT: (symbol in
 constexpr unsigned char kAttrNumBarriers = 0x4c;  // EIATTR_NUM_BARRIERS: barriers the kernel uses
 
 // From sm_90 on, NVRTC 13 sizes a kernel's .nv.shared section with the 1 KiB the system reserves
-// per block (checked against ptxas's report and cudaFuncGetAttributes: tests/cubin_elf_test.cpp,
-// tests/occupancy_gpu_test.cpp).
+// per block (checked against ptxas's report and cudaFuncGetAttributes: tests/compile/cubin_elf_test.cpp,
+// tests/occupancy/occupancy_gpu_test.cpp).
 long long ReservedInSection(const std::string& arch) {
   const int sm = std::atoi(arch.c_str() + (arch.rfind("sm_", 0) == 0 ? 3 : 0));
   return sm >= 90 ? 1024 : 0;

@@ -297,7 +297,7 @@ TEST(Store, RefusesOurApplicationIdAtSchemaVersionZero) {
 }
 
 // Opened for writing, the file is upgraded; opened for reading, a copy in memory is, and the file
-// is left as it was (tests/schema_test.cpp).
+// is left as it was (tests/db/query/schema_test.cpp).
 TEST(Store, UpgradesTheVersionOneFixture) {
   TempDir dir;
   for (OpenMode mode : {OpenMode::kReadWrite, OpenMode::kReadOnly}) {

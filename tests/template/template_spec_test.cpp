@@ -1,5 +1,5 @@
 // Loading one template description: what a valid one gives, and every malformed one reported with
-// file, line and field (the library of several templates is tests/template_library_test.cpp).
+// file, line and field (the library of several templates is tests/template/template_library_test.cpp).
 #include "template/template_spec.h"
 
 #include <gtest/gtest.h>

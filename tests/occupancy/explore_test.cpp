@@ -1,5 +1,6 @@
 // Every candidate of every shipped template compiles with NVRTC for sm_80 and sm_90 (no GPU); a
-// space too large to compile in a test is compiled on a pairwise sample.
+// space too large to compile in a test is compiled on a pairwise sample. The compiles go through a
+// cubin cache that outlives the run (ShippedCubinCache), so a second run compiles only what changed.
 #include "occupancy/explore.h"
 
 #include <gtest/gtest.h>
@@ -7,11 +8,13 @@
 #include <signal.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <thread>
 
 #include "cli_runner.h"
+#include "db/query/default_paths.h"
 #include "db_test_util.h"
 #include "occupancy/arch_table.h"
 #include "pairwise_sample.h"
@@ -30,6 +33,18 @@ void PrintTo(const Case& c, std::ostream* out) { *out << c.kernel << " for " << 
 
 class ShippedTemplate : public ::testing::TestWithParam<Case> {};
 
+// These compiles are most of the suite's CPU time, and the same on every run until a template, the
+// NVRTC options or NVRTC change: each is kept in the content-addressed cache (its key covers the
+// source, its headers, the parameters, the entry, the architecture, every NVRTC option and NVRTC's
+// version; only successes are kept), in $TUNER_TEST_CUBIN_CACHE, else $XDG_CACHE_HOME/tuner/
+// test-cubins, outside the build folder like ccache's, so a fresh clone benefits too. A hit stands
+// for a compile of the very same input that succeeded; TUNER_TEST_CUBIN_CACHE=off compiles all.
+std::string ShippedCubinCache(const db::testing::TempDir& scratch) {
+  const char* chosen = std::getenv("TUNER_TEST_CUBIN_CACHE");
+  const std::string dir = chosen && *chosen ? chosen : CacheDir() + "/test-cubins";
+  return dir == "off" ? scratch.File("cubins") : dir;
+}
+
 TEST_P(ShippedTemplate, EveryCandidateCompiles) {
   const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs({}));
   const TemplateSpec& spec = library.Find(GetParam().kernel);
@@ -38,7 +53,7 @@ TEST_P(ShippedTemplate, EveryCandidateCompiles) {
   db::testing::TempDir dir;
   const auto threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const Exploration exploration = ExploreCandidates(spec, candidates, size, ArchLimits(GetParam().arch),
-                                                    GetParam().arch, dir.File("cubins"), threads, TUNER_EXECUTABLE);
+                                                    GetParam().arch, ShippedCubinCache(dir), threads, TUNER_EXECUTABLE);
   EXPECT_FALSE(exploration.explored.empty());
   EXPECT_EQ(exploration.explored.size(), exploration.candidates);
   EXPECT_FALSE(exploration.interrupted);
