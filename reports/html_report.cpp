@@ -104,7 +104,7 @@ std::string RunSection(const KernelReport& kernel, const Run& run) {
   return out + "</details>\n";
 }
 
-std::string KernelSection(const KernelReport& kernel, const std::string& id) {
+std::string KernelSection(const KernelReport& kernel, const std::string& id, const std::function<void()>& run_done) {
   std::string out = "<section id=\"" + E(id) + "\">\n" + Tag("h2", kernel.kernel);
   if (kernel.runs.empty())
     return out + Tag("p", "No measurements of this kernel match the device and size filters.", "note") + "</section>\n";
@@ -126,7 +126,10 @@ std::string KernelSection(const KernelReport& kernel, const std::string& id) {
     out += Tag("h3", "Sizes on " + SizesHeading(sizes)) + Tag("p", DispatchSummary(sizes)) +
            Tag("h4", "Loss with the winners of other sizes") + HtmlTable(LossMatrixTable(sizes)) +
            Tag("h4", "Dispatch table") + HtmlTable(DispatchTableTable(kernel, sizes));
-  for (const Run& run : kernel.runs) out += RunSection(kernel, run);
+  for (const Run& run : kernel.runs) {
+    out += RunSection(kernel, run);
+    if (run_done) run_done();
+  }
   out += Tag("h3", "Provenance") + HtmlTable(ProvenanceTable(kernel));
   return out + "</section>\n";
 }
@@ -168,7 +171,7 @@ std::string Header(const ReportData& data, const std::vector<std::string>& ids) 
 
 }  // namespace
 
-std::string RenderHtml(const ReportData& data) {
+std::string RenderHtml(const ReportData& data, const std::function<void()>& run_done) {
   const std::vector<std::string> ids = SectionIds(data);
   std::string out =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -187,7 +190,7 @@ std::string RenderHtml(const ReportData& data) {
              "FP32 peak (SMs x FP32 lanes x 2 x SM clock) for GFLOP/s.",
              "muted");
   out += "</section>\n";
-  for (std::size_t i = 0; i < data.kernels.size(); ++i) out += KernelSection(data.kernels[i], ids[i]);
+  for (std::size_t i = 0; i < data.kernels.size(); ++i) out += KernelSection(data.kernels[i], ids[i], run_done);
   out += "<footer>" + Tag("p", "tuner " + data.tool_version + " \u00b7 " + data.generated_at, "muted") + "</footer>\n";
   return out + "</main>\n</body>\n</html>\n";
 }

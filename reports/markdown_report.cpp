@@ -80,7 +80,7 @@ std::string RunSection(const KernelReport& kernel, const Run& run, ChartLinks& l
   return out;
 }
 
-std::string KernelSection(const KernelReport& kernel, ChartLinks& links) {
+std::string KernelSection(const KernelReport& kernel, ChartLinks& links, const std::function<void()>& run_done) {
   std::string out = "## " + E(kernel.kernel) + "\n\n";
   if (kernel.runs.empty()) return out + "No measurements of this kernel match the device and size filters.\n\n";
   if (kernel.stale_rows_left_out > 0)
@@ -93,7 +93,10 @@ std::string KernelSection(const KernelReport& kernel, ChartLinks& links) {
     out += "### Sizes on " + E(SizesHeading(sizes)) + "\n\n" + E(DispatchSummary(sizes)) +
            "\n\n#### Loss with the winners of other sizes\n\n" + MdTable(LossMatrixTable(sizes)) +
            "#### Dispatch table\n\n" + MdTable(DispatchTableTable(kernel, sizes));
-  for (const Run& run : kernel.runs) out += RunSection(kernel, run, links);
+  for (const Run& run : kernel.runs) {
+    out += RunSection(kernel, run, links);
+    if (run_done) run_done();
+  }
   return out + "### Provenance\n\n" + MdTable(ProvenanceTable(kernel));
 }
 
@@ -137,7 +140,8 @@ std::string MarkdownEscape(const std::string& text) {
   return out;
 }
 
-MarkdownReport RenderMarkdown(const ReportData& data, const std::string& charts_folder) {
+MarkdownReport RenderMarkdown(const ReportData& data, const std::string& charts_folder,
+                              const std::function<void()>& run_done) {
   MarkdownReport report;
   ChartLinks links(charts_folder, &report);
   std::string names;
@@ -150,7 +154,7 @@ MarkdownReport RenderMarkdown(const ReportData& data, const std::string& charts_
   md += "## Best per kernel, GPU and size\n\n";
   const Table summary = SummaryTable(data);
   md += summary.rows.empty() ? "No measurements match this report's filters.\n\n" : MdTable(summary);
-  for (const KernelReport& kernel : data.kernels) md += KernelSection(kernel, links);
+  for (const KernelReport& kernel : data.kernels) md += KernelSection(kernel, links, run_done);
   return report;
 }
 

@@ -2,6 +2,7 @@
 // a folder beside the .md that the page links to.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,8 @@ struct MarkdownReport {
 std::string MarkdownEscape(const std::string& text);
 
 // charts_folder: the folder the charts are linked from, relative to the .md; empty: no charts.
-MarkdownReport RenderMarkdown(const ReportData& data, const std::string& charts_folder);
+// `run_done` (if any) is called after each run's section, for progress.
+MarkdownReport RenderMarkdown(const ReportData& data, const std::string& charts_folder,
+                              const std::function<void()>& run_done = {});
 
 }  // namespace tuner::report

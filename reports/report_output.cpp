@@ -15,9 +15,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<std::string> WriteMarkdown(const ReportData& data, const std::string& path) {
+std::vector<std::string> WriteMarkdown(const ReportData& data, const std::string& path,
+                                       const std::function<void()>& run_done) {
   const std::string folder = ChartsFolderOf(path);
-  const MarkdownReport report = RenderMarkdown(data, fs::path(folder).filename().string());
+  const MarkdownReport report = RenderMarkdown(data, fs::path(folder).filename().string(), run_done);
   std::vector<std::string> written;
   for (const ChartFile& chart : report.charts) {
     const std::string chart_path = (fs::path(path).parent_path() / chart.relative_path).string();
@@ -63,11 +64,11 @@ std::string ChartsFolderOf(const std::string& markdown_path) {
 }
 
 std::vector<std::string> WriteReport(const ReportData& data, ReportFormat format, const std::string& path,
-                                     std::ostream& out) {
-  if (format == ReportFormat::kMarkdown && path != "-") return WriteMarkdown(data, path);
-  const std::string text = format == ReportFormat::kHtml  ? RenderHtml(data)
+                                     std::ostream& out, const std::function<void()>& run_done) {
+  if (format == ReportFormat::kMarkdown && path != "-") return WriteMarkdown(data, path, run_done);
+  const std::string text = format == ReportFormat::kHtml  ? RenderHtml(data, run_done)
                            : format == ReportFormat::kCsv ? RenderCsv(data)
-                                                          : RenderMarkdown(data, "").markdown;
+                                                          : RenderMarkdown(data, "", run_done).markdown;
   if (path == "-") {
     out << text;
     out.flush();

@@ -2,6 +2,7 @@
 // into a folder beside it.
 #pragma once
 
+#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -23,8 +24,8 @@ std::string ChartsFolderOf(const std::string& markdown_path);
 
 // Writes the report to `path`, or to `out` when path is "-" (Markdown then has no charts). Each file
 // is written whole and renamed into place. Returns the paths written; throws std::runtime_error
-// naming a path that cannot be written.
+// naming a path that cannot be written. `run_done` (if any) hears of each run rendered.
 std::vector<std::string> WriteReport(const ReportData& data, ReportFormat format, const std::string& path,
-                                     std::ostream& out);
+                                     std::ostream& out, const std::function<void()>& run_done = {});
 
 }  // namespace tuner::report

@@ -53,8 +53,8 @@ std::string SpeedWords(double speedup) {
   return words;
 }
 
-// Why a comparison names no counter: one side was not profiled (a sweep profiles the leaders and a
-// few representatives), or no counter differs enough.
+// Why a comparison names no counter: one side was not profiled (a sweep's default profiles six
+// candidates at most), or no counter differs enough.
 std::string WhyNoCounterExplains(const db::MeasurementRecord& winner, const db::MeasurementRecord& other,
                                  const std::string& other_params) {
   if (winner.counters_json.empty() && other.counters_json.empty()) return "neither has counters";

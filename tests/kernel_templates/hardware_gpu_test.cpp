@@ -141,7 +141,7 @@ TEST(HardwareGpu, EnergyPerLaunchAgreesWithPowerTimesTime) {
   TempDir dir;
   WriteNarrowed(dir.File("t"), "transpose", "transpose_energy",
                 {{"values = [16, 32, 64]", "values = [32]"}, {"values = [4, 8, 16, 32]", "values = [8]"}});
-  const nlohmann::json doc = TuneWithCounters(dir, "transpose_energy", "8192x8192", "--counters leaders");
+  const nlohmann::json doc = TuneWithCounters(dir, "transpose_energy", "8192x8192");
   int measured = 0;
   for (const auto& c : doc.at("candidates")) {
     if (c.at("energy_j").is_null()) continue;
@@ -152,13 +152,36 @@ TEST(HardwareGpu, EnergyPerLaunchAgreesWithPowerTimesTime) {
     EXPECT_NEAR(energy_j, power_w * launch_ms * 1e-3, 0.2 * energy_j) << c.dump();
     EXPECT_GT(c.at("perf_per_joule").get<double>(), 0) << c.dump();
   }
-  EXPECT_GE(measured, 2) << "the leaders' energy";
+  EXPECT_GE(measured, 2) << "every correct candidate's energy";
   // One request profiled every planned candidate in one CUPTI session and chained their energy windows.
   const nlohmann::json& pass = doc.at("hardware_pass");
   std::cout << "hardware pass: " << pass.dump() << "\n";
   EXPECT_EQ(pass.at("requests"), 1) << pass.dump();
   EXPECT_EQ(pass.at("energy"), measured) << pass.dump();
   EXPECT_GE(pass.at("counters").get<int>(), measured) << pass.dump();
+}
+
+// The default --counters winner: the winner and the few candidates its card compares it with, in
+// one CUPTI session, and energy for the winner alone.
+TEST(HardwareGpu, TheDefaultCountsTheWinnerAndAFewComparisonsInOneRequest) {
+  TUNER_GPU_TEST(1);
+  TempDir dir;
+  WriteNarrowed(dir.File("t"), "transpose", "transpose_default", {});
+  const nlohmann::json doc = TuneWithCounters(dir, "transpose_default", "8192x8192", "");
+  int counted = 0;
+  std::vector<nlohmann::json> with_energy;
+  for (const auto& c : doc.at("candidates")) {
+    counted += c.contains("counters") && c["counters"].is_object() && !c["counters"].empty();
+    if (!c.at("energy_j").is_null()) with_energy.push_back(c.at("params"));
+  }
+  std::cout << counted << " of " << doc["candidates"].size() << " candidates counted; hardware pass "
+            << doc.at("hardware_pass").dump() << "\n";
+  EXPECT_GE(counted, 2) << "the winner and at least one comparison";
+  EXPECT_LE(counted, 6);
+  ASSERT_EQ(with_energy.size(), 1u) << "energy for the winner only";
+  EXPECT_EQ(with_energy[0], doc.at("best").at("params"));
+  EXPECT_GT(Counter(Candidate(doc, doc["best"]["params"].get<std::map<std::string, int>>()), "dram_throughput_pct"), 0);
+  EXPECT_EQ(doc["hardware_pass"].at("requests"), 1) << "one CUPTI session";
 }
 
 }  // namespace

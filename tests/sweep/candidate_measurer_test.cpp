@@ -4,10 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <vector>
 
 #include "fake_worker.h"
 #include "measuring_fixture.h"
+#include "search/retry_policy.h"
 
 namespace tuner {
 namespace {
@@ -69,6 +71,39 @@ TEST(CandidateMeasurer, AHangIsATimeout) {
   const db::MeasurementRecord record = m.measurer.Measure(m.compiled, false, 1).value();  // a deadline of 1 s, no retry
   EXPECT_EQ(record.status, db::CandidateStatus::kTimeout);
   EXPECT_NE(record.reason.find("no answer within"), std::string::npos) << record.reason;
+}
+
+// Issue 32: a hang cost its 10 s deadline twice. After a candidate answered in milliseconds the
+// deadline is 3 s (1 s plus a thousand times 2 ms), and a worker that had answered before, with a
+// fresh one setting up after it, shows that the hang was the candidate's: no second try.
+TEST(CandidateMeasurer, AHangAfterAnAnswerIsCutSoonAndNotTriedAgain) {
+  FakeWorker fake(kDone, std::string("if [ -f FILE ]; then exec sleep 30; else touch FILE; ") + kOkReply + "; fi");
+  Measuring m(fake);
+  ASSERT_EQ(m.measurer.Measure(m.compiled, false, 0)->status, db::CandidateStatus::kOk);
+  const auto start = std::chrono::steady_clock::now();
+  const db::MeasurementRecord record = m.measurer.Measure(m.compiled, false, 0).value();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(record.status, db::CandidateStatus::kTimeout);
+  EXPECT_NE(record.reason.find("no answer within 3"), std::string::npos) << record.reason;
+  EXPECT_NE(record.reason.find("the hang is the candidate's; not tried again"), std::string::npos) << record.reason;
+  EXPECT_EQ(record.worker_kills, kMaxWorkerKills) << "final";
+  EXPECT_LT(seconds, 6);
+  EXPECT_EQ(fake.Requests("measure"), 2);
+  EXPECT_EQ(fake.Starts(), 2) << "the fresh worker that set up after the hang";
+  EXPECT_TRUE(m.committed.empty());
+}
+
+TEST(CandidateMeasurer, AHangOfAWorkerThatNeverAnsweredIsTriedAgain) {
+  FakeWorker fake(kDone, "exec sleep 30");
+  Measuring m(fake);
+  CandidateMeasurer quick(m.worker, m.pipeline, m.records, m.stop,
+                          [&m](const db::MeasurementRecord& r) { m.committed.push_back(r); }, 0.3);
+  const db::MeasurementRecord record = quick.Measure(m.compiled, false, 0).value();
+  EXPECT_EQ(record.status, db::CandidateStatus::kTimeout);
+  EXPECT_EQ(record.worker_kills, 2);
+  EXPECT_NE(record.reason.find("(killed its worker 2 times; not tried again)"), std::string::npos) << record.reason;
+  EXPECT_EQ(fake.Requests("measure"), 2) << "the GPU may have been at fault: tried again";
+  ASSERT_EQ(m.committed.size(), 1u);
 }
 
 TEST(CandidateMeasurer, AWorkerThatCannotTakeTheCandidateUpGivesALaunchError) {

@@ -38,7 +38,7 @@ TEST(HardwarePass, AFailedProfileIsSaidWithItsReasonAndTheRecordKeepsNoCounters)
   Profiling p(fake);
   const std::string leader = p.ledger.records().at(0).params_json;
   ::testing::internal::CaptureStderr();
-  const std::optional<HardwarePassCost> cost = p.pass.Run({leader}, CounterMode::kLeaders, db::Objective::kTime);
+  const std::optional<HardwarePassCost> cost = p.pass.Run({leader}, CounterMode::kWinner, db::Objective::kTime);
   const std::string said = ::testing::internal::GetCapturedStderr();
   ASSERT_TRUE(cost.has_value()) << "the leader was planned";
   EXPECT_EQ(cost->counters, 0);
@@ -55,7 +55,7 @@ TEST(HardwarePass, AProfileReplyIsStoredWithTheRecord) {
                   R"("{\"dram_throughput_pct\":50}","energy":null,"counters_unavailable":"","energy_unavailable":""}]})");
   Profiling p(fake);
   const std::string leader = p.ledger.records().at(0).params_json;
-  const std::optional<HardwarePassCost> cost = p.pass.Run({leader}, CounterMode::kLeaders, db::Objective::kTime);
+  const std::optional<HardwarePassCost> cost = p.pass.Run({leader}, CounterMode::kWinner, db::Objective::kTime);
   ASSERT_TRUE(cost.has_value());
   EXPECT_EQ(cost->requests, 1);
   EXPECT_EQ(cost->counters, 1);

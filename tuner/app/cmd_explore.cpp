@@ -11,6 +11,7 @@
 #include "common/errors.h"
 #include "common/interrupt.h"
 #include "common/option_values.h"
+#include "common/progress_bar.h"
 #include "common/text_table.h"
 #include "occupancy/explore.h"
 #include "occupancy/template_resources.h"
@@ -131,8 +132,10 @@ int RunExplore(int argc, char** argv) {
   static std::atomic<bool> interrupted{false};
   StopOnInterrupt(&interrupted);
   const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const Exploration exploration =
-      ExploreTemplate(templ, size, target.limits, target.arch, DefaultCubinCacheDir(), threads, "", &interrupted);
+  ProgressBar progress(ProgressStyleFor(StderrIsTerminal()), "tuner explore", false);
+  const Exploration exploration = ExploreTemplate(templ, size, target.limits, target.arch, DefaultCubinCacheDir(),
+                                                  threads, "", &interrupted, &progress);
+  progress.Finish();
   if (JsonOutput(vm))
     PrintJson(templ, size, target, exploration);
   else

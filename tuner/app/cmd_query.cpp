@@ -157,8 +157,8 @@ int RunQuery(int argc, char** argv) {
   const std::vector<db::MeasurementRow> rows = BestRows(store, kernel, templ ? templ->hash : "", objective);
   if (rows.empty() && objective != db::Objective::kTime)
     throw std::runtime_error("no result of '" + kernel + "' with a measured energy is stored in " + store.path() +
-                             "; tune it with --counters leaders or all, or --objective " + db::ToString(objective) +
-                             ", on a GPU whose driver reports energy");
+                             "; tune it on a GPU whose driver reports energy (the winner's energy unless --counters off, "
+                             "every candidate's with --counters all or --objective " + db::ToString(objective) + ")");
   if (rows.empty())
     throw std::runtime_error("no successful result of '" + kernel + "' is stored in " + store.path() +
                              "; run 'tuner tune " + kernel + "' on a GPU first");

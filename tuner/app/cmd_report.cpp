@@ -10,6 +10,7 @@
 #include "app/commands.h"
 #include "common/errors.h"
 #include "common/interrupt.h"
+#include "common/progress_bar.h"
 #include "db/query/number_text.h"
 #include "db/query/selection.h"
 #include "db/query/store.h"
@@ -111,7 +112,14 @@ int RunReport(int argc, char** argv) {
   }
   RequireRows(data, request);
   const std::string path = output.value_or(report::DefaultOutputPath(format));
-  const std::vector<std::string> written = report::WriteReport(data, format, path, std::cout);
+  ProgressBar progress(ProgressStyleFor(StderrIsTerminal()), "tuner report", false);
+  ProgressCounts runs;
+  for (const report::KernelReport& kernel : data.kernels) runs.total += kernel.runs.size();
+  const std::vector<std::string> written = report::WriteReport(data, format, path, std::cout, [&] {
+    ++runs.done;
+    progress.Update(0, runs);
+  });
+  progress.Finish();
   if (!written.empty())
     std::cerr << "tuner report: wrote " << written.front() << " (" << data.CountRows() << " measurements of "
               << data.kernels.size() << " kernel(s)"

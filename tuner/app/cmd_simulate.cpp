@@ -12,6 +12,7 @@
 #include "app/stored_template.h"
 #include "common/errors.h"
 #include "common/option_values.h"
+#include "common/progress_bar.h"
 #include "common/text_table.h"
 #include "db/query/selection.h"
 #include "db/query/store.h"
@@ -213,13 +214,20 @@ int RunSimulate(int argc, char** argv) {
                       {"database", store.path()}, {"tolerance", kTolerance},
                       {"runs", o.runs},           {"budget", o.strategy.max_evaluations},
                       {"seed", o.strategy.seed},  {"sweeps", ordered_json::array()}};
-  for (const StoredSweep& sweep : CompleteSweeps(groups, templ, o, hash)) {
+  const auto sweeps = CompleteSweeps(groups, templ, o, hash);
+  ProgressBar progress(ProgressStyleFor(StderrIsTerminal()), "tuner simulate", false);
+  ProgressCounts runs{sweeps.size() * o.strategies.size() * o.runs, 0, 0, 0};
+  for (const StoredSweep& sweep : sweeps) {
     std::vector<StrategySummary> summaries;
     for (const std::string& name : o.strategies) {
       StrategyOptions options = o.strategy;
       options.name = name;
-      summaries.push_back(SimulateStrategy(sweep.landscape, options, o.runs, kTolerance));
+      summaries.push_back(SimulateStrategy(sweep.landscape, options, o.runs, kTolerance, [&] {
+        ++runs.done;
+        progress.Update(0, runs);
+      }));
     }
+    progress.Finish();
     if (JsonOutput(vm))
       doc["sweeps"].push_back(SweepJson(sweep, summaries));
     else

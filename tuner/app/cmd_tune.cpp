@@ -338,6 +338,7 @@ SweepOptions SweepOptionsFrom(const po::variables_map& vm, int argc, char** argv
   sweep.force = vm.count("force") > 0;
   sweep.timeout_floor_s = ParseSeconds("timeout-floor", vm["timeout-floor"].as<std::string>(), 0.001, kMaxTimeoutFloorS,
                                        "a candidate's deadline; a day at most");
+  sweep.tighten_deadlines = vm["timeout-floor"].defaulted();  // a floor the user sets is kept
   sweep.command_line = JoinArgs(argc, argv);
   sweep.strategy.name = vm["strategy"].as<std::string>();
   RequireStrategyName(sweep.strategy.name);
@@ -390,10 +391,12 @@ int RunTune(int argc, char** argv) {
                         "stop measuring after this many seconds (0: no limit)");
   AddSeedOption(options, "1", "seed of the random and optimising strategies (0 to 2^64-1)");
   options.add_options()("timeout-floor", po::value<std::string>()->default_value("10"),
-                        "seconds a candidate may always take before it is killed (0.001 to 86400)")(
-      "counters", po::value<std::string>()->default_value("leaders"),
-      "hardware counters after timing: leaders (the leaders and one candidate of each parameter value, the winner's "
-      "one-parameter neighbour where there is one), all, or off; energy for the leaders unless off");
+                        "seconds a candidate may always take before it is killed (0.001 to 86400); unset, 10 "
+                        "until a candidate answered, then shorter where kernels take milliseconds")(
+      "counters", po::value<std::string>()->default_value("winner"),
+      "hardware counters after timing: winner (the winner, the runners-up and the winner's one-parameter "
+      "neighbours, 6 at most), explain (those and one candidate of each parameter value, the winner's neighbour "
+      "where there is one), all, or off; energy for the winner unless off, for all under all");
   AddObjectiveOption(options, "energy objectives measure every correct candidate's energy");
   AddJsonOption(options);
   AddTemplatesOption(options);
@@ -413,7 +416,7 @@ int RunTune(int argc, char** argv) {
   RequireNoFolder("db", db_path);  // bad databases (a folder, a foreign or read-only file) before the GPU
   db::Store::CheckWritable(db_path);
   const std::vector<GpuInfo> gpus = SelectedGpus(vm, sweep);  // no GPU: exit 3 before the database is touched
-  ProgressBar bar(!JsonOutput(vm) && StderrIsTerminal());     // one bar for all GPUs' sweeps
+  ProgressBar bar(ProgressStyleFor(StderrIsTerminal()), "tuner tune");  // one for all GPUs' sweeps, on stderr
   sweep.progress = &bar;
   db::Store store = db::Store::Open(db_path, db::OpenMode::kReadWrite);
   StopOnInterrupt(&g_sweep_interrupted);

@@ -37,23 +37,26 @@ ExploredCandidate ExploreOne(const TemplateSpec& spec, const ProblemSize& size, 
 
 Exploration ExploreTemplate(const TemplateSpec& spec, const ProblemSize& size, const DeviceLimits& device,
                             const std::string& arch, const std::string& cache_dir, int threads,
-                            const std::string& executable, const std::atomic<bool>* stop) {
+                            const std::string& executable, const std::atomic<bool>* stop, ProgressBar* progress) {
   return ExploreCandidates(spec, EnumerateCandidates(spec, size), size, device, arch, cache_dir, threads, executable,
-                           stop);
+                           stop, progress);
 }
 
 Exploration ExploreCandidates(const TemplateSpec& spec, const std::vector<ParamValues>& candidates,
                               const ProblemSize& size, const DeviceLimits& device, const std::string& arch,
                               const std::string& cache_dir, int threads, const std::string& executable,
-                              const std::atomic<bool>* stop) {
+                              const std::atomic<bool>* stop, ProgressBar* progress) {
   std::vector<ExploredCandidate> explored(candidates.size());
   std::vector<char> done(candidates.size(), 0);
+  std::atomic<std::size_t> done_count{0}, failed_count{0};
   ParallelCompiler compiler(threads, cache_dir, executable);
   {
     CompilePool pool(candidates.size(), threads, [&](std::size_t i, int slot) {
       if (stop && *stop) return;
       explored[i] = ExploreOne(spec, size, device, arch, compiler, slot, candidates[i]);
       done[i] = 1;
+      const std::size_t failed = failed_count += explored[i].CompileFailed() ? 1 : 0;
+      if (progress) progress->Update(0, {candidates.size(), ++done_count, failed, 0});
     });
     for (std::size_t i = 0; i < candidates.size(); ++i) pool.WaitFor(i);
   }

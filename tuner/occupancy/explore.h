@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/progress_bar.h"
 #include "compile/compiler.h"
 #include "compile/parallel_compiler.h"
 #include "occupancy/occupancy.h"
@@ -35,15 +36,17 @@ struct Exploration {
 
 // Compiles on `threads` threads (and as many NVRTC processes of `executable`, the tuner binary; ""
 // for this process's own) into the cubin cache `cache_dir`. Once `*stop` is set (if given), no
-// further compile starts; those under way finish.
+// further compile starts; those under way finish. `progress` (if given) hears of every candidate
+// explored, and of those that failed to compile.
 Exploration ExploreTemplate(const TemplateSpec& spec, const ProblemSize& size, const DeviceLimits& device,
                             const std::string& arch, const std::string& cache_dir, int threads,
-                            const std::string& executable = "", const std::atomic<bool>* stop = nullptr);
+                            const std::string& executable = "", const std::atomic<bool>* stop = nullptr,
+                            ProgressBar* progress = nullptr);
 
 // The same for the given candidates of the template only (a sample of a large space).
 Exploration ExploreCandidates(const TemplateSpec& spec, const std::vector<ParamValues>& candidates,
                               const ProblemSize& size, const DeviceLimits& device, const std::string& arch,
                               const std::string& cache_dir, int threads, const std::string& executable = "",
-                              const std::atomic<bool>* stop = nullptr);
+                              const std::atomic<bool>* stop = nullptr, ProgressBar* progress = nullptr);
 
 }  // namespace tuner

@@ -97,7 +97,7 @@ SimulatedRun SimulateRun(const Landscape& landscape, const StrategyOptions& opti
 }
 
 StrategySummary SimulateStrategy(const Landscape& landscape, const StrategyOptions& options, std::size_t runs,
-                                 double tolerance) {
+                                 double tolerance, const std::function<void()>& run_done) {
   const std::optional<std::size_t> optimum = landscape.Optimum();
   if (!optimum) throw std::invalid_argument("no candidate of the stored sweep succeeded: nothing to search for");
   const double optimum_ms = *landscape.time_ms[*optimum];
@@ -115,6 +115,7 @@ StrategySummary SimulateStrategy(const Landscape& landscape, const StrategyOptio
       ++found;
     }
     if (run.evaluations_to_target) to_target.push_back(*run.evaluations_to_target);
+    if (run_done) run_done();
   }
   summary.reached = to_target.size();
   summary.mean_evaluations = runs ? evaluations / static_cast<double>(runs) : 0;

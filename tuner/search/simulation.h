@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -58,9 +59,9 @@ struct StrategySummary {
   double mean_best_ratio = 0;   // best time found / optimum, over runs that found an ok candidate
 };
 
-// `runs` runs with seeds options.seed, options.seed + 1, ... Throws std::invalid_argument when the
-// landscape has no ok candidate.
+// `runs` runs with seeds options.seed, options.seed + 1, ..., `run_done` called after each (for
+// progress). Throws std::invalid_argument when the landscape has no ok candidate.
 StrategySummary SimulateStrategy(const Landscape& landscape, const StrategyOptions& options, std::size_t runs,
-                                 double tolerance = 0.05);
+                                 double tolerance = 0.05, const std::function<void()>& run_done = {});
 
 }  // namespace tuner

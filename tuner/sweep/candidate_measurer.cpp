@@ -2,25 +2,19 @@
 
 #include <algorithm>
 
-#include "measure/sampling_policy.h"
 #include "search/retry_policy.h"
 
 namespace tuner {
 
 CandidateMeasurer::CandidateMeasurer(WorkerClient& worker, const CandidatePipeline& pipeline,
                                      const CandidateRecords& records, const SweepStop& stop, Commit commit,
-                                     double timeout_floor_s)
+                                     double timeout_floor_s, bool tightens)
     : worker_(worker),
       pipeline_(pipeline),
       records_(records),
       stop_(stop),
       commit_(std::move(commit)),
-      timeout_floor_s_(timeout_floor_s) {}
-
-double CandidateMeasurer::CandidateTimeoutS() const {
-  constexpr double kSlowerThanBest = 20;
-  return std::max(timeout_floor_s_, 1.0 + best_ms_ * 1e-3 * kSlowerThanBest * SamplingPolicy{}.max_samples);
-}
+      deadline_(timeout_floor_s, tightens) {}
 
 std::optional<db::MeasurementRecord> CandidateMeasurer::Measure(const Compiled& compiled, bool estimate_only,
                                                                 int kills) {
@@ -36,12 +30,25 @@ std::optional<db::MeasurementRecord> CandidateMeasurer::Measure(const Compiled& 
       return measured;
     }
     record.worker_kills = ++kills;
+    if (record.status == db::CandidateStatus::kTimeout && kills < kMaxWorkerKills && HangWasTheCandidates()) {
+      record.worker_kills = kMaxWorkerKills;
+      record.reason += " (its worker had answered before and a fresh one set up after it: the hang is the "
+                       "candidate's; not tried again)";
+      return measured;
+    }
+    if (stop_.Requested()) return std::nullopt;
     if (kills >= kMaxWorkerKills) {
       record.reason += " (killed its worker " + std::to_string(kills) + " times; not tried again)";
       return measured;
     }
     commit_(record);
   }
+}
+
+// Whether the worker that hung had answered before and a fresh one sets up now (then the retry
+// finds it running).
+bool CandidateMeasurer::HangWasTheCandidates() {
+  return hung_answering_worker_ && !stop_.Requested() && worker_.EnsureRunning();
 }
 
 std::optional<db::MeasurementRecord> CandidateMeasurer::MeasureOnce(const Compiled& compiled, bool estimate_only) {
@@ -53,7 +60,11 @@ std::optional<db::MeasurementRecord> CandidateMeasurer::MeasureOnce(const Compil
   request.launch = pipeline_.Launch(compiled);
   request.best_ms = best_ms_;
   request.estimate_only = estimate_only;
-  const WorkerAnswer<MeasureReply> answer = worker_.Call(request, CandidateTimeoutS());
+  const WorkerAnswer<MeasureReply> answer = worker_.Call(request, deadline_.MeasureS(best_ms_));
+  hung_answering_worker_ =
+      answer.outcome == WorkerProcess::Outcome::kTimedOut && answered_by_worker_ == worker_.starts();
+  if (answer.outcome == WorkerProcess::Outcome::kReplied) answered_by_worker_ = worker_.starts();
+  if (answer.body) deadline_.Answered(answer.worker_s);
   switch (answer.outcome) {
     case WorkerProcess::Outcome::kInterrupted:
       return std::nullopt;

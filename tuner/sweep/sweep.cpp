@@ -113,7 +113,7 @@ SweepRun::SweepRun(const TemplateSpec& spec, const SweepOptions& options, db::St
       ledger_(store, place_.sweep_id),
       measurer_(
           worker_, pipeline_, records_, stop_, [this](const db::MeasurementRecord& r) { ledger_.Commit(r); },
-          options.timeout_floor_s),
+          options.timeout_floor_s, options.tighten_deadlines),
       plan_({ledger_, measurer_, worker_, pipeline_, records_, stored_, options.leader_exchange, stop_, time_},
             [this](const std::string& params_json) { return MeasureLeader(params_json); }),
       hardware_(ledger_, worker_, pipeline_, measurer_, stop_, options.gpu) {}
@@ -265,8 +265,8 @@ bool SweepRun::OutOfTime() const {
 
 void SweepRun::ReportProgress() const {
   if (options_.progress)
-    options_.progress->Update(options_.gpu, to_measure_, ledger_.records().size(), ledger_.failures(),
-                              measurer_.best_ms());
+    options_.progress->Update(options_.gpu, {to_measure_, ledger_.records().size(), ledger_.failures(),
+                                             measurer_.best_ms()});
 }
 
 void SweepRun::Finish() {

@@ -31,7 +31,8 @@ struct SweepOptions {
   std::string worker_executable;    // the tuner binary; "" for this process's own
   std::string cache_dir;            // compiled kernels; "" for the default
   std::string command_line;         // stored with the sweep
-  double timeout_floor_s = 10;      // a candidate's deadline is never shorter
+  double timeout_floor_s = 10;      // a candidate's deadline until one answered
+  bool tighten_deadlines = true;    // then shorter where kernels take milliseconds (false: a floor)
   int compile_threads = 0;          // 0: one per core
   ProgressBar* progress = nullptr;  // shared by the sweeps of one command; null: no bar
   StrategyOptions strategy;         // which candidates, in which order; max_evaluations is the budget
@@ -40,7 +41,7 @@ struct SweepOptions {
   std::size_t shards = 1;           // whose index % shards == shard (planned strategies only)
   LeaderExchange leader_exchange;   // set when shards > 1
   Shard node_shard;                 // of several nodes (--shard K/N), this one's share (planned strategies only)
-  CounterMode counters = CounterMode::kLeaders;    // which candidates get hardware counters after timing
+  CounterMode counters = CounterMode::kWinner;    // which candidates get hardware counters after timing
   db::Objective objective = db::Objective::kTime;  // an energy objective measures every ok candidate's energy
   std::shared_ptr<SweepStop> stop = std::make_shared<SweepStop>();  // shared by the sweeps of one command
 };

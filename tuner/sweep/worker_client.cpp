@@ -29,6 +29,7 @@ bool WorkerClient::EnsureRunning() {
   {
     const auto starting = clock_.Time(SweepClock::Part::kWaiting);
     process_ = std::make_unique<WorkerProcess>(executable_, std::vector<std::string>{"__worker"});
+    ++starts_;
   }
   if (!setup_) {
     const auto compiling = clock_.Time(SweepClock::Part::kCompile);  // the reference kernel

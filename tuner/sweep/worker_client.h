@@ -26,6 +26,7 @@ struct WorkerAnswer {
   WorkerProcess::Outcome outcome = WorkerProcess::Outcome::kDied;
   std::optional<Body> body;  // replied and done
   std::string failure;       // otherwise: the worker's error, or how it died, hung or was stopped
+  double worker_s = 0;       // the worker's own time for the request, when it replied
 };
 
 class WorkerClient {
@@ -42,13 +43,19 @@ class WorkerClient {
   template <class Request>
   WorkerAnswer<typename Request::Reply> Call(const Request& request, double timeout_s);
 
+  // Starts and sets up a worker unless one is running (the setup runs the reference kernel: a
+  // worker set up is one the GPU serves); false when the sweep stopped meanwhile, throws when it
+  // cannot be set up.
+  bool EnsureRunning();
+  // How many workers were started: the number of the one running or last run.
+  int starts() const { return starts_; }
+
   // After a fault the worker exits by itself; this makes sure before the next start.
   void Kill();
   // At the end of the sweep: the worker ends (counted as waiting).
   void Stop();
 
  private:
-  bool EnsureRunning();  // false when the sweep stopped meanwhile
   WorkerProcess::Reply Send(const WorkerRequest& request, double timeout_s);
   void Account(SweepClock::Clock::time_point start, double worker_s);
 
@@ -60,6 +67,7 @@ class WorkerClient {
   SweepClock& clock_;
   const SweepStop& stop_;
   std::unique_ptr<WorkerProcess> process_;
+  int starts_ = 0;
 };
 
 template <class Request>
@@ -73,6 +81,7 @@ WorkerAnswer<typename Request::Reply> WorkerClient::Call(const Request& request,
   if (raw.outcome == WorkerProcess::Outcome::kReplied) {
     WorkerReply<Body> reply = ReadReply<Body>(raw.body);
     worker_s = reply.worker_s;
+    answer.worker_s = worker_s;
     answer.body = std::move(reply.body);
     answer.failure = reply.error;
   }
