@@ -23,8 +23,9 @@ std::string ChartsFolderOf(const std::string& markdown_path);
 
 // Writes the report to `path`, or to `out` when path is "-" (Markdown then has no charts). Each file
 // is written whole and renamed into place. Returns the paths written; throws std::runtime_error
-// naming a path that cannot be written.
+// naming a path that cannot be written, and UsageError, before writing anything, when a file it
+// would write is one of `inputs` (the database the data came from).
 std::vector<std::string> WriteReport(const ReportData& data, ReportFormat format, const std::string& path,
-                                     std::ostream& out);
+                                     std::ostream& out, const std::vector<std::string>& inputs = {});
 
 }  // namespace tuner::report
