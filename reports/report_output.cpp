@@ -4,6 +4,7 @@
 
 #include "common/errors.h"
 #include "common/option_values.h"
+#include "common/same_file.h"
 #include "common/whole_file.h"
 #include "reports/csv_report.h"
 #include "reports/html_report.h"
@@ -16,17 +17,16 @@ namespace fs = std::filesystem;
 namespace {
 
 std::vector<std::string> WriteMarkdown(const ReportData& data, const std::string& path,
-                                       const std::function<void()>& run_done) {
+                                       const std::vector<std::string>& inputs, const std::function<void()>& run_done) {
   const std::string folder = ChartsFolderOf(path);
   const MarkdownReport report = RenderMarkdown(data, fs::path(folder).filename().string(), run_done);
-  std::vector<std::string> written;
-  for (const ChartFile& chart : report.charts) {
-    const std::string chart_path = (fs::path(path).parent_path() / chart.relative_path).string();
-    WriteWholeFile(chart_path, chart.svg);  // creates the charts folder
-    written.push_back(chart_path);
-  }
+  std::vector<std::string> written{path};
+  for (const ChartFile& chart : report.charts)
+    written.push_back((fs::path(path).parent_path() / chart.relative_path).string());
+  for (const std::string& file : written) RefuseReplacingInputs(file, inputs);
+  for (std::size_t i = 0; i < report.charts.size(); ++i)
+    WriteWholeFile(written[i + 1], report.charts[i].svg);  // creates the charts folder
   WriteWholeFile(path, report.markdown);
-  written.insert(written.begin(), path);
   return written;
 }
 
@@ -64,8 +64,9 @@ std::string ChartsFolderOf(const std::string& markdown_path) {
 }
 
 std::vector<std::string> WriteReport(const ReportData& data, ReportFormat format, const std::string& path,
-                                     std::ostream& out, const std::function<void()>& run_done) {
-  if (format == ReportFormat::kMarkdown && path != "-") return WriteMarkdown(data, path, run_done);
+                                     std::ostream& out, const std::vector<std::string>& inputs,
+                                     const std::function<void()>& run_done) {
+  if (format == ReportFormat::kMarkdown && path != "-") return WriteMarkdown(data, path, inputs, run_done);
   const std::string text = format == ReportFormat::kHtml  ? RenderHtml(data, run_done)
                            : format == ReportFormat::kCsv ? RenderCsv(data)
                                                           : RenderMarkdown(data, "", run_done).markdown;
@@ -74,6 +75,7 @@ std::vector<std::string> WriteReport(const ReportData& data, ReportFormat format
     out.flush();
     return {};
   }
+  RefuseReplacingInputs(path, inputs);
   WriteWholeFile(path, text);
   return {path};
 }

@@ -24,8 +24,11 @@ std::string ChartsFolderOf(const std::string& markdown_path);
 
 // Writes the report to `path`, or to `out` when path is "-" (Markdown then has no charts). Each file
 // is written whole and renamed into place. Returns the paths written; throws std::runtime_error
-// naming a path that cannot be written. `run_done` (if any) hears of each run rendered.
+// naming a path that cannot be written, and UsageError, before writing anything, when a file it
+// would write is one of `inputs` (the database the data came from). `run_done` (if any) hears of
+// each run rendered.
 std::vector<std::string> WriteReport(const ReportData& data, ReportFormat format, const std::string& path,
-                                     std::ostream& out, const std::function<void()>& run_done = {});
+                                     std::ostream& out, const std::vector<std::string>& inputs = {},
+                                     const std::function<void()>& run_done = {});
 
 }  // namespace tuner::report

@@ -154,6 +154,21 @@ TEST(Cli, KernelsListsTemplatesWithParametersAndSizes) {
   EXPECT_NE(RunTuner("kernels transpose").out.find("TILE: 16 32 64"), std::string::npos);
 }
 
+// Issue 32: a summary with a terminal escape sequence was printed raw, so a template from elsewhere
+// could rewrite the screen of whoever lists it.
+TEST(Cli, KernelsEscapesControlCharactersOfASummary) {
+  db::testing::TempDir dir;
+  std::string toml = testing::ReadFileText(std::string(TUNER_SOURCE_DIR) + "/kernel_templates/transpose.toml");
+  toml.replace(toml.find("name = \"transpose\""), 18, "name = \"esc_summary\"");
+  toml.replace(toml.find("summary = \"") + 11, 0, "\\u001b[2J\\u001b]0;owned\\u0007");
+  db::testing::WriteBytes(dir.File("esc_summary.toml"), toml);
+  std::filesystem::copy_file(std::string(TUNER_SOURCE_DIR) + "/kernel_templates/transpose.cu", dir.File("transpose.cu"));
+  const auto r = RunTuner("kernels esc_summary --templates " + dir.File(""));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\\x1b[2J\\x1b]0;owned\\x07Matrix transpose"), std::string::npos) << r.out;
+}
+
 TEST(Cli, GpuCommandWithoutAGpuExitsThreeAndCreatesNothing) {
   if (!DiscoverGpus().gpus.empty()) GTEST_SKIP() << "a GPU is present";
   db::testing::TempDir dir;

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -268,6 +269,83 @@ TEST(DbCommands, BadImportChangesNothing) {
   EXPECT_EQ(RunTuner("db import " + dir.File("missing.jsonl") + " --db " + dir.File("b.db")).exit_code, 2);
   EXPECT_EQ(RunTuner("db").exit_code, 2);
   EXPECT_EQ(RunTuner("db frobnicate").exit_code, 2);
+}
+
+// Issue 32: `-o` naming the database (or a symbolic or hard link to it) destroyed it with exit 0.
+TEST(DbCommands, NoOutputReplacesTheDatabase) {
+  TempDir dir;
+  const std::string db = MakeDatabase(dir, "x.db", "GPU-A", 3, "user_kernel");  // a kernel with no template
+  std::filesystem::create_symlink(db, dir.File("soft.db"));
+  std::filesystem::create_hard_link(db, dir.File("hard.db"));
+  const std::string before = ReadBytes(db);
+  const std::string export_t4 = "export t4 user_kernel --size 8192x8192";
+  for (const char* name : {"x.db", "soft.db", "hard.db"}) {
+    const std::string output = " -o " + dir.File(name) + " --db " + db;
+    for (const std::string& args : {"report" + output, "report --format md" + output, "db export" + output,
+                                    export_t4 + output}) {
+      SCOPED_TRACE(args);
+      const testing::CliResult r = RunTuner(args);
+      EXPECT_EQ(r.exit_code, 2) << r.err;
+      EXPECT_NE(r.err.find("which this command reads"), std::string::npos) << r.err;
+      EXPECT_EQ(ReadBytes(db), before);
+    }
+  }
+  const testing::CliResult r = RunTuner(export_t4 + " -o " + dir.File("t4.json") + " --db " + db);
+  EXPECT_EQ(r.exit_code, 0) << r.err;  // the same command with another output works
+}
+
+// Issue 32: `db import /dev/zero` read one endless line until memory ran out, a folder was imported
+// as an empty file (exit 0, a new database), and a read error was taken for the end of the file.
+TEST(DbCommands, ImportRefusesWhatIsNotAFileOfLines) {
+  TempDir dir;
+  const std::string db = dir.File("new.db");
+  ASSERT_EQ(mkfifo(dir.File("fifo").c_str(), 0600), 0);
+  for (const std::string& input : {std::string("/dev/zero"), dir.File(""), dir.File("fifo")}) {
+    SCOPED_TRACE(input);
+    const testing::CliResult r = RunTuner("db import " + input + " --db " + db);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("cannot read '" + input + "'"), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(db));
+  }
+  const testing::CliResult r = RunTuner("db import /proc/self/mem --db " + db);  // a file whose read fails (EIO)
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("failed"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(db));
+  const testing::CliResult endless = testing::RunCommand("head -c 80000000 /dev/zero | " + std::string(TUNER_EXECUTABLE) +
+                                                         " db import - --db " + db);
+  EXPECT_EQ(endless.exit_code, 2) << endless.err;
+  EXPECT_NE(endless.err.find("a line of more than"), std::string::npos) << endless.err;
+  EXPECT_FALSE(std::filesystem::exists(db));
+}
+
+// Issue 32: simulate's message about sweeps it cannot replay spread over several lines.
+TEST(DbCommands, SimulateNamesSweepsItCannotReplayInOneLine) {
+  TempDir dir;
+  const std::string db = MakeDatabase(dir, "x.db", "GPU-A", 1, "user_kernel");  // its one candidate is invalid
+  const testing::CliResult r = RunTuner("simulate user_kernel --size 8192x8192 --db " + db);
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("no complete sweep to replay"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+// Issue 32: names from a file or a merged database reached the terminal with their escape sequences.
+TEST(DbCommands, InfoEscapesControlCharacters) {
+  TempDir dir;
+  const std::string db = MakeDatabase(dir, "x.db", "GPU-\x1b]0;pwned\x07", 1, "k\x1b[2J");
+  const testing::CliResult r = RunTuner("db info --db " + db);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("GPU-\\x1b]0;pwned\\x07"), std::string::npos) << r.out;
+}
+
+// Issue 32: a number out of range showed the JSON library's raw exception.
+TEST(DbCommands, ImportNamesAnOutOfRangeNumberPlainly) {
+  TempDir dir;
+  db::testing::WriteBytes(dir.File("big.jsonl"), "{\"measurement\": {\"time_ms\": 1e400}}\n");
+  const testing::CliResult r = RunTuner("db import " + dir.File("big.jsonl") + " --db " + dir.File("b.db"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("big.jsonl':1: number overflow parsing '1e400'"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("json.exception"), std::string::npos) << r.err;
 }
 
 TEST(DbCommands, MergeTwiceChangesNothing) {

@@ -2,7 +2,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -11,6 +10,10 @@
 #include "app/command_options.h"
 #include "app/commands.h"
 #include "common/errors.h"
+#include "common/line_reader.h"
+#include "common/option_values.h"
+#include "common/same_file.h"
+#include "common/whole_file.h"
 #include "db/query/default_paths.h"
 #include "db/query/schema.h"
 #include "db/query/store.h"
@@ -91,12 +94,12 @@ int RunInfo(int argc, char** argv) {
         << "\n";
     return kExitOk;
   }
-  std::cout << store.path() << " (" << VersionText(store) << ")\n";
+  std::cout << Printable(store.path()) << " (" << VersionText(store) << ")\n";
   std::string last_gpu;
-  for (const db::CountRow& c : counts) {
-    if (c.gpu_uuid != last_gpu) std::cout << c.gpu_name << " (" << c.gpu_uuid << ")\n";
+  for (const db::CountRow& c : counts) {  // names from a merged file may hold terminal escapes
+    if (c.gpu_uuid != last_gpu) std::cout << Printable(c.gpu_name) << " (" << Printable(c.gpu_uuid) << ")\n";
     last_gpu = c.gpu_uuid;
-    std::printf("  %-24s %-14s %8lld\n", c.template_name.c_str(), db::ToText(c.status),
+    std::printf("  %-24s %-14s %8lld\n", Printable(c.template_name).c_str(), db::ToText(c.status),
                 static_cast<long long>(c.count));
   }
   if (counts.empty()) std::cout << "  no measurements\n";
@@ -120,33 +123,40 @@ int RunExport(int argc, char** argv) {
   db::MeasurementFilter filter;
   filter.template_name = vm["kernel"].as<std::string>();
   filter.gpu_name = DeviceFilter(vm);
-  std::ofstream file;
-  if (output != "-") {
-    file.open(output);
-    if (!file) throw UsageError("export: cannot write '" + output + "'");
+  const std::vector<db::MeasurementRow> rows = store.ListMeasurements(filter);
+  if (output == "-") {
+    for (const db::MeasurementRow& row : rows) std::cout << db::ToJson(row).dump() << "\n";
+    if (!std::cout.flush()) throw std::runtime_error("writing to stdout failed");
+  } else {
+    RefuseReplacingInputs(output, DatabaseFiles(store.path()));
+    WholeFileWriter file(output);  // the old file stays whole until every row is written
+    for (const db::MeasurementRow& row : rows) file.Append(db::ToJson(row).dump() + "\n");
+    file.Commit();
   }
-  std::ostream& out = output == "-" ? std::cout : file;
-  std::size_t count = 0;
-  for (const db::MeasurementRow& row : store.ListMeasurements(filter)) {
-    out << db::ToJson(row).dump() << "\n";
-    ++count;
-  }
-  if (!out.flush()) throw std::runtime_error("writing '" + output + "' failed");
-  std::cerr << "exported " << count << " measurement(s)\n";
+  std::cerr << "exported " << rows.size() << " measurement(s)\n";
   return kExitOk;
 }
 
+// The JSON library's message without its "[json.exception.out_of_range.406] " tag: "number overflow
+// parsing '1e400'" says what is wrong; the tag only says where in the library.
+std::string WithoutLibraryTag(const std::string& message) {
+  const std::size_t tag_end = message.rfind(']', message.find(' '));
+  return message.rfind("[json.exception.", 0) == 0 && tag_end != std::string::npos ? message.substr(tag_end + 2)
+                                                                                    : message;
+}
+
 // Reads every line first, so a bad line changes nothing.
-std::vector<db::MeasurementRow> ReadJsonLines(std::istream& in, const std::string& name) {
+std::vector<db::MeasurementRow> ReadJsonLines(const std::string& name) {
   std::vector<db::MeasurementRow> rows;
-  int number = 0;
-  for (std::string line; std::getline(in, line);) {
-    ++number;
+  LineReader in(name);
+  for (std::string line; in.Next(&line);) {
+    const int number = in.line_number();
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     try {
       rows.push_back(db::RowFromJson(nlohmann::json::parse(line)));
     } catch (const std::exception& e) {
-      throw UsageError("import: " + name + ":" + std::to_string(number) + ": " + e.what() + "; nothing was imported");
+      throw UsageError("import: " + Quoted(name) + ":" + std::to_string(number) + ": " +
+                       Printable(WithoutLibraryTag(e.what())) + "; nothing was imported");
     }
   }
   return rows;
@@ -172,12 +182,7 @@ int RunImport(int argc, char** argv) {
              options, positional, &vm))
     return kExitOk;
   const std::string name = vm["file"].as<std::string>();
-  std::ifstream file;
-  if (name != "-") {
-    file.open(name);
-    if (!file) throw UsageError("import: cannot read '" + name + "'");
-  }
-  const auto rows = ReadJsonLines(name == "-" ? std::cin : file, name);
+  const auto rows = ReadJsonLines(name);
   db::Store store = db::Store::Open(DatabasePath(vm), db::OpenMode::kReadWrite);
   PrintImported(name, rows.size(), store.Import(rows));
   return kExitOk;

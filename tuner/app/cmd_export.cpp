@@ -9,6 +9,7 @@
 #include "app/stored_template.h"
 #include "common/errors.h"
 #include "common/option_values.h"
+#include "common/same_file.h"
 #include "common/whole_file.h"
 #include "db/query/gpu_model.h"
 #include "db/query/selection.h"
@@ -81,10 +82,14 @@ int RunFormatExport(int argc, char** argv) {
   const std::vector<db::MeasurementRow> rows = ModelRows(store, kernel, size_key, DeviceFilter(vm), hash);
   const nlohmann::ordered_json doc = T4Document(rows);
   const std::string text = doc.dump(2) + "\n";
-  if (output == "-")
+  if (output == "-") {
     std::cout << text << std::flush;
-  else
+  } else {
+    std::vector<std::string> inputs = DatabaseFiles(store.path());
+    if (templ) inputs.insert(inputs.end(), {templ->description_path, templ->source_path});
+    RefuseReplacingInputs(output, inputs);
     WriteWholeFile(output, text);
+  }
   std::cerr << "exported " << doc["results"].size() << " result(s) of " << kernel << " at " << size_key << " on "
             << rows.front().gpu.name << (output == "-" ? "" : " to " + output) << "\n";
   return kExitOk;

@@ -6,6 +6,7 @@
 #include "app/command_options.h"
 #include "app/commands.h"
 #include "common/errors.h"
+#include "common/option_values.h"
 #include "template/search_space.h"
 #include "template/template_library.h"
 
@@ -23,17 +24,18 @@ nlohmann::json ToJson(const TemplateSpec& t) {
 }
 
 void PrintText(const TemplateSpec& t) {
-  std::cout << t.name << "  " << t.summary << "\n  sizes:";
-  for (const SizeSpec& s : t.sizes) std::cout << " " << s.name << "=" << s.default_value;
+  std::cout << Printable(t.name) << "  " << Printable(t.summary) << "\n  sizes:";
+  for (const SizeSpec& s : t.sizes) std::cout << " " << Printable(s.name) << "=" << s.default_value;
   std::cout << "  (--size ";
-  for (std::size_t i = 0; i < t.sizes.size(); ++i) std::cout << (i ? "x" : "") << t.sizes[i].name;
+  for (std::size_t i = 0; i < t.sizes.size(); ++i) std::cout << (i ? "x" : "") << Printable(t.sizes[i].name);
   std::cout << ")\n";
   for (const ParamSpec& p : t.params) {
-    std::cout << "  " << p.name << (p.host ? " (host)" : "") << ":";
-    for (long long v : p.values) std::cout << " " << ValueLabel(p, v);
+    std::cout << "  " << Printable(p.name) << (p.host ? " (host)" : "") << ":";
+    for (long long v : p.values) std::cout << " " << Printable(ValueLabel(p, v));
     std::cout << "\n";
   }
-  std::cout << "  " << CountCombinations(t) << " combinations before constraints; " << t.description_path << "\n\n";
+  std::cout << "  " << CountCombinations(t) << " combinations before constraints; " << Printable(t.description_path)
+            << "\n\n";
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "app/command_options.h"
 #include "app/commands.h"
 #include "common/errors.h"
+#include "common/same_file.h"
 #include "common/interrupt.h"
 #include "common/progress_bar.h"
 #include "db/query/number_text.h"
@@ -49,13 +50,15 @@ std::map<std::string, report::ValueLabels> Labels(const TemplateLibrary& library
   return labels;
 }
 
-report::ReportRequest Request(const po::variables_map& vm) {
+// `inputs` gains the template descriptions read, which the report must not replace.
+report::ReportRequest Request(const po::variables_map& vm, std::vector<std::string>* inputs) {
   report::ReportRequest request;
   request.kernels = Get(vm, "kernel", std::vector<std::string>{});
   request.device = DeviceFilter(vm);
   request.include_stale = vm.count("include-stale") > 0;
   const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs(TemplateFolders(vm)));
   request.labels = Labels(library);
+  for (const TemplateSpec& spec : library.templates) inputs->push_back(spec.description_path);
   for (const std::string& size : Get(vm, "size", std::vector<std::string>{}))
     request.size_keys.push_back(ResolveSize(size, request.kernels, library));
   return request;
@@ -100,7 +103,8 @@ int RunReport(int argc, char** argv) {
   const report::ReportFormat format = vm.count("format") ? report::ParseFormat(vm["format"].as<std::string>())
                                       : output           ? report::FormatOfPath(*output)
                                                          : report::ReportFormat::kHtml;
-  const report::ReportRequest request = Request(vm);
+  std::vector<std::string> inputs = DatabaseFiles(DatabasePath(vm));
+  const report::ReportRequest request = Request(vm, &inputs);
 
   static std::atomic<bool> interrupted{false};
   StopOnInterrupt(&interrupted);
@@ -115,7 +119,7 @@ int RunReport(int argc, char** argv) {
   ProgressBar progress(ProgressStyleFor(StderrIsTerminal()), "tuner report", false);
   ProgressCounts runs;
   for (const report::KernelReport& kernel : data.kernels) runs.total += kernel.runs.size();
-  const std::vector<std::string> written = report::WriteReport(data, format, path, std::cout, [&] {
+  const std::vector<std::string> written = report::WriteReport(data, format, path, std::cout, inputs, [&] {
     ++runs.done;
     progress.Update(0, runs);
   });

@@ -110,13 +110,13 @@ std::vector<StoredSweep> CompleteSweeps(const std::map<std::string, std::vector<
       if (!landscape.Optimum()) throw IncompleteSweepError("no candidate succeeded");
       sweeps.push_back({rows.front().gpu, hash, std::move(landscape)});
     } catch (const IncompleteSweepError& e) {
-      problems += "\n  " + where + ": " + e.what();
+      problems += (problems.empty() ? "" : "; ") + Printable(where) + ": " + e.what();  // one line in all
     }
   }
   if (sweeps.empty())
-    throw std::runtime_error("no complete sweep to replay:" + problems + "\nrun 'tuner tune " + o.kernel +
+    throw std::runtime_error("no complete sweep to replay (" + problems + "); run 'tuner tune " + o.kernel +
                              "' (brute force) on that GPU to complete it");
-  if (!problems.empty()) std::cerr << "tuner simulate: skipping incomplete sweeps:" << problems << "\n";
+  if (!problems.empty()) std::cerr << "tuner simulate: skipping incomplete sweeps (" << problems << ")\n";
   if (!spec)
     std::cerr << "tuner simulate: template '" << o.kernel << "' is not at hand; the stored candidates are the space\n";
   return sweeps;

@@ -36,8 +36,8 @@ std::string Decimal(double value) {
 
 }  // namespace
 
-std::string Quoted(const std::string& text) {
-  std::string quoted = "'";
+std::string Printable(const std::string& text) {
+  std::string quoted;
   for (const char c : text) {
     const auto byte = static_cast<unsigned char>(c);
     if (c == '\n')
@@ -52,8 +52,10 @@ std::string Quoted(const std::string& text) {
       quoted += c;
     }
   }
-  return quoted + "'";
+  return quoted;
 }
+
+std::string Quoted(const std::string& text) { return "'" + Printable(text) + "'"; }
 
 long long ParseWholeNumber(const std::string& option, const std::string& text, long long min, long long max,
                            const std::string& meaning) {

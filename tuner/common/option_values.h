@@ -11,6 +11,9 @@ namespace tuner {
 // The value as it appears in a message: in single quotes, control characters escaped (\n, \x1b),
 // so that a message stays one line whatever the user typed.
 std::string Quoted(const std::string& text);
+// The same without the quotes: text from a file or database fit for a terminal, where an escape
+// sequence in a template's summary or a GPU's name could otherwise rewrite the screen.
+std::string Printable(const std::string& text);
 
 // A whole number, at least `min` and at most `max`. `meaning` (may be empty) is added to a range
 // error, e.g. "the most registers a thread can address".

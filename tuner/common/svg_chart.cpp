@@ -4,10 +4,12 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <fstream>
+#include <filesystem>
 #include <set>
 #include <stdexcept>
 #include <utility>
+
+#include "common/whole_file.h"
 
 namespace tuner {
 
@@ -360,12 +362,11 @@ std::string RenderSvg(const Chart& chart) {
 }
 
 void WriteSvgFile(const Chart& chart, const std::string& path) {
-  const std::string svg = RenderSvg(chart);
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  if (!file) throw std::runtime_error("cannot open " + path + " for writing");
-  file << svg;
-  file.close();
-  if (!file) throw std::runtime_error("cannot write " + path);
+  const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  std::error_code error;
+  if (!folder.empty() && !std::filesystem::is_directory(folder, error))
+    throw std::runtime_error("cannot write " + path + ": the folder " + folder.string() + " does not exist");
+  WriteWholeFile(path, RenderSvg(chart));
 }
 
 }  // namespace tuner
