@@ -4,11 +4,15 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <random>
 #include <stdexcept>
+#include <thread>
 
 #include "db/query/best.h"
 #include "db/query/errors.h"
@@ -270,10 +274,17 @@ bool Exists(const std::string& path) {
   return fs::exists(path, ignored);
 }
 
-// How to read without writing. SQLite reads a WAL-mode file through its -wal and -shm and creates
-// them when they are missing, which a reader must not do (and cannot in a folder it may not write).
+bool MayWrite(const std::string& path) {
+  return access(path.c_str(), W_OK) == 0 && access(fs::absolute(path).parent_path().c_str(), W_OK) == 0;
+}
+
+// How to read without changing what the file holds. SQLite reads a WAL-mode file through its -wal
+// and -shm and creates them when they are missing. A reader who may write the file and its folder
+// lets it, under SQLite's locks (it removes them when it closes last: TidyAfterClose); one who may
+// not must not try.
 sql::Connection::Mode ReadMode(const std::string& path, const FileHeader& header) {
   if (!header.wal_mode) return sql::Connection::Mode::kReadOnly;
+  if (MayWrite(path)) return sql::Connection::Mode::kReadWrite;
   const std::string wal = path + "-wal";
   std::error_code error;
   // A writer has it open (or was killed): read through its files, as SQLite's locks allow.
@@ -296,6 +307,22 @@ void RequireWritable(const std::string& path) {
                      "in a folder this user can write");
 }
 
+// PRAGMA journal_mode = WAL, retried on SQLITE_BUSY until the busy timeout: the switch writes the
+// header inside a read transaction, which SQLite upgrades without waiting (the busy handler would
+// risk a deadlock), so it fails at once while another writer commits or switches back at close.
+void EnterWalMode(sql::Connection& connection) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
+  for (int attempt = 1;; ++attempt) {
+    try {
+      connection.Execute("PRAGMA journal_mode = WAL");
+      return;
+    } catch (const sql::Error& e) {
+      if (!e.IsBusy() || std::chrono::steady_clock::now() >= deadline) throw;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::min(attempt, 20)));
+  }
+}
+
 sql::Connection OpenExistingForWriting(const std::string& path) {
   CheckFileHeader(path);
   RequireWritable(path);
@@ -304,7 +331,7 @@ sql::Connection OpenExistingForWriting(const std::string& path) {
     // and -shm that reading a WAL-mode file created.
     sql::Connection connection = Connect(path, sql::Connection::Mode::kReadWrite);
     const int version = Validate(connection, IntegrityCheck::kQuick);
-    connection.Execute("PRAGMA journal_mode = WAL");
+    EnterWalMode(connection);
     // A first read in WAL mode creates the -wal and -shm and keeps them, with a shared lock, while
     // the connection lives: how readers (ReadMode) and other writers (LeaveWalMode) know it is here.
     connection.QueryInt("PRAGMA user_version");
@@ -413,6 +440,35 @@ bool LeaveWalMode(sql::Connection& connection) {
   }
   connection.SetBusyTimeout(kBusyTimeoutMs);
   return left;
+}
+
+namespace {
+
+bool NeedsTidying(const std::string& path) {
+  return Exists(path + "-wal") || Exists(path + "-shm") || (Exists(path) && CheckFileHeader(path).wal_mode);
+}
+
+// One try on a connection of its own, closed on return: whether the file left WAL mode.
+bool TidyOnce(const std::string& path) {
+  sql::Connection connection(path, sql::Connection::Mode::kReadWrite);
+  return LeaveWalMode(connection);
+}
+
+}  // namespace
+
+void TidyAfterClose(const std::string& path) noexcept {
+  constexpr int kAttempts = 4;
+  try {
+    std::minstd_rand random(std::random_device{}());
+    for (int attempt = 1; attempt <= kAttempts; ++attempt) {
+      if (!NeedsTidying(path) || !MayWrite(path) || TidyOnce(path)) return;
+      // Another connection is open: a long-lived one tidies when it closes; one closing now as
+      // well backs off by another random time, so one of the two finds the other gone.
+      std::this_thread::sleep_for(std::chrono::microseconds(random() % (2000 * attempt)));
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "warning: " << e.what() << " (the database stays in WAL mode; it is correct either way)\n";
+  }
 }
 
 std::vector<std::string> FullCheck(sql::Connection& connection) {

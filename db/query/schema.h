@@ -62,6 +62,13 @@ void CheckWritable(const std::string& path);
 // only be read by someone who may create its -wal and -shm beside it. Returns whether it did.
 bool LeaveWalMode(sql::Connection& connection);
 
+// Called after a connection to `path` has closed, reader or writer, so that the file at rest is one
+// self-contained file in rollback-journal mode: if it is in WAL mode or has a -wal or -shm beside it,
+// and this user may write it and its folder, folds the log in and leaves WAL mode, unless another
+// connection still has the file open (that one does it when it closes). Two connections closing at
+// once each see the other, so it tries a few times. Never throws: a failure is a warning.
+void TidyAfterClose(const std::string& path) noexcept;
+
 // Full integrity check (PRAGMA integrity_check + foreign_key_check + the best rows kept by
 // triggers): the problems found, or empty.
 std::vector<std::string> FullCheck(sql::Connection& connection);

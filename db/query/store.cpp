@@ -25,13 +25,20 @@ std::string NewUid() { return RandomHex(16); }
 
 struct Store::Impl {
   Impl(sql::Connection c, bool r, int version) : connection(std::move(c)), read_only(r), file_schema_version(version) {}
+  // The file at rest is one self-contained file: a writer leaves WAL mode on its own connection
+  // when it is the only one; otherwise whoever closes last does it (TidyAfterClose), readers too.
   ~Impl() {
-    if (read_only) return;
-    try {
-      db::LeaveWalMode(connection);
-    } catch (const std::exception& e) {
-      std::cerr << "warning: " << e.what() << " (the database stays in WAL mode; it is correct either way)\n";
+    prepared.clear();  // a statement left unfinalized would keep the file open
+    const std::string path = connection.path();
+    if (!read_only) {
+      try {
+        db::LeaveWalMode(connection);
+      } catch (const std::exception& e) {
+        std::cerr << "warning: " << e.what() << " (the database stays in WAL mode; it is correct either way)\n";
+      }
     }
+    { const sql::Connection closing = std::move(connection); }
+    TidyAfterClose(path);
   }
   Impl(const Impl&) = delete;
   Impl& operator=(const Impl&) = delete;
