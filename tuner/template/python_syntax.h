@@ -30,17 +30,21 @@ struct PythonNode {
     kCompare,
     kIn,
     kConditional,
-    kSequence
+    kSequence,
+    kComprehension
   };
   Kind kind = kNumber;
-  std::string text;  // the operator ("//", "not in"), name or function; a sequence's brackets
+  std::string text;  // the operator ("//", "not in"), name or function; a sequence's or comprehension's brackets
   double value = 0;  // kNumber; kProblemSize: the index
-  std::vector<std::shared_ptr<const PythonNode>> children;  // a call's arguments, a sequence's items
+  // A call's arguments, a sequence's items; a comprehension's variable (a kName), element, iterable
+  // and its conditions.
+  std::vector<std::shared_ptr<const PythonNode>> children;
 };
 using PythonNodePtr = std::shared_ptr<const PythonNode>;
 
-// `a < b < c` is parsed as `a < b and b < c`; True and False as the numbers 1 and 0. Throws
-// PythonExpressionError.
+// `a < b < c` is parsed as `a < b and b < c`; True and False as the numbers 1 and 0;
+// `[x for i in r if c]` (one `for`, any number of `if`s; also as the one argument of a call) as a
+// kComprehension. Throws PythonExpressionError.
 PythonNodePtr ParsePython(const std::string& text);
 
 PythonNodePtr PythonNumber(double value);

@@ -16,6 +16,7 @@
 #include "common/option_values.h"
 #include "template/expression.h"
 #include "template/python_expression.h"
+#include "template/python_values.h"
 #include "template/reserved_names.h"
 
 namespace tuner {
