@@ -144,8 +144,9 @@ class PythonGenerator {
         return "(" + Condition(depth - 1) + ") or (" + Condition(depth - 1) + ")";
       case 2:
         return "not (" + Condition(depth - 1) + ")";
-      case 3:
-        return "(" + Integer(1) + ") " + (Pick(2) ? "in " : "not in ") + Sequence(1);
+      case 3:  // a list of the names, or of constants (the import evaluates those)
+        return "(" + Integer(1) + ") " + (Pick(2) ? "in " : "not in ") +
+               (Pick(3) == 0 ? "[" + List(1 + Pick(3)) + "]" : ConstantSequence(1));
       case 4:
         return "(" + Integer(depth - 1) + ") if (" + Condition(depth - 1) + ") else (" + Integer(depth - 1) + ")";
       default:
@@ -159,6 +160,14 @@ class PythonGenerator {
     if (pick < static_cast<int>(names_.size())) return names_[pick];
     if (pick == static_cast<int>(names_.size())) return Pick(2) ? "True" : "False";
     return SmallNumber();
+  }
+
+  std::string ConstantSequence(int depth) {
+    std::vector<std::string> names;
+    names.swap(names_);
+    const std::string text = Sequence(depth);
+    names.swap(names_);
+    return text;
   }
 
   std::string NonZeroStep() {

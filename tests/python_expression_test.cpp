@@ -250,11 +250,32 @@ TEST(PythonExpression, GeneratedConditionsEvaluateAsPythonsEval) {
   testing::PythonGenerator generator(20261126, {"a", "b"});
   std::vector<testing::PythonCase> cases;
   std::vector<std::string> translations[2];
+  std::size_t refused = 0;
   const std::pair<int, int> points[] = {{7, 2}, {-7, 3}, {0, 5}, {3, 0}, {-3, -2}, {2, 2}};
   for (int i = 0; i < 400; ++i) {
     const std::string python = i % 4 == 0 ? generator.Integer(2) : generator.Condition(2);
-    for (const PythonUse use : {PythonUse::kCondition, PythonUse::kValue})
-      translations[use == PythonUse::kValue].push_back(TranslatePythonExpression(python, scope, use));
+    // A constant part that fails (3 // 0) is refused when the import translates it (a constant list)
+    // or when the template loads it (the template computes its constants once, in either branch of
+    // a `?:`), even where Python's short circuit would not reach it; nothing else may be refused.
+    for (const PythonUse use : {PythonUse::kCondition, PythonUse::kValue}) {
+      std::string translated, refusal;
+      try {
+        translated = TranslatePythonExpression(python, scope, use);
+        CheckSyntax(translated, {{"a", 1}, {"b", 1}});  // reads no variable: only constants are computed
+      } catch (const PythonExpressionError& e) {
+        refusal = e.what();
+      } catch (const ExpressionError& e) {
+        refusal = e.problem;
+      }
+      if (!refusal.empty()) {
+        translated.clear();
+        ++refused;
+        EXPECT_TRUE(refusal == "division by zero" || refusal == "division by zero (0 to a negative power)" ||
+                    refusal == "a value is infinite")
+            << python << ": " << refusal;
+      }
+      translations[use == PythonUse::kValue].push_back(translated);
+    }
     for (const auto& [a, b] : points) cases.push_back({python, {{"a", a}, {"b", b}}});
   }
   const std::vector<testing::PythonResult> python = testing::EvalInPython(cases);
@@ -266,6 +287,7 @@ TEST(PythonExpression, GeneratedConditionsEvaluateAsPythonsEval) {
       const std::string& translated = translations[value_use][i / std::size(points)];
       const std::string where = cases[i].expression + " -> " + translated + " at a=" +
                                 FormatNumber(variables.at("a")) + " b=" + FormatNumber(variables.at("b"));
+      if (translated.empty()) continue;  // refused above
       if (!python[i].error.empty()) {
         EXPECT_THROW(Evaluate(translated, variables), ExpressionError) << where << ": Python raised " << python[i].error;
         errors += value_use;
@@ -281,6 +303,7 @@ TEST(PythonExpression, GeneratedConditionsEvaluateAsPythonsEval) {
   }
   EXPECT_GT(errors, 10u);  // the cases include divisions by zero
   EXPECT_LT(errors, cases.size() / 2);
+  EXPECT_LT(refused, 40u);  // of 800 translations
 }
 
 TEST(PythonExpression, ADivisionByZeroThatPythonEvaluatesIsAnError) {
@@ -338,6 +361,18 @@ TEST(PythonExpression, WhatHasNoCounterpartIsNamed) {  // syntax errors: python_
   EXPECT_EQ(ErrorOf("min(c)"), "min(c): 'c' is not a tuning parameter");
   EXPECT_EQ(Condition("min(a) < 0", SignedScope()), "(-7) < 0");  // a negative operand is always parenthesised
   EXPECT_EQ(ErrorOf("max(a + b)"), "max() takes two or more values, or one tuning parameter");
+}
+
+// abs() and `or` as a value repeat their operand: a nest of them is refused before it grows the
+// translation (or the time to make it) exponentially.
+TEST(PythonExpression, ATranslationThatWouldExplodeIsRefused) {
+  std::string nested = "a";
+  for (int i = 0; i < 40; ++i) nested = "abs(" + nested + " - 1)";
+  EXPECT_NE(ErrorOf(nested + " > 0").find("the translation would be longer than 100000 characters"),
+            std::string::npos);
+  std::string values = "a";
+  for (int i = 0; i < 60; ++i) values = "(" + values + " or b) + 1";
+  EXPECT_NE(ErrorOf(values + " > 0").find("translat"), std::string::npos) << ErrorOf(values + " > 0");
 }
 
 }  // namespace

@@ -75,5 +75,27 @@ TEST(PythonSyntax, MalformedOrUnsupportedIsNamed) {
   EXPECT_EQ(ErrorOf("a $ b"), "the character '$' is not Python syntax");
 }
 
+// Issue 32: 10,000 `and`s or 5,000 parentheses once overflowed the stack; now a message, as Python's
+// own parser stops at 200 parentheses.
+TEST(PythonSyntax, NestingIsBoundedWithAMessage) {
+  const std::string too_deep =
+      "the expression nests more than 200 levels deep (parentheses, calls, and operators in a row such as 'and' "
+      "each count); split it into several conditions";
+  std::string terms = "a > 0";
+  for (int i = 1; i < 10000; ++i) terms += " and a > 0";
+  EXPECT_EQ(ErrorOf(terms), too_deep);
+  EXPECT_EQ(ErrorOf(std::string(5000, '(') + "a" + std::string(5000, ')')), too_deep);
+  EXPECT_EQ(ErrorOf(std::string(5000, '-') + "a"), too_deep);
+  EXPECT_EQ(ErrorOf(std::string(5000, '[') + std::string(5000, ']')), too_deep);
+  std::string calls;
+  for (int i = 0; i < 5000; ++i) calls += "abs(";
+  EXPECT_EQ(ErrorOf(calls + "a" + std::string(5000, ')')), too_deep);
+  // What Python itself takes still parses: 150 parentheses, 150 terms.
+  EXPECT_EQ(ErrorOf(std::string(150, '(') + "a" + std::string(150, ')')), "");
+  std::string fewer = "a";
+  for (int i = 1; i < 150; ++i) fewer += " or a";
+  EXPECT_EQ(ErrorOf(fewer), "");
+}
+
 }  // namespace
 }  // namespace tuner

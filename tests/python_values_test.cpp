@@ -88,5 +88,10 @@ TEST(PythonValues, GeneratedListsEvaluateAsPythonsEval) {
   EXPECT_LT(refused, cases.size() / 3);
 }
 
+TEST(PythonValues, WorkIsBounded) {
+  EXPECT_EQ(ErrorOf("[i for i in range(100000) if i in [k for k in range(100000)]]", 100000),
+            "the values take too long to compute (more than 10^7 steps)");
+}
+
 }  // namespace
 }  // namespace tuner

@@ -19,6 +19,8 @@ using NodePtr = PythonNodePtr;
 
 constexpr double kLargestExactInteger = 9007199254740992.0;  // 2^53
 constexpr std::size_t kMaxMembers = 4096;                      // the values on the right of one `in`
+constexpr std::size_t kMaxEmitted = 1000000;                   // translations of subexpressions
+constexpr std::size_t kMaxTranslationChars = 100000;
 
 [[noreturn]] void Fail(const std::string& problem) { throw PythonExpressionError(problem); }
 
@@ -62,7 +64,18 @@ class Translator {
  public:
   explicit Translator(const PythonScope& scope) : scope_(scope) {}
 
+  // Python's `and`/`or` as values, abs() and the remainder repeat their operands: a bound on the work
+  // and the text keeps a nest of them from growing the translation exponentially.
   Text Emit(const NodePtr& node, bool boolean) const {
+    if (++emitted_ > kMaxEmitted) Fail("the expression is too large to translate (it repeats itself too often)");
+    Text text = EmitNode(node, boolean);
+    if (text.text.size() > kMaxTranslationChars)
+      Fail("the translation would be longer than " + std::to_string(kMaxTranslationChars) + " characters");
+    return text;
+  }
+
+ private:
+  Text EmitNode(const NodePtr& node, bool boolean) const {
     switch (node->kind) {
       case Node::kNumber:
         return node->value < 0 ? Negation(FormatLiteral(-node->value)) : Text(FormatLiteral(node->value), kAtom);
@@ -98,6 +111,7 @@ class Translator {
     Fail("unsupported expression");
   }
 
+ public:
   // Whether evaluating the node can fail (a division by a value that may be zero, a power that may
   // not be real): Python's `and`/`or` then must not evaluate it when the left side decides.
   static bool MayFail(const NodePtr& node) {
@@ -260,6 +274,7 @@ class Translator {
   }
 
   const PythonScope& scope_;
+  mutable std::size_t emitted_ = 0;
 };
 
 }  // namespace

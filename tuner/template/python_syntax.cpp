@@ -1,5 +1,6 @@
 #include "template/python_syntax.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -78,10 +79,18 @@ std::vector<Token> Tokenize(const std::string& s) {
 
 // ---- syntax tree -----------------------------------------------------------------------------
 
+[[noreturn]] void FailTooDeep() {
+  Fail("the expression nests more than " + std::to_string(kMaxPythonDepth) +
+       " levels deep (parentheses, calls, and operators in a row such as 'and' each count); split it into "
+       "several conditions");
+}
+
 NodePtr Make(Node::Kind kind, std::string text, std::vector<NodePtr> children = {}) {
   auto node = std::make_shared<Node>();
   node->kind = kind;
   node->text = std::move(text);
+  for (const NodePtr& child : children) node->height = std::max(node->height, child->height + 1);
+  if (node->height > kMaxPythonDepth) FailTooDeep();
   node->children = std::move(children);
   return node;
 }
@@ -126,7 +135,25 @@ class Parser {
     return token == "for" ? ": a comprehension is written in brackets, [x for i in range(n)]" : "";
   }
 
+  // A level of parentheses is three of the parser's (Conditional, Not, Factor) and no level of the tree.
+  static constexpr int kMaxRecursion = 3 * kMaxPythonDepth;
+
+  // Counts one level of the parser's recursion for as long as it lives.
+  class Level {
+   public:
+    explicit Level(int& depth) : depth_(depth) {
+      if (++depth_ > kMaxRecursion) FailTooDeep();
+    }
+    ~Level() { --depth_; }
+    Level(const Level&) = delete;
+    Level& operator=(const Level&) = delete;
+
+   private:
+    int& depth_;
+  };
+
   NodePtr Conditional() {
+    const Level level(depth_);
     if (PeekName("lambda")) Fail("'lambda' is not supported");
     NodePtr body = Or();
     if (!PeekName("if")) return body;
@@ -156,6 +183,7 @@ class Parser {
   }
 
   NodePtr Not() {
+    const Level level(depth_);
     if (!PeekName("not")) return Comparison();
     Next();
     return Make(Node::kNot, "not", {Not()});
@@ -221,6 +249,7 @@ class Parser {
   }
 
   NodePtr Factor() {
+    const Level level(depth_);
     if (PeekOperator("-")) {
       Next();
       return Make(Node::kNegate, "-", {Factor()});
@@ -367,6 +396,7 @@ class Parser {
 
   std::vector<Token> tokens_;
   std::size_t position_ = 0;
+  int depth_ = 0;  // the parser's recursion, bounded as the tree's height is
 };
 }  // namespace
 

@@ -13,6 +13,7 @@ using Node = PythonNode;
 using NodePtr = PythonNodePtr;
 
 constexpr double kLargestExactInteger = 9007199254740992.0;  // 2^53
+constexpr std::size_t kMaxSteps = 10000000;                    // comprehensions in comprehensions stop here
 
 [[noreturn]] void Fail(const std::string& problem) { throw PythonExpressionError(problem); }
 
@@ -70,6 +71,7 @@ class Evaluator {
   explicit Evaluator(std::size_t max_values) : max_values_(max_values) {}
 
   double Number(const NodePtr& node, const PythonBindings& names) const {
+    if (++steps_ > kMaxSteps) Fail("the values take too long to compute (more than 10^7 steps)");
     switch (node->kind) {
       case Node::kNumber:
         return Checked(node->value);
@@ -230,6 +232,7 @@ class Evaluator {
   }
 
   std::size_t max_values_;
+  mutable std::size_t steps_ = 0;
 };
 
 long long WholeNumber(double value) {
