@@ -76,5 +76,22 @@ TEST(ImportedTemplate, ADescriptionThatDoesNotLoadWritesNothingAndNamesTheDestin
   EXPECT_FALSE(fs::exists(out.File("k")));
 }
 
+// Issue 32: a write that fails half-way (here the header's folder is a file in the destination)
+// leaves no partial template: what it wrote is removed, and what was there stays.
+TEST(ImportedTemplate, AFailedWriteLeavesNothingBehind) {
+  TempDir in, out;
+  ImportedTemplate t = Sample(in);
+  std::filesystem::create_directories(in.File("sub"));
+  std::ofstream(in.File("sub/scale.cuh")) << kHeader;
+  std::ofstream(in.File("scale.cu")) << "#include \"sub/scale.cuh\"\n" << kSource;
+  fs::create_directories(out.File("k"));
+  std::ofstream(out.File("k/sub")) << "a file where the header's folder would go\n";
+  EXPECT_ANY_THROW(WriteImportedTemplate(t, out.File("k")));
+  EXPECT_FALSE(fs::exists(out.File("k/scale.toml")));
+  EXPECT_FALSE(fs::exists(out.File("k/scale.cu")));
+  EXPECT_FALSE(fs::exists(out.File("k/scale.cuh")));
+  EXPECT_EQ(ReadFileText(out.File("k/sub")), "a file where the header's folder would go\n");
+}
+
 }  // namespace
 }  // namespace tuner

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "template/expression.h"
+#include "python_eval.h"
 
 namespace tuner {
 namespace {
@@ -241,6 +242,70 @@ TEST(PythonExpression, TranslationsEvaluateAsPythonDoes) {
   }
 }
 
+// Generated conditions (chained comparisons, and/or/not, //, %, **, min/max/abs, True/False, `in`
+// over lists, tuples, ranges, comprehensions and joined lists), each at several values of a and b,
+// against Python's own eval: the same value, or an error where Python raises one.
+TEST(PythonExpression, GeneratedConditionsEvaluateAsPythonsEval) {
+  const PythonScope scope = SignedScope();
+  testing::PythonGenerator generator(20261126, {"a", "b"});
+  std::vector<testing::PythonCase> cases;
+  std::vector<std::string> translations[2];
+  std::size_t refused = 0;
+  const std::pair<int, int> points[] = {{7, 2}, {-7, 3}, {0, 5}, {3, 0}, {-3, -2}, {2, 2}};
+  for (int i = 0; i < 400; ++i) {
+    const std::string python = i % 4 == 0 ? generator.Integer(2) : generator.Condition(2);
+    // A constant part that fails (3 // 0) is refused when the import translates it (a constant list)
+    // or when the template loads it (the template computes its constants once, in either branch of
+    // a `?:`), even where Python's short circuit would not reach it; nothing else may be refused.
+    for (const PythonUse use : {PythonUse::kCondition, PythonUse::kValue}) {
+      std::string translated, refusal;
+      try {
+        translated = TranslatePythonExpression(python, scope, use);
+        CheckSyntax(translated, {{"a", 1}, {"b", 1}});  // reads no variable: only constants are computed
+      } catch (const PythonExpressionError& e) {
+        refusal = e.what();
+      } catch (const ExpressionError& e) {
+        refusal = e.problem;
+      }
+      if (!refusal.empty()) {
+        translated.clear();
+        ++refused;
+        EXPECT_TRUE(refusal == "division by zero" || refusal == "division by zero (0 to a negative power)" ||
+                    refusal == "a value is infinite")
+            << python << ": " << refusal;
+      }
+      translations[use == PythonUse::kValue].push_back(translated);
+    }
+    for (const auto& [a, b] : points) cases.push_back({python, {{"a", a}, {"b", b}}});
+  }
+  const std::vector<testing::PythonResult> python = testing::EvalInPython(cases);
+  ASSERT_EQ(python.size(), cases.size());
+  std::size_t errors = 0;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const Variables variables = {{"a", cases[i].names.at("a")}, {"b", cases[i].names.at("b")}};
+    for (int value_use = 0; value_use < 2; ++value_use) {
+      const std::string& translated = translations[value_use][i / std::size(points)];
+      const std::string where = cases[i].expression + " -> " + translated + " at a=" +
+                                FormatNumber(variables.at("a")) + " b=" + FormatNumber(variables.at("b"));
+      if (translated.empty()) continue;  // refused above
+      if (!python[i].error.empty()) {
+        EXPECT_THROW(Evaluate(translated, variables), ExpressionError) << where << ": Python raised " << python[i].error;
+        errors += value_use;
+        continue;
+      }
+      double value = 0;
+      ASSERT_NO_THROW(value = Evaluate(translated, variables)) << where;
+      if (value_use)
+        EXPECT_EQ(value, python[i].number) << where;
+      else
+        EXPECT_EQ(value != 0, python[i].number != 0) << where;
+    }
+  }
+  EXPECT_GT(errors, 10u);  // the cases include divisions by zero
+  EXPECT_LT(errors, cases.size() / 2);
+  EXPECT_LT(refused, 40u);  // of 800 translations
+}
+
 TEST(PythonExpression, ADivisionByZeroThatPythonEvaluatesIsAnError) {
   const std::string translated = Condition("a // b > 1", SignedScope());
   EXPECT_THROW(Evaluate(translated, {{"a", 3}, {"b", 0}}), ExpressionError);
@@ -288,24 +353,26 @@ TEST(PythonExpression, ProblemSizesAndParameterRangesInSizes) {
 TEST(PythonExpression, WhatHasNoCounterpartIsNamed) {  // syntax errors: python_syntax_test
   EXPECT_EQ(ErrorOf("c > 1"), "unknown name 'c': it is not a tuning parameter");
   EXPECT_EQ(ErrorOf("round(a)"), "the function 'round' is not supported (only min, max, abs, int and float)");
-  EXPECT_EQ(ErrorOf("a in b"), "the right of 'in' must be a list, a tuple or a range of values");
-  EXPECT_EQ(ErrorOf("[a, b]"), "a list or tuple is a value only on the right of 'in'");
+  EXPECT_EQ(ErrorOf("a in b"), "the right of 'in' must be a list, a tuple, a range or a comprehension of values");
+  EXPECT_EQ(ErrorOf("[a, b]"), "a list, a tuple or a comprehension is a value only on the right of 'in'");
+  EXPECT_EQ(ErrorOf("[i for i in range(3)] == 1"),
+            "a list, a tuple or a comprehension is a value only on the right of 'in'");
+  EXPECT_EQ(ErrorOf("a in [i * b for i in range(3)]"), "'b' in a list of values: the values must be numbers");
   EXPECT_EQ(ErrorOf("min(c)"), "min(c): 'c' is not a tuning parameter");
   EXPECT_EQ(Condition("min(a) < 0", SignedScope()), "(-7) < 0");  // a negative operand is always parenthesised
   EXPECT_EQ(ErrorOf("max(a + b)"), "max() takes two or more values, or one tuning parameter");
 }
 
-TEST(PythonExpression, ValueLists) {
-  EXPECT_EQ(EvaluatePythonIntegerList("[16, 32, 2**6]", 100), (std::vector<long long>{16, 32, 64}));
-  EXPECT_EQ(EvaluatePythonIntegerList("(1, -2,)", 100), (std::vector<long long>{1, -2}));
-  EXPECT_EQ(EvaluatePythonIntegerList("range(3)", 100), (std::vector<long long>{0, 1, 2}));
-  EXPECT_EQ(EvaluatePythonIntegerList("list(range(0, 64, 16))", 100), (std::vector<long long>{0, 16, 32, 48}));
-  EXPECT_EQ(EvaluatePythonIntegerList("range(8, 0, -4)", 100), (std::vector<long long>{8, 4}));
-  EXPECT_THROW(EvaluatePythonIntegerList("[1.5, 2]", 100), PythonExpressionError);
-  EXPECT_THROW(EvaluatePythonIntegerList("[2**i for i in range(4)]", 100), PythonExpressionError);
-  EXPECT_THROW(EvaluatePythonIntegerList("range(0, 10, 0)", 100), PythonExpressionError);
-  EXPECT_THROW(EvaluatePythonIntegerList("range(1000)", 100), PythonExpressionError);
-  EXPECT_THROW(EvaluatePythonIntegerList("['a', 'b']", 100), PythonExpressionError);
+// abs() and `or` as a value repeat their operand: a nest of them is refused before it grows the
+// translation (or the time to make it) exponentially.
+TEST(PythonExpression, ATranslationThatWouldExplodeIsRefused) {
+  std::string nested = "a";
+  for (int i = 0; i < 40; ++i) nested = "abs(" + nested + " - 1)";
+  EXPECT_NE(ErrorOf(nested + " > 0").find("the translation would be longer than 100000 characters"),
+            std::string::npos);
+  std::string values = "a";
+  for (int i = 0; i < 60; ++i) values = "(" + values + " or b) + 1";
+  EXPECT_NE(ErrorOf(values + " > 0").find("translat"), std::string::npos) << ErrorOf(values + " > 0");
 }
 
 }  // namespace

@@ -8,7 +8,10 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
+#include <sys/stat.h>
+
 #include "cli_runner.h"
+#include "compile/compiler.h"
 #include "common/errors.h"
 #include "db_test_util.h"
 #include "template/search_space.h"
@@ -33,14 +36,14 @@ std::string EditedFixture(const TempDir& dir, const std::string& name, const std
   json t1 = ReadJson(kFixtures + "/" + name + ".json");
   edit(t1);
   const std::string path = dir.File(name + ".json");
-  std::ofstream(path) << t1.dump(2);
+  std::ofstream(path) << t1.dump();
   fs::copy_file(kFixtures + "/" + name + ".cu", dir.File(name + ".cu"), fs::copy_options::overwrite_existing);
   return path;
 }
 
 std::string ImportError(const std::string& path, const std::string& name = "") {
   try {
-    ImportT1(path, name);
+    ImportT1(path, {name, "", ""});
   } catch (const UsageError& e) {
     return e.what();
   }
@@ -48,7 +51,7 @@ std::string ImportError(const std::string& path, const std::string& name = "") {
 }
 
 TEST(T1Import, KernelTunerStyleDescription) {
-  const ImportedTemplate imported = ImportT1(kFixtures + "/vector_add.json", "");
+  const ImportedTemplate imported = ImportT1(kFixtures + "/vector_add.json", {});
   EXPECT_EQ(imported.name, "vector_add");
   ASSERT_EQ(imported.constraints.size(), 1u);
   EXPECT_EQ(imported.constraints[0].second, "block_size_x * tile_size <= 2048 && block_size_x <= 1024");
@@ -76,7 +79,7 @@ TEST(T1Import, KernelTunerStyleDescription) {
 }
 
 TEST(T1Import, KttStyleDescriptionWithConstantMemory) {
-  const ImportedTemplate imported = ImportT1(kFixtures + "/stencil.json", "");
+  const ImportedTemplate imported = ImportT1(kFixtures + "/stencil.json", {});
   EXPECT_EQ(imported.name, "stencil");  // no BenchmarkName: the file's name
   TempDir out;
   const WrittenTemplate written = WriteImportedTemplate(imported, out.File("k"));
@@ -126,8 +129,9 @@ TEST(T1Import, BadInputNamesTheFileAndTheField) {
                 "uint)");
   EXPECT_EQ(error([](json& t) { t["ConfigurationSpace"]["TuningParameters"][1]["Values"] = "[1, 2, 2]"; }),
             file + ": ConfigurationSpace.TuningParameters[1].Values: 2 is listed twice");
-  EXPECT_EQ(error([](json& t) { t["KernelSpecification"]["Language"] = "OpenCL"; }),
-            file + ": KernelSpecification.Language: 'OpenCL': tuner compiles CUDA kernels only");
+  EXPECT_NE(error([](json& t) { t["KernelSpecification"]["Language"] = "OpenCL"; })
+                .find(file + ": KernelSpecification.Language: 'OpenCL': tuner compiles an OpenCL kernel as CUDA"),
+            std::string::npos);
   EXPECT_NE(error([](json& t) {
               t["KernelSpecification"]["Arguments"][1]["FillType"] = "BinaryRaw";
             }).find(file + ": KernelSpecification.Arguments[1].FillType: 'BinaryRaw' is not supported"),
@@ -162,6 +166,205 @@ TEST(T1Import, BadInputNamesTheFileAndTheField) {
 
   std::ofstream(dir.File("broken.json")) << "{\"ConfigurationSpace\": {";
   EXPECT_EQ(ImportError(dir.File("broken.json")).find(dir.File("broken.json") + ": not valid JSON: "), 0u);
+}
+
+// Issue 32: what once overflowed the stack, took minutes, or was called unsatisfiable.
+TEST(T1Import, HostileOrBrokenValuesAndConditionsGetAMessage) {
+  TempDir dir;
+  const std::string file = dir.File("vector_add.json");
+  const auto condition = [&](const std::string& expression) {
+    return ImportError(EditedFixture(dir, "vector_add", [&](json& t) {
+      t["ConfigurationSpace"]["Conditions"][0]["Expression"] = expression;
+    }));
+  };
+  std::string terms = "block_size_x > 0";
+  for (int i = 1; i < 10000; ++i) terms += " and block_size_x > 0";
+  EXPECT_NE(condition(terms).find(file + ": ConfigurationSpace.Conditions[0].Expression: "), std::string::npos);
+  EXPECT_NE(condition(terms).find("nests more than 200 levels deep"), std::string::npos);
+  EXPECT_NE(condition(std::string(5000, '(') + "block_size_x > 0" + std::string(5000, ')'))
+                .find("nests more than 200 levels deep"),
+            std::string::npos);
+  EXPECT_EQ(condition("block_size_x % (tile_size - tile_size) == 0"),
+            file +
+                ": ConfigurationSpace.Conditions[0].Expression: 'block_size_x % (tile_size - tile_size) == 0': division "
+                "by zero at every configuration (the first: block_size_x=128 tile_size=1)");
+
+  const auto values = [&](const json& list) {
+    return ImportError(EditedFixture(dir, "vector_add", [&](json& t) {
+      t["ConfigurationSpace"]["TuningParameters"][1]["Values"] = list;
+    }));
+  };
+  json many = json::array();
+  for (int i = 0; i < 1000000; ++i) many.push_back(i);
+  EXPECT_EQ(values(many), file + ": ConfigurationSpace.TuningParameters[1].Values: more than 100000 values");
+  json repeated = json::array();
+  for (int i = 0; i < 100000; ++i) repeated.push_back(i);
+  repeated.back() = 7;
+  EXPECT_EQ(values(repeated), file + ": ConfigurationSpace.TuningParameters[1].Values: 7 is listed twice");
+  EXPECT_EQ(values("list(range(1, 100000)) + [99999]"),
+            file + ": ConfigurationSpace.TuningParameters[1].Values: 99999 is listed twice");
+}
+
+// Issue 26 (5) and 32 (9): KernelFile is taken from the description's folder and may not leave it;
+// --kernel-file names the file to use instead.
+TEST(T1Import, TheKernelFileStaysInTheDescriptionsFolder) {
+  TempDir dir, elsewhere;
+  const std::string file = dir.File("vector_add.json");
+  const auto kernel_file = [&](const std::string& named) {
+    return ImportError(EditedFixture(dir, "vector_add", [&](json& t) { t["KernelSpecification"]["KernelFile"] = named; }));
+  };
+  const std::string hint = "; give the kernel to use with --kernel-file FILE";
+  EXPECT_EQ(kernel_file("vector_add.cu.hip"),
+            file + ": KernelSpecification.KernelFile: 'vector_add.cu.hip' is not there (looked at '" +
+                dir.File("vector_add.cu.hip") + "')" + hint);
+  EXPECT_EQ(kernel_file("../vector_add.cu"),
+            file + ": KernelSpecification.KernelFile: '../vector_add.cu' leaves the description's folder ('..')" + hint);
+  EXPECT_EQ(kernel_file("/proc/self/environ"),
+            file +
+                ": KernelSpecification.KernelFile: '/proc/self/environ' is an absolute path, and the file must be in "
+                "the description's folder" + hint);
+  std::ofstream(elsewhere.File("secret.cu")) << "secret\n";
+  fs::create_symlink(elsewhere.File("secret.cu"), dir.File("link.cu"));
+  EXPECT_EQ(kernel_file("link.cu").find(file + ": KernelSpecification.KernelFile: 'link.cu' is a symbolic link out of "
+                                               "the description's folder"),
+            0u);
+  fs::create_directory_symlink(elsewhere.File("."), dir.File("outside"));
+  EXPECT_NE(kernel_file("outside/secret.cu").find("is a symbolic link out of the description's folder"),
+            std::string::npos);
+  // Inside the folder: a subfolder, and a link that stays inside.
+  fs::create_directories(dir.File("sub"));
+  fs::copy_file(kFixtures + "/vector_add.cu", dir.File("sub/vector_add.cu"));
+  EXPECT_EQ(kernel_file("sub/vector_add.cu"), "");
+  fs::create_symlink(dir.File("sub/vector_add.cu"), dir.File("inside.cu"));
+  EXPECT_EQ(kernel_file("inside.cu"), "");
+
+  // The description's file is wrong: --kernel-file names the one to use, wherever it is.
+  const std::string wrong =
+      EditedFixture(dir, "vector_add", [](json& t) { t["KernelSpecification"]["KernelFile"] = "vector_add.cu.hip"; });
+  fs::copy_file(kFixtures + "/vector_add.cu", elsewhere.File("va.cu"));
+  const ImportedTemplate imported = ImportT1(wrong, {"", elsewhere.File("va.cu"), ""});
+  EXPECT_EQ(imported.source_path, elsewhere.File("va.cu"));
+  EXPECT_NE(imported.description.find("source = \"va.cu\""), std::string::npos);
+  EXPECT_EQ(ImportError(wrong, ""), kernel_file("vector_add.cu.hip"));
+  try {
+    ImportT1(wrong, {"", elsewhere.File("none.cu"), ""});
+    FAIL() << "no error";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(std::string(e.what()), "--kernel-file '" + elsewhere.File("none.cu") + "': no such file");
+  }
+}
+
+// Issue 26 (4): an OpenCL kernel, compiled as CUDA with a compatibility header included first.
+TEST(T1Import, OpenClThroughAHeader) {
+  const ImportedTemplate imported = ImportT1(kFixtures + "/scale_local.json", {});
+  EXPECT_EQ(imported.header_path, kFixtures + "/opencl_compat.h");
+  EXPECT_EQ(imported.source_path, kFixtures + "/opencl/scale_local.cl");
+  EXPECT_EQ(imported.description.find("options"), std::string::npos);  // the -include is not passed on
+  TempDir out;
+  const WrittenTemplate written = WriteImportedTemplate(imported, out.File("k"));
+  EXPECT_EQ(written.candidates, 22u);  // Python's count of the same values and conditions
+  EXPECT_EQ(ReadFileText(out.File("k/scale_local.cl")), "#include \"opencl_compat.h\"\n#line 1 \"scale_local.cl\"\n" +
+                                                           ReadFileText(kFixtures + "/opencl/scale_local.cl"));
+  EXPECT_EQ(ReadFileText(out.File("k/opencl_compat.h")), ReadFileText(kFixtures + "/opencl_compat.h"));
+  // NVRTC compiles it (no GPU needed), and an error keeps the OpenCL file's own line numbers.
+  const TemplateSpec spec = LoadTemplateFile(written.description_path);
+  const ParamValues candidate = EnumerateCandidates(spec, DefaultSize(spec)).front();
+  const CompileResult compiled = CompileCandidate(spec, candidate, spec.kernel, "sm_80");
+  EXPECT_TRUE(compiled.ok) << compiled.log;
+
+  TempDir dir;
+  const auto error = [&](const std::function<void(json&)>& edit, const std::string& header = "") {
+    json t1 = ReadJson(kFixtures + "/scale_local.json");
+    edit(t1);
+    std::ofstream(dir.File("scale_local.json")) << t1.dump(2);
+    fs::create_directories(dir.File("opencl"));
+    fs::copy_file(kFixtures + "/opencl/scale_local.cl", dir.File("opencl/scale_local.cl"),
+                  fs::copy_options::overwrite_existing);
+    try {
+      ImportT1(dir.File("scale_local.json"), {"", "", header});
+    } catch (const UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const auto no_header = [](json& t) { t["KernelSpecification"].erase("CompilerOptions"); };
+  EXPECT_EQ(error(no_header),
+            dir.File("scale_local.json") +
+                ": KernelSpecification.Language: 'OpenCL': tuner compiles an OpenCL kernel as CUDA, with a header that "
+                "defines OpenCL's qualifiers and work-item functions (__kernel, __global, get_global_id, ...) in CUDA "
+                "terms included first: give it with --opencl-header FILE, or ship it beside the description and name "
+                "it in CompilerOptions: [\"-include\", \"FILE\"]");
+  EXPECT_EQ(error(no_header, kFixtures + "/opencl_compat.h"), "");  // the import option
+  EXPECT_NE(error([](json&) {}).find("CompilerOptions[1]: 'opencl_compat.h' is not there"),
+            std::string::npos);  // named, but not shipped beside it
+  EXPECT_NE(error([](json& t) { t["KernelSpecification"]["CompilerOptions"][1] = "/etc/passwd"; })
+                .find("CompilerOptions[1]: '/etc/passwd' is an absolute path"),
+            std::string::npos);
+  EXPECT_EQ(error([](json& t) { t["KernelSpecification"]["Language"] = "Vulkan"; }),
+            dir.File("scale_local.json") +
+                ": KernelSpecification.Language: 'Vulkan': tuner compiles CUDA kernels, and OpenCL ones through a "
+                "header");
+}
+
+// Issue 32 (11, 12, 7): unknown keys, what goes into the written files, and what is read.
+TEST(T1Import, StrictKeysEscapedCommentsAndOnlyRegularFiles) {
+  TempDir dir;
+  const std::string file = dir.File("vector_add.json");
+  const auto error = [&](const std::function<void(json&)>& edit) {
+    return ImportError(EditedFixture(dir, "vector_add", edit));
+  };
+  EXPECT_EQ(error([](json& t) {
+              t["ConfigurationSpace"]["Conditons"] = t["ConfigurationSpace"]["Conditions"];
+              t["ConfigurationSpace"].erase("Conditions");
+            }),
+            file +
+                ": ConfigurationSpace: 'Conditons' is not a T1 key (did you mean `Conditions`?); the keys here are "
+                "TuningParameters, Conditions");
+  EXPECT_NE(error([](json& t) { t["KernelSpecification"]["Arguments"][0]["AcessType"] = "ReadWrite"; })
+                .find(file + ": KernelSpecification.Arguments[0]: 'AcessType' is not a T1 key (did you mean "
+                             "`AccessType`?)"),
+            std::string::npos);
+  EXPECT_NE(error([](json& t) { t["Kernelspecification"] = json::object(); })
+                .find(file + ": (the document): 'Kernelspecification' is not a T1 key (did you mean "
+                             "`KernelSpecification`?)"),
+            std::string::npos);
+  EXPECT_NE(error([](json& t) { t["General"]["a\nb = 1"] = 1; }).find("'a\\nb = 1' is not a T1 key"),
+            std::string::npos);
+
+  // A newline in the file's name or a condition stays inside its comment.
+  const std::string odd = dir.File("odd\nname = \"x\".json");
+  fs::copy_file(kFixtures + "/vector_add.json", odd);
+  fs::copy_file(kFixtures + "/vector_add.cu", dir.File("vector_add.cu"), fs::copy_options::overwrite_existing);
+  const ImportedTemplate imported = ImportT1(odd, {});
+  TempDir out;
+  const WrittenTemplate written = WriteImportedTemplate(imported, out.File("k"));
+  const TemplateSpec spec = LoadTemplateFile(written.description_path);
+  EXPECT_EQ(spec.name, "vector_add");
+  EXPECT_NE(ReadFileText(written.description_path).find("from 'odd\\nname = \"x\".json'"), std::string::npos);
+
+  // Not a regular file: refused at once, never read without end.
+  EXPECT_EQ(ImportError("/dev/zero"), "the T1 file '/dev/zero' is not a regular file (a device, a FIFO or a socket)");
+  const std::string fifo = dir.File("fifo.json");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(ImportError(fifo), "the T1 file '" + fifo + "' is not a regular file (a device, a FIFO or a socket)");
+  fs::create_directories(dir.File("folder.json"));
+  EXPECT_EQ(ImportError(dir.File("folder.json")), "the T1 file '" + dir.File("folder.json") + "' is a folder; give a file");
+}
+
+// Issue 32 (12): a header named NAME.toml must not overwrite the description.
+TEST(T1Import, AHeaderNeverTakesTheDescriptionsName) {
+  TempDir dir, out;
+  const std::string path = EditedFixture(dir, "vector_add", [](json&) {});
+  std::ofstream(dir.File("vector_add.toml")) << "#define X 1\n";
+  std::ofstream(dir.File("vector_add.cu"), std::ios::app) << "#include \"vector_add.toml\"\n";
+  try {
+    WriteImportedTemplate(ImportT1(path, {}), out.File("k"));
+    FAIL() << "no error";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(std::string(e.what()), path + ": the kernel's file 'vector_add.toml' would take the description's "
+                                            "name; import it with another --name, or rename the file");
+  }
+  EXPECT_FALSE(fs::exists(out.File("k")));
 }
 
 // The command line: files written, --json, a second import of the same file, and bad input that

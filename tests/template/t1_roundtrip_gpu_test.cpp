@@ -1,4 +1,5 @@
-// The community's formats end to end on a GPU (skipped without one): the T1 fixtures are imported,
+// The community's formats end to end on a GPU (skipped without one): the T1 fixtures (CUDA, and an
+// OpenCL kernel through a compatibility header) are imported,
 // tuned (every candidate must match the reference configuration), and the results exported as T4
 // that follows the schema, one correct result per candidate.
 #include <gtest/gtest.h>
@@ -52,7 +53,9 @@ TEST_P(T1RoundTripGpu, ImportTuneExport) {
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, T1RoundTripGpu,
                          ::testing::Values(std::make_pair("vector_add", std::size_t{22}),
-                                           std::make_pair("stencil", std::size_t{20})));
+                                           std::make_pair("stencil", std::size_t{20}),
+                                           // OpenCL, compiled as CUDA with its compatibility header first
+                                           std::make_pair("scale_local", std::size_t{22})));
 
 }  // namespace
 }  // namespace tuner

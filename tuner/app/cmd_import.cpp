@@ -52,7 +52,7 @@ ordered_json Json(const ImportedTemplate& imported, const WrittenTemplate& writt
 
 int RunFormatImport(int argc, char** argv) {
   const CommandSpec spec{
-      "import", "tuner import t1 FILE [--output DIR] [--name NAME] [--json]",
+      "import", "tuner import t1 FILE [--output DIR] [--name NAME] [--kernel-file FILE] [--opencl-header FILE] [--json]",
       "Turn a T1 description (the JSON input format of Kernel Tuner, KTT and benchmark_hub) into a template: "
       "NAME.toml\n"
       "and a copy of its kernel source in DIR. Its Python-like conditions become the template's constraints; the\n"
@@ -63,17 +63,24 @@ int RunFormatImport(int argc, char** argv) {
   po::positional_options_description positional;
   AddFormatArgument(options, positional, "the format of FILE: t1");
   options.add_options()("file", po::value<std::string>()->required(),
-                        "the T1 description (JSON); its KernelFile is looked for beside it")(
+                        "the T1 description (JSON); its KernelFile is taken from its folder")(
       "output,o", po::value<std::string>(), "the folder to write into (default: NAME, in the current folder)")(
       "name", po::value<std::string>()->default_value(""),
-      "the template's name (default: General.BenchmarkName, else the file's name)");
+      "the template's name (default: General.BenchmarkName, else the file's name)")(
+      "kernel-file", po::value<std::string>()->default_value(""),
+      "the kernel source to use when the description's KernelFile is missing or wrong")(
+      "opencl-header", po::value<std::string>()->default_value(""),
+      "for an OpenCL kernel: the header that defines OpenCL's qualifiers and work-item functions in CUDA terms, "
+      "included first");
   AddJsonOption(options);
   positional.add("file", 1);
   po::variables_map vm;
   if (!ParseCommandLine(argc, argv, spec, options, positional, &vm)) return kExitOk;
   RequireFormat(vm, "t1", "imports");
 
-  const ImportedTemplate imported = ImportT1(vm["file"].as<std::string>(), vm["name"].as<std::string>());
+  const T1ImportOptions import_options{vm["name"].as<std::string>(), vm["kernel-file"].as<std::string>(),
+                                       vm["opencl-header"].as<std::string>()};
+  const ImportedTemplate imported = ImportT1(vm["file"].as<std::string>(), import_options);
   RefuseShippedName(imported.name);
   const std::string folder = vm.count("output") ? vm["output"].as<std::string>() : imported.name;
   const WrittenTemplate written = WriteImportedTemplate(imported, folder);

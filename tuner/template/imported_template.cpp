@@ -2,11 +2,13 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 
 #include "common/errors.h"
+#include "common/input_file.h"
 #include "common/option_values.h"
 #include "common/whole_file.h"
 #include "db/query/random_hex.h"
@@ -21,11 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string ReadText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError("cannot read " + Quoted(path));
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+constexpr std::size_t kMaxSourceBytes = 16 << 20;
 
 // A file to write: where, and its contents.
 struct PlannedFile {
@@ -33,20 +31,69 @@ struct PlannedFile {
   std::string contents;
 };
 
-// The description, the source and the headers it includes from beside itself, at their places in `folder`.
-std::vector<PlannedFile> PlanFiles(const ImportedTemplate& imported, const fs::path& folder) {
-  const std::string source = ReadText(imported.source_path);
-  std::vector<PlannedFile> files = {{folder / (imported.name + ".toml"), imported.description},
-                                    {folder / imported.source_file_name, source}};
-  const fs::path source_folder = fs::path(imported.source_path).parent_path();
-  for (const SourceHeader& header : FindSourceHeaders(imported.source_path, source)) {
+// The headers `text` (at `path`) includes from beside itself, at their places in `folder`.
+void PlanHeaders(const std::string& path, const std::string& text, const fs::path& folder,
+                 std::vector<PlannedFile>& files) {
+  const fs::path source_folder = fs::path(path).parent_path();
+  for (const SourceHeader& header : FindSourceHeaders(path, text)) {
     const fs::path relative = fs::relative(header.path, source_folder);
     if (relative.empty() || *relative.begin() == "..")
-      throw UsageError(imported.source_path + ": includes " + Quoted(header.include_name) +
+      throw UsageError(path + ": includes " + Quoted(header.include_name) +
                        " from outside its folder; copy the kernel and its headers into one folder first");
     files.push_back({folder / relative, header.text});
   }
+}
+
+// Two files of one name would overwrite each other; one named NAME.toml, the description.
+void RefuseCollisions(const ImportedTemplate& imported, const std::vector<PlannedFile>& files) {
+  for (std::size_t i = 1; i < files.size(); ++i)
+    for (std::size_t k = 0; k < i; ++k)
+      if (files[i].path.lexically_normal() == files[k].path.lexically_normal() &&
+          files[i].contents != files[k].contents)
+        throw UsageError(imported.origin_path + ": the kernel's file " + Quoted(files[i].path.filename().string()) +
+                         (k == 0 ? " would take the description's name" : " would be written twice") +
+                         "; import it with another --name, or rename the file");
+}
+
+// The description, the source (after the header's #include) and the headers, at their places in `folder`.
+std::vector<PlannedFile> PlanFiles(const ImportedTemplate& imported, const fs::path& folder) {
+  const std::string source = ReadInputFile(imported.source_path, kMaxSourceBytes, "the kernel source");
+  std::string prelude;
+  if (!imported.header_path.empty())  // #line: the compiler's messages keep the source's own line numbers
+    prelude = "#include \"" + imported.header_file_name + "\"\n#line 1 \"" + imported.source_file_name + "\"\n";
+  std::vector<PlannedFile> files = {{folder / (imported.name + ".toml"), imported.description},
+                                    {folder / imported.source_file_name, prelude + source}};
+  PlanHeaders(imported.source_path, source, folder, files);
+  if (!imported.header_path.empty()) {
+    const std::string header = ReadInputFile(imported.header_path, kMaxSourceBytes, "the header");
+    files.push_back({folder / imported.header_file_name, header});
+    PlanHeaders(imported.header_path, header, folder, files);
+  }
+  RefuseCollisions(imported, files);
   return files;
+}
+
+// Writes the files; a failure removes those written and the folders created, and is rethrown.
+void WriteAll(const std::vector<PlannedFile>& files, const fs::path& folder) {
+  std::vector<fs::path> created;
+  std::error_code error;
+  for (fs::path f = folder; !f.empty() && !fs::exists(f, error); f = f.parent_path()) created.push_back(f);
+  std::vector<fs::path> written;
+  try {
+    for (const PlannedFile& file : files) {
+      if (fs::exists(file.path, error)) continue;  // the same contents: PlanFiles' caller checked
+      for (fs::path f = file.path.parent_path(); !f.empty() && !fs::exists(f, error); f = f.parent_path())
+        created.push_back(f);
+      WriteWholeFile(file.path.string(), file.contents);
+      written.push_back(file.path);
+    }
+  } catch (...) {
+    for (const fs::path& path : written) fs::remove(path, error);
+    std::sort(created.begin(), created.end(),
+              [](const fs::path& a, const fs::path& b) { return a.native().size() > b.native().size(); });
+    for (const fs::path& path : created) fs::remove(path, error);  // deepest first; only if left empty
+    throw;
+  }
 }
 
 // A folder of its own under the system's temporary folder, removed with it.
@@ -90,10 +137,10 @@ WrittenTemplate WriteImportedTemplate(const ImportedTemplate& imported, const st
   }
   const std::vector<PlannedFile> files = PlanFiles(imported, folder);
   for (const PlannedFile& file : files)
-    if (fs::exists(file.path, error) && ReadText(file.path.string()) != file.contents)
+    if (fs::exists(file.path, error) && ReadInputFile(file.path.string(), kMaxSourceBytes, "the file") != file.contents)
       throw UsageError(Quoted(file.path.string()) +
                        " is there with other contents; choose another --output folder or --name");
-  for (const PlannedFile& file : files) WriteWholeFile(file.path.string(), file.contents);
+  WriteAll(files, folder);
   written.description_path = files.front().path.string();
   return written;
 }

@@ -15,6 +15,10 @@ struct ImportedTemplate {
   std::string description;                                       // the TOML text
   std::string source_path;                                       // the kernel source the T1 file names
   std::string source_file_name;                                  // the copy's name, beside the description
+  // A header included before the source (an OpenCL kernel's compatibility header, or CompilerOptions'
+  // -include), copied beside it as header_file_name; empty when there is none.
+  std::string header_path;
+  std::string header_file_name;
   std::vector<std::pair<std::string, std::string>> constraints;  // T1's expression, its translation
   std::vector<std::string> notes;                                // what the import chose or left out, one line each
 };
@@ -25,10 +29,12 @@ struct WrittenTemplate {
   std::size_t candidates = 0;  // valid at that size
 };
 
-// Writes NAME.toml, the kernel source and the headers it includes into `folder` (created if
-// missing) after loading the description as a template and counting its candidates. Throws
-// UsageError, having written nothing, when a file of one of those names with other contents is
-// there, the template does not load, or a constraint cannot be evaluated for a candidate.
+// Writes NAME.toml, the kernel source (after an #include of the header, when there is one) and the
+// headers it includes into `folder` (created if missing) after loading the description as a
+// template and counting its candidates. Throws UsageError, having written nothing, when a file of
+// one of those names with other contents is there, two of them (or one and the description) would
+// have one name, the template does not load, or a constraint cannot be evaluated for a candidate; a
+// write that fails half-way removes what it wrote.
 WrittenTemplate WriteImportedTemplate(const ImportedTemplate& imported, const std::string& folder);
 
 }  // namespace tuner

@@ -1,6 +1,7 @@
 #include "template/python_expression.h"
 
 #include "template/python_syntax.h"
+#include "template/python_values.h"
 
 #include <algorithm>
 #include <cctype>
@@ -17,6 +18,9 @@ using Node = PythonNode;
 using NodePtr = PythonNodePtr;
 
 constexpr double kLargestExactInteger = 9007199254740992.0;  // 2^53
+constexpr std::size_t kMaxMembers = 4096;                      // the values on the right of one `in`
+constexpr std::size_t kMaxEmitted = 1000000;                   // translations of subexpressions
+constexpr std::size_t kMaxTranslationChars = 100000;
 
 [[noreturn]] void Fail(const std::string& problem) { throw PythonExpressionError(problem); }
 
@@ -60,7 +64,18 @@ class Translator {
  public:
   explicit Translator(const PythonScope& scope) : scope_(scope) {}
 
+  // Python's `and`/`or` as values, abs() and the remainder repeat their operands: a bound on the work
+  // and the text keeps a nest of them from growing the translation exponentially.
   Text Emit(const NodePtr& node, bool boolean) const {
+    if (++emitted_ > kMaxEmitted) Fail("the expression is too large to translate (it repeats itself too often)");
+    Text text = EmitNode(node, boolean);
+    if (text.text.size() > kMaxTranslationChars)
+      Fail("the translation would be longer than " + std::to_string(kMaxTranslationChars) + " characters");
+    return text;
+  }
+
+ private:
+  Text EmitNode(const NodePtr& node, bool boolean) const {
     switch (node->kind) {
       case Node::kNumber:
         return node->value < 0 ? Negation(FormatLiteral(-node->value)) : Text(FormatLiteral(node->value), kAtom);
@@ -90,11 +105,13 @@ class Translator {
       case Node::kCall:
         return Call(*node);
       case Node::kSequence:
-        Fail("a list or tuple is a value only on the right of 'in'");
+      case Node::kComprehension:
+        Fail("a list, a tuple or a comprehension is a value only on the right of 'in'");
     }
     Fail("unsupported expression");
   }
 
+ public:
   // Whether evaluating the node can fail (a division by a value that may be zero, a power that may
   // not be real): Python's `and`/`or` then must not evaluate it when the left side decides.
   static bool MayFail(const NodePtr& node) {
@@ -158,6 +175,7 @@ class Translator {
                (node->children.size() == 1 && IsParameterRange(*node) ? Extreme(*node) >= 0 : all(0));
       case Node::kNegate:
       case Node::kSequence:
+      case Node::kComprehension:
         return false;
     }
     return false;
@@ -208,15 +226,18 @@ class Translator {
     return {text, items.size() == 1 ? kCompare : negated ? kAnd : kOr};
   }
 
-  std::vector<NodePtr> Items(const NodePtr& sequence) const {
+  // The items of a list or tuple as written (they may use parameters); those of range(...),
+  // list(...), a comprehension or a `+` of lists as constants.
+  static std::vector<NodePtr> Items(const NodePtr& sequence) {
     if (sequence->kind == Node::kSequence) return sequence->children;
-    if (sequence->kind == Node::kCall &&
-        (sequence->text == "range" || sequence->text == "list" || sequence->text == "tuple")) {
-      std::vector<NodePtr> items;
-      for (long long v : Values(sequence, 4096)) items.push_back(PythonNumber(static_cast<double>(v)));
-      return items;
-    }
-    Fail("the right of 'in' must be a list, a tuple or a range of values");
+    const bool constant = sequence->kind == Node::kComprehension ||
+                          (sequence->kind == Node::kBinary && sequence->text == "+") ||
+                          (sequence->kind == Node::kCall && (sequence->text == "range" || sequence->text == "list" ||
+                                                             sequence->text == "tuple"));
+    if (!constant) Fail("the right of 'in' must be a list, a tuple, a range or a comprehension of values");
+    std::vector<NodePtr> items;
+    for (const double v : EvaluatePythonSequence(sequence, {}, kMaxMembers).items) items.push_back(PythonNumber(v));
+    return items;
   }
 
   static bool IsParameterRange(const Node& call) {
@@ -252,91 +273,15 @@ class Translator {
     Fail("the function '" + f + "' is not supported (only min, max, abs, int and float)");
   }
 
- public:
-  static std::vector<long long> Values(const NodePtr& node, std::size_t max_values);
-
- private:
   const PythonScope& scope_;
+  mutable std::size_t emitted_ = 0;
 };
-
-// ---- constant values -------------------------------------------------------------------------
-
-double PythonFloorDivide(double a, double b) {
-  if (b == 0) Fail("division by zero");
-  return std::floor(a / b);
-}
-
-double PythonRemainder(double a, double b) {
-  if (b == 0) Fail("division by zero");
-  const double r = std::fmod(a, b);
-  return r != 0 && ((r < 0) != (b < 0)) ? r + b : r;
-}
-
-double Constant(const NodePtr& node) {
-  switch (node->kind) {
-    case Node::kNumber:
-      return node->value;
-    case Node::kNegate:
-      return -Constant(node->children[0]);
-    case Node::kBinary: {
-      const double a = Constant(node->children[0]), b = Constant(node->children[1]);
-      if (node->text == "+") return a + b;
-      if (node->text == "-") return a - b;
-      if (node->text == "*") return a * b;
-      if (node->text == "**") return std::pow(a, b);
-      if (node->text == "//") return PythonFloorDivide(a, b);
-      if (node->text == "%") return PythonRemainder(a, b);
-      if (b == 0) Fail("division by zero");
-      return a / b;
-    }
-    case Node::kName:
-      Fail("'" + node->text + "' in a list of values: the values must be numbers");
-    default:
-      Fail("a value of the list is not a number");
-  }
-}
-
-long long WholeNumber(double value) {
-  if (!std::isfinite(value) || value != std::floor(value) || std::fabs(value) >= kLargestExactInteger)
-    Fail("the value " + FormatLiteral(std::isfinite(value) ? value : 0) +
-         " is not a whole number; tuner's parameters are whole numbers");
-  return static_cast<long long>(value);
-}
-
-std::vector<long long> Translator::Values(const NodePtr& node, std::size_t max_values) {
-  std::vector<long long> values;
-  const auto add = [&](long long v) {
-    if (values.size() >= max_values) Fail("more than " + std::to_string(max_values) + " values");
-    values.push_back(v);
-  };
-  if (node->kind == Node::kSequence) {
-    for (const NodePtr& item : node->children) add(WholeNumber(Constant(item)));
-    return values;
-  }
-  if (node->kind == Node::kCall && (node->text == "list" || node->text == "tuple") && node->children.size() == 1)
-    return Values(node->children[0], max_values);
-  if (node->kind == Node::kCall && node->text == "range" && !node->children.empty() && node->children.size() <= 3) {
-    std::vector<long long> a;
-    for (const NodePtr& arg : node->children) a.push_back(WholeNumber(Constant(arg)));
-    const long long start = a.size() == 1 ? 0 : a[0];
-    const long long stop = a.size() == 1 ? a[0] : a[1];
-    const long long step = a.size() == 3 ? a[2] : 1;
-    if (step == 0) Fail("range() with a step of 0");
-    for (long long v = start; step > 0 ? v < stop : v > stop; v += step) add(v);
-    return values;
-  }
-  Fail("the values must be a list such as [1, 2, 4], a tuple, or range(...)");
-}
 
 }  // namespace
 
 std::string TranslatePythonExpression(const std::string& text, const PythonScope& scope, PythonUse use) {
   const NodePtr tree = ParsePython(text);
   return Translator(scope).Emit(tree, use == PythonUse::kCondition).text;
-}
-
-std::vector<long long> EvaluatePythonIntegerList(const std::string& text, std::size_t max_values) {
-  return Translator::Values(ParsePython(text), max_values);
 }
 
 }  // namespace tuner

@@ -29,9 +29,4 @@ enum class PythonUse { kCondition, kValue };
 // The expression in template syntax. Throws PythonExpressionError.
 std::string TranslatePythonExpression(const std::string& text, const PythonScope& scope, PythonUse use);
 
-// The whole numbers of a value list: "[16, 32, 2**6]", "(1, 2)", "range(1, 9)", "list(range(0, 64, 16))".
-// Throws PythonExpressionError for anything else, a value that is not a whole number, or more than
-// `max_values` values.
-std::vector<long long> EvaluatePythonIntegerList(const std::string& text, std::size_t max_values);
-
 }  // namespace tuner

@@ -1,5 +1,6 @@
 #include "template/python_syntax.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -78,10 +79,18 @@ std::vector<Token> Tokenize(const std::string& s) {
 
 // ---- syntax tree -----------------------------------------------------------------------------
 
+[[noreturn]] void FailTooDeep() {
+  Fail("the expression nests more than " + std::to_string(kMaxPythonDepth) +
+       " levels deep (parentheses, calls, and operators in a row such as 'and' each count); split it into "
+       "several conditions");
+}
+
 NodePtr Make(Node::Kind kind, std::string text, std::vector<NodePtr> children = {}) {
   auto node = std::make_shared<Node>();
   node->kind = kind;
   node->text = std::move(text);
+  for (const NodePtr& child : children) node->height = std::max(node->height, child->height + 1);
+  if (node->height > kMaxPythonDepth) FailTooDeep();
   node->children = std::move(children);
   return node;
 }
@@ -123,10 +132,28 @@ class Parser {
   }
 
   static std::string Hint(const std::string& token) {
-    return token == "for" ? ": comprehensions are not supported; list the values" : "";
+    return token == "for" ? ": a comprehension is written in brackets, [x for i in range(n)]" : "";
   }
 
+  // A level of parentheses is three of the parser's (Conditional, Not, Factor) and no level of the tree.
+  static constexpr int kMaxRecursion = 3 * kMaxPythonDepth;
+
+  // Counts one level of the parser's recursion for as long as it lives.
+  class Level {
+   public:
+    explicit Level(int& depth) : depth_(depth) {
+      if (++depth_ > kMaxRecursion) FailTooDeep();
+    }
+    ~Level() { --depth_; }
+    Level(const Level&) = delete;
+    Level& operator=(const Level&) = delete;
+
+   private:
+    int& depth_;
+  };
+
   NodePtr Conditional() {
+    const Level level(depth_);
     if (PeekName("lambda")) Fail("'lambda' is not supported");
     NodePtr body = Or();
     if (!PeekName("if")) return body;
@@ -156,6 +183,7 @@ class Parser {
   }
 
   NodePtr Not() {
+    const Level level(depth_);
     if (!PeekName("not")) return Comparison();
     Next();
     return Make(Node::kNot, "not", {Not()});
@@ -221,6 +249,7 @@ class Parser {
   }
 
   NodePtr Factor() {
+    const Level level(depth_);
     if (PeekOperator("-")) {
       Next();
       return Make(Node::kNegate, "-", {Factor()});
@@ -247,7 +276,7 @@ class Parser {
       if (PeekOperator("(")) {
         if (node->kind != Node::kName) Fail("only a function can be called");
         Next();
-        std::vector<NodePtr> args = Items(")");
+        std::vector<NodePtr> args = Items(")", "()");
         node = Make(Node::kCall, node->text, std::move(args));
       } else if (PeekOperator("[")) {
         Next();
@@ -270,17 +299,51 @@ class Parser {
     }
   }
 
-  // Expressions separated by commas, up to `close` (a trailing comma is allowed).
-  std::vector<NodePtr> Items(const char* close) {
+  // Expressions separated by commas, up to `close` (a trailing comma is allowed). A first item
+  // followed by `for` makes a comprehension of kind `comprehension` ("[]", "()"), returned as the
+  // only item, with *is_comprehension set; nullptr where none may be.
+  std::vector<NodePtr> Items(const char* close, const char* comprehension = nullptr,
+                             bool* is_comprehension = nullptr) {
     std::vector<NodePtr> items;
     while (!PeekOperator(close)) {
       items.push_back(Conditional());
-      if (PeekName("for")) Fail("comprehensions are not supported; list the values");
+      if (PeekName("for")) {
+        if (!comprehension) Fail("set and dict comprehensions are not supported; write a list, [x for i in r]");
+        if (items.size() != 1) Fail("a comprehension must be the only item: write [x for i in r]");
+        items[0] = Comprehension(items[0], comprehension);
+        if (is_comprehension) *is_comprehension = true;
+        break;
+      }
       if (!PeekOperator(",")) break;
       Next();
     }
     Expect(close);
     return items;
+  }
+
+  // The rest of `[element for name in iterable if condition ...]`, from the `for`: one `for` over
+  // one name, as Python writes it (the iterable and conditions are or-expressions).
+  NodePtr Comprehension(NodePtr element, const char* brackets) {
+    Next();  // for
+    const Token target = Next();
+    if (target.type != Token::kName || IsKeyword(target.text))
+      Fail("a comprehension's 'for' takes a name, as in [2**i for i in range(6)]");
+    if (PeekOperator(",")) Fail("a comprehension's 'for' over several names is not supported; use one name");
+    if (!PeekName("in")) Fail("expected 'in' after 'for " + target.text + "'");
+    Next();
+    std::vector<NodePtr> children = {Make(Node::kName, target.text), element, Or()};
+    while (PeekName("if")) {
+      Next();
+      children.push_back(Or());
+    }
+    if (PeekName("for")) Fail("a comprehension with more than one 'for' is not supported");
+    return Make(Node::kComprehension, brackets, std::move(children));
+  }
+
+  static bool IsKeyword(const std::string& name) {
+    for (const char* keyword : {"and", "or", "not", "in", "is", "if", "else", "for", "lambda", "True", "False", "None"})
+      if (name == keyword) return true;
+    return false;
   }
 
   NodePtr Atom() {
@@ -296,8 +359,7 @@ class Parser {
         if (token.text == "True") return PythonNumber(1);
         if (token.text == "False") return PythonNumber(0);
         if (token.text == "None") Fail("'None' is not supported");
-        for (const char* keyword : {"and", "or", "not", "in", "is", "if", "else", "for", "lambda"})
-          if (token.text == keyword) Fail("'" + token.text + "' where a value belongs");
+        if (IsKeyword(token.text)) Fail("'" + token.text + "' where a value belongs");
         return Make(Node::kName, token.text);
       case Token::kOperator:
         break;
@@ -312,20 +374,29 @@ class Parser {
         Next();
         return first;
       }
-      if (PeekName("for")) Fail("comprehensions are not supported; list the values");
+      if (PeekName("for")) {
+        NodePtr generator = Comprehension(first, "()");
+        Expect(")");
+        return generator;
+      }
       if (!PeekOperator(",")) Expect(")");  // fails, naming the missing ')'
       Next();
       std::vector<NodePtr> items = Items(")");
       items.insert(items.begin(), first);
       return Make(Node::kSequence, "()", std::move(items));
     }
-    if (token.text == "[") return Make(Node::kSequence, "[]", Items("]"));
+    if (token.text == "[") {
+      bool is_comprehension = false;
+      std::vector<NodePtr> items = Items("]", "[]", &is_comprehension);
+      return is_comprehension ? items[0] : Make(Node::kSequence, "[]", std::move(items));
+    }
     if (token.text == "{") return Make(Node::kSequence, "{}", Items("}"));
     Fail("unexpected '" + token.text + "'");
   }
 
   std::vector<Token> tokens_;
   std::size_t position_ = 0;
+  int depth_ = 0;  // the parser's recursion, bounded as the tree's height is
 };
 }  // namespace
 

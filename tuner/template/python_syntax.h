@@ -30,17 +30,27 @@ struct PythonNode {
     kCompare,
     kIn,
     kConditional,
-    kSequence
+    kSequence,
+    kComprehension
   };
   Kind kind = kNumber;
-  std::string text;  // the operator ("//", "not in"), name or function; a sequence's brackets
+  std::string text;  // the operator ("//", "not in"), name or function; a sequence's or comprehension's brackets
   double value = 0;  // kNumber; kProblemSize: the index
-  std::vector<std::shared_ptr<const PythonNode>> children;  // a call's arguments, a sequence's items
+  int height = 1;    // the longest path down to a leaf, bounded by kMaxPythonDepth
+  // A call's arguments, a sequence's items; a comprehension's variable (a kName), element, iterable
+  // and its conditions.
+  std::vector<std::shared_ptr<const PythonNode>> children;
 };
 using PythonNodePtr = std::shared_ptr<const PythonNode>;
 
-// `a < b < c` is parsed as `a < b and b < c`; True and False as the numbers 1 and 0. Throws
-// PythonExpressionError.
+// How deep an expression may nest (parentheses, calls, unary operators, and a chain of binary
+// operators such as 10,000 `and`s, each a level): Python's own parser stops at 200 parentheses, and a
+// bound keeps the parser, the translation and the evaluation off the end of the stack.
+constexpr int kMaxPythonDepth = 200;
+
+// `a < b < c` is parsed as `a < b and b < c`; True and False as the numbers 1 and 0;
+// `[x for i in r if c]` (one `for`, any number of `if`s; also as the one argument of a call) as a
+// kComprehension. Throws PythonExpressionError.
 PythonNodePtr ParsePython(const std::string& text);
 
 PythonNodePtr PythonNumber(double value);

@@ -5,18 +5,20 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 
 #include "common/errors.h"
+#include "common/input_file.h"
 #include "common/option_values.h"
 #include "template/expression.h"
 #include "template/python_expression.h"
+#include "template/python_values.h"
 #include "template/reserved_names.h"
+#include "template/t1_keys.h"
+#include "template/t1_paths.h"
 
 namespace tuner {
 
@@ -86,14 +88,10 @@ class T1Reader {
   std::string file_;
 };
 
-std::string ReadText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError("cannot read " + Quoted(path));
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
+constexpr std::size_t kMaxT1Bytes = 16 << 20;  // benchmark_hub's descriptions are under 10 KB
 
 json ParseJson(const std::string& path) {
-  const std::string text = ReadText(path);
+  const std::string text = ReadInputFile(path, kMaxT1Bytes, "the T1 file");
   try {
     return json::parse(text);
   } catch (const json::parse_error& e) {
@@ -153,12 +151,15 @@ struct Argument {
 // Everything of the T1 file the description is written from.
 class Importer {
  public:
-  Importer(const std::string& path, const std::string& name) : path_(path), r_(path), root_(ParseJson(path)) {
+  Importer(const std::string& path, const T1ImportOptions& options)
+      : path_(path), given_(options), r_(path), root_(ParseJson(path)) {
     imported_.origin_path = path;
     r_.Object(root_, "(the document)");
+    RefuseUnknownT1Keys(root_, T1Object::kRoot, path_, "");
     const json& space = r_.Object(r_.Required(root_, "", "ConfigurationSpace"), "ConfigurationSpace");
     kernel_ = &r_.Object(r_.Required(root_, "", "KernelSpecification"), "KernelSpecification");
-    imported_.name = TemplateName(name);
+    RefuseUnknownKeys(space);
+    imported_.name = TemplateName(options.name);
     ReadKernel();
     ReadProblemSize();
     ReadParams(space);
@@ -196,18 +197,46 @@ class Importer {
     return name;
   }
 
+  // Before anything is read: a misspelt key would otherwise drop what it holds without a word.
+  void RefuseUnknownKeys(const json& space) const {
+    if (const json* general = r_.Find(root_, "General")) RefuseUnknownT1Keys(*general, T1Object::kGeneral, path_, "General");
+    RefuseUnknownT1Keys(space, T1Object::kConfigurationSpace, path_, "ConfigurationSpace");
+    RefuseUnknownT1Keys(*kernel_, T1Object::kKernelSpecification, path_, "KernelSpecification");
+    for (const char* key : {"LocalSize", "GlobalSize"})
+      if (const json* axes = r_.Find(*kernel_, key))
+        RefuseUnknownT1Keys(*axes, T1Object::kAxes, path_, std::string("KernelSpecification.") + key);
+    const auto each = [&](const json& object, const char* key, T1Object kind, const std::string& field) {
+      const json* list = r_.Find(object, key);
+      if (!list || !list->is_array()) return;  // its type is refused where it is read
+      for (std::size_t i = 0; i < list->size(); ++i)
+        RefuseUnknownT1Keys((*list)[i], kind, path_, T1Reader::At(T1Reader::Join(field, key), i));
+    };
+    each(space, "TuningParameters", T1Object::kTuningParameter, "ConfigurationSpace");
+    each(space, "Conditions", T1Object::kCondition, "ConfigurationSpace");
+    each(*kernel_, "Arguments", T1Object::kArgument, "KernelSpecification");
+  }
+
   void ReadKernel() {
     const std::string field = "KernelSpecification";
     const std::string language = r_.String(r_.Required(*kernel_, field, "Language"), field + ".Language");
-    if (language != "CUDA") r_.Fail(field + ".Language", Quoted(language) + ": tuner compiles CUDA kernels only");
+    if (language != "CUDA" && language != "OpenCL")
+      r_.Fail(field + ".Language", Quoted(language) + ": tuner compiles CUDA kernels, and OpenCL ones through a header");
     kernel_name_ = r_.String(r_.Required(*kernel_, field, "KernelName"), field + ".KernelName");
-    const std::string file = r_.String(r_.Required(*kernel_, field, "KernelFile"), field + ".KernelFile");
-    imported_.source_path = FindSource(file);
-    imported_.source_file_name = fs::path(file).filename().string();
-    if (const json* options = r_.Find(*kernel_, "CompilerOptions")) {
-      for (std::size_t i = 0; i < r_.Array(*options, field + ".CompilerOptions").size(); ++i)
-        options_.push_back(r_.String((*options)[i], TheField("CompilerOptions", i)));
+    ReadKernelFile();
+    ReadCompilerOptions();
+    if (!given_.opencl_header.empty()) {
+      imported_.header_path = GivenFile(given_.opencl_header, "--opencl-header");
+      imported_.header_file_name = FileName(given_.opencl_header, "--opencl-header");
     }
+    if (language == "OpenCL" && imported_.header_path.empty())
+      r_.Fail(field + ".Language",
+              "'OpenCL': tuner compiles an OpenCL kernel as CUDA, with a header that defines OpenCL's qualifiers and "
+              "work-item functions (__kernel, __global, get_global_id, ...) in CUDA terms included first: give it "
+              "with --opencl-header FILE, or ship it beside the description and name it in CompilerOptions: "
+              "[\"-include\", \"FILE\"]");
+    if (!imported_.header_path.empty())
+      imported_.notes.push_back("the kernel source is compiled with " + imported_.header_file_name +
+                                " included first (an #include at its top; #line keeps its line numbers)");
     if (const json* smem = r_.Find(*kernel_, "SharedMemory")) {
       if (!smem->is_number_integer() || smem->get<long long>() < 0)
         r_.Fail(field + ".SharedMemory", "must be a whole number of bytes, 0 or more");
@@ -215,25 +244,66 @@ class Importer {
     }
   }
 
-  static std::string TheField(const char* key, std::size_t i) {
-    return T1Reader::At(std::string("KernelSpecification.") + key, i);
+  // The description's KernelFile, from its folder, unless --kernel-file names another.
+  void ReadKernelFile() {
+    const std::string field = "KernelSpecification.KernelFile";
+    if (!given_.kernel_file.empty()) {
+      imported_.source_path = GivenFile(given_.kernel_file, "--kernel-file");
+      imported_.source_file_name = FileName(given_.kernel_file, "--kernel-file");
+      return;
+    }
+    const std::string file = r_.String(r_.Required(*kernel_, "KernelSpecification", "KernelFile"), field);
+    imported_.source_path =
+        ResolveInsideFolder(path_, field, file, "give the kernel to use with --kernel-file FILE");
+    imported_.source_file_name = FileName(file, field);
   }
 
-  // Beside the T1 file, or in its parent folder (as Kernel Tuner looks for it).
-  std::string FindSource(const std::string& file) const {
-    const fs::path given(file);
-    std::vector<fs::path> places;
-    if (given.is_absolute())
-      places.push_back(given);
-    else
-      for (const fs::path& folder : {fs::path(path_).parent_path(), fs::path(path_).parent_path().parent_path()})
-        places.push_back(folder / given);
+  // The options, less an -include (or --pre-include) of a header, which is included first.
+  void ReadCompilerOptions() {
+    const json* list = r_.Find(*kernel_, "CompilerOptions");
+    if (!list) return;
+    r_.Array(*list, "KernelSpecification.CompilerOptions");
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const std::string option = r_.String((*list)[i], TheField("CompilerOptions", i));
+      std::string header;
+      if (option == "-include" || option == "--pre-include") {
+        if (i + 1 == list->size()) r_.Fail(TheField("CompilerOptions", i), Quoted(option) + " names no header");
+        ++i;
+        header = r_.String((*list)[i], TheField("CompilerOptions", i));
+      } else if (option.rfind("--pre-include=", 0) == 0 || option.rfind("-include=", 0) == 0) {
+        header = option.substr(option.find('=') + 1);
+      } else {
+        options_.push_back(option);
+        continue;
+      }
+      if (!imported_.header_path.empty())
+        r_.Fail(TheField("CompilerOptions", i), "a second header to include first; tuner takes one");
+      imported_.header_path = ResolveInsideFolder(path_, TheField("CompilerOptions", i), header,
+                                                  "give the header with --opencl-header FILE");
+      imported_.header_file_name = FileName(header, TheField("CompilerOptions", i));
+    }
+  }
+
+  // A file the user names on the command line: theirs to choose, but it must be a file.
+  static std::string GivenFile(const std::string& path, const std::string& option) {
     std::error_code error;
-    for (const fs::path& place : places)
-      if (fs::is_regular_file(place, error)) return place.string();
-    std::string looked;
-    for (const fs::path& place : places) looked += (looked.empty() ? "" : " and ") + Quoted(place.string());
-    r_.Fail("KernelSpecification.KernelFile", Quoted(file) + " is not there (looked at " + looked + ")");
+    if (!fs::is_regular_file(path, error))
+      throw UsageError(option + " " + Quoted(path) + ": " + (fs::exists(path, error) ? "not a file" : "no such file"));
+    return path;
+  }
+
+  // The copy's name, which goes into an #include and a #line: no quote, backslash or control character.
+  std::string FileName(const std::string& path, const std::string& field) const {
+    const std::string name = fs::path(path).filename().string();
+    const bool plain = !name.empty() && std::none_of(name.begin(), name.end(), [](char c) {
+      return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+    });
+    if (!plain) r_.Fail(field, Quoted(path) + " is not a file name tuner can copy (a quote, a backslash or a control character)");
+    return name;
+  }
+
+  static std::string TheField(const char* key, std::size_t i) {
+    return T1Reader::At(std::string("KernelSpecification.") + key, i);
   }
 
   void ReadProblemSize() {
@@ -291,6 +361,8 @@ class Importer {
   std::vector<long long> Values(const json& values, const std::string& field) const {
     std::vector<long long> list;
     if (values.is_array()) {
+      if (values.size() > kMaxValuesPerParameter)
+        r_.Fail(field, "more than " + std::to_string(kMaxValuesPerParameter) + " values");
       for (std::size_t i = 0; i < values.size(); ++i) {
         if (!values[i].is_number_integer())
           r_.Fail(T1Reader::At(field, i), "must be a whole number (it is " + values[i].dump() + ")");
@@ -305,9 +377,9 @@ class Importer {
       }
     }
     if (list.empty()) r_.Fail(field, "has no values");
-    for (std::size_t i = 0; i < list.size(); ++i)
-      if (std::count(list.begin(), list.begin() + static_cast<std::ptrdiff_t>(i), list[i]))
-        r_.Fail(field, std::to_string(list[i]) + " is listed twice");
+    std::set<long long> seen;
+    for (const long long value : list)
+      if (!seen.insert(value).second) r_.Fail(field, std::to_string(value) + " is listed twice");
     return list;
   }
 
@@ -506,34 +578,52 @@ class Importer {
       imported_.notes.push_back("KernelSpecification.ReferenceArguments is not used");
   }
 
+  // The first configuration a condition or the block size could not be evaluated at, and how many.
+  struct EvaluationFailures {
+    std::size_t count = 0;
+    std::string field;    // "ConfigurationSpace.Conditions[2].Expression"
+    std::string problem;  // "'a % b == 0': division by zero"
+    std::string at;       // "a=1 b=0"
+  };
+
   // The configuration the candidates are checked against: T1's defaults when they form a valid
   // candidate, else the first valid candidate in declared order.
   void ChooseReference() {
     Variables variables;
+    EvaluationFailures failures;
+    std::size_t tried = 0;
     for (const auto& [name, value] : sizes_) variables[name] = static_cast<double>(value);
     if (std::all_of(params_.begin(), params_.end(), [](const Param& p) { return p.default_value.has_value(); })) {
       for (const Param& p : params_) variables[p.name] = static_cast<double>(*p.default_value);
-      if (IsValidReference(variables)) return KeepReference(variables, "its Default values");
+      ++tried;
+      if (IsValidReference(variables, failures)) return KeepReference(variables, "its Default values");
     }
     std::vector<std::size_t> digits(params_.size(), 0);
     for (std::size_t tries = 0; tries < kMaxReferenceTries; ++tries) {
       for (std::size_t i = 0; i < params_.size(); ++i)
         variables[params_[i].name] = static_cast<double>(params_[i].values[digits[i]]);
-      if (IsValidReference(variables))
+      ++tried;
+      if (IsValidReference(variables, failures))
         return KeepReference(variables, "the first configuration that satisfies the conditions");
       std::size_t i = params_.size();
       while (i > 0 && ++digits[i - 1] == params_[i - 1].values.size()) digits[--i] = 0;
       if (i == 0) break;
     }
-    r_.Fail("ConfigurationSpace.Conditions", "no configuration satisfies every condition with at most " +
-                                                 std::to_string(kMaxThreadsPerBlock) + " threads per block (" +
-                                                 std::to_string(kMaxReferenceTries) + " tried at most)");
+    if (failures.count == tried)
+      r_.Fail(failures.field, failures.problem + " at every configuration (the first: " + failures.at + ")");
+    r_.Fail("ConfigurationSpace.Conditions",
+            "no configuration satisfies every condition with at most " + std::to_string(kMaxThreadsPerBlock) +
+                " threads per block (" + std::to_string(kMaxReferenceTries) + " tried at most)" +
+                (failures.count ? "; " + std::to_string(failures.count) + " could not be evaluated, the first at " +
+                                      failures.at + ": " + failures.field + ": " + failures.problem
+                                : ""));
   }
 
-  bool IsValidReference(const Variables& variables) const {
+  bool IsValidReference(const Variables& variables, EvaluationFailures& failures) const {
+    std::size_t i = 0;
     try {
-      for (const auto& constraint : imported_.constraints)
-        if (Evaluate(constraint.second, variables) == 0) return false;
+      for (; i < imported_.constraints.size(); ++i)
+        if (Evaluate(imported_.constraints[i].second, variables) == 0) return false;
       long long threads = 1;
       for (const std::string& b : block_) {
         const long long extent = EvaluateInteger(b, variables);
@@ -542,8 +632,15 @@ class Importer {
         if (threads > kMaxThreadsPerBlock) return false;
       }
       return true;
-    } catch (const ExpressionError&) {
-      return false;  // a division by zero at this configuration: not one to check against
+    } catch (const ExpressionError& e) {  // a division by zero at this configuration: not one to check against
+      if (failures.count++ > 0) return false;
+      const bool in_condition = i < imported_.constraints.size();
+      failures.field = in_condition ? T1Reader::At("ConfigurationSpace.Conditions", i) + ".Expression"
+                                    : std::string("KernelSpecification.LocalSize");
+      failures.problem = (in_condition ? Quoted(imported_.constraints[i].first) + ": " : "") + e.problem;
+      for (const Param& p : params_)
+        failures.at += (failures.at.empty() ? "" : " ") + p.name + "=" + FormatNumber(variables.at(p.name));
+      return false;
     }
   }
 
@@ -556,7 +653,8 @@ class Importer {
   }
 
   std::string Description() const {
-    std::string d = "# Imported by 'tuner import t1' from " + fs::path(path_).filename().string() +
+    // Comments carry the file's name and T1's text escaped: a newline in them must not become TOML.
+    std::string d = "# Imported by 'tuner import t1' from " + Quoted(fs::path(path_).filename().string()) +
                     " (T1, the autotuning community's input format).\n";
     d += "name = " + TomlString(imported_.name) + "\n";
     d += "summary = " +
@@ -568,7 +666,7 @@ class Importer {
     if (!options_.empty()) d += "options = " + TomlStrings(options_) + "\n";
     d += "constraints = [\n";
     for (const auto& [python, translated] : imported_.constraints)
-      d += "  # T1: " + python + "\n  " + TomlString(translated) + ",\n";
+      d += "  # T1: " + Quoted(python) + "\n  " + TomlString(translated) + ",\n";
     d += "]\n";
     for (std::size_t i = 0; i < sizes_.size(); ++i)
       d += "\n[[size]]                  # ProblemSize[" + std::to_string(i) +
@@ -623,6 +721,7 @@ class Importer {
   }
 
   std::string path_;
+  T1ImportOptions given_;
   T1Reader r_;
   json root_;
   const json* kernel_ = nullptr;
@@ -641,11 +740,10 @@ class Importer {
 
 }  // namespace
 
-ImportedTemplate ImportT1(const std::string& t1_path, const std::string& name) {
+ImportedTemplate ImportT1(const std::string& t1_path, const T1ImportOptions& options) {
   std::error_code error;
-  if (fs::is_directory(t1_path, error)) throw UsageError(Quoted(t1_path) + " is a folder; give the T1 file");
   if (!fs::exists(t1_path, error)) throw UsageError("there is no file " + Quoted(t1_path));
-  return Importer(t1_path, name).Result();
+  return Importer(t1_path, options).Result();
 }
 
 }  // namespace tuner

@@ -10,9 +10,17 @@
 
 namespace tuner {
 
-// Reads and translates the T1 file; `name` overrides the template's name (default: General's
-// BenchmarkName, else the file's stem). Throws UsageError "FILE: FIELD: problem" for malformed JSON,
-// a missing or mistyped field, or what the template format cannot express. Reads only.
-ImportedTemplate ImportT1(const std::string& t1_path, const std::string& name);
+// What the user says beside the T1 file (tuner import t1's options); empty: the description decides.
+struct T1ImportOptions {
+  std::string name;           // the template's name (default: General.BenchmarkName, else the file's stem)
+  std::string kernel_file;    // the kernel source, instead of the one KernelFile names
+  std::string opencl_header;  // the header that makes an OpenCL kernel compile as CUDA
+};
+
+// Reads and translates the T1 file. Its KernelFile (and a header its CompilerOptions' -include
+// names) is taken from the description's folder and may not leave it. Throws UsageError "FILE:
+// FIELD: problem" for malformed JSON, an unknown key, a missing or mistyped field, or what the
+// template format cannot express. Reads only.
+ImportedTemplate ImportT1(const std::string& t1_path, const T1ImportOptions& options);
 
 }  // namespace tuner
