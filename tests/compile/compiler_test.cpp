@@ -4,10 +4,11 @@
 #include <cuda_runtime_api.h>  // CUDART_VERSION: the toolkit of this build
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <regex>
 #include <string>
 
+#include "cuda/nvrtc_program.h"
+#include "template/macro_collisions.h"
 #include "template/template_library.h"
 
 namespace tuner {
@@ -41,36 +42,6 @@ TEST(Compiler, ACompileErrorIsAResultWithTheLog) {
   EXPECT_NE(r.log.find("error"), std::string::npos) << r.log;
 }
 
-// The stored reason of a candidate that does not compile is NVRTC's first error, named by the
-// source's file name (its folder left out), the line counted in the source NVRTC compiled.
-TEST(Compiler, TheReasonOfACompileErrorIsTheFirstErrorOfTheLog) {
-  TemplateSpec broken = Transpose();
-  const long long line = std::count(broken.source_text.begin(), broken.source_text.end(), '\n') + 2;
-  broken.source_text += "\n__device__ int broken() { return undefined_name; }\n";
-  const CompileResult r =
-      CompileCandidate(broken, {{"VARIANT", 1}, {"TILE", 32}, {"ROWS", 8}, {"PAD", 1}}, "transpose", "sm_90");
-  ASSERT_FALSE(r.ok);
-  EXPECT_EQ(CompileFailureReason(r.log, broken.source_path),
-            "compile: transpose.cu(" + std::to_string(line) + "): error: identifier \"undefined_name\" is undefined")
-      << r.log;
-}
-
-TEST(Compiler, TheReasonSkipsWarningsAndFallsBackOnTheLastLine) {
-  const std::string warned =
-      "/t/k.cu(3): warning #177-D: variable \"error\" was declared but never referenced\n\n"
-      "/t/k.cu(9): error #20: identifier \"y\" is undefined\n  int x = y;\n          ^\n\n"
-      "/t/k.cu(11): error: expected a \";\"\n\n2 errors detected in the compilation of \"/t/k.cu\".\n";
-  EXPECT_EQ(CompileFailureReason(warned, "/t/k.cu"), "compile: k.cu(9): error #20: identifier \"y\" is undefined");
-  EXPECT_EQ(CompileFailureReason("catastrophic error: cannot open source file \"x.h\"\n", "/t/k.cu"),
-            "compile: catastrophic error: cannot open source file \"x.h\"");
-  EXPECT_EQ(CompileFailureReason("ptxas info : Used 8 registers\ncannot lower the kernel name 'tile<32>'\n", "/t/k.cu"),
-            "compile: cannot lower the kernel name 'tile<32>'");
-  EXPECT_EQ(CompileFailureReason("the NVRTC process failed on this candidate: the worker was killed by signal Killed",
-                                 "/t/k.cu"),
-            "compile: the NVRTC process failed on this candidate: the worker was killed by signal Killed");
-  EXPECT_EQ(CompileFailureReason("\n \n", "/t/k.cu"), "compile: NVRTC failed without a log");
-}
-
 TEST(Compiler, LowersACppNameExpressionWithParameterValues) {
   TemplateSpec spec = Transpose();
   spec.source_text = "template <int T, int P> __global__ void tile(float* o) { o[0] = T + P; }\n";
@@ -78,6 +49,81 @@ TEST(Compiler, LowersACppNameExpressionWithParameterValues) {
   ASSERT_TRUE(r.ok) << r.log;
   EXPECT_EQ(r.lowered_name, "_Z4tileILi32ELi1EEvPf");
   EXPECT_GT(r.info.regs_per_thread, 0);
+}
+
+// Kernels as people write them: C++ linkage, namespaces, templates, overloads. Each is found by
+// its lowered name, and the resources are read from the CUBIN under that name.
+TemplateSpec WithSource(const std::string& source, const std::string& kernel = "plain",
+                        const std::vector<std::string>& params = {}) {
+  TemplateSpec spec = Transpose();
+  spec.source_text = source;
+  spec.kernel = kernel;
+  spec.headers.clear();
+  spec.params.clear();
+  for (const std::string& name : params) spec.params.push_back({name, {1, 2}, {}, false});
+  spec.template_arguments = TemplateArgumentParams(spec);  // as the description reader finds them
+  return spec;
+}
+
+constexpr const char* kCppKernels = R"(
+__global__ void scale(float* out, float factor) { out[threadIdx.x] *= factor; }
+__global__ void scale(int* out, int factor) { __shared__ int s[64]; s[threadIdx.x] = out[threadIdx.x];
+  __syncthreads(); out[threadIdx.x] = s[63 - threadIdx.x] * factor; }
+namespace image {
+template <typename T, int TILE>
+__global__ void blur(T* out) { __shared__ T tile[TILE]; tile[threadIdx.x] = out[threadIdx.x];
+  __syncthreads(); out[threadIdx.x] = tile[TILE - 1 - threadIdx.x]; }
+}  // namespace image
+__global__ void plain(float* out) { out[0] = 1; }
+)";
+
+TEST(Compiler, FindsAPlainCppFunctionByItsLoweredName) {
+  const CompileResult r = CompileCandidate(WithSource(kCppKernels), {}, "plain", "sm_90");
+  ASSERT_TRUE(r.ok) << r.log;
+  EXPECT_EQ(r.lowered_name, "_Z5plainPf");
+  EXPECT_GT(r.info.regs_per_thread, 0);
+}
+
+TEST(Compiler, FindsATemplateInANamespaceWithParameterValuesAsArguments) {
+  const TemplateSpec spec = WithSource(kCppKernels, "image::blur<float, TILE>", {"TILE"});
+  EXPECT_EQ(spec.template_arguments, std::vector<std::string>{"TILE"});
+  const CompileResult r = CompileCandidate(spec, {{"TILE", 128}}, spec.kernel, "sm_90");
+  ASSERT_TRUE(r.ok) << r.log;
+  EXPECT_EQ(r.lowered_name, "_ZN5image4blurIfLi128EEEvPT_");
+  EXPECT_EQ(r.info.static_smem_bytes, 128 * 4);
+  EXPECT_EQ(r.info.barriers, 1);
+}
+
+TEST(Compiler, AnOverloadIsChosenByACastInTheNameExpression) {
+  const TemplateSpec spec = WithSource(kCppKernels);
+  const CompileResult ints = CompileCandidate(spec, {}, "static_cast<void (*)(int*, int)>(scale)", "sm_90");
+  ASSERT_TRUE(ints.ok) << ints.log;
+  EXPECT_EQ(ints.lowered_name, "_Z5scalePii");
+  EXPECT_EQ(ints.info.static_smem_bytes, 64 * 4);
+  const CompileResult floats = CompileCandidate(spec, {}, "(void (*)(float*, float))scale", "sm_90");
+  ASSERT_TRUE(floats.ok) << floats.log;
+  EXPECT_EQ(floats.lowered_name, "_Z5scalePff");
+  EXPECT_EQ(floats.info.static_smem_bytes, 0);
+}
+
+TEST(Compiler, AnAmbiguousOverloadIsACompileFailureNamingTheKernel) {
+  const CompileResult r = CompileCandidate(WithSource(kCppKernels), {}, "scale", "sm_90");
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.log.find("overloaded function \"scale\""), std::string::npos) << r.log;
+}
+
+// extern "C" kernels lower to their own name, and the CUBIN is the one compiled without a name
+// expression, byte for byte.
+TEST(Compiler, AnExternCKernelCompilesToTheSameCubinAsWithoutANameExpression) {
+  const std::string source = "extern \"C\" __global__ void copy(float* o, const float* i) { o[threadIdx.x] = i[threadIdx.x] * K; }\n";
+  const CompileResult r = CompileCandidate(WithSource(source), {{"K", 3}}, "copy", "sm_90");
+  ASSERT_TRUE(r.ok) << r.log;
+  EXPECT_EQ(r.lowered_name, "copy");
+  NvrtcProgram unnamed(source, Transpose().source_path);
+  std::vector<std::string> options = {"-arch=sm_90", "-std=c++17", "-Xptxas=-v", "-DK=3"};
+  options.insert(options.end(), Transpose().options.begin(), Transpose().options.end());
+  ASSERT_EQ(unnamed.Compile(options), NVRTC_SUCCESS) << unnamed.Log();
+  EXPECT_EQ(r.cubin, unnamed.Cubin());
 }
 
 TEST(Compiler, ParsesThePtxasReportOfOneEntry) {

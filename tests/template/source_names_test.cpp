@@ -9,6 +9,11 @@ TEST(SourceNames, TheDeclaredNameOfAnEntryPoint) {
   EXPECT_EQ(DeclaredName("transpose"), "transpose");
   EXPECT_EQ(DeclaredName("transpose_tile<TILE, PAD>"), "transpose_tile");
   EXPECT_EQ(DeclaredName("ns::inner::kern<4>"), "kern");
+  EXPECT_EQ(DeclaredName("&ns::kern<float, 4>"), "kern");
+  EXPECT_EQ(DeclaredName("static_cast<void (*)(int*)>(scale)"), "scale");
+  EXPECT_EQ(DeclaredName("static_cast<void (*)(int*)>(ns::scale<2>)"), "scale");
+  EXPECT_EQ(DeclaredName("(void (*)(float*, int))scale"), "scale");
+  EXPECT_EQ(DeclaredName("(void (*)(float*"), "");  // unbalanced: no name, refused by the description reader
 }
 
 TEST(SourceNames, KernelNamesSkipAttributesAndComments) {

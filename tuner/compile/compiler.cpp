@@ -7,11 +7,9 @@
 
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
 #include <mutex>
 #include <regex>
 #include <shared_mutex>
-#include <sstream>
 #include <vector>
 
 namespace tuner {
@@ -39,7 +37,6 @@ std::string SubstituteParams(const std::string& expression, const ParamValues& p
   return result;
 }
 
-bool IsNameExpression(const std::string& entry) { return entry.find_first_of("<:") != std::string::npos; }
 
 CompileResult CompileOnce(const TemplateSpec& spec, const ParamValues& params, const std::string& entry,
                           const std::string& arch);
@@ -82,7 +79,9 @@ CompileResult CompileWithResources(const TemplateSpec& spec, const ParamValues& 
 
 std::vector<std::string> NvrtcOptions(const TemplateSpec& spec, const ParamValues& params, const std::string& arch) {
   std::vector<std::string> options = {"-arch=" + arch, "-std=c++17", "-Xptxas=-v"};
-  for (const auto& [name, value] : params) options.push_back("-D" + name + "=" + std::to_string(value));
+  for (const auto& [name, value] : params)  // a template argument reaches the kernel through its name instead
+    if (!std::count(spec.template_arguments.begin(), spec.template_arguments.end(), name))
+      options.push_back("-D" + name + "=" + std::to_string(value));
   options.insert(options.end(), spec.options.begin(), spec.options.end());
   return options;
 }
@@ -107,9 +106,10 @@ CompileResult CompileOnce(const TemplateSpec& spec, const ParamValues& params, c
   std::vector<NvrtcHeader> headers;
   for (const SourceHeader& h : spec.headers) headers.push_back({h.include_name, h.text});
   NvrtcProgram program(spec.source_text, spec.source_path, headers);
+  // Every entry point is looked up by its lowered name, so C++ linkage, templates, namespaces and
+  // overloads chosen by a cast work; an extern "C" kernel lowers to its own name.
   const std::string name_expression = SubstituteParams(entry, params);
-  const bool lowered = IsNameExpression(name_expression);
-  if (lowered) program.AddNameExpression(name_expression);
+  program.AddNameExpression(name_expression);
   const nvrtcResult status = program.Compile(NvrtcOptions(spec, params, arch));
   result.log = program.Log();
   result.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -117,15 +117,12 @@ CompileResult CompileOnce(const TemplateSpec& spec, const ParamValues& params, c
     if (result.log.empty()) result.log = nvrtcGetErrorString(status);
     return result;
   }
-  result.lowered_name = name_expression;
-  if (lowered) {
-    const char* name = nullptr;
-    if (nvrtcGetLoweredName(program.get(), name_expression.c_str(), &name) != NVRTC_SUCCESS || !name) {
-      result.log += "\ncannot lower the kernel name '" + name_expression + "'";
-      return result;
-    }
-    result.lowered_name = name;
+  const char* name = nullptr;
+  if (nvrtcGetLoweredName(program.get(), name_expression.c_str(), &name) != NVRTC_SUCCESS || !name) {
+    result.log += "\ncannot lower the kernel name '" + name_expression + "'";
+    return result;
   }
+  result.lowered_name = name;
   result.cubin = program.Cubin();
   result.info = ParsePtxasReport(result.log, result.lowered_name);
   result.ok = !result.cubin.empty();
@@ -153,34 +150,6 @@ KernelInfo ParsePtxasReport(const std::string& log, const std::string& lowered_n
   if (std::regex_search(block, m, std::regex(R"(used (\d+) barriers)"))) info.barriers = std::stoi(m[1]);
   if (std::regex_search(block, m, std::regex(R"((\d+) bytes smem)"))) info.static_smem_bytes = std::stoll(m[1]);
   return info;
-}
-
-namespace {
-
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);)
-    if (line.find_first_not_of(" \t\r") != std::string::npos) lines.push_back(line);
-  return lines;
-}
-
-// "error:", "catastrophic error:" or "error #20-D:", not a warning about a name "error".
-bool IsErrorLine(const std::string& line) {
-  static const std::regex kError(R"(\berror( #[0-9]+(-D)?)?:)");
-  return std::regex_search(line, kError);
-}
-
-}  // namespace
-
-std::string CompileFailureReason(const std::string& log, const std::string& source_path) {
-  const std::vector<std::string> lines = Lines(log);
-  if (lines.empty()) return "compile: NVRTC failed without a log";
-  auto error = std::find_if(lines.begin(), lines.end(), IsErrorLine);
-  std::string line = error != lines.end() ? *error : lines.back();
-  if (!source_path.empty() && line.rfind(source_path, 0) == 0)
-    line = std::filesystem::path(source_path).filename().string() + line.substr(source_path.size());
-  return "compile: " + line;
 }
 
 std::string NvrtcVersion() {

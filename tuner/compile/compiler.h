@@ -40,11 +40,6 @@ std::vector<std::string> NvrtcOptions(const TemplateSpec& spec, const ParamValue
 // "13.0"
 std::string NvrtcVersion();
 
-// Why a compile failed, in one line for the stored reason: "compile: " and the first error of
-// NVRTC's log ("transpose.cu(12): error: identifier \"x\" is undefined", the source's folder left
-// out), else the log's last line (the tuner's own note, e.g. a crashed NVRTC process).
-std::string CompileFailureReason(const std::string& log, const std::string& source_path);
-
 // The kernel's lines of a ptxas -v report (exposed for tests).
 KernelInfo ParsePtxasReport(const std::string& log, const std::string& lowered_name);
 

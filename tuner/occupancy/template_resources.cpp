@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <set>
-#include <sstream>
 
 #include "common/errors.h"
 #include "common/option_values.h"
+#include "compile/compile_failure.h"
 #include "compile/parallel_compiler.h"
 #include "template/expression.h"
 
@@ -52,17 +52,6 @@ void Set(const TemplateSpec& spec, const std::string& setting, ParamValues* para
     if (known == name) current = value;
 }
 
-// The first line of NVRTC's log that names an error, else its first line: one line for a message.
-std::string FirstError(const std::string& log) {
-  std::istringstream lines(log);
-  std::string first;
-  for (std::string line; std::getline(lines, line);) {
-    if (first.empty()) first = line;
-    if (line.find("error") != std::string::npos) return line;
-  }
-  return first.empty() ? "no log" : first;
-}
-
 // Registers and static shared memory come from the CUBIN itself (read from its ELF sections), so
 // they are known even when NVRTC's log lacks ptxas's report. The compile runs in an NVRTC process
 // of the compile pool, like explore's: a compile that crashes or runs past its deadline is a
@@ -70,9 +59,10 @@ std::string FirstError(const std::string& log) {
 CompileResult CompileOrThrow(const TemplateSpec& spec, const ParamValues& params, const std::string& arch) {
   ParallelCompiler compiler(1, DefaultCubinCacheDir());
   const CompileResult compiled = compiler.Compile(0, spec, params, spec.kernel, arch).result;
+  const std::string reason = CompileFailureReason(compiled.log, spec.source_path);  // "compile: ..."
   if (!compiled.ok)
     throw UsageError("--kernel " + spec.name + ": NVRTC could not compile it for " + arch + " with " +
-                     ParamsJson(params) + ": " + FirstError(compiled.log) +
+                     ParamsJson(params) + ": " + reason.substr(reason.find(": ") + 2) +
                      " ('tuner explore' shows every candidate's)");
   return compiled;
 }

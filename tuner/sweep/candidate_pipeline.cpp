@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "compile/compile_failure.h"
 #include "compile/cubin_cache.h"
 #include "template/expression.h"
 #include "template/pipeline_spec.h"
@@ -90,8 +91,12 @@ SetupRequest CandidatePipeline::Setup() {
   setup.symbols = spec_.symbols;
   if (spec_.check.kernel.empty()) return setup;  // expected files are the whole check
   const CachedCompile reference = compiler_.Compile(threads_, spec_, params, spec_.check.kernel, arch_);
-  if (!reference.result.ok)
-    throw std::runtime_error("the reference kernel of " + spec_.name + " does not compile:\n" + reference.result.log);
+  if (!reference.result.ok) {
+    const std::string reason = CompileFailureReason(reference.result.log, spec_.source_path), fix = LikelyFix(reason);
+    throw std::runtime_error("the reference kernel '" + spec_.check.kernel + "' of " + spec_.name +
+                             " does not compile, so no candidate can be checked: " + reason +
+                             (fix.empty() ? "" : "; likely fix: " + fix));
+  }
   setup.reference = MakeLaunch(vars, EvaluateLaunch(spec_.check.launch, vars), reference);
   return setup;
 }

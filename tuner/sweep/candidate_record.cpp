@@ -1,5 +1,8 @@
 #include "sweep/candidate_record.h"
 
+#include <filesystem>
+
+#include "compile/compile_failure.h"
 #include "compile/compiler.h"
 #include "template/expression.h"
 
@@ -21,8 +24,10 @@ CandidateRecords::BaseRecord CandidateRecords::Base(const Compiled& compiled) co
     record.reason = compiled.invalid_reason;
   } else if (!c.ok) {
     record.status = db::CandidateStatus::kCompileError;
-    record.reason = CompileFailureReason(c.log, spec_.source_path);
-    record.error_text = c.log;
+    // Only what NVRTC said about the template's own files is stored and published: it quotes lines
+    // of every file it reads.
+    record.error_text = LogInsideFolder(c.log, std::filesystem::path(spec_.source_path).parent_path().string());
+    record.reason = CompileFailureReason(record.error_text, spec_.source_path);
   } else if (!occupancy.invalid_reason.empty()) {
     record.status = db::CandidateStatus::kInvalid;
     record.reason = occupancy.invalid_reason;

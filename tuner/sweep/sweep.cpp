@@ -11,6 +11,7 @@
 #include "sweep/candidate_measurer.h"
 #include "sweep/candidate_pipeline.h"
 #include "sweep/hardware_pass.h"
+#include "sweep/same_compile_error.h"
 #include "sweep/stored_candidates.h"
 #include "sweep/sweep_ledger.h"
 #include "sweep/timing_plan.h"
@@ -66,6 +67,7 @@ class SweepRun {
   void MeasureInOrder(const std::vector<std::size_t>& order);
   void MeasureGuided(SearchStrategy& strategy);
   bool MeasureAndStore(std::size_t index, const Compiled& compiled, bool estimate_only);
+  void StopOnSameCompileError(const Compiled& compiled);
   bool MeasureLeader(const std::string& params_json);
   void MeasureCopyBandwidth();
   bool WantsProfiler() const;
@@ -90,6 +92,7 @@ class SweepRun {
   StoredCandidates stored_;
   TimingPlan plan_;
   HardwarePass hardware_;
+  SameCompileError same_error_{spec_};
   std::vector<ParamValues> all_;     // every candidate, in enumeration order
   std::vector<bool> owned_;          // this node's share of all_ under --shard; empty: all
   std::vector<Evaluation> history_;  // stored before this run, then measured now: what the strategy sees
@@ -206,7 +209,16 @@ bool SweepRun::MeasureAndStore(std::size_t index, const Compiled& compiled, bool
   history_.push_back({index, db::IsOk(record->status), record->time_ms_median});
   ledger_.Add(std::move(*record), compiled);
   ReportProgress();
+  StopOnSameCompileError(compiled);
   return true;
+}
+
+// Throws when the candidates so far, and contrasts that differ from them in every varying
+// parameter, all failed to compile with one error (sweep/same_compile_error.h).
+void SweepRun::StopOnSameCompileError(const Compiled& compiled) {
+  if (!same_error_.Add(compiled)) return;
+  for (const ParamValues& contrast : same_error_.Contrasts(all_)) same_error_.Add(pipeline_.CompileNow(contrast));
+  same_error_.StopIfConfirmed();
 }
 
 // A leader that this run has not measured: checked and timed here first.

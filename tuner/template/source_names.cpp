@@ -11,23 +11,6 @@ namespace {
 
 bool IsWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
-// The text with // and /* */ comments blanked out (string literals are not told apart: a kernel
-// name is rarely in one, and a false "found" only defers the error to the compiler).
-std::string WithoutComments(const std::string& text) {
-  std::string out = text;
-  for (std::size_t i = 0; i + 1 < out.size(); ++i) {
-    if (out[i] == '/' && out[i + 1] == '/') {
-      while (i < out.size() && out[i] != '\n') out[i++] = ' ';
-    } else if (out[i] == '/' && out[i + 1] == '*') {
-      std::size_t end = out.find("*/", i + 2);
-      end = end == std::string::npos ? out.size() : end + 2;
-      for (; i < end; ++i)
-        if (out[i] != '\n') out[i] = ' ';
-    }
-  }
-  return out;
-}
-
 bool HasWord(const std::string& text, const std::string& word) {
   for (std::size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
     const bool starts = at == 0 || !IsWordChar(text[at - 1]);
@@ -55,13 +38,63 @@ std::string FunctionNameAfter(const std::string& text, std::size_t from) {
 
 }  // namespace
 
+namespace {
+
+std::string Trimmed(const std::string& text) {
+  const std::size_t first = text.find_first_not_of(" \t");
+  const std::size_t last = text.find_last_not_of(" \t");
+  return first == std::string::npos ? "" : text.substr(first, last - first + 1);
+}
+
+// The position after the parenthesis that closes the one at `open`, or npos.
+std::size_t AfterClosing(const std::string& text, std::size_t open) {
+  int depth = 0;
+  for (std::size_t i = open; i < text.size(); ++i) {
+    if (text[i] == '(') ++depth;
+    if (text[i] == ')' && --depth == 0) return i + 1;
+  }
+  return std::string::npos;
+}
+
+// The function an overload-choosing name expression names: "k" for "static_cast<void (*)(int*)>(k)"
+// and for "(void (*)(float*))k"; any other expression as it is, without a leading '&'.
+std::string NamedFunction(const std::string& entry) {
+  std::string name = Trimmed(entry);
+  if (name.rfind("static_cast", 0) == 0) {
+    const std::size_t open = name.rfind('('), close = name.rfind(')');
+    name = open != std::string::npos && close > open ? name.substr(open + 1, close - open - 1) : "";
+  } else if (!name.empty() && name.front() == '(') {
+    const std::size_t after = AfterClosing(name, 0);
+    name = after == std::string::npos ? "" : name.substr(after);
+  }
+  name = Trimmed(name);
+  if (!name.empty() && name.front() == '&') name = Trimmed(name.substr(1));
+  return name;
+}
+
+}  // namespace
+
+std::string WithoutComments(const std::string& text) {
+  std::string out = text;
+  for (std::size_t i = 0; i + 1 < out.size(); ++i) {
+    if (out[i] == '/' && out[i + 1] == '/') {
+      while (i < out.size() && out[i] != '\n') out[i++] = ' ';
+    } else if (out[i] == '/' && out[i + 1] == '*') {
+      std::size_t end = out.find("*/", i + 2);
+      end = end == std::string::npos ? out.size() : end + 2;
+      for (; i < end; ++i)
+        if (out[i] != '\n') out[i] = ' ';
+    }
+  }
+  return out;
+}
+
 std::string DeclaredName(const std::string& entry) {
-  std::string name = entry.substr(0, entry.find('<'));
+  const std::string function = NamedFunction(entry);
+  std::string name = function.substr(0, function.find('<'));
   const std::size_t scope = name.rfind("::");
   if (scope != std::string::npos) name = name.substr(scope + 2);
-  const std::size_t first = name.find_first_not_of(" \t");
-  const std::size_t last = name.find_last_not_of(" \t");
-  return first == std::string::npos ? "" : name.substr(first, last - first + 1);
+  return Trimmed(name);
 }
 
 std::vector<std::string> KernelNamesIn(const std::string& text) {

@@ -10,8 +10,13 @@
 
 namespace tuner {
 
-// The identifier an entry point is declared with: "transpose_tile" for "ns::transpose_tile<TILE, 4>".
+// The identifier an entry point is declared with: "transpose_tile" for "ns::transpose_tile<TILE, 4>",
+// "k" for an overload chosen by a cast, "static_cast<void (*)(int*)>(k)" or "(void (*)(int*))k".
 std::string DeclaredName(const std::string& entry);
+
+// The text with // and /* */ comments blanked out, lines kept (string literals are not told apart:
+// a name is rarely in one, and a false "found" only defers the error to the compiler).
+std::string WithoutComments(const std::string& text);
 
 // The names of the __global__ functions defined in `text`, comments left out.
 std::vector<std::string> KernelNamesIn(const std::string& text);

@@ -10,6 +10,7 @@
 #include "npy.h"
 #include "template/data_files.h"
 #include "template/description_reader.h"
+#include "template/macro_collisions.h"
 #include "template/pipeline_spec.h"
 #include "template/reserved_names.h"
 #include "template/search_space.h"
@@ -423,6 +424,7 @@ void ReadSource(const DescriptionReader& r, const toml::table& root, TemplateSpe
     const std::string field = "symbol[" + std::to_string(i) + "].name";
     require(spec.symbols[i].name, root.at_path(field).node(), field);
   }
+  spec.template_arguments = TemplateArgumentParams(spec);
 }
 
 toml::table Parse(const std::string& description, const std::string& path) {

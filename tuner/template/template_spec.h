@@ -99,6 +99,7 @@ struct TemplateSpec {
   std::vector<std::string> options;
   std::vector<SizeSpec> sizes;
   std::vector<ParamSpec> params;
+  std::vector<std::string> template_arguments;  // parameters the kernel's name passes to a C++ template: no macros
   LaunchSpec launch;
   std::vector<ArgSpec> args;
   std::vector<SymbolSpec> symbols;
