@@ -343,12 +343,12 @@ TEST(T1Import, StrictKeysEscapedCommentsAndOnlyRegularFiles) {
   EXPECT_NE(ReadFileText(written.description_path).find("from 'odd\\nname = \"x\".json'"), std::string::npos);
 
   // Not a regular file: refused at once, never read without end.
-  EXPECT_EQ(ImportError("/dev/zero"), "the T1 file '/dev/zero' is not a regular file (a device, a FIFO or a socket)");
+  EXPECT_EQ(ImportError("/dev/zero"), "cannot read the T1 file '/dev/zero': it is not a regular file (a device, a FIFO or a socket)");
   const std::string fifo = dir.File("fifo.json");
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
-  EXPECT_EQ(ImportError(fifo), "the T1 file '" + fifo + "' is not a regular file (a device, a FIFO or a socket)");
+  EXPECT_EQ(ImportError(fifo), "cannot read the T1 file '" + fifo + "': it is not a regular file (a device, a FIFO or a socket)");
   fs::create_directories(dir.File("folder.json"));
-  EXPECT_EQ(ImportError(dir.File("folder.json")), "the T1 file '" + dir.File("folder.json") + "' is a folder; give a file");
+  EXPECT_EQ(ImportError(dir.File("folder.json")), "cannot read the T1 file '" + dir.File("folder.json") + "': it is a folder; give a file");
 }
 
 // Issue 32 (12): a header named NAME.toml must not overwrite the description.

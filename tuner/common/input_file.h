@@ -8,9 +8,26 @@
 
 namespace tuner {
 
-// The whole file. Throws UsageError naming `path` (as `what`, e.g. "the T1 file") when it is not a
-// regular file (a device, a FIFO, a folder), is larger than `max_bytes`, or cannot be read; opening
-// never blocks.
+// A regular file open for blocking reads. Opening never waits for a FIFO's writer; throws UsageError
+// naming `path` (after `what`, e.g. "the T1 file", if any) when it cannot be opened or is not a regular file (a
+// device, a FIFO, a socket, a folder). Closes the descriptor when it ends.
+class RegularInputFile {
+ public:
+  RegularInputFile(const std::string& path, const std::string& what);
+  ~RegularInputFile();
+  RegularInputFile(const RegularInputFile&) = delete;
+  RegularInputFile& operator=(const RegularInputFile&) = delete;
+
+  int fd() const { return fd_; }
+  std::size_t size_bytes() const { return size_bytes_; }
+
+ private:
+  int fd_ = -1;
+  std::size_t size_bytes_ = 0;
+};
+
+// The whole file, as RegularInputFile opens it. Throws UsageError also when it is larger than
+// `max_bytes` or cannot be read.
 std::string ReadInputFile(const std::string& path, std::size_t max_bytes, const std::string& what);
 
 }  // namespace tuner

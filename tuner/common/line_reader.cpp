@@ -1,7 +1,5 @@
 #include "common/line_reader.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -9,6 +7,7 @@
 #include <stdexcept>
 
 #include "common/errors.h"
+#include "common/input_file.h"
 #include "common/option_values.h"
 
 namespace tuner {
@@ -17,22 +16,6 @@ namespace {
 
 constexpr std::size_t kChunkBytes = 1 << 16;
 
-// Opens without waiting for a FIFO's writer, refuses what is not a regular file, then reads blocking.
-int OpenRegularFile(const std::string& path) {
-  const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0) throw UsageError("cannot read " + Quoted(path) + ": " + std::strerror(errno));
-  struct stat st {};
-  const char* refused = fstat(fd, &st) != 0  ? std::strerror(errno)
-                        : S_ISDIR(st.st_mode) ? "is a folder; give a file"
-                        : !S_ISREG(st.st_mode) ? "is not a regular file (a device, FIFO or socket); give a file"
-                                               : nullptr;
-  if (refused || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
-    close(fd);
-    throw UsageError("cannot read " + Quoted(path) + ": " + (refused ? refused : "cannot set it to blocking reads"));
-  }
-  return fd;
-}
-
 }  // namespace
 
 LineReader::LineReader(const std::string& path, std::size_t max_line_bytes)
@@ -40,14 +23,12 @@ LineReader::LineReader(const std::string& path, std::size_t max_line_bytes)
   if (path == "-") {
     fd_ = STDIN_FILENO;
   } else {
-    fd_ = OpenRegularFile(path);
-    owns_fd_ = true;
+    file_ = std::make_unique<RegularInputFile>(path, "");
+    fd_ = file_->fd();
   }
 }
 
-LineReader::~LineReader() {
-  if (owns_fd_) close(fd_);
-}
+LineReader::~LineReader() = default;
 
 bool LineReader::Fill() {
   if (start_ > 0) {  // drop what was handed out, so the buffer holds at most one line and a chunk

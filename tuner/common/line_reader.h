@@ -4,9 +4,12 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 
 namespace tuner {
+
+class RegularInputFile;
 
 class LineReader {
  public:
@@ -29,8 +32,8 @@ class LineReader {
 
   std::string path_;
   std::size_t max_line_bytes_;
+  std::unique_ptr<RegularInputFile> file_;  // none for stdin
   int fd_ = -1;
-  bool owns_fd_ = false;
   std::string buffer_;
   std::size_t start_ = 0;  // unread bytes of buffer_ begin here
   bool at_end_ = false;
