@@ -121,6 +121,27 @@ TEST(CxxKernelsGpu, TunesATemplateInANamespaceWithCppLinkageAgainstAnOverloadedR
   EXPECT_EQ(query.out.find("_Z"), std::string::npos) << query.out;  // the name the user wrote, not the symbol
 }
 
+// Every candidate fails alike (the template's own static_assert, met only when it is instantiated,
+// so the reference compiles): the sweep stops after a few candidates with the error and its fix.
+TEST(CxxKernelsGpu, ASweepWhoseCandidatesAllFailAlikeStopsEarly) {
+  TUNER_GPU_TEST(1);
+  TempDir dir;
+  fs::create_directories(dir.File("templates"));
+  std::string header = kStencilHeader;
+  header.replace(header.find("  __shared__"), 0, "  static_assert(BLOCK < 0, \"BLOCK must be negative\");\n");
+  std::ofstream(dir.File("templates/average3.cuh")) << header;
+  std::ofstream(dir.File("templates/average3.cu")) << kStencilSource;
+  std::ofstream(dir.File("templates/average3.toml")) << kStencilDescription;
+  const CliResult tuned = RunTuner("tune average3 --templates " + dir.File("templates") + " --db " + dir.File("t.db"),
+                                   "XDG_CACHE_HOME=" + dir.File("cache"));
+  EXPECT_NE(tuned.exit_code, 0) << tuned.out << tuned.err;
+  EXPECT_NE(tuned.err.find("compiled so far (4, whatever their parameters) failed alike, so the sweep stops: "
+                           "compile: average3.cuh(8): error: static assertion failed"),
+            std::string::npos)
+      << tuned.err;  // BLOCK 64 and 128, MULTIPLY 0 and 1: every parameter failed with two values
+  EXPECT_NE(tuned.err.find("BLOCK must be negative"), std::string::npos) << tuned.err;
+}
+
 // The application compiles app::scaled_sum<256, 4> and launches it through tuner::Launch; its
 // capture names the kernel "app::scaled_sum<BLOCK, ITEMS>" and tunes as it is written.
 TEST(CxxKernelsGpu, ATemplatedKernelCapturedFromAnApplicationTunesAsItIsWritten) {
