@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -58,9 +59,7 @@ std::string CaptureFolder::Path(const std::string& relative) const {
 
 std::unique_ptr<npy::Writer> CaptureFolder::NewArray(const std::string& relative, const std::string& descr,
                                                      std::uint64_t count) {
-  std::error_code error;
-  fs::create_directories(fs::path(Path(relative)).parent_path(), error);
-  if (error) throw CaptureError(Path(relative) + ": cannot create its folder: " + error.message());
+  CreateFolderOf(relative);
   return std::make_unique<npy::Writer>(Path(relative), descr, count);
 }
 
@@ -73,36 +72,76 @@ void CaptureFolder::WriteText(const std::string& relative, const std::string& te
   if (!out) throw CaptureError(Path(relative) + ": cannot write the file");
 }
 
-void CaptureFolder::CopyFile(const std::string& from, const std::string& relative) {
+void CaptureFolder::CreateFolderOf(const std::string& relative) {
   std::error_code error;
   fs::create_directories(fs::path(Path(relative)).parent_path(), error);
-  if (!fs::copy_file(from, Path(relative), error))
-    throw CaptureError(from + ": cannot copy into the capture: " + error.message());
+  if (error) throw CaptureError(Path(relative) + ": cannot create its folder: " + error.message());
 }
 
+namespace {
+
+// Where a kernel file goes inside the capture: its place beside the source, or, for a header from
+// above the source's folder ("../common.cuh"), "included/common.cuh" (numbered when names clash),
+// so that nothing is written outside the capture.
+class CapturePlaces {
+ public:
+  explicit CapturePlaces(fs::path source_dir) : source_dir_(std::move(source_dir)) {}
+
+  std::string Of(const fs::path& file) {
+    const auto known = places_.find(file.string());
+    if (known != places_.end()) return known->second;
+    std::string place = file.lexically_relative(source_dir_).string();
+    if (place.empty() || place.rfind("..", 0) == 0) place = Outside(file.filename().string());
+    taken_.insert(place);
+    return places_[file.string()] = place;
+  }
+
+ private:
+  std::string Outside(const std::string& name) {
+    std::string place = "included/" + name;
+    for (int n = 2; taken_.count(place); ++n) place = "included/" + std::to_string(n) + "/" + name;
+    return place;
+  }
+
+  fs::path source_dir_;
+  std::map<std::string, std::string> places_;  // the file's normal path -> its place in the capture
+  std::set<std::string> taken_;
+};
+
+}  // namespace
+
 std::string CaptureFolder::CopySource(const std::string& source_path) {
-  static const std::regex kQuotedInclude(R"re(^\s*#\s*include\s*"([^"]+)")re");
-  const fs::path dir = fs::path(source_path).parent_path();
-  const std::string file_name = fs::path(source_path).filename().string();
+  static const std::regex kQuotedInclude(R"re(^(\s*#\s*include\s*")([^"]+)("[\s\S]*)$)re");
+  const fs::path source = fs::absolute(source_path).lexically_normal();
+  CapturePlaces places(source.parent_path());
   std::set<std::string> copied;
-  std::vector<std::string> pending = {file_name};
+  std::vector<fs::path> pending = {source};
   while (!pending.empty()) {
-    const std::string relative = pending.back();
+    const fs::path file = pending.back();
     pending.pop_back();
-    if (!copied.insert(relative).second) continue;
-    const std::string from = (dir / relative).string();
-    const std::string text = ReadText(from);
-    CopyFile(from, relative);
+    if (!copied.insert(file.string()).second) continue;
+    const fs::path place = places.Of(file);
+    std::string text = ReadText(file.string()), copy;
     std::istringstream lines(text);
     for (std::string line; std::getline(lines, line);) {
       std::smatch match;
-      // Headers found beside the including file travel with it; others are NVRTC's or -I's.
-      if (std::regex_search(line, match, kQuotedInclude) &&
-          fs::is_regular_file(dir / fs::path(relative).parent_path() / match[1].str()))
-        pending.push_back((fs::path(relative).parent_path() / match[1].str()).lexically_normal().string());
+      const fs::path header = (file.parent_path() / (std::regex_match(line, match, kQuotedInclude) ? match[2].str() : ""))
+                                  .lexically_normal();
+      // Headers found beside the including file travel with it, their include rewritten to where
+      // they are in the capture; others are NVRTC's or -I's.
+      if (!match.empty() && fs::is_regular_file(header)) {
+        pending.push_back(header);
+        const fs::path includer_dir = place.has_parent_path() ? place.parent_path() : fs::path(".");
+        const std::string relative = fs::path(places.Of(header)).lexically_relative(includer_dir).string();
+        line = match[1].str() + relative + match[3].str();
+      }
+      copy += line + "\n";
     }
+    if (!text.empty() && text.back() != '\n') copy.pop_back();
+    CreateFolderOf(place.string());
+    WriteText(place.string(), copy);
   }
-  return file_name;
+  return source.filename().string();
 }
 
 std::string CaptureFolder::CommitAs(const std::string& final_name) {

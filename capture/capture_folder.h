@@ -27,7 +27,8 @@ class CaptureFolder {
   void WriteText(const std::string& relative, const std::string& text);
 
   // Copies a kernel source and the headers it includes with quotes from beside it (nested too);
-  // returns the source's file name inside the capture.
+  // returns the source's file name inside the capture. A header from above the source's folder
+  // ("../common.cuh") is copied to "included/" inside the capture, its include rewritten.
   std::string CopySource(const std::string& source_path);
 
   // Moves the folder to its final name and returns that path. Throws if it cannot.
@@ -37,7 +38,7 @@ class CaptureFolder {
 
  private:
   std::string Path(const std::string& relative) const;
-  void CopyFile(const std::string& from, const std::string& relative);
+  void CreateFolderOf(const std::string& relative);
 
   std::string parent_;
   std::string name_;

@@ -16,7 +16,8 @@ inline void Check(cudaError_t status, const char* call) {
     throw std::runtime_error(std::string(call) + ": " + cudaGetErrorName(status) + ": " + cudaGetErrorString(status));
 }
 
-// `defines` are NVRTC options such as "-DBLOCK=256"; the kernel is `extern "C"` `name`.
+// `defines` are NVRTC options such as "-DBLOCK=256"; `name` is the kernel as C++ names it
+// ("histogram", "app::scaled_sum<256, 4>"), looked up by its lowered name.
 inline cudaKernel_t CompileKernel(const std::string& source, const std::string& name,
                                   std::vector<std::string> options) {
   int device = 0, major = 0, minor = 0;
@@ -27,7 +28,8 @@ inline cudaKernel_t CompileKernel(const std::string& source, const std::string& 
   std::vector<const char*> pointers;
   for (const std::string& o : options) pointers.push_back(o.c_str());
   nvrtcProgram program;
-  nvrtcCreateProgram(&program, source.c_str(), (name + ".cu").c_str(), 0, nullptr, nullptr);
+  nvrtcCreateProgram(&program, source.c_str(), "kernel.cu", 0, nullptr, nullptr);
+  nvrtcAddNameExpression(program, name.c_str());
   if (nvrtcCompileProgram(program, static_cast<int>(pointers.size()), pointers.data()) != NVRTC_SUCCESS) {
     std::size_t size = 0;
     nvrtcGetProgramLogSize(program, &size);
@@ -36,6 +38,9 @@ inline cudaKernel_t CompileKernel(const std::string& source, const std::string& 
     nvrtcDestroyProgram(&program);
     throw std::runtime_error("NVRTC failed for " + name + ":\n" + log);
   }
+  const char* lowered = nullptr;
+  nvrtcGetLoweredName(program, name.c_str(), &lowered);
+  const std::string symbol = lowered ? lowered : name;  // copied: NVRTC frees it with the program
   std::size_t size = 0;
   nvrtcGetCUBINSize(program, &size);
   std::vector<char> cubin(size);
@@ -44,7 +49,7 @@ inline cudaKernel_t CompileKernel(const std::string& source, const std::string& 
   cudaLibrary_t library;  // kept for the life of the process
   Check(cudaLibraryLoadData(&library, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0), "cudaLibraryLoadData");
   cudaKernel_t kernel;
-  Check(cudaLibraryGetKernel(&kernel, library, name.c_str()), "cudaLibraryGetKernel");
+  Check(cudaLibraryGetKernel(&kernel, library, symbol.c_str()), "cudaLibraryGetKernel");
   return kernel;
 }
 

@@ -85,6 +85,32 @@ TEST_F(CaptureFolderTest, SourceTravelsWithTheHeadersItIncludesFromBesideIt) {
   EXPECT_FALSE(fs::exists(captured / "cuda_fp16.h"));
 }
 
+// Issue 32: a header from above the source's folder is copied inside the capture, never beside it,
+// and the include that names it is rewritten to its place there.
+TEST_F(CaptureFolderTest, AHeaderFromAboveTheSourceIsCopiedInsideTheCapture) {
+  fs::create_directories(dir_ / "app" / "kernels");
+  fs::create_directories(dir_ / "lib");
+  std::ofstream(dir_ / "app" / "kernels" / "k.cu")
+      << "#include \"../common.cuh\"\n#include \"../../lib/common.cuh\"\n#include \"own.cuh\"\nK\n";
+  std::ofstream(dir_ / "app" / "kernels" / "own.cuh") << "// own\n";
+  std::ofstream(dir_ / "app" / "common.cuh") << "#include \"../lib/util.cuh\"\n// app common";
+  std::ofstream(dir_ / "lib" / "common.cuh") << "// lib common\n";
+  std::ofstream(dir_ / "lib" / "util.cuh") << "// util\n";
+  fs::create_directories(dir_ / "out");
+  CaptureFolder folder((dir_ / "out").string(), "k");
+  EXPECT_EQ(folder.CopySource((dir_ / "app" / "kernels" / "k.cu").string()), "k.cu");
+  const fs::path captured = folder.Commit();
+  EXPECT_EQ(Read(captured / "k.cu"),
+            "#include \"included/common.cuh\"\n#include \"included/2/common.cuh\"\n#include \"own.cuh\"\nK\n");
+  EXPECT_EQ(Read(captured / "own.cuh"), "// own\n");
+  EXPECT_EQ(Read(captured / "included" / "common.cuh"), "#include \"util.cuh\"\n// app common");
+  EXPECT_EQ(Read(captured / "included" / "2" / "common.cuh"), "// lib common\n");
+  EXPECT_EQ(Read(captured / "included" / "util.cuh"), "// util\n");
+  std::vector<std::string> beside;
+  for (const auto& entry : fs::directory_iterator(dir_ / "out")) beside.push_back(entry.path().filename().string());
+  EXPECT_EQ(beside, std::vector<std::string>{captured.filename().string()});
+}
+
 TEST_F(CaptureFolderTest, MissingSourceIsNamed) {
   CaptureFolder folder(dir_.string(), "k");
   try {

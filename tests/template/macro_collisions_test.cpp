@@ -48,8 +48,9 @@ TEST(MacroCollisions, TemplateParametersNamedInTheKernelAreTemplateArguments) {
 TEST(MacroCollisions, ATemplateParameterTheKernelNameDoesNotPassIsRefusedWithTheFix) {
   EXPECT_EQ(Refusal(Spec("pnpoly<BLOCK, 4>", kPnpoly, {"BLOCK", "TILE"})),
             "/t/poly.toml: parameter TILE: is also a template parameter at poly.cu:1 ('template <int BLOCK, int "
-            "TILE>'), which its -DTILE macro would rewrite into a syntax error; pass it in the kernel name (kernel = "
-            "\"pnpoly<TILE>\") if it is that kernel's, or rename one of the two");
+            "TILE>'), which its -DTILE macro would rewrite into a syntax error; pass TILE among the template "
+            "arguments of the kernel name (now \"pnpoly<BLOCK, 4>\") if that template is the kernel, or rename one "
+            "of the two");
 }
 
 TEST(MacroCollisions, ADeclarationTheMacroWouldRewriteIsRefusedNamingItsLine) {

@@ -172,8 +172,9 @@ std::vector<std::string> TemplateArgumentParams(const TemplateSpec& spec) {
     } else if (template_parameter) {
       Refuse(spec, param.name,
              "is also a template parameter at " + Where(*template_parameter) + ", which its -D" + param.name +
-                 " macro would rewrite into a syntax error; pass it in the kernel name (kernel = \"" +
-                 DeclaredName(spec.kernel) + "<" + param.name + ">\") if it is that kernel's, or rename one of the two");
+                 " macro would rewrite into a syntax error; pass " + param.name +
+                 " among the template arguments of the kernel name (now \"" + spec.kernel +
+                 "\") if that template is the kernel, or rename one of the two");
     } else if (declaration) {
       Refuse(spec, param.name,
              "is also declared at " + Where(*declaration) + ", which its -D" + param.name +
