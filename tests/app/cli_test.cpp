@@ -162,7 +162,7 @@ TEST(Cli, KernelsEscapesControlCharactersOfASummary) {
   toml.replace(toml.find("name = \"transpose\""), 18, "name = \"esc_summary\"");
   toml.replace(toml.find("summary = \"") + 11, 0, "\\u001b[2J\\u001b]0;owned\\u0007");
   db::testing::WriteBytes(dir.File("esc_summary.toml"), toml);
-  std::filesystem::copy_file(std::string(TUNER_SOURCE_DIR) + "/kernel_templates/transpose.cu", dir.File("transpose.cu"));
+  std::filesystem::copy_file(std::string(TUNER_SOURCE_DIR) + "/kernel_templates/transpose.cu", dir.File("esc_summary.cu"));
   const auto r = RunTuner("kernels esc_summary --templates " + dir.File(""));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;

@@ -294,6 +294,19 @@ TEST(DbCommands, NoOutputReplacesTheDatabase) {
   EXPECT_EQ(r.exit_code, 0) << r.err;  // the same command with another output works
 }
 
+// Issue 32: an output that cannot be created ended with exit 1, as if the work had failed.
+TEST(DbCommands, AnOutputThatCannotBeCreatedIsBadUsage) {
+  TempDir dir;
+  const std::string db = MakeDatabase(dir, "x.db", "GPU-A", 3, "user_kernel");
+  for (const std::string& args : {"report -o /proc/tuner-report.html", "db export -o /proc/tuner.jsonl",
+                                  "export t4 user_kernel --size 8192x8192 -o /proc/tuner-t4.json"}) {
+    SCOPED_TRACE(args);
+    const testing::CliResult r = RunTuner(args + " --db " + db);  // /proc takes no new files, even from root
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("cannot write '/proc/tuner"), std::string::npos) << r.err;
+  }
+}
+
 // Issue 32: `db import /dev/zero` read one endless line until memory ran out, a folder was imported
 // as an empty file (exit 0, a new database), and a read error was taken for the end of the file.
 TEST(DbCommands, ImportRefusesWhatIsNotAFileOfLines) {
