@@ -3,8 +3,9 @@
 # completion follows the installed version and the user's own templates ($TUNER_TEMPLATES).
 # Installed as share/bash-completion/completions/tuner; by hand: `source tuner-completion.bash`.
 
+# The commands of `tuner --help`, or of `tuner db --help` (TOOL db).
 _tuner_commands() {
-  "$1" --help 2>/dev/null | awk '/^Commands:/ { listing = 1; next } listing && /^  [a-z]/ { print $1 } listing && /^$/ { exit }'
+  "$@" --help 2>/dev/null | awk '/^Commands:/ { listing = 1; next } listing && /^  [a-z]/ { print $1 } listing && /^$/ { exit }'
 }
 
 # The options of `tuner COMMAND --help`, long and short: "  -o [ --output ] arg  ..." or "  --db arg ...".
@@ -20,10 +21,6 @@ _tuner_valued_options() {
 # Template names: `tuner kernels` starts each template's paragraph with its name.
 _tuner_kernels() {
   "$1" kernels 2>/dev/null | awk '/^[^ ]/ { print $1 }'
-}
-
-_tuner_db_commands() {
-  "$1" db --help 2>/dev/null | sed -n 's/.*(\(check, [a-z, ]*\)).*/\1/p' | tr -d ','
 }
 
 _tuner() {
@@ -56,7 +53,7 @@ _tuner() {
   case $command in
     kernels | tune | query | explore | report | simulate)
       mapfile -t COMPREPLY < <(compgen -W "$(_tuner_kernels "$tool")" -- "$cur") ;;
-    db) mapfile -t COMPREPLY < <(compgen -W "$(_tuner_db_commands "$tool")" -- "$cur") ;;
+    db) mapfile -t COMPREPLY < <(compgen -W "$(_tuner_commands "$tool" db)" -- "$cur") ;;
     import) mapfile -t COMPREPLY < <(compgen -W "t1" -- "$cur") ;;
     export) mapfile -t COMPREPLY < <(compgen -W "t4" -- "$cur") ;;
   esac

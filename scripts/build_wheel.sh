@@ -14,6 +14,10 @@ export CMAKE_GENERATOR="Unix Makefiles"  # the generator build/ was made with
 if command -v ccache >/dev/null && [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ]; then
   export CMAKE_CXX_COMPILER_LAUNCHER=ccache
 fi
+# Tagged for the glibc the binary needs (README, "Quick start"): its newest GLIBC_ symbol version.
+[ -x build/bin/tuner ] || cmake --build build -j "$(nproc)" --target tuner
+glibc=$(objdump -T build/bin/tuner | grep -o 'GLIBC_[0-9.]*' | sort -V | tail -1 | sed 's/GLIBC_//; s/\./_/g')
 rm -f build/wheels/cuda_tuner-*.whl
-"$venv/bin/pip" wheel -q --no-build-isolation --no-deps -w build/wheels -C build-dir="$PWD/build" packaging/python
+"$venv/bin/pip" wheel -q --no-build-isolation --no-deps -w build/wheels -C build-dir="$PWD/build" \
+  -C wheel.tags="py3-none-manylinux_${glibc}_x86_64" packaging/python
 ls build/wheels/cuda_tuner-*.whl

@@ -62,6 +62,19 @@ venv/bin/pip install -q "$source_dir/$wheel"
 site=$(venv/bin/python -c 'import cuda_tuner, os; print(os.path.dirname(cuda_tuner.__file__))')
 floor=$(objdump -T "$site/bin/tuner" | grep -o 'GLIBC_[0-9.]*' | sort -V | tail -1 | sed 's/GLIBC_//; s/\./_/')
 [[ $wheel == *"manylinux_${floor}_x86_64.whl" ]] || fail "$wheel is not tagged for glibc $floor, which the binary needs"
-ldd "$site/bin/tuner" | grep -q "libnvrtc.so.13 => $(dirname "$site")/nvidia/cu13/lib/" ||
+nvrtc=$(ldd "$site/bin/tuner" | sed -n 's/.*libnvrtc.so.13 => \(.*\) (0x.*/\1/p')
+[ "$(realpath "$nvrtc")" = "$(dirname "$site")/nvidia/cu13/lib/libnvrtc.so.13" ] ||
   fail "the wheel's tuner does not load the nvidia-cuda-nvrtc wheel's libnvrtc: $(ldd "$site/bin/tuner" | grep nvrtc)"
 smoke wheel "$work/venv/bin/tuner" "$site/share/tuner/kernel_templates"
+# The Python lookup: the fixture holds only an older version of transpose for the H100.
+venv/bin/python -c '
+import cuda_tuner
+found = cuda_tuner.tuned_config("transpose", size=(8192, 8192), db="wheel.db", device="NVIDIA H100 80GB HBM3")
+assert [r["status"] for r in found["results"]] == ["only_stale"], found
+try:
+    cuda_tuner.tuned_config("transpose", db="wheel.db", gpu=-1)
+    raise SystemExit("a bad --gpu was not refused")
+except cuda_tuner.TunerError as e:
+    assert e.exit_code == 2, e
+' || fail "cuda_tuner.tuned_config did not read the database"
+echo "package_smoke: the Python lookup ok"

@@ -25,7 +25,7 @@ TEST(Completion, Commands) {
 TEST(Completion, OptionsOfTheCommand) {
   EXPECT_EQ(Complete("explore --ar"), "--arch");
   EXPECT_EQ(Complete("tune --strat"), "--strategy");
-  EXPECT_EQ(Complete("occupancy --thr"), "--threads");
+  EXPECT_EQ(Complete("occupancy --thr"), "--threads --threads-per-sm");
 }
 
 TEST(Completion, KernelNamesWhereAKernelIsExpected) {

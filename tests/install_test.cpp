@@ -27,6 +27,7 @@ class Install : public ::testing::Test {
     const CliResult install =
         RunCommand("'" CMAKE_COMMAND "' --install '" TUNER_BUILD_DIR "' --prefix '" + installed.string() + "' >/dev/null");
     ASSERT_EQ(install.exit_code, 0) << install.err;
+    fs::create_directories(Moved().parent_path());
     fs::rename(installed, Moved());
   }
   static void TearDownTestSuite() { fs::remove_all(root_); }
@@ -82,7 +83,7 @@ TEST_F(Install, HasOneManPagePerCommand) {
 TEST_F(Install, WithoutTemplatesSaysWhereItLooked) {
   const fs::path templates = Moved() / "share" / "tuner" / "kernel_templates";
   fs::remove_all(templates);
-  for (const std::string& args : {"tune transpose", "kernels"}) {
+  for (const std::string args : {"tune transpose", "kernels"}) {
     const CliResult run = Tool(args);
     EXPECT_EQ(run.exit_code, args == "kernels" ? 1 : 2) << args;
     EXPECT_NE(run.err.find("looked in " + templates.string()), std::string::npos) << run.err;

@@ -23,7 +23,8 @@ class TunerError(RuntimeError):
 
 def tuned_config(kernel: str, size: Optional[Sequence[int]] = None, db: Optional[str] = None,
                  gpu: Optional[int] = None, device: Optional[str] = None) -> dict:
-    """The stored best configuration of `kernel` (the document `tuner query --json` prints).
+    """The stored best configuration of `kernel` (the document `tuner query --json` prints): per GPU
+    model a "status" ("ok" with the "params" to launch with, or why there is none) and a "note".
 
     size: the problem size, e.g. (8192, 8192); None for the template's defaults.
     db: the database file; None for $TUNER_DB or the default under $XDG_DATA_HOME.
@@ -40,6 +41,7 @@ def tuned_config(kernel: str, size: Optional[Sequence[int]] = None, db: Optional
     if device is not None:
         command += ["--device", device]
     done = subprocess.run(command, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise TunerError(done.stderr.strip() or f"tuner query exited with {done.returncode}", done.returncode)
-    return json.loads(done.stdout)
+    # Exit 1 with a document: no current result, and each GPU's "status" and "note" say why.
+    if done.returncode in (0, 1) and done.stdout.strip():
+        return json.loads(done.stdout)
+    raise TunerError(done.stderr.strip() or f"tuner query exited with {done.returncode}", done.returncode)
