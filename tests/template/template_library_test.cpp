@@ -82,6 +82,31 @@ TEST(TemplateLibrary, ShippedTemplatesAllLoad) {
   });
 }
 
+// A test binary lives in the build folder: nothing is installed beside it, so the shipped templates
+// are the source tree's, its fallback; an installed tool has no fallback (install_test).
+TEST(TemplateLibrary, InTheBuildFolderTheSourceTreeIsTheFallback) {
+  const std::vector<std::string> candidates = ShippedTemplatesCandidates();
+  ASSERT_EQ(candidates.size(), 2u);
+  EXPECT_TRUE(Contains(candidates[0], "/share/tuner/kernel_templates")) << candidates[0];
+  EXPECT_EQ(candidates[1], TUNER_SHIPPED_TEMPLATES_DIR);
+  EXPECT_EQ(ShippedTemplatesDir(), TUNER_SHIPPED_TEMPLATES_DIR);
+}
+
+// A search that found no template at all names the folders it looked in and how to name one,
+// never an empty list of known kernels.
+TEST(TemplateLibrary, FindingNoTemplateSaysWhereItLooked) {
+  TempDir empty;
+  const TemplateLibrary library = LoadTemplateLibrary({empty.File("")});
+  try {
+    library.Find("transpose");
+    FAIL() << "an empty library found transpose";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(std::string(e.what()), "unknown kernel 'transpose': " + NoTemplatesMessage({empty.File("")}));
+    EXPECT_TRUE(Contains(e.what(), "looked in " + empty.File(""))) << e.what();
+    EXPECT_TRUE(Contains(e.what(), "--templates DIR or $TUNER_TEMPLATES")) << e.what();
+  }
+}
+
 TEST(TemplateLibrary, UserFolderComesFromTheEnvironmentToo) {
   TempDir dir;
   WriteTemplate(dir.File(""), "copy", "copy");

@@ -18,7 +18,9 @@ using nlohmann::ordered_json;
 
 // A template of a shipped name would be refused by every command that needs it.
 void RefuseShippedName(const std::string& name) {
-  const TemplateLibrary shipped = LoadTemplateLibrary({ShippedTemplatesDir()});
+  const std::string shipped_dir = ShippedTemplatesDir();
+  if (shipped_dir.empty()) return;
+  const TemplateLibrary shipped = LoadTemplateLibrary({shipped_dir});
   if (shipped.Lookup(name))
     throw UsageError("template name " + Quoted(name) + " is a shipped template's; give the import another with --name");
 }

@@ -1,6 +1,7 @@
 // `tuner kernels`: the templates found, with their parameters, value lists and size variables.
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "app/cli.h"
 #include "app/command_options.h"
@@ -60,6 +61,7 @@ int RunKernels(int argc, char** argv) {
   else
     for (const TemplateSpec& t : library.templates) shown.push_back(&t);
   for (const std::string& error : library.errors) std::cerr << "warning: " << error << "\n";
+  if (library.templates.empty() && library.errors.empty()) throw std::runtime_error(NoTemplatesMessage(library.searched));
   if (JsonOutput(vm)) {
     nlohmann::json doc = {{"templates", nlohmann::json::array()}, {"errors", library.errors}};
     for (const TemplateSpec* t : shown) doc["templates"].push_back(ToJson(*t));

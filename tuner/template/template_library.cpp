@@ -87,11 +87,35 @@ void TakeByName(std::vector<Loaded>& loaded, TemplateLibrary& library) {
 
 }  // namespace
 
+namespace {
+
+// The tool and the tests as built, in the build folder; never an installed copy, which must find
+// its own templates (and say so when they are gone) even where the source tree is still there.
+bool InBuildTree(const fs::path& exe) {
+  const fs::path relative = exe.lexically_relative(Canonical(TUNER_BUILD_DIR));
+  return !relative.empty() && *relative.begin() != "..";
+}
+
+}  // namespace
+
+std::vector<std::string> ShippedTemplatesCandidates() {
+  const fs::path exe = Canonical(SelfExecutable());
+  std::vector<std::string> candidates = {(exe.parent_path().parent_path() / "share" / "tuner" / "kernel_templates").string()};
+  if (InBuildTree(exe)) candidates.push_back(TUNER_SHIPPED_TEMPLATES_DIR);
+  return candidates;
+}
+
 std::string ShippedTemplatesDir() {
-  // Built from the source tree: the compile-time path; installed: <prefix>/share/tuner/kernel_templates.
-  if (fs::is_directory(TUNER_SHIPPED_TEMPLATES_DIR)) return TUNER_SHIPPED_TEMPLATES_DIR;
-  const fs::path exe = SelfExecutable();
-  return (exe.parent_path().parent_path() / "share" / "tuner" / "kernel_templates").string();
+  std::error_code error;
+  for (const std::string& dir : ShippedTemplatesCandidates())
+    if (fs::is_directory(dir, error)) return dir;
+  return "";
+}
+
+std::string NoTemplatesMessage(const std::vector<std::string>& searched) {
+  std::string message = "no kernel templates found; looked in";
+  for (const std::string& dir : searched) message += " " + dir;
+  return message + "; name a folder of templates with --templates DIR or $TUNER_TEMPLATES (DIR[:DIR...])";
 }
 
 namespace {
@@ -117,7 +141,8 @@ std::vector<std::string> TemplateSearchDirs(const std::vector<std::string>& comm
       RequireFolder("$TUNER_TEMPLATES", dir);
       dirs.push_back(dir);
     }
-  dirs.push_back(ShippedTemplatesDir());
+  const std::string shipped = ShippedTemplatesDir();
+  if (!shipped.empty()) dirs.push_back(shipped);
   return dirs;
 }
 
@@ -125,9 +150,12 @@ TemplateLibrary LoadTemplateLibrary(const std::vector<std::string>& dirs) {
   TemplateLibrary library;
   std::vector<Loaded> loaded;
   std::set<fs::path> files_read;
-  const fs::path shipped_dir = Canonical(ShippedTemplatesDir());
+  const std::string shipped_dir = ShippedTemplatesDir();
+  library.searched = dirs;
+  if (shipped_dir.empty())
+    for (const std::string& candidate : ShippedTemplatesCandidates()) library.searched.push_back(candidate);
   for (const std::string& dir : dirs) {
-    const bool shipped = Canonical(dir) == shipped_dir;
+    const bool shipped = !shipped_dir.empty() && Canonical(dir) == Canonical(shipped_dir);
     for (const fs::path& file : DescriptionsIn(dir)) {
       if (!files_read.insert(Canonical(file)).second) continue;
       try {
@@ -158,6 +186,8 @@ const TemplateSpec& TemplateLibrary::Find(const std::string& name) const {
   for (const std::string& error : errors)
     if (error.find("/" + name + ".toml:") != std::string::npos)
       throw UsageError("kernel " + Quoted(name) + " did not load: " + error);
+  if (templates.empty() && errors.empty())
+    throw UsageError("unknown kernel " + Quoted(name) + ": " + NoTemplatesMessage(searched));
   std::vector<std::string> known;
   for (const TemplateSpec& spec : templates) known.push_back(spec.name);
   std::string message = "unknown kernel " + Quoted(name) + DidYouMean(name, known) + "; known kernels:";

@@ -17,6 +17,7 @@ struct TemplateLibrary {
   std::vector<std::string> errors;               // one line per description that failed or name that conflicts
   std::map<std::string, std::string> conflicts;  // a name two files claim -> why it cannot be used
   std::map<std::string, std::string> replaced;   // a shipped name a user's template took -> the note saying so
+  std::vector<std::string> searched;             // the folders looked in, for the message when none holds a template
 
   // Throws UsageError naming the known templates when `name` is not one of them (a template that
   // failed to load is reported with its error), or naming both files when two claim it. Writes the
@@ -27,10 +28,19 @@ struct TemplateLibrary {
   const TemplateSpec* Lookup(const std::string& name) const;
 };
 
-// The folder of the templates shipped with the tool.
+// Where the shipped templates may be, in order: beside the executable as installed
+// (<exe dir>/../share/tuner/kernel_templates, so an installed prefix can be moved), then, for an
+// executable inside the build folder, the source tree it was built from.
+std::vector<std::string> ShippedTemplatesCandidates();
+
+// The first of the candidates that is a folder, or "" when none is.
 std::string ShippedTemplatesDir();
 
-// User folders first, then the shipped one. Throws UsageError for a folder given on the command
+// Why no template could be found: the folders looked in and how to name one. Used where a command
+// needs templates and the search found none at all.
+std::string NoTemplatesMessage(const std::vector<std::string>& searched);
+
+// User folders first, then the shipped one (left out when no candidate exists). Throws UsageError for a folder given on the command
 // line that does not exist.
 std::vector<std::string> TemplateSearchDirs(const std::vector<std::string>& command_line_dirs);
 

@@ -1,0 +1,28 @@
+# One man page per command, made from the built tool's --help by help2man at build time, so a page
+# never says what the tool does not. tuner(1) is the overview; tuner-COMMAND(1) each command.
+find_program(HELP2MAN help2man)
+if(NOT HELP2MAN)
+  message(WARNING "help2man not found (scripts/install-deps.sh installs it): no man pages are built or installed")
+  return()
+endif()
+
+# The commands of `tuner --help`; man_pages_test checks that this list and the tool agree.
+set(TUNER_COMMANDS devices kernels occupancy explore tune query simulate report db import export)
+
+set(man_dir ${CMAKE_BINARY_DIR}/man)
+set(pages)
+foreach(page tuner ${TUNER_COMMANDS})
+  set(output ${man_dir}/man1/tuner-${page}.1)
+  if(page STREQUAL "tuner")
+    set(output ${man_dir}/man1/tuner.1)
+    set(page "")
+  endif()
+  add_custom_command(OUTPUT ${output}
+    COMMAND ${CMAKE_COMMAND} -DHELP2MAN=${HELP2MAN} -DTUNER=$<TARGET_FILE:tuner> -DCOMMAND=${page}
+            -DVERSION=${PROJECT_VERSION} -DOUTPUT=${output} -P ${CMAKE_CURRENT_SOURCE_DIR}/man_page.cmake
+    DEPENDS tuner ${CMAKE_CURRENT_SOURCE_DIR}/man_page.cmake
+    COMMENT "Man page ${output}" VERBATIM)
+  list(APPEND pages ${output})
+endforeach()
+add_custom_target(man_pages ALL DEPENDS ${pages})
+install(DIRECTORY ${man_dir}/man1 DESTINATION ${CMAKE_INSTALL_MANDIR})

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Builds the Python wheel (packaging/python) into build/wheels/. scikit-build-core, from PyPI, is
+# installed into a virtual environment of its own (build/wheel-venv), and builds in the build folder
+# of scripts/build.sh, so only the wheel's binary is linked (target tuner_wheel: the same objects
+# with an RPATH to the nvidia-cuda-nvrtc wheel's libnvrtc).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -f build/CMakeCache.txt ] || scripts/build.sh
+venv=build/wheel-venv
+[ -x "$venv/bin/pip" ] || python3 -m venv "$venv"
+"$venv/bin/pip" install -q 'scikit-build-core>=0.11'
+export PATH="/usr/local/cuda/bin:$PATH"
+export CMAKE_GENERATOR="Unix Makefiles"  # the generator build/ was made with
+if command -v ccache >/dev/null && [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ]; then
+  export CMAKE_CXX_COMPILER_LAUNCHER=ccache
+fi
+# Tagged for the glibc the binary needs (README, "Quick start"): its newest GLIBC_ symbol version.
+[ -x build/bin/tuner ] || cmake --build build -j "$(nproc)" --target tuner
+glibc=$(objdump -T build/bin/tuner | grep -o 'GLIBC_[0-9.]*' | sort -V | tail -1 | sed 's/GLIBC_//; s/\./_/g')
+rm -f build/wheels/cuda_tuner-*.whl
+"$venv/bin/pip" wheel -q --no-build-isolation --no-deps -w build/wheels -C build-dir="$PWD/build" \
+  -C wheel.tags="py3-none-manylinux_${glibc}_x86_64" packaging/python
+ls build/wheels/cuda_tuner-*.whl

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# The packages as users install them, each running the offline commands with neither the source
+# tree nor the build folder on the way: the .tar.gz unpacked and then moved elsewhere (the install is
+# relocatable), the .deb with `dpkg -i` (as root only: it installs under /usr, and is removed
+# after), and the wheel in a fresh virtual environment (nvidia-cuda-nvrtc comes from PyPI). Each
+# must take the templates it installed, not the source tree's. Run after scripts/build.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source_dir=$PWD
+
+(cd build && cpack -G "TGZ;DEB" >/dev/null)
+scripts/build_wheel.sh >/dev/null
+tarball=$(ls build/packages/tuner-*-linux-x86_64.tar.gz)
+deb=$(ls build/packages/tuner_*_amd64.deb)
+wheel=$(ls build/wheels/cuda_tuner-*.whl)
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp tests/fixtures/schema_v5.db "$work/fixture.db"
+export HOME=$work/home XDG_CACHE_HOME=$work/cache XDG_DATA_HOME=$work/data
+unset TUNER_TEMPLATES TUNER_DB
+cd "$work"
+
+fail() { echo "package_smoke: $*" >&2; exit 1; }
+
+# smoke LABEL TOOL TEMPLATES_DIR: the offline commands, and where the templates came from.
+smoke() {
+  local label=$1 tool=$2 templates=$3
+  "$tool" kernels >/dev/null || fail "$label: tuner kernels failed"
+  "$tool" kernels transpose --json | grep -q "\"description\": \"$templates/transpose.toml\"" ||
+    fail "$label: transpose was not read from $templates"
+  "$tool" explore transpose --arch sm_90 >/dev/null || fail "$label: tuner explore failed"
+  "$tool" occupancy --arch sm_90 --threads 256 --regs 32 --smem 4096 >/dev/null || fail "$label: tuner occupancy failed"
+  cp fixture.db "$label.db"
+  "$tool" db upgrade --db "$label.db" >/dev/null || fail "$label: tuner db upgrade failed"
+  "$tool" report transpose --db "$label.db" -o "$label.html" >/dev/null || fail "$label: tuner report failed"
+  grep -q "<svg" "$label.html" || fail "$label: the report has no chart"
+  echo "package_smoke: $label ok ($tool)"
+}
+
+# The tarball, unpacked, then moved: it must still find its templates.
+mkdir unpacked
+tar -xzf "$source_dir/$tarball" -C unpacked
+mv unpacked/tuner-* moved
+for f in bin/tuner share/man/man1/tuner.1 share/man/man1/tuner-tune.1 share/bash-completion/completions/tuner \
+  include/tuner/tuned_config.h lib/cmake/tuner_query/tuner_query-config.cmake share/tuner/examples/query/CMakeLists.txt; do
+  [ -e "moved/$f" ] || fail "the tarball has no $f"
+done
+smoke tarball "$work/moved/bin/tuner" "$work/moved/share/tuner/kernel_templates"
+
+if [ "$(id -u)" -eq 0 ] && command -v dpkg >/dev/null; then
+  dpkg -i "$source_dir/$deb" >/dev/null
+  trap 'dpkg -r tuner >/dev/null; rm -rf "$work"' EXIT
+  smoke deb /usr/bin/tuner /usr/share/tuner/kernel_templates
+else
+  echo "package_smoke: the .deb was built but not installed (dpkg -i needs root)"
+fi
+
+# The wheel's tag names the newest glibc the binary needs.
+python3 -m venv venv
+venv/bin/pip install -q "$source_dir/$wheel"
+site=$(venv/bin/python -c 'import cuda_tuner, os; print(os.path.dirname(cuda_tuner.__file__))')
+floor=$(objdump -T "$site/bin/tuner" | grep -o 'GLIBC_[0-9.]*' | sort -V | tail -1 | sed 's/GLIBC_//; s/\./_/')
+[[ $wheel == *"manylinux_${floor}_x86_64.whl" ]] || fail "$wheel is not tagged for glibc $floor, which the binary needs"
+nvrtc=$(ldd "$site/bin/tuner" | sed -n 's/.*libnvrtc.so.13 => \(.*\) (0x.*/\1/p')
+[ "$(realpath "$nvrtc")" = "$(dirname "$site")/nvidia/cu13/lib/libnvrtc.so.13" ] ||
+  fail "the wheel's tuner does not load the nvidia-cuda-nvrtc wheel's libnvrtc: $(ldd "$site/bin/tuner" | grep nvrtc)"
+smoke wheel "$work/venv/bin/tuner" "$site/share/tuner/kernel_templates"
+# The Python lookup: the fixture holds only an older version of transpose for the H100.
+venv/bin/python -c '
+import cuda_tuner
+found = cuda_tuner.tuned_config("transpose", size=(8192, 8192), db="wheel.db", device="NVIDIA H100 80GB HBM3")
+assert [r["status"] for r in found["results"]] == ["only_stale"], found
+try:
+    cuda_tuner.tuned_config("transpose", db="wheel.db", gpu=-1)
+    raise SystemExit("a bad --gpu was not refused")
+except cuda_tuner.TunerError as e:
+    assert e.exit_code == 2, e
+' || fail "cuda_tuner.tuned_config did not read the database"
+echo "package_smoke: the Python lookup ok"

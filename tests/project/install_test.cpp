@@ -1,0 +1,97 @@
+// `cmake --install` makes a relocatable tool (issue 30): an installed prefix, moved elsewhere, runs
+// from its new place with the templates it installed (never the source tree's), has one man page
+// per command and the bash completion; with its templates gone it says where it looked.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <regex>
+#include <set>
+#include <string>
+
+#include "cli_runner.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using tuner::testing::CliResult;
+using tuner::testing::RunCommand;
+
+// One prefix per test binary run: installed once, then moved.
+class Install : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    root_ = fs::temp_directory_path() / ("tuner-install-test-" + std::to_string(getpid()));
+    fs::remove_all(root_);
+    const fs::path installed = root_ / "installed";
+    const CliResult install =
+        RunCommand("'" CMAKE_COMMAND "' --install '" TUNER_BUILD_DIR "' --prefix '" + installed.string() + "' >/dev/null");
+    ASSERT_EQ(install.exit_code, 0) << install.err;
+    fs::create_directories(Moved().parent_path());
+    fs::rename(installed, Moved());
+  }
+  static void TearDownTestSuite() { fs::remove_all(root_); }
+
+  static fs::path Moved() { return root_ / "moved" / "prefix"; }
+
+  static CliResult Tool(const std::string& args) {
+    return RunCommand("env -u TUNER_TEMPLATES HOME='" + root_.string() + "' '" + (Moved() / "bin" / "tuner").string() +
+                      "' " + args);
+  }
+
+  static fs::path root_;
+};
+
+fs::path Install::root_;
+
+TEST_F(Install, MovedPrefixRunsWithItsOwnTemplates) {
+  const CliResult kernels = Tool("kernels transpose --json");
+  ASSERT_EQ(kernels.exit_code, 0) << kernels.err;
+  const fs::path toml = Moved() / "share" / "tuner" / "kernel_templates" / "transpose.toml";
+  EXPECT_NE(kernels.out.find("\"description\": \"" + toml.string() + "\""), std::string::npos) << kernels.out;
+  const CliResult occupancy = Tool("occupancy --arch sm_90 --threads 256 --regs 32 --smem 4096");
+  EXPECT_EQ(occupancy.exit_code, 0) << occupancy.err;
+}
+
+TEST_F(Install, HasTheLibrariesAndTheirPackages) {
+  for (const char* file : {"include/tuner/tuned_config.h", "include/tuner/launch.h", "lib/cmake/tuner_query/tuner_query-config.cmake",
+                           "lib/cmake/tuner_capture/tuner_capture-config.cmake", "share/tuner/examples/query/CMakeLists.txt",
+                           "share/tuner/examples/capture/CMakeLists.txt", "share/bash-completion/completions/tuner"})
+    EXPECT_TRUE(fs::exists(Moved() / file)) << file;
+}
+
+// Every command of `tuner --help` has its page tuner-COMMAND.1, and there is no page of a command
+// the tool does not have (packaging/man_pages.cmake lists them).
+TEST_F(Install, HasOneManPagePerCommand) {
+  const CliResult help = Tool("--help");
+  ASSERT_EQ(help.exit_code, 0);
+  std::set<std::string> commands, pages;
+  const std::string listing = help.out.substr(help.out.find("Commands:"));
+  const std::regex command_line("\n  ([a-z]+) ");
+  for (std::sregex_iterator it(listing.begin(), listing.end(), command_line), end; it != end; ++it)
+    commands.insert("tuner-" + (*it)[1].str() + ".1");
+  for (const auto& entry : fs::directory_iterator(Moved() / "share" / "man" / "man1"))
+    if (entry.path().filename() != "tuner.1") pages.insert(entry.path().filename().string());
+  EXPECT_FALSE(commands.empty());
+  EXPECT_EQ(pages, commands);
+  EXPECT_TRUE(fs::exists(Moved() / "share" / "man" / "man1" / "tuner.1"));
+  EXPECT_NE(tuner::testing::ReadFileText((Moved() / "share/man/man1/tuner-tune.1").string()).find("\\-\\-strategy"),
+            std::string::npos);
+}
+
+// Last: it removes the templates. The message names the folder looked in and both ways to name one.
+TEST_F(Install, WithoutTemplatesSaysWhereItLooked) {
+  const fs::path templates = Moved() / "share" / "tuner" / "kernel_templates";
+  fs::remove_all(templates);
+  for (const std::string args : {"tune transpose", "kernels"}) {
+    const CliResult run = Tool(args);
+    EXPECT_EQ(run.exit_code, args == "kernels" ? 1 : 2) << args;
+    EXPECT_NE(run.err.find("looked in " + templates.string()), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("--templates DIR or $TUNER_TEMPLATES"), std::string::npos) << run.err;
+    EXPECT_EQ(run.err.find("known kernels:"), std::string::npos) << run.err;
+  }
+  const CliResult named = Tool("kernels transpose --templates '" TUNER_SOURCE_DIR "/kernel_templates'");
+  EXPECT_EQ(named.exit_code, 0) << named.err;
+}
+
+}  // namespace
