@@ -246,6 +246,35 @@ TEST(SweepGpu, FailingCandidatesAreRecordedAndTheSweepGoesOn) {
   EXPECT_EQ(nlohmann::json::parse(again.out)["measured_now"], 0);
 }
 
+// Issue 32: a candidate that hangs after a correct one on the same worker costs one short deadline
+// (the best time is microseconds: 2 s), not its 10 s floor twice.
+TEST(SweepGpu, AHangAfterACorrectCandidateIsCutSoonAndNotTriedAgain) {
+  TUNER_GPU_TEST(1);
+  TempDir dir;
+  std::string description = Replaced(kFaultyDescription, "values = [0, 1, 2, 3, 4]", "values = [0, 2]");
+  description = Replaced(description, R"(labels = ["correct", "out_of_bounds", "spins", "no_compile", "wrong"])",
+                         R"(labels = ["correct", "spins"])");
+  std::ofstream(dir.File("faulty.toml")) << description;
+  std::ofstream(dir.File("faulty.cu")) << kFaultySource;
+  const auto start = std::chrono::steady_clock::now();
+  const auto r = RunTuner("tune faulty --json --templates " + dir.File("") + " --db " + dir.File("t.db"),
+                          "XDG_CACHE_HOME=" + dir.File("cache"));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  std::map<int, nlohmann::json> by_variant;
+  for (const auto& c : doc.at("candidates")) by_variant[c["params"]["VARIANT"]] = c;
+  ASSERT_EQ(by_variant.size(), 2u) << doc.dump();
+  EXPECT_EQ(by_variant[0]["status"], "ok");
+  EXPECT_EQ(by_variant[2]["status"], "timeout");
+  EXPECT_EQ(by_variant[2]["worker_kills"], 2) << "final at once";
+  EXPECT_NE(by_variant[2]["reason"].get<std::string>().find("the hang is the candidate's"), std::string::npos)
+      << by_variant[2].dump();
+  std::cout << "sweep with one hang: " << seconds << " s, waiting " << doc["time"]["waiting_s"] << " s\n";
+  EXPECT_LT(seconds, 15);
+  EXPECT_LT(doc["time"]["waiting_s"].get<double>(), 8.0);
+}
+
 // VARIANT 1 and 2 write their input after computing a correct output; 0 and 3 are correct.
 const char* kScribblerSource = R"cuda(
 extern "C" __global__ void scribbler(float* out, float* in, int n) {
