@@ -187,6 +187,21 @@ TEST(DbCommands, RefusedDatabasesAreLeftAsTheyWere) {
   }
 }
 
+// Issue 32: a name with a newline split the message over two lines.
+TEST(DbCommands, MessagesStayOneLineWhateverTheName) {
+  TempDir dir;
+  const std::string db = MakeDatabase(dir, "x.db", "GPU-A", 3, "user_kernel");
+  for (const std::string& args : {"db merge \"$(printf 'a\\nb')\"", "db \"$(printf 'a\\nb')\"",
+                                  "export t4 user_kernel --size 8192x8192 --device \"$(printf 'a\\nb')\"",
+                                  "query user_kernel --size 8192x8192 --device \"$(printf 'a\\nb')\""}) {
+    SCOPED_TRACE(args);
+    const testing::CliResult r = RunTuner(args + " --db " + db);
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find("a\\nb"), std::string::npos) << r.err;
+  }
+}
+
 TEST(DbCommands, MergeOfAMissingFileNamesIt) {
   TempDir dir;
   const testing::CliResult r = RunTuner("db merge " + dir.File("nonexistent.db") + " --db " + dir.File("a.db"));

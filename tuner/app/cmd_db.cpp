@@ -205,9 +205,9 @@ int RunMerge(int argc, char** argv) {
   const std::string path = DatabasePath(vm);
   std::error_code error;
   if (!std::filesystem::exists(other_path, error))
-    throw UsageError("merge: there is no database at '" + other_path + "'");
+    throw UsageError("merge: there is no database at " + Quoted(other_path));
   if (std::filesystem::equivalent(other_path, path, error))
-    throw UsageError("merge: '" + other_path + "' is the database itself");
+    throw UsageError("merge: " + Quoted(other_path) + " is the database itself");
   std::vector<db::MeasurementRow> rows = db::Store::Open(other_path, db::OpenMode::kReadOnly).ListMeasurements({});
   db::Store store = db::Store::Open(path, db::OpenMode::kReadWrite);
   PrintImported(other_path, rows.size(), store.Import(rows));
@@ -228,7 +228,7 @@ int RunUpgrade(int argc, char** argv) {
     return kExitOk;
   const std::string path = DatabasePath(vm);
   std::error_code error;
-  if (!std::filesystem::exists(path, error)) throw UsageError("upgrade: there is no database at '" + path + "'");
+  if (!std::filesystem::exists(path, error)) throw UsageError("upgrade: there is no database at " + Quoted(path));
   const int before = db::CheckFileHeader(path).schema_version;
   db::Store store = db::Store::Open(path, db::OpenMode::kReadWrite);
   std::cout << path << ": schema version " << before;
@@ -277,7 +277,7 @@ int RunDb(int argc, char** argv) {
   }
   for (const DbCommand& c : kDbCommands)
     if (name == c.name) return c.run(argc - 1, argv + 1);
-  throw UsageError("'" + name + "' is not a db command (check, info, export, import, merge, upgrade)");
+  throw UsageError(Quoted(name) + " is not a db command (check, info, export, import, merge, upgrade)");
 }
 
 }  // namespace tuner

@@ -36,8 +36,8 @@ std::vector<db::MeasurementRow> ModelRows(db::Store& store, const std::string& k
     model->push_back(std::move(row));
   }
   if (models.empty()) {
-    std::string what = "no results of the current version of '" + kernel + "' at size " + size_key;
-    if (!device.empty()) what += " on a GPU matching '" + device + "'";
+    std::string what = "no results of the current version of " + Quoted(kernel) + " at size " + size_key;
+    if (!device.empty()) what += " on a GPU matching " + Quoted(device);
     throw std::runtime_error(what + " are stored in " + store.path() + "; run 'tuner tune " + kernel +
                              "' on a GPU first");
   }

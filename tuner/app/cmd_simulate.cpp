@@ -85,7 +85,7 @@ std::map<std::string, std::vector<db::MeasurementRow>> RowsPerGpu(db::Store& sto
   }
   if (!groups.empty()) return groups;
   std::string what = "no sweep of '" + o.kernel + "' at size " + o.size_key;
-  if (!device.empty()) what += " on a GPU matching '" + device + "'";
+  if (!device.empty()) what += " on a GPU matching " + Quoted(device);
   what += " is stored in " + store.path();
   if (other_versions > 0)
     what +=
