@@ -136,7 +136,7 @@ TEST(CompileFailure, OnlyMessagesAboutFilesInsideTheTemplatesFolderAreKept) {
             "4 errors detected in the compilation of \"/t/poly/k.cu\".\n"
             "(2 messages about files outside the template's folder left out)");
   EXPECT_EQ(CompileFailureReason(kept, "/t/poly/k.cu"), "compile: k.cu(4): error: expected a \";\"");
-  EXPECT_EQ(LogInsideFolder("/t/poly/k.cu(1): error: x\n", "/t/poly"), "/t/poly/k.cu(1): error: x");
+  EXPECT_EQ(LogInsideFolder("/t/poly/k.cu(1): error: x\n\n", "/t/poly"), "/t/poly/k.cu(1): error: x\n\n");
 }
 
 }  // namespace

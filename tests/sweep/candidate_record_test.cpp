@@ -26,5 +26,22 @@ TEST(CandidateRecord, ACompileErrorStoresTheFirstErrorLineAsItsReasonAndTheWhole
   EXPECT_EQ(record.error_text, compiled.compile.result.log);
 }
 
+// Issue 32: what NVRTC quoted from a file outside the template's folder is neither stored nor the reason.
+TEST(CandidateRecord, ACompileErrorInAFileOutsideTheTemplatesFolderIsLeftOut) {
+  static const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs({}));
+  const TemplateSpec& spec = library.Find("transpose");
+  Compiled compiled{{{"VARIANT", 1}, {"TILE", 32}, {"ROWS", 8}, {"PAD", 1}}, {}, {}, {}};
+  compiled.geometry.block = {32, 8, 1};
+  compiled.compile.result.log = "/etc/secret(1): error: identifier \"hunter2\" is undefined\n  hunter2\n\n" +
+                                spec.source_path + "(3): error: expected a \";\"\n";
+  const db::MeasurementRecord record =
+      CandidateRecords(spec, ArchLimits("sm_90"), ParseProblemSize(spec, "")).Base(compiled).record;
+  EXPECT_EQ(record.reason, "compile: transpose.cu(3): error: expected a \";\"");
+  EXPECT_EQ(record.error_text.find("hunter2"), std::string::npos) << record.error_text;
+  EXPECT_NE(record.error_text.find("(1 message about files outside the template's folder left out)"),
+            std::string::npos)
+      << record.error_text;
+}
+
 }  // namespace
 }  // namespace tuner

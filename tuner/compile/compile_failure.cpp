@@ -149,11 +149,9 @@ std::string LogInsideFolder(const std::string& log, const std::string& folder) {
     }
     if (keeping) kept += line + "\n";
   }
-  if (left_out)
-    kept += "(" + std::to_string(left_out) + " message" + (left_out == 1 ? "" : "s") +
-            " about files outside the template's folder left out)\n";
-  while (!kept.empty() && kept.back() == '\n') kept.pop_back();
-  return kept;
+  if (!left_out) return log;  // as NVRTC wrote it
+  return kept + "(" + std::to_string(left_out) + " message" + (left_out == 1 ? "" : "s") +
+         " about files outside the template's folder left out)";
 }
 
 }  // namespace tuner
