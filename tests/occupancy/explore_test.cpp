@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <signal.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -38,11 +39,15 @@ class ShippedTemplate : public ::testing::TestWithParam<Case> {};
 // source, its headers, the parameters, the entry, the architecture, every NVRTC option and NVRTC's
 // version; only successes are kept), in $TUNER_TEST_CUBIN_CACHE, else $XDG_CACHE_HOME/tuner/
 // test-cubins, outside the build folder like ccache's, so a fresh clone benefits too. A hit stands
-// for a compile of the very same input that succeeded; TUNER_TEST_CUBIN_CACHE=off compiles all.
+// for a compile of the very same input that succeeded; TUNER_TEST_CUBIN_CACHE=off compiles all, as
+// does a machine whose cache folder cannot be written.
 std::string ShippedCubinCache(const db::testing::TempDir& scratch) {
   const char* chosen = std::getenv("TUNER_TEST_CUBIN_CACHE");
   const std::string dir = chosen && *chosen ? chosen : CacheDir() + "/test-cubins";
-  return dir == "off" ? scratch.File("cubins") : dir;
+  if (dir == "off") return scratch.File("cubins");
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  return ::access(dir.c_str(), W_OK) == 0 ? dir : scratch.File("cubins");
 }
 
 TEST_P(ShippedTemplate, EveryCandidateCompiles) {
