@@ -1,5 +1,7 @@
 #include "db/row_json.h"
 
+#include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <type_traits>
 
@@ -10,16 +12,35 @@ using nlohmann::ordered_json;
 
 namespace {
 
-// Reads one field, naming it when missing or of the wrong type.
+// A JSON value as T, or why not: a whole number must be one and fit T (nlohmann's get<int> would
+// wrap 2^70 to -2147483648), a real number must be a number, a text a string.
 template <typename T>
-void Get(const json& object, const char* key, T* value) {
-  const auto found = object.find(key);
-  if (found == object.end()) throw std::invalid_argument(std::string("missing field '") + key + "'");
-  try {
-    *value = found->get<T>();
-  } catch (const json::exception&) {
-    throw std::invalid_argument(std::string("field '") + key + "' has the wrong type");
+std::string Convert(const json& value, T* out) {
+  if constexpr (std::is_same_v<T, std::string>) {
+    if (!value.is_string()) return "must be a string";
+  } else if constexpr (std::is_integral_v<T>) {
+    if (!value.is_number_integer()) return "must be a whole number";
+    const bool fits = value.is_number_unsigned()
+                          ? value.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<T>::max())
+                          : value.get<std::int64_t>() >= std::numeric_limits<T>::min() &&
+                                value.get<std::int64_t>() <= std::numeric_limits<T>::max();
+    if (!fits) return "is " + value.dump() + ", out of range (" + std::to_string(std::numeric_limits<T>::min()) +
+                      " to " + std::to_string(std::numeric_limits<T>::max()) + ")";
+  } else if (!value.is_number()) {
+    return "must be a number";
   }
+  *out = value.get<T>();
+  return "";
+}
+
+// Reads one field, naming it ("measurement.samples") when missing or of the wrong type or range.
+template <typename T>
+void Get(const json& object, const std::string& record, const char* key, T* value) {
+  const std::string field = record.empty() ? key : record + "." + key;
+  const auto found = object.find(key);
+  if (found == object.end()) throw std::invalid_argument("missing field '" + field + "'");
+  const std::string problem = Convert(*found, value);
+  if (!problem.empty()) throw std::invalid_argument("field '" + field + "' " + problem);
 }
 
 const json& Object(const json& parent, const char* key) {
@@ -116,15 +137,16 @@ struct FieldWriter {
 // Reads the fields it is given from one object; a status's text is kept for the caller to check.
 struct FieldReader {
   const json& object;
+  std::string record;  // "gpu", "measurement", ...: the prefix of a field's name in messages
   std::string status_text;
 
   template <class T>
   void operator()(const char* key, T& value, Presence presence = Presence::kAlways) {
     if (presence == Presence::kAddedLater && !object.contains(key)) return;
     if constexpr (std::is_same_v<T, CandidateStatus>)
-      Get(object, key, &status_text);
+      Get(object, record, key, &status_text);
     else
-      Get(object, key, &value);
+      Get(object, record, key, &value);
   }
 };
 
@@ -155,15 +177,15 @@ ordered_json ToJson(const MeasurementRow& row) {
 
 MeasurementRow RowFromJson(const json& line) {
   MeasurementRow row;
-  FieldReader gpu{Object(line, "gpu"), ""};
+  FieldReader gpu{Object(line, "gpu"), "gpu", ""};
   GpuFields(row.gpu, gpu);
-  FieldReader templ{Object(line, "template"), ""};
+  FieldReader templ{Object(line, "template"), "template", ""};
   TemplateFields(row.templ, templ);
-  FieldReader sweep{Object(line, "sweep"), ""};
+  FieldReader sweep{Object(line, "sweep"), "sweep", ""};
   SweepFields(row.sweep, sweep);
-  Get(line, "size_key", &row.size_key);
+  Get(line, "", "size_key", &row.size_key);
   const json& m = Object(line, "measurement");
-  FieldReader measurement{m, ""};
+  FieldReader measurement{m, "measurement", ""};
   MeasurementRecord& r = row.measurement;
   MeasurementFields(r, measurement);
   const std::string& status = measurement.status_text;

@@ -1,11 +1,20 @@
 #include "db/query/sqlite.h"
 
 #include <sqlite3.h>
+#include <sys/stat.h>
 
+#include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <thread>
+#include <tuple>
 #include <utility>
 
 namespace tuner::db::sql {
@@ -28,6 +37,60 @@ std::string ImmutableUri(const std::string& path) {
     }
   }
   return uri + "?immutable=1";
+}
+
+// The size and modification time of a file, in nanoseconds (zeros when it is missing).
+std::pair<long long, long long> FileStamp(const std::string& path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return {0, 0};
+  return {static_cast<long long>(st.st_size), st.st_mtim.tv_sec * 1'000'000'000LL + st.st_mtim.tv_nsec};
+}
+
+// Progress is a change of the main file or its -wal: another connection committed (or checkpointed).
+struct BusyWait {
+  using Stamp = std::tuple<std::pair<long long, long long>, std::pair<long long, long long>>;
+  std::string path;
+  std::chrono::milliseconds stall{0};
+  std::chrono::steady_clock::time_point last_progress;
+  Stamp stamp;
+  std::minstd_rand random{std::random_device{}()};
+
+  Stamp Now() const { return {FileStamp(path), FileStamp(path + "-wal")}; }
+};
+
+// SQLite's busy handler: true (retry) while the database changes within `stall`, after a random
+// sleep growing to 100 ms at most (waiters polling at random moments take turns). SQLite's own busy
+// timeout counts from the first try: at the end of a queue of hundreds of writers on a loaded
+// machine it gave up while the others were still committing.
+int WaitWhileOthersProgress(void* context, int count) {
+  BusyWait& wait = *static_cast<BusyWait*>(context);
+  const auto now = std::chrono::steady_clock::now();
+  BusyWait::Stamp stamp = wait.Now();
+  if (count == 0 || stamp != wait.stamp) {
+    wait.stamp = std::move(stamp);
+    wait.last_progress = now;
+  } else if (now - wait.last_progress >= wait.stall) {
+    return 0;
+  }
+  const int longest_ms = std::min(5 * (count + 1), 100);
+  std::this_thread::sleep_for(std::chrono::microseconds(wait.random() % (longest_ms * 1000) + 200));
+  return 1;
+}
+
+// The busy handlers' state by connection (sqlite3_busy_handler keeps only a pointer to it).
+std::mutex busy_waits_mutex;
+std::map<sqlite3*, std::unique_ptr<BusyWait>> busy_waits;
+
+BusyWait* BusyWaitOf(sqlite3* db) {
+  const std::lock_guard<std::mutex> lock(busy_waits_mutex);
+  std::unique_ptr<BusyWait>& wait = busy_waits[db];
+  if (!wait) wait = std::make_unique<BusyWait>();
+  return wait.get();
+}
+
+void ForgetBusyWait(sqlite3* db) {
+  const std::lock_guard<std::mutex> lock(busy_waits_mutex);
+  busy_waits.erase(db);
 }
 
 }  // namespace
@@ -61,6 +124,7 @@ Connection Connection::InMemoryCopy(Connection& source) {
 Connection::~Connection() {
   if (db_ && sqlite3_close_v2(db_) != SQLITE_OK)
     std::cerr << "warning: closing database " << path_ << ": " << sqlite3_errmsg(db_) << "\n";
+  if (db_) ForgetBusyWait(db_);
 }
 
 Connection::Connection(Connection&& other) noexcept
@@ -68,7 +132,10 @@ Connection::Connection(Connection&& other) noexcept
 
 Connection& Connection::operator=(Connection&& other) noexcept {
   if (this != &other) {
-    if (db_) sqlite3_close_v2(db_);
+    if (db_) {
+      sqlite3_close_v2(db_);
+      ForgetBusyWait(db_);
+    }
     db_ = std::exchange(other.db_, nullptr);
     path_ = std::move(other.path_);
   }
@@ -93,7 +160,17 @@ std::int64_t Connection::QueryInt(const std::string& sql) {
 std::int64_t Connection::LastInsertRowId() const { return sqlite3_last_insert_rowid(db_); }
 bool Connection::IsReadOnly() const { return sqlite3_db_readonly(db_, "main") == 1; }
 int Connection::Changes() const { return sqlite3_changes(db_); }
-void Connection::SetBusyTimeout(int timeout_ms) { sqlite3_busy_timeout(db_, timeout_ms); }
+// `stall_ms`: how long the wait may go on without another connection changing the database.
+void Connection::SetBusyTimeout(int stall_ms) {
+  if (stall_ms <= 0) {
+    sqlite3_busy_handler(db_, nullptr, nullptr);
+    return;
+  }
+  BusyWait* wait = BusyWaitOf(db_);
+  wait->path = path_;
+  wait->stall = std::chrono::milliseconds(stall_ms);
+  sqlite3_busy_handler(db_, WaitWhileOthersProgress, wait);
+}
 
 Statement::Statement(Connection& connection, const std::string& sql) : connection_(&connection) {
   const int rc = sqlite3_prepare_v2(connection.handle(), sql.c_str(), -1, &stmt_, nullptr);

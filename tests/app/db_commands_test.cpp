@@ -32,7 +32,7 @@ std::string MakeDatabase(const TempDir& dir, const std::string& name, const std:
   const auto gpu = store.EnsureGpu(db::testing::SampleGpu(uuid));
   const auto sweep = store.StartSweep(gpu, store.EnsureTemplate({kernel, "h1", ""}), db::testing::SampleSweep());
   for (int i = 0; i < count; ++i)
-    store.AddMeasurement(sweep, db::testing::SampleMeasurement(i, 1.0 + i, i % 3 ? "ok" : "invalid"));
+    store.AddMeasurement(sweep, db::testing::SampleMeasurement(i + 1, 1.0 + i, i % 3 ? "ok" : "invalid"));
   store.FinishSweep(sweep, "done");
   return path;
 }
@@ -390,6 +390,117 @@ TEST(DbCommands, MergeTwiceChangesNothing) {
   EXPECT_EQ(Export(a), once);
   EXPECT_EQ(ReadBytes(b), b_before);  // the other database is only read
   EXPECT_EQ(RunTuner("db merge " + a + " --db " + a).exit_code, 2);
+}
+
+// One field of an export line changed: `at` is the path to it ("/measurement/time_ms_median").
+std::string WithField(const std::string& line, const std::string& at, const nlohmann::json& value) {
+  nlohmann::ordered_json row = nlohmann::ordered_json::parse(line);
+  row[nlohmann::ordered_json::json_pointer(at)] = value;
+  return row.dump();
+}
+
+struct BadRow {
+  std::string at;
+  nlohmann::json value;
+  std::string named;  // what the message must name
+};
+
+// Rows that would mislead every reader: a negative time taken as the best, parameters the
+// application cannot launch, a count wrapped to a negative number, a size key that is a path.
+const std::vector<BadRow> kBadRows = {
+    {"/measurement/time_ms_median", -1, "measurement.time_ms_median is -1"},
+    {"/measurement/params_json", "not json", "measurement.params_json"},
+    {"/measurement/params_json", "[1,2]", "measurement.params_json"},
+    {"/measurement/params_json", "{\"TILE\":1,\"EVIL\":4}", "measurement.params_json names (TILE, EVIL)"},
+    {"/measurement/params_json", "{\"TILE\":1.5,\"ROWS\":4}", "measurement.params_json"},
+    {"/measurement/samples", nlohmann::json::parse("1180591620717411303424"), "measurement.samples"},
+    {"/measurement/samples", 4294967296LL, "measurement.samples"},
+    {"/size_key", "../../x", "size_key"},
+    {"/sweep/size_key", "4096x4096", "sweep.size_key"},
+    {"/measurement/measured_at", "yesterday", "measurement.measured_at"},
+    {"/sweep/started_at", "2026-13-01T00:00:00Z", "sweep.started_at"},
+    {"/gpu/memory_bytes", -1, "gpu.memory_bytes is -1"},
+    {"/gpu/uuid", "../GPU", "gpu.uuid"},
+    {"/gpu/name", "H100\x1b[2J", "gpu.name"},
+    {"/template/name", "../x", "template.name"},
+    {"/measurement/occupancy", 2, "measurement.occupancy"},
+    {"/measurement/launch_json", "{\"grid\":[0,1,1],\"block\":[1,1,1],\"shared_bytes\":0}",
+     "measurement.launch_json"},
+};
+
+// Each bad row among good ones: exit 2 naming the line and the field, into an existing database
+// (its bytes unchanged) and a new one (not created).
+TEST(DbCommands, ImportRefusesRowsTheToolWouldNotWrite) {
+  TempDir dir;
+  const std::string db = MakeDatabase(dir, "a.db", "GPU-A", 4);
+  const std::string good = Export(db);
+  const std::string first = good.substr(0, good.find('\n'));
+  const std::string before = ReadBytes(db);
+  for (const BadRow& bad : kBadRows) {
+    db::testing::WriteBytes(dir.File("bad.jsonl"), good + WithField(first, bad.at, bad.value) + "\n");
+    for (const std::string& target : {db, dir.File("new.db")}) {
+      const testing::CliResult result = RunTuner("db import " + dir.File("bad.jsonl") + " --db " + target);
+      EXPECT_EQ(result.exit_code, 2) << bad.at << " " << bad.value.dump() << ": " << result.err;
+      EXPECT_NE(result.err.find(dir.File("bad.jsonl") + ":5: "), std::string::npos) << result.err;
+      EXPECT_NE(result.err.find(bad.named), std::string::npos) << bad.named << " in " << result.err;
+      EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+    }
+    EXPECT_EQ(ReadBytes(db), before) << bad.at;
+    EXPECT_FALSE(std::filesystem::exists(dir.File("new.db"))) << bad.at;
+  }
+}
+
+// The parameters of a template version are those the database already holds of it, even when the
+// import's rows all agree among themselves.
+TEST(DbCommands, ImportRefusesParametersTheStoredVersionDoesNotHave) {
+  TempDir dir;
+  const std::string db = MakeDatabase(dir, "a.db", "GPU-A", 2);
+  const std::string other = Export(MakeDatabase(dir, "b.db", "GPU-B", 2));
+  std::string renamed;
+  for (std::size_t at = 0, end; (end = other.find('\n', at)) != std::string::npos; at = end + 1) {
+    const std::string line = other.substr(at, end - at);
+    const auto row = nlohmann::json::parse(line);
+    const std::string params = row["measurement"]["params_json"];
+    renamed += WithField(line, "/measurement/params_json", "{\"TILES\"" + params.substr(params.find(':'))) + "\n";
+  }
+  db::testing::WriteBytes(dir.File("renamed.jsonl"), renamed);
+  const std::string before = ReadBytes(db);
+  const testing::CliResult result = RunTuner("db import " + dir.File("renamed.jsonl") + " --db " + db);
+  EXPECT_EQ(result.exit_code, 2) << result.err;
+  EXPECT_NE(result.err.find("has the parameters (TILE, ROWS)"), std::string::npos) << result.err;
+  EXPECT_EQ(ReadBytes(db), before);
+  EXPECT_EQ(RunTuner("db import " + dir.File("renamed.jsonl") + " --db " + dir.File("new.db")).exit_code, 0);
+}
+
+// A database from another node holding a row the tool would not write: refused as an import is,
+// naming the database and the measurement, and the target is unchanged.
+TEST(DbCommands, MergeRefusesRowsTheToolWouldNotWrite) {
+  TempDir dir;
+  const std::string db = MakeDatabase(dir, "a.db", "GPU-A", 3);
+  const std::string other = MakeDatabase(dir, "b.db", "GPU-B", 3);
+  {
+    db::Store store = db::Store::Open(other, db::OpenMode::kReadWrite);
+    const auto gpu = store.EnsureGpu(db::testing::SampleGpu("GPU-B"));
+    const auto sweep = store.StartSweep(gpu, store.EnsureTemplate({"transpose", "h1", ""}), db::testing::SampleSweep());
+    store.AddMeasurement(sweep, db::testing::SampleMeasurement(99, -1.0));
+  }
+  const std::string before = ReadBytes(db);
+  const testing::CliResult result = RunTuner("db merge " + other + " --db " + db);
+  EXPECT_EQ(result.exit_code, 2) << result.err;
+  EXPECT_NE(result.err.find(other + ", measurement 4: measurement.time_ms_median is -1"), std::string::npos)
+      << result.err;
+  EXPECT_EQ(ReadBytes(db), before);
+}
+
+// Databases of every earlier schema merge: what older tuners wrote passes the checks.
+TEST(DbCommands, DatabasesOfEarlierSchemasMerge) {
+  TempDir dir;
+  for (const char* fixture : {"schema_v1.db", "schema_v4.db", "schema_v5.db"}) {
+    const std::string copy = dir.File(fixture);
+    std::filesystem::copy_file(std::string(TUNER_FIXTURES_DIR "/") + fixture, copy);
+    const testing::CliResult result = RunTuner("db merge " + copy + " --db " + dir.File("merged.db"));
+    EXPECT_EQ(result.exit_code, 0) << fixture << ": " << result.err;
+  }
 }
 
 }  // namespace

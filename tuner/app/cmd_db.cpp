@@ -4,11 +4,14 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "app/cli.h"
 #include "app/command_options.h"
 #include "app/commands.h"
+#include "app/stored_template.h"
 #include "common/errors.h"
 #include "common/line_reader.h"
 #include "common/option_values.h"
@@ -17,6 +20,7 @@
 #include "db/query/default_paths.h"
 #include "db/query/schema.h"
 #include "db/query/store.h"
+#include "db/row_check.h"
 #include "db/row_json.h"
 
 namespace tuner {
@@ -145,21 +149,68 @@ std::string WithoutLibraryTag(const std::string& message) {
                                                                                     : message;
 }
 
-// Reads every line first, so a bad line changes nothing.
-std::vector<db::MeasurementRow> ReadJsonLines(const std::string& name) {
+// Rows from elsewhere, each with where it came from ("FILE:LINE") for messages.
+struct IncomingRows {
   std::vector<db::MeasurementRow> rows;
+  std::vector<std::string> where;
+};
+
+// Reads every line first, so a bad line changes nothing.
+IncomingRows ReadJsonLines(const std::string& name) {
+  IncomingRows incoming;
   LineReader in(name);
   for (std::string line; in.Next(&line);) {
     const int number = in.line_number();
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     try {
-      rows.push_back(db::RowFromJson(nlohmann::json::parse(line)));
+      incoming.rows.push_back(db::RowFromJson(nlohmann::json::parse(line)));
+      incoming.where.push_back(Printable(name) + ":" + std::to_string(number));
     } catch (const std::exception& e) {
       throw UsageError("import: " + Quoted(name) + ":" + std::to_string(number) + ": " +
                        Printable(WithoutLibraryTag(e.what())) + "; nothing was imported");
     }
   }
-  return rows;
+  return incoming;
+}
+
+// What each template version's rows must name: the template's own parameters and sizes when its
+// description is at hand in the same version, else those of the rows `db_path` holds of it (if it
+// exists), else those of the first incoming row.
+db::VersionShapes ExpectedShapes(const std::vector<db::MeasurementRow>& rows, const std::string& db_path,
+                                 const std::vector<std::string>& template_dirs) {
+  db::VersionShapes shapes;
+  std::set<std::string> names;
+  for (const db::MeasurementRow& row : rows) names.insert(row.templ.name);
+  for (const std::string& name : names) {
+    const std::optional<TemplateSpec> spec = FindTemplateIfAny(template_dirs, name);
+    if (!spec) continue;
+    std::vector<std::string> params;
+    for (const ParamSpec& p : spec->params) params.push_back(p.name);
+    shapes.Expect(name, spec->hash, std::move(params), spec->sizes.size());
+  }
+  std::error_code error;
+  if (!std::filesystem::exists(db_path, error)) return shapes;
+  db::Store store = db::Store::Open(db_path, db::OpenMode::kReadOnly);
+  for (const std::string& name : names) {
+    db::MeasurementFilter filter;
+    filter.template_name = name;
+    for (const db::MeasurementRow& row : store.ListMeasurements(filter))
+      if (db::RowProblem(row).empty()) shapes.Check(row);
+  }
+  return shapes;
+}
+
+// Every incoming row as the tool's own writer writes it (db/row_check.h) and of its template
+// version's shape; the first bad one is a UsageError naming where it came from and the field.
+void CheckIncoming(const IncomingRows& incoming, const std::string& command, const std::string& db_path,
+                   const std::vector<std::string>& template_dirs) {
+  db::VersionShapes shapes = ExpectedShapes(incoming.rows, db_path, template_dirs);
+  for (std::size_t i = 0; i < incoming.rows.size(); ++i) {
+    std::string problem = db::RowProblem(incoming.rows[i]);
+    if (problem.empty()) problem = shapes.Check(incoming.rows[i]);
+    if (!problem.empty())
+      throw UsageError(command + ": " + incoming.where[i] + ": " + problem + "; nothing was changed");
+  }
 }
 
 void PrintImported(const std::string& what, std::size_t read, std::int64_t changed) {
@@ -171,33 +222,39 @@ int RunImport(int argc, char** argv) {
   po::options_description options("Options");
   options.add_options()("file", po::value<std::string>()->required(),
                         "JSON lines written by 'tuner db export' (- for stdin)");
+  AddTemplatesOption(options);
   po::positional_options_description positional;
   positional.add("file", 1);
   po::variables_map vm;
   if (!Parse(argc, argv,
-             {"db import", "tuner db import FILE [--db PATH]",
+             {"db import", "tuner db import FILE [--db PATH] [--templates DIR]",
               "Add the measurements of a 'tuner db export' file. A measurement replaces a stored one of the\n"
-              "same candidate only if it is newer; importing a file twice changes nothing.",
+              "same candidate only if it is newer; importing a file twice changes nothing. Every field must\n"
+              "be as tuner writes it, and the parameters and sizes those of the template's version (its\n"
+              "description when at hand, else the rows stored): one bad line is exit 2 and changes nothing.",
               "tuner db import results.jsonl"},
              options, positional, &vm))
     return kExitOk;
   const std::string name = vm["file"].as<std::string>();
-  const auto rows = ReadJsonLines(name);
+  const IncomingRows incoming = ReadJsonLines(name);
+  CheckIncoming(incoming, "import", DatabasePath(vm), TemplateFolders(vm));
   db::Store store = db::Store::Open(DatabasePath(vm), db::OpenMode::kReadWrite);
-  PrintImported(name, rows.size(), store.Import(rows));
+  PrintImported(name, incoming.rows.size(), store.Import(incoming.rows));
   return kExitOk;
 }
 
 int RunMerge(int argc, char** argv) {
   po::options_description options("Options");
   options.add_options()("other", po::value<std::string>()->required(), "the database to merge in (read only)");
+  AddTemplatesOption(options);
   po::positional_options_description positional;
   positional.add("other", 1);
   po::variables_map vm;
   if (!Parse(argc, argv,
-             {"db merge", "tuner db merge OTHER.db [--db PATH]",
+             {"db merge", "tuner db merge OTHER.db [--db PATH] [--templates DIR]",
               "Add the results of another database (from another machine) to this one. GPUs match by UUID,\n"
-              "templates by name and hash, sweeps by id; merging twice changes nothing.",
+              "templates by name and hash, sweeps by id; merging twice changes nothing. Its rows are checked\n"
+              "as 'db import' checks a file's: one bad row is exit 2 and changes nothing.",
               "tuner db merge h200-node.db"},
              options, positional, &vm))
     return kExitOk;
@@ -208,9 +265,13 @@ int RunMerge(int argc, char** argv) {
     throw UsageError("merge: there is no database at " + Quoted(other_path));
   if (std::filesystem::equivalent(other_path, path, error))
     throw UsageError("merge: " + Quoted(other_path) + " is the database itself");
-  std::vector<db::MeasurementRow> rows = db::Store::Open(other_path, db::OpenMode::kReadOnly).ListMeasurements({});
+  IncomingRows incoming;
+  incoming.rows = db::Store::Open(other_path, db::OpenMode::kReadOnly).ListMeasurements({});
+  for (const db::MeasurementRow& row : incoming.rows)
+    incoming.where.push_back(Printable(other_path) + ", measurement " + std::to_string(row.measurement.id));
+  CheckIncoming(incoming, "merge", path, TemplateFolders(vm));
   db::Store store = db::Store::Open(path, db::OpenMode::kReadWrite);
-  PrintImported(other_path, rows.size(), store.Import(rows));
+  PrintImported(other_path, incoming.rows.size(), store.Import(incoming.rows));
   return kExitOk;
 }
 
