@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace tuner::db {
@@ -11,5 +12,8 @@ namespace tuner::db {
 // 2 * `bytes` lowercase hexadecimal digits. Not std::random_device: the static C++ runtime's
 // random_device calls arc4random, which would make the tool need glibc 2.36.
 std::string RandomHex(std::size_t bytes);
+
+// A seed for a generator of jitter (back-off pauses), from the same fresh bytes.
+std::uint64_t RandomSeed();
 
 }  // namespace tuner::db

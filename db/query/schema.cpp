@@ -459,7 +459,7 @@ bool TidyOnce(const std::string& path) {
 void TidyAfterClose(const std::string& path) noexcept {
   constexpr int kAttempts = 4;
   try {
-    std::minstd_rand random(std::random_device{}());
+    std::minstd_rand random(static_cast<std::uint_fast32_t>(RandomSeed()));
     for (int attempt = 1; attempt <= kAttempts; ++attempt) {
       if (!NeedsTidying(path) || !MayWrite(path) || TidyOnce(path)) return;
       // Another connection is open: a long-lived one tidies when it closes; one closing now as

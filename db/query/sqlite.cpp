@@ -1,4 +1,5 @@
 #include "db/query/sqlite.h"
+#include "db/query/random_hex.h"
 
 #include <sqlite3.h>
 #include <sys/stat.h>
@@ -53,7 +54,7 @@ struct BusyWait {
   std::chrono::milliseconds stall{0};
   std::chrono::steady_clock::time_point last_progress;
   Stamp stamp;
-  std::minstd_rand random{std::random_device{}()};
+  std::minstd_rand random{static_cast<std::uint_fast32_t>(RandomSeed())};
 
   Stamp Now() const { return {FileStamp(path), FileStamp(path + "-wal")}; }
 };

@@ -8,9 +8,9 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <random>
 
 #include "common/errors.h"
+#include "db/query/random_hex.h"
 #include "common/option_values.h"
 
 namespace tuner {
@@ -34,11 +34,8 @@ std::string ResolvedTarget(const std::string& path) {
 
 // A name beside `target` that nobody can guess; the leading dot keeps it out of listings.
 std::string TemporaryName(const std::string& target) {
-  static thread_local std::mt19937_64 random{std::random_device{}()};
-  char suffix[24];
-  std::snprintf(suffix, sizeof suffix, ".tmp-%016llx", static_cast<unsigned long long>(random()));
   const fs::path path(target);
-  return (path.parent_path() / ("." + path.filename().string().substr(0, 200) + suffix)).string();
+  return (path.parent_path() / ("." + path.filename().string().substr(0, 200) + ".tmp-" + db::RandomHex(8))).string();
 }
 
 }  // namespace
