@@ -54,7 +54,11 @@ class Connection {
   std::int64_t LastInsertRowId() const;
   bool IsReadOnly() const;  // opened read-only, or SQLite fell back to read-only (no write permission)
   int Changes() const;
-  void SetBusyTimeout(int timeout_ms);
+  // How a statement that finds the database locked by another connection waits: it retries while
+  // the database keeps changing (the main file or its -wal: others are committing), however long the
+  // queue, and gives up with SQLITE_BUSY once `stall_ms` pass without a change (the store's
+  // kBusyTimeoutMs: 30 s). Not a limit on the whole wait, as SQLite's own busy timeout is. 0 or less: fails at once.
+  void SetBusyTimeout(int stall_ms);
   const std::string& path() const { return path_; }
   sqlite3* handle() const { return db_; }
 

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "cli_runner.h"
+#include "db/query/store.h"
 #include "db_test_util.h"
 #include "gpu_test_support.h"
 
@@ -140,6 +141,12 @@ TEST(CxxKernelsGpu, ASweepWhoseCandidatesAllFailAlikeStopsEarly) {
             std::string::npos)
       << tuned.err;  // BLOCK 64 and 128, MULTIPLY 0 and 1: every parameter failed with two values
   EXPECT_NE(tuned.err.find("BLOCK must be negative"), std::string::npos) << tuned.err;
+  // The sweep's row ends failed, not running as if still under way (sweep/sweep_row.h).
+  db::Store store = db::Store::Open(dir.File("t.db"), db::OpenMode::kReadOnly);
+  const std::vector<db::MeasurementRow> rows = store.ListMeasurements({});
+  ASSERT_FALSE(rows.empty());
+  EXPECT_EQ(rows[0].sweep.status, "failed");
+  EXPECT_FALSE(rows[0].sweep.ended_at.empty());
 }
 
 // The application compiles app::scaled_sum<256, 4> and launches it through tuner::Launch; its

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <limits>
 #include <random>
 
 #include "db_test_util.h"
@@ -110,6 +114,43 @@ TEST(SearchSpace, AConstraintIsCheckedOnceItsParametersAreBoundAndNamesThem) {
     EXPECT_NE(std::string(e.what()).find("for candidates with STEP=0 (at N=1024): division by zero"), std::string::npos)
         << e.what();
   }
+}
+
+// A large space counted with its progress on (as `tuner import t1` counts it), in a batch job's
+// plain lines on a clock that moves a second at each reading: lines of the combinations behind the
+// count, rising to all of them, and the same count as without.
+TEST(SearchSpace, CountingALargeSpaceReportsTheCombinationsBehindIt) {
+  TemplateSpec spec;
+  spec.description_path = "big.toml";
+  std::vector<long long> values(200);
+  for (std::size_t v = 0; v < values.size(); ++v) values[v] = static_cast<long long>(v);
+  spec.params = {{"A", values, {}, false}, {"B", values, {}, false}};
+  spec.constraints = {"B <= A && A < 150"};  // nothing valid in the last quarter: the end is reported anyway
+  std::FILE* out = std::tmpfile();
+  ASSERT_NE(out, nullptr);
+  std::size_t counted = 0;
+  {
+    ProgressBar bar(ProgressStyle::kLines, "tuner import: combinations counted", false, out,
+                    [t = std::chrono::steady_clock::time_point{}]() mutable { return t += std::chrono::seconds(1); });
+    counted = CountCandidates(spec, ProblemSize{}, std::numeric_limits<std::size_t>::max(), &bar);
+    bar.Finish();
+  }
+  EXPECT_EQ(counted, CountCandidates(spec, ProblemSize{}));
+  EXPECT_EQ(counted, 150u * 151u / 2);
+  std::rewind(out);
+  std::vector<std::size_t> behind;
+  char line[256];
+  while (std::fgets(line, sizeof line, out)) {
+    if (std::string(line).find(" to do; at the pace of the first ") != std::string::npos) continue;  // the estimate
+    std::size_t done = 0, total = 0;
+    ASSERT_EQ(std::sscanf(line, "tuner import: combinations counted: %zu/%zu", &done, &total), 2) << line;
+    EXPECT_EQ(total, 40000u);
+    behind.push_back(done);
+  }
+  std::fclose(out);
+  ASSERT_GE(behind.size(), 10u);  // every 5% at least
+  EXPECT_TRUE(std::is_sorted(behind.begin(), behind.end()));
+  EXPECT_EQ(behind.back(), 40000u);
 }
 
 // Shipped templates (and the ones a test folder adds) at their default sizes.

@@ -5,22 +5,20 @@
 #include <iostream>
 #include <map>
 #include <optional>
-#include <set>
 #include <nlohmann/json.hpp>
 
 #include "app/cli.h"
 #include "app/command_options.h"
 #include "app/commands.h"
-#include "app/stored_template.h"
+#include "app/incoming_rows.h"
 #include "common/errors.h"
-#include "common/line_reader.h"
 #include "common/option_values.h"
+#include "common/progress_bar.h"
 #include "common/same_file.h"
 #include "common/whole_file.h"
 #include "db/query/default_paths.h"
 #include "db/query/schema.h"
 #include "db/query/store.h"
-#include "db/row_check.h"
 #include "db/row_json.h"
 
 namespace tuner {
@@ -141,78 +139,6 @@ int RunExport(int argc, char** argv) {
   return kExitOk;
 }
 
-// The JSON library's message without its "[json.exception.out_of_range.406] " tag: "number overflow
-// parsing '1e400'" says what is wrong; the tag only says where in the library.
-std::string WithoutLibraryTag(const std::string& message) {
-  const std::size_t tag_end = message.rfind(']', message.find(' '));
-  return message.rfind("[json.exception.", 0) == 0 && tag_end != std::string::npos ? message.substr(tag_end + 2)
-                                                                                    : message;
-}
-
-// Rows from elsewhere, each with where it came from ("FILE:LINE") for messages.
-struct IncomingRows {
-  std::vector<db::MeasurementRow> rows;
-  std::vector<std::string> where;
-};
-
-// Reads every line first, so a bad line changes nothing.
-IncomingRows ReadJsonLines(const std::string& name) {
-  IncomingRows incoming;
-  LineReader in(name);
-  for (std::string line; in.Next(&line);) {
-    const int number = in.line_number();
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    try {
-      incoming.rows.push_back(db::RowFromJson(nlohmann::json::parse(line)));
-      incoming.where.push_back(Printable(name) + ":" + std::to_string(number));
-    } catch (const std::exception& e) {
-      throw UsageError("import: " + Quoted(name) + ":" + std::to_string(number) + ": " +
-                       Printable(WithoutLibraryTag(e.what())) + "; nothing was imported");
-    }
-  }
-  return incoming;
-}
-
-// What each template version's rows must name: the template's own parameters and sizes when its
-// description is at hand in the same version, else those of the rows `db_path` holds of it (if it
-// exists), else those of the first incoming row.
-db::VersionShapes ExpectedShapes(const std::vector<db::MeasurementRow>& rows, const std::string& db_path,
-                                 const std::vector<std::string>& template_dirs) {
-  db::VersionShapes shapes;
-  std::set<std::string> names;
-  for (const db::MeasurementRow& row : rows) names.insert(row.templ.name);
-  for (const std::string& name : names) {
-    const std::optional<TemplateSpec> spec = FindTemplateIfAny(template_dirs, name);
-    if (!spec) continue;
-    std::vector<std::string> params;
-    for (const ParamSpec& p : spec->params) params.push_back(p.name);
-    shapes.Expect(name, spec->hash, std::move(params), spec->sizes.size());
-  }
-  std::error_code error;
-  if (!std::filesystem::exists(db_path, error)) return shapes;
-  db::Store store = db::Store::Open(db_path, db::OpenMode::kReadOnly);
-  for (const std::string& name : names) {
-    db::MeasurementFilter filter;
-    filter.template_name = name;
-    for (const db::MeasurementRow& row : store.ListMeasurements(filter))
-      if (db::RowProblem(row).empty()) shapes.Check(row);
-  }
-  return shapes;
-}
-
-// Every incoming row as the tool's own writer writes it (db/row_check.h) and of its template
-// version's shape; the first bad one is a UsageError naming where it came from and the field.
-void CheckIncoming(const IncomingRows& incoming, const std::string& command, const std::string& db_path,
-                   const std::vector<std::string>& template_dirs) {
-  db::VersionShapes shapes = ExpectedShapes(incoming.rows, db_path, template_dirs);
-  for (std::size_t i = 0; i < incoming.rows.size(); ++i) {
-    std::string problem = db::RowProblem(incoming.rows[i]);
-    if (problem.empty()) problem = shapes.Check(incoming.rows[i]);
-    if (!problem.empty())
-      throw UsageError(command + ": " + incoming.where[i] + ": " + problem + "; nothing was changed");
-  }
-}
-
 void PrintImported(const std::string& what, std::size_t read, std::int64_t changed) {
   std::cout << what << ": " << read << " measurement(s) read, " << changed << " added or updated, "
             << static_cast<std::int64_t>(read) - changed << " already present\n";
@@ -236,8 +162,13 @@ int RunImport(int argc, char** argv) {
              options, positional, &vm))
     return kExitOk;
   const std::string name = vm["file"].as<std::string>();
-  const IncomingRows incoming = ReadJsonLines(name);
-  CheckIncoming(incoming, "import", DatabasePath(vm), TemplateFolders(vm));
+  const ProgressStyle style = ProgressStyleFor(StderrIsTerminal());
+  ProgressBar reading(style, "tuner db import: lines read", false);
+  const IncomingRows incoming = ReadJsonLines(name, &reading);
+  reading.Finish();
+  ProgressBar checking(style, "tuner db import: rows checked", false);
+  CheckIncoming(incoming, "import", DatabasePath(vm), TemplateFolders(vm), &checking);
+  checking.Finish();
   db::Store store = db::Store::Open(DatabasePath(vm), db::OpenMode::kReadWrite);
   PrintImported(name, incoming.rows.size(), store.Import(incoming.rows));
   return kExitOk;
@@ -269,7 +200,9 @@ int RunMerge(int argc, char** argv) {
   incoming.rows = db::Store::Open(other_path, db::OpenMode::kReadOnly).ListMeasurements({});
   for (const db::MeasurementRow& row : incoming.rows)
     incoming.where.push_back(Printable(other_path) + ", measurement " + std::to_string(row.measurement.id));
-  CheckIncoming(incoming, "merge", path, TemplateFolders(vm));
+  ProgressBar checking(ProgressStyleFor(StderrIsTerminal()), "tuner db merge: rows checked", false);
+  CheckIncoming(incoming, "merge", path, TemplateFolders(vm), &checking);
+  checking.Finish();
   db::Store store = db::Store::Open(path, db::OpenMode::kReadWrite);
   PrintImported(other_path, incoming.rows.size(), store.Import(incoming.rows));
   return kExitOk;

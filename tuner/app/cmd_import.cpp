@@ -7,6 +7,7 @@
 #include "app/commands.h"
 #include "common/errors.h"
 #include "common/option_values.h"
+#include "common/progress_bar.h"
 #include "template/t1_import.h"
 #include "template/template_library.h"
 
@@ -85,7 +86,9 @@ int RunFormatImport(int argc, char** argv) {
   const ImportedTemplate imported = ImportT1(vm["file"].as<std::string>(), import_options);
   RefuseShippedName(imported.name);
   const std::string folder = vm.count("output") ? vm["output"].as<std::string>() : imported.name;
-  const WrittenTemplate written = WriteImportedTemplate(imported, folder);
+  ProgressBar progress(ProgressStyleFor(StderrIsTerminal()), "tuner import: combinations counted", false);
+  const WrittenTemplate written = WriteImportedTemplate(imported, folder, &progress);
+  progress.Finish();
   if (JsonOutput(vm))
     std::cout << Json(imported, written, folder).dump(2) << "\n";
   else

@@ -14,6 +14,7 @@
 #include "sweep/same_compile_error.h"
 #include "sweep/stored_candidates.h"
 #include "sweep/sweep_ledger.h"
+#include "sweep/sweep_row.h"
 #include "sweep/timing_plan.h"
 #include "sweep/worker_client.h"
 
@@ -84,6 +85,7 @@ class SweepRun {
   SweepClock time_;
   SweepOutcome outcome_;
   SweepPlace place_;
+  SweepRow row_;  // right after the row is started: any later exception marks it failed
   CandidateRecords records_;
   CandidatePipeline pipeline_;
   WorkerClient worker_;
@@ -107,6 +109,7 @@ SweepRun::SweepRun(const TemplateSpec& spec, const SweepOptions& options, db::St
       store_(store),
       stop_(*options.stop),
       place_(StartSweep(spec, options, store, outcome_)),
+      row_(store, place_.sweep_id),
       records_(spec, place_.limits, outcome_.size),
       pipeline_(spec, outcome_.size, outcome_.gpu, place_.limits,
                 {options.compile_threads, options.cache_dir, options.worker_executable}, time_),
@@ -283,7 +286,7 @@ void SweepRun::ReportProgress() const {
 
 void SweepRun::Finish() {
   outcome_.interrupted = stop_.Reason() == StopReason::kInterrupted;
-  store_.FinishSweep(place_.sweep_id, stop_.Requested() ? "interrupted" : "done");
+  row_.Finish(stop_.Requested() ? "interrupted" : "done");
   outcome_.stored = store_.Measurements(place_.gpu_id, place_.template_id, outcome_.size.Key());
   outcome_.measured = ledger_.records();
   worker_.Stop();  // the worker ends with the sweep

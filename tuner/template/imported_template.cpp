@@ -115,7 +115,8 @@ class StagingFolder {
 
 }  // namespace
 
-WrittenTemplate WriteImportedTemplate(const ImportedTemplate& imported, const std::string& folder) {
+WrittenTemplate WriteImportedTemplate(const ImportedTemplate& imported, const std::string& folder,
+                                      ProgressBar* progress) {
   std::error_code error;
   if (fs::exists(folder, error) && !fs::is_directory(folder, error))
     throw UsageError("--output " + Quoted(folder) + ": is a file; give a folder");
@@ -125,7 +126,7 @@ WrittenTemplate WriteImportedTemplate(const ImportedTemplate& imported, const st
   try {
     const TemplateSpec spec = LoadTemplateFile((staging.path() / (imported.name + ".toml")).string());
     const ProblemSize size = DefaultSize(spec);
-    written.candidates = CountCandidates(spec, size);
+    written.candidates = CountCandidates(spec, size, std::numeric_limits<std::size_t>::max(), progress);
     written.size_key = size.Key();
   } catch (const TemplateError& e) {
     std::string what = e.what();  // names the staged file: name the one it would have been

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/progress_bar.h"
+
 namespace tuner {
 
 struct ImportedTemplate {
@@ -34,7 +36,9 @@ struct WrittenTemplate {
 // template and counting its candidates. Throws UsageError, having written nothing, when a file of
 // one of those names with other contents is there, two of them (or one and the description) would
 // have one name, the template does not load, or a constraint cannot be evaluated for a candidate; a
-// write that fails half-way removes what it wrote.
-WrittenTemplate WriteImportedTemplate(const ImportedTemplate& imported, const std::string& folder);
+// write that fails half-way removes what it wrote. `progress` (if given) hears how far the count
+// of the candidates is (search_space.h: CountCandidates).
+WrittenTemplate WriteImportedTemplate(const ImportedTemplate& imported, const std::string& folder,
+                                      ProgressBar* progress = nullptr);
 
 }  // namespace tuner

@@ -1,5 +1,6 @@
 #include "template/search_space.h"
 
+#include <cmath>
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -149,11 +150,30 @@ ParamValues ValuesAt(const TemplateSpec& spec, const std::vector<std::size_t>& c
   return params;
 }
 
+// The candidate's index among every combination, in odometer order (the last parameter fastest).
+std::size_t OdometerPosition(const TemplateSpec& spec, const std::vector<std::size_t>& chosen) {
+  std::size_t position = 0;
+  for (std::size_t p = 0; p < chosen.size(); ++p) position = position * spec.params[p].values.size() + chosen[p];
+  return position;
+}
+
 }  // namespace
 
-std::size_t CountCandidates(const TemplateSpec& spec, const ProblemSize& size, std::size_t limit) {
+std::size_t CountCandidates(const TemplateSpec& spec, const ProblemSize& size, std::size_t limit,
+                            ProgressBar* progress) {
+  const std::size_t combinations = CountCombinations(spec);
   std::size_t count = 0;
-  SpaceBuilder(spec, size).Visit([&](const std::vector<std::size_t>&) { return ++count < limit; });
+  long thousandths = 0;  // of the combinations, when progress last heard: a bar redrawn 1,000 times at most
+  SpaceBuilder(spec, size).Visit([&](const std::vector<std::size_t>& chosen) {
+    if (progress) {
+      const std::size_t behind = OdometerPosition(spec, chosen) + 1;
+      const long now = std::lround(1000.0 * static_cast<double>(behind) / static_cast<double>(combinations));
+      if (now != thousandths) progress->Update(0, {combinations, behind, 0, 0});
+      thousandths = now;
+    }
+    return ++count < limit;
+  });
+  if (progress) progress->Update(0, {combinations, combinations, 0, 0});
   return count;
 }
 

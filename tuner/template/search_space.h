@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/progress_bar.h"
 #include "template/expression.h"
 #include "template/launch_types.h"
 #include "template/problem_size.h"
@@ -37,9 +38,11 @@ std::vector<ParamValues> EnumerateCandidates(const TemplateSpec& spec, const Pro
                                              std::size_t max_candidates = kMaxCandidates);
 
 // How many candidates EnumerateCandidates would give, without holding them; it stops counting at
-// `limit`.
+// `limit`. `progress` (if given) hears how many of the CountCombinations(spec) combinations are
+// behind the candidate counted last: a large space pruned by its constraints takes a while.
 std::size_t CountCandidates(const TemplateSpec& spec, const ProblemSize& size,
-                            std::size_t limit = std::numeric_limits<std::size_t>::max());
+                            std::size_t limit = std::numeric_limits<std::size_t>::max(),
+                            ProgressBar* progress = nullptr);
 
 std::size_t CountCombinations(const TemplateSpec& spec);
 
