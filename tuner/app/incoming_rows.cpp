@@ -102,7 +102,7 @@ IncomingRows ReadJsonLines(const std::string& name, ProgressBar* progress) {
       incoming.rows.push_back(db::RowFromJson(nlohmann::json::parse(line)));
       incoming.where.push_back(Printable(name) + ":" + std::to_string(number));
     } catch (const std::exception& e) {
-      throw UsageError("import: " + Quoted(name) + ":" + std::to_string(number) + ": " +
+      throw UsageError("import: " + Printable(name) + ":" + std::to_string(number) + ": " +
                        Printable(WithoutLibraryTag(e.what())) + "; nothing was imported");
     }
   }
