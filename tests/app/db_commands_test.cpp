@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <string>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
@@ -191,7 +193,7 @@ TEST(DbCommands, RefusedDatabasesAreLeftAsTheyWere) {
 TEST(DbCommands, MessagesStayOneLineWhateverTheName) {
   TempDir dir;
   const std::string db = MakeDatabase(dir, "x.db", "GPU-A", 3, "user_kernel");
-  for (const std::string& args : {"db merge \"$(printf 'a\\nb')\"", "db \"$(printf 'a\\nb')\"",
+  for (const std::string& args : std::vector<std::string>{"db merge \"$(printf 'a\\nb')\"", "db \"$(printf 'a\\nb')\"",
                                   "export t4 user_kernel --size 8192x8192 --device \"$(printf 'a\\nb')\"",
                                   "query user_kernel --size 8192x8192 --device \"$(printf 'a\\nb')\""}) {
     SCOPED_TRACE(args);
@@ -313,7 +315,7 @@ TEST(DbCommands, NoOutputReplacesTheDatabase) {
 TEST(DbCommands, AnOutputThatCannotBeCreatedIsBadUsage) {
   TempDir dir;
   const std::string db = MakeDatabase(dir, "x.db", "GPU-A", 3, "user_kernel");
-  for (const std::string& args : {"report -o /proc/tuner-report.html", "db export -o /proc/tuner.jsonl",
+  for (const std::string& args : std::vector<std::string>{"report -o /proc/tuner-report.html", "db export -o /proc/tuner.jsonl",
                                   "export t4 user_kernel --size 8192x8192 -o /proc/tuner-t4.json"}) {
     SCOPED_TRACE(args);
     const testing::CliResult r = RunTuner(args + " --db " + db);  // /proc takes no new files, even from root

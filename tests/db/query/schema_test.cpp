@@ -103,7 +103,9 @@ TEST(OpenForReading, AnOlderSchemaIsReadThroughAnUpgradeInMemory) {
     }
     // Not migrated; a fixture in WAL mode (schema_v4.db) is left in rollback mode (see above).
     EXPECT_EQ(CheckFileHeader(path).schema_version, fixture[8] - '0') << fixture;
-    if (!HeaderSaysWal(std::string(TUNER_FIXTURES_DIR "/") + fixture)) EXPECT_EQ(ReadBytes(path), before) << fixture;
+    if (!HeaderSaysWal(std::string(TUNER_FIXTURES_DIR "/") + fixture)) {
+      EXPECT_EQ(ReadBytes(path), before) << fixture;
+    }
     EXPECT_FALSE(HeaderSaysWal(path)) << fixture;
     EXPECT_TRUE(SideFiles(path).empty()) << fixture;
   }
