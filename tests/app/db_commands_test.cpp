@@ -374,7 +374,7 @@ TEST(DbCommands, ImportNamesAnOutOfRangeNumberPlainly) {
   db::testing::WriteBytes(dir.File("big.jsonl"), "{\"measurement\": {\"time_ms\": 1e400}}\n");
   const testing::CliResult r = RunTuner("db import " + dir.File("big.jsonl") + " --db " + dir.File("b.db"));
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("big.jsonl':1: number overflow parsing '1e400'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("big.jsonl:1: number overflow parsing '1e400'"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("json.exception"), std::string::npos) << r.err;
 }
 
