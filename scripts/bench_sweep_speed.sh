@@ -19,7 +19,7 @@
 #   scripts/bench_sweep_speed.sh [--tuner PATH] [--gpu N] [--wheels DIR] [--quote-kernel-tuner]
 #                                [--counters MODE] [--json-dir DIR]
 # --counters is passed to tuner tune (default off: Kernel Tuner reads no hardware counters and no
-# energy, so like is compared with like; `leaders`, tune's default, adds the hardware pass, which
+# energy, so like is compared with like; `winner`, tune's default, adds the hardware pass, which
 # scripts/bench_counters.sh measures). --json-dir keeps every run's JSON output. Exit 1 when anything could not be measured.
 set -euo pipefail
 source "$(dirname "$0")/bench_common.sh"
