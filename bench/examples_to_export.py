@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Turns a `tuner report --format csv` file back into `tuner db export` lines (for `tuner db import`).
 
-    python3 bench/examples_to_export.py reports/examples/h100-h200.csv [--rename NAME=NEW ...] > rows.jsonl
+    python3 bench/examples_to_export.py bench/examples/h100-h200.csv [--rename NAME=NEW ...] > rows.jsonl
 
-Used by scripts/bench_strategies.sh --examples to replay the sweeps behind reports/examples/ without
+Used by bench/bench_strategies.sh --examples to replay the sweeps behind bench/examples/ without
 a GPU. The CSV lacks what replaying does not need: the GPUs' memory size and clock, and the sweeps'
 command lines; every sweep there was a complete brute-force sweep. --rename stores a template
 under another name (a version whose description no longer loads is replayed without it).
@@ -31,7 +31,7 @@ def export_line(row, renames):
                 "cuda_version": row["cuda_version"], "sm_clock_mhz": 0},
         "template": {"name": renames.get(row["kernel"], row["kernel"]), "hash": row["template_hash"],
                      "first_seen": row["sweep_started_at"]},
-        "sweep": {"uid": row["sweep_uid"], "command": "tuner tune (brute force; see reports/examples/README.md)",
+        "sweep": {"uid": row["sweep_uid"], "command": "tuner tune (brute force; see bench/examples/README.md)",
                   "strategy": "brute_force", "budget": 0, "size_key": row["size"], "status": "done",
                   "tool_version": row["tool_version"], "nvrtc_version": row["nvrtc_version"],
                   "started_at": row["sweep_started_at"], "ended_at": "", "copy_gbps": copy_gbps},

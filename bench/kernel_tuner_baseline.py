@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Kernel Tuner 1.5.0 on one baseline space of the sweep-speed benchmark (scripts/bench_sweep_speed.sh).
+"""Kernel Tuner 1.5.0 on one baseline space of the sweep-speed benchmark (bench/bench_sweep_speed.sh).
 
 Tunes the same source file (bench/templates/baseline_SPACE.cu), the same parameter values and the
 same constraints as `tuner tune baseline_SPACE`: CuPy backend, brute force, every configuration's

@@ -3,7 +3,7 @@
 #include <map>
 #include <tuple>
 
-#include "db/query/errors.h"
+#include "base/errors.h"
 
 namespace tuner::db {
 

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "db/query/number_text.h"
+#include "base/number_text.h"
 
 namespace tuner::db {
 

@@ -66,7 +66,7 @@ std::string OkTitle(const Run& run, const db::MeasurementRecord& m) {
 }
 
 std::string FailTitle(const Run& run, const db::MeasurementRecord& m) {
-  return run.Params(m) + "\n" + db::ToText(m.status) + (m.reason.empty() ? "" : ": " + m.reason);
+  return run.Params(m) + "\n" + ToText(m.status) + (m.reason.empty() ? "" : ": " + m.reason);
 }
 
 void MarkBest(Chart& chart, const Run& run, double x) {

@@ -30,7 +30,7 @@ std::string Number(double value) {
 
 std::vector<std::string> Fields(const Run& run, const db::MeasurementRow& row) {
   const db::MeasurementRecord& m = row.measurement;
-  const bool ok = db::IsOk(m.status);
+  const bool ok = IsOk(m.status);
   const bool ceiling = ok && run.ceiling.known() && m.perf_unit == run.ceiling.unit;
   return {row.templ.name,
           row.templ.hash,
@@ -44,7 +44,7 @@ std::vector<std::string> Fields(const Run& run, const db::MeasurementRow& row) {
           row.size_key,
           m.params_json,
           m.launch_json,
-          db::ToText(m.status),
+          ToText(m.status),
           m.reason,
           Number(m.time_ms_median),
           Number(m.time_ms_min),

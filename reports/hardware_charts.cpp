@@ -24,7 +24,7 @@ std::vector<Profiled> WithCounter(const Run& run, const std::string& key) {
   std::vector<Profiled> out;
   for (const db::MeasurementRow& row : run.rows)
     if (const auto value = db::CounterValue(row.measurement.counters_json, key);
-        value && db::IsOk(row.measurement.status))
+        value && IsOk(row.measurement.status))
       out.push_back({&row.measurement, *value});
   return out;
 }
@@ -128,7 +128,7 @@ std::optional<NamedChart> ParetoChart(const KernelReport& kernel, const Run& run
   std::vector<const db::MeasurementRecord*> measured;
   std::vector<std::pair<double, double>> points;
   for (const db::MeasurementRow& row : run.rows)
-    if (db::IsOk(row.measurement.status) && row.measurement.energy_j > 0) {
+    if (IsOk(row.measurement.status) && row.measurement.energy_j > 0) {
       measured.push_back(&row.measurement);
       points.emplace_back(row.measurement.time_ms_median, row.measurement.energy_j * 1e3);
     }

@@ -41,7 +41,7 @@ bool AddAchievedOccupancy(Chart& chart, const Run& run) {
   for (const db::MeasurementRow& row : run.rows) {
     const db::MeasurementRecord& m = row.measurement;
     const auto achieved = db::CounterValue(m.counters_json, "achieved_occupancy_pct");
-    if (!db::IsOk(m.status) || !achieved) continue;
+    if (!IsOk(m.status) || !achieved) continue;
     ChartSeries& join = AddSeries(chart, "", SeriesStyle::kLine, "#bbbbbb");
     AddPoint(chart, join, {100 * m.occupancy, m.perf_value}, "");
     AddPoint(chart, join, {*achieved, m.perf_value}, "");
@@ -51,7 +51,7 @@ bool AddAchievedOccupancy(Chart& chart, const Run& run) {
   ChartSeries& dots = AddSeries(chart, "achieved (counters)", SeriesStyle::kScatter, "#000000");
   for (const db::MeasurementRow& row : run.rows)
     if (const auto achieved = db::CounterValue(row.measurement.counters_json, "achieved_occupancy_pct");
-        achieved && db::IsOk(row.measurement.status))
+        achieved && IsOk(row.measurement.status))
       AddPoint(chart, dots, {*achieved, row.measurement.perf_value},
                run.Params(row.measurement) + ": achieved " + FormatNumber(*achieved) + "% of theoretical " +
                    FormatNumber(100 * row.measurement.occupancy) + "%");
@@ -86,7 +86,7 @@ double Jitter(std::size_t i) { return (std::fmod(static_cast<double>(i) * 0.6180
 std::vector<std::string> OkValues(const Run& run, const std::string& name) {
   std::set<std::string> values;
   for (const db::MeasurementRow& row : run.rows)
-    if (db::IsOk(row.measurement.status)) values.insert(ValueOf(run, row.measurement, name));
+    if (IsOk(row.measurement.status)) values.insert(ValueOf(run, row.measurement, name));
   return SortedValues(values);
 }
 
@@ -115,7 +115,7 @@ NamedChart ParameterChart(const KernelReport& kernel, const Run& run, const std:
   std::size_t i = 0;
   for (const db::MeasurementRow& row : run.rows) {
     const db::MeasurementRecord& m = row.measurement;
-    if (!db::IsOk(m.status)) continue;
+    if (!IsOk(m.status)) continue;
     const std::string key = group.empty() ? "candidates" : group + "=" + ValueOf(run, m, group);
     auto found = series_of.find(key);
     if (found == series_of.end()) {
@@ -177,14 +177,14 @@ NamedChart CandidatesChart(const KernelReport& kernel, const Run& run) {
   std::size_t rank = 0;
   for (const db::MeasurementRow& row : run.rows) {
     const db::MeasurementRecord& m = row.measurement;
-    const std::string status = db::ToText(m.status);
+    const std::string status = ToText(m.status);
     auto found = series_of.find(status);
     if (found == series_of.end()) {
       found = series_of.emplace(status, chart.series.size()).first;
       AddSeries(chart, status, SeriesStyle::kScatter, StatusColor(status));
     }
     ChartSeries& series = chart.series[found->second];
-    const bool ok = db::IsOk(m.status);
+    const bool ok = IsOk(m.status);
     AddPoint(chart, series, {static_cast<double>(++rank), ok ? m.perf_value : 0.0},
              ok ? OkTitle(run, m) : FailTitle(run, m));
   }
@@ -212,7 +212,7 @@ NamedChart OccupancyChart(const KernelReport& kernel, const Run& run) {
   std::map<std::string, std::size_t> series_of;
   for (const db::MeasurementRow& row : run.rows) {
     const db::MeasurementRecord& m = row.measurement;
-    if (!db::IsOk(m.status)) continue;
+    if (!IsOk(m.status)) continue;
     const std::string limiter = m.limiter.empty() ? "unknown" : m.limiter;
     auto found = series_of.find(limiter);
     if (found == series_of.end()) {

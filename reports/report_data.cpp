@@ -4,11 +4,11 @@
 #include <map>
 #include <tuple>
 
-#include "common/errors.h"
+#include "base/errors.h"
 #include "common/option_values.h"
 #include "common/version.h"
 #include "db/query/best.h"
-#include "db/query/number_text.h"
+#include "base/number_text.h"
 #include "db/query/selection.h"
 #include "reports/report_format.h"
 
@@ -20,17 +20,17 @@ namespace {
 // the failures by status and parameters.
 bool CandidateLess(const db::MeasurementRow& a, const db::MeasurementRow& b) {
   const db::MeasurementRecord &x = a.measurement, &y = b.measurement;
-  const bool x_ok = db::IsOk(x.status), y_ok = db::IsOk(y.status);
+  const bool x_ok = IsOk(x.status), y_ok = IsOk(y.status);
   if (x_ok != y_ok) return x_ok;
   if (x_ok && db::FasterRecord(x, y) != db::FasterRecord(y, x)) return db::FasterRecord(x, y);
   if (x_ok) return x.params_json < y.params_json;  // rows not read from a store (no ids)
-  const std::string x_status = db::ToText(x.status), y_status = db::ToText(y.status);
+  const std::string x_status = ToText(x.status), y_status = ToText(y.status);
   return std::tie(x_status, x.params_json) < std::tie(y_status, y.params_json);
 }
 
 void FinishRun(Run& run) {
   std::sort(run.rows.begin(), run.rows.end(), CandidateLess);
-  if (!run.rows.empty() && db::IsOk(run.rows.front().measurement.status)) run.best = 0;
+  if (!run.rows.empty() && IsOk(run.rows.front().measurement.status)) run.best = 0;
   const std::string unit = run.best ? run.rows.front().measurement.perf_unit : "";
   for (const db::MeasurementRow& row : run.rows) {
     run.ceiling = CeilingFor(unit, run.gpu, row.sweep);
@@ -64,7 +64,7 @@ bool Wanted(const db::MeasurementRow& row, const ReportRequest& request) {
 
 std::size_t Run::CountOk() const {
   return static_cast<std::size_t>(std::count_if(
-      rows.begin(), rows.end(), [](const db::MeasurementRow& r) { return db::IsOk(r.measurement.status); }));
+      rows.begin(), rows.end(), [](const db::MeasurementRow& r) { return IsOk(r.measurement.status); }));
 }
 
 std::string Run::Label() const { return ShortGpuName(gpu.name) + " \u00b7 " + size_key; }
@@ -82,7 +82,7 @@ std::size_t ReportData::CountRows() const {
 }
 
 bool SizeKeyLess(const std::string& a, const std::string& b) {
-  const std::vector<long long> x = db::ParseSizeKey(a), y = db::ParseSizeKey(b);
+  const std::vector<long long> x = ParseSizeKey(a), y = ParseSizeKey(b);
   if (x.empty() != y.empty()) return !x.empty();
   auto volume = [](const std::vector<long long>& v) {
     double n = 1;

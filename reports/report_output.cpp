@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-#include "common/errors.h"
+#include "base/errors.h"
 #include "common/option_values.h"
 #include "common/same_file.h"
 #include "common/whole_file.h"

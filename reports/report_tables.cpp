@@ -41,7 +41,7 @@ std::string Excerpt(const std::string& text, std::size_t max_chars) {
 
 std::string StatusSummary(const Run& run) {
   std::map<std::string, std::size_t> counts;
-  for (const db::MeasurementRow& row : run.rows) ++counts[db::ToText(row.measurement.status)];
+  for (const db::MeasurementRow& row : run.rows) ++counts[ToText(row.measurement.status)];
   std::string others;
   for (const auto& [status, n] : counts)
     if (status != "ok") others += (others.empty() ? "" : ", ") + std::to_string(n) + " " + status;
@@ -99,7 +99,7 @@ Table TopTable(const Run& run, std::size_t count) {
   const db::MeasurementRow* best = run.Best();
   for (std::size_t i = 0; i < run.rows.size() && t.rows.size() < count; ++i) {
     const db::MeasurementRecord& m = run.rows[i].measurement;
-    if (!db::IsOk(m.status)) break;
+    if (!IsOk(m.status)) break;
     t.rows.push_back({std::to_string(i + 1), run.Params(m), Spread(m), Throughput(m),
                       FormatPercent(m.perf_value / best->measurement.perf_value), Occupancy(m),
                       std::to_string(m.regs_per_thread), std::to_string(m.smem_bytes), std::to_string(m.spill_bytes)});
@@ -116,8 +116,8 @@ Table FailuresTable(const Run& run) {
   std::map<std::tuple<std::string, std::string>, Group> groups;
   for (const db::MeasurementRow& row : run.rows) {
     const db::MeasurementRecord& m = row.measurement;
-    if (db::IsOk(m.status)) continue;
-    Group& g = groups[{db::ToText(m.status), m.reason}];
+    if (IsOk(m.status)) continue;
+    Group& g = groups[{ToText(m.status), m.reason}];
     if (++g.count <= 3) g.examples += (g.examples.empty() ? "" : "; ") + run.Params(m);
     if (g.detail.empty()) g.detail = Excerpt(m.error_text, 400);
   }

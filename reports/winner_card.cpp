@@ -114,7 +114,7 @@ WinnerCard MakeWinnerCard(const Run& run) {
   const std::vector<std::string> names = ParameterNames(winner.params_json);
   for (const db::MeasurementRow& row : run.rows) {
     const db::MeasurementRecord& other = row.measurement;
-    if (&row == best || !db::IsOk(other.status) || !(winner.time_ms_median > 0)) continue;
+    if (&row == best || !IsOk(other.status) || !(winner.time_ms_median > 0)) continue;
     const std::string name = OnlyDifference(run, names, winner, other);
     if (!name.empty()) card.neighbours.push_back(Compare(run, name, winner, other));
   }

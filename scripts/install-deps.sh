@@ -13,7 +13,7 @@ packages=(
   libgtest-dev
   zlib1g-dev
   python3   # scripts/fuzz_cli.py, whose short run is a CTest test
-  xz-utils  # the stored example sweeps (reports/examples/*.jsonl.xz), read by a test and bench_search.sh
+  xz-utils  # the stored example sweeps (bench/examples/*.jsonl.xz), read by a test and bench_search.sh
   chromium  # tests/reports/report_browser_test.cpp renders the HTML report headless
   help2man  # the man pages, made from each command's --help at build time (packaging/man_pages.cmake)
   python3-venv  # scripts/build_wheel.sh and scripts/package_smoke.sh (the Python wheel)

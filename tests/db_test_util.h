@@ -84,7 +84,7 @@ inline MeasurementRecord SampleMeasurement(int tile, double time_ms, const std::
   MeasurementRecord m;
   m.params_json = "{\"TILE\":" + std::to_string(tile) + ",\"ROWS\":4}";
   m.launch_json = "{\"grid\":[128,128,1],\"block\":[" + std::to_string(tile) + ",4,1],\"shared_bytes\":0}";
-  m.status = db::CandidateStatusFromText(status);
+  m.status = CandidateStatusFromText(status);
   m.time_ms_median = time_ms;
   m.time_ms_min = time_ms * 0.99;
   m.time_ms_max = time_ms * 1.01;

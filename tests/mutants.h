@@ -211,7 +211,7 @@ inline const std::vector<TemplateMutants>& AllMutants() {
                      // (A slot flushed one block early loses a total only when that block adds
                      // it after the flush: a race that on an H100 shows on about half of the
                      // candidates even with the check after the timed launches, so it is no
-                     // mutant for a test that must kill every one; see reports/benchmarks.md.)
+                     // mutant for a test that must kill every one; see bench/benchmarks.md.)
                      {"off-by-one: the last block of a slot is never recognised, so no slot total reaches the sum",
                       {{"if (atomicAdd(&slot_done[s * SLOT_STRIDE], 1u) == blocks_in_slot - 1) {",
                         "if (atomicAdd(&slot_done[s * SLOT_STRIDE], 1u) == blocks_in_slot) {"}},

@@ -1,6 +1,6 @@
 // The straightforward enumeration the search space replaced: every combination of the Cartesian
 // product in odometer order, its constraints evaluated in declared order. Kept as the oracle of the
-// equivalence tests and the baseline of scripts/bench_space.sh.
+// equivalence tests and the baseline of bench/bench_space.sh.
 #pragma once
 
 #include <cstddef>
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "template/expression.h"
+#include "expression/expression.h"
 #include "template/search_space.h"
 #include "template/template_spec.h"
 

@@ -89,7 +89,7 @@ inline db::MeasurementRow ProfiledRow(const std::string& params, double time_ms,
                                       double energy_j = 0) {
   db::MeasurementRow row;
   row.measurement.params_json = params;
-  row.measurement.status = db::CandidateStatus::kOk;
+  row.measurement.status = CandidateStatus::kOk;
   row.measurement.time_ms_median = time_ms;
   row.measurement.perf_value = 1000 / time_ms;
   row.measurement.perf_unit = "GB/s";

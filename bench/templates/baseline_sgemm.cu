@@ -1,5 +1,5 @@
 // The baseline SGEMM of the sweep-speed benchmark, tuned by tuner and by Kernel Tuner 1.5.0
-// from this same file (scripts/bench_sweep_speed.sh), plus a reference.
+// from this same file (bench/bench_sweep_speed.sh), plus a reference.
 
 extern "C" __global__ void __launch_bounds__((BM/TM)*(BN/TN)) sgemm(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int n) {
   __shared__ float As[BK][BM + PAD];

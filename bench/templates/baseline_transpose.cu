@@ -1,5 +1,5 @@
 // The baseline transpose of the sweep-speed benchmark, tuned by tuner and by Kernel Tuner
-// 1.5.0 from this same file (scripts/bench_sweep_speed.sh), plus a reference.
+// 1.5.0 from this same file (bench/bench_sweep_speed.sh), plus a reference.
 
 extern "C" __global__ void transpose(float* __restrict__ out, const float* __restrict__ in, int w, int h) {
   __shared__ float tile[TILE][TILE + PAD];

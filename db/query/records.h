@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "db/query/candidate_status.h"
+#include "base/candidate_status.h"
 
 namespace tuner::db {
 
@@ -45,7 +45,7 @@ struct SweepRecord {
   double copy_gbps = 0;  // device-to-device copy bandwidth measured in the same run (0: unknown)
 };
 
-// One candidate's result (db/query/candidate_status.h: only ok can be best).
+// One candidate's result (tuner/base/candidate_status.h: only ok can be best).
 struct MeasurementRecord {
   std::int64_t id = 0;      // the store's measurement id (0: not read from the store); kept on re-measuring
   std::string params_json;  // {"TILE":64,"ROWS":4,"PAD":1}, parameters in the template's order

@@ -15,8 +15,8 @@
 #include <thread>
 
 #include "db/query/best.h"
-#include "db/query/errors.h"
-#include "db/query/random_hex.h"
+#include "base/errors.h"
+#include "base/random_hex.h"
 
 namespace tuner::db {
 

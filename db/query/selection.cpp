@@ -2,7 +2,7 @@
 
 #include "db/query/best.h"
 #include "db/query/gpu_model.h"
-#include "db/query/number_text.h"
+#include "base/number_text.h"
 
 #include <algorithm>
 #include <cctype>

@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "db/query/best.h"
-#include "db/query/number_text.h"
+#include "base/number_text.h"
 #include "db/query/selection.h"
 
 namespace tuner::db {

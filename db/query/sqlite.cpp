@@ -1,5 +1,5 @@
 #include "db/query/sqlite.h"
-#include "db/query/random_hex.h"
+#include "base/random_hex.h"
 
 #include <sqlite3.h>
 #include <sys/stat.h>

@@ -9,7 +9,7 @@
 #include <tuple>
 
 #include "db/query/gpu_model.h"
-#include "db/query/random_hex.h"
+#include "base/random_hex.h"
 #include "db/query/schema.h"
 #include "db/query/selection.h"
 #include "db/query/sqlite.h"

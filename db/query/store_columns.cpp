@@ -3,7 +3,7 @@
 #include <ctime>
 #include <stdexcept>
 
-#include "db/query/errors.h"
+#include "base/errors.h"
 
 namespace tuner::db {
 

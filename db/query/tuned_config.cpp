@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "db/query/default_paths.h"
+#include "base/default_paths.h"
 #include "db/query/selection.h"
 #include "db/query/size_dispatch.h"
 #include "db/query/store.h"
@@ -125,7 +125,7 @@ struct TunedConfigs::Impl {
     auto& card = dispatch[{kernel, uuid}];
     if (card) return card;
     auto built = std::make_shared<CardDispatch>();
-    for (db::MeasurementRow& row : store.ListMeasurements({kernel, "", "", db::CandidateStatus::kOk, true}))
+    for (db::MeasurementRow& row : store.ListMeasurements({kernel, "", "", CandidateStatus::kOk, true}))
       if (row.gpu.uuid == uuid) built->rows.push_back(std::move(row));
     built->table = db::BuildDispatchTable(db::TimesBySize(built->rows));
     card = built;

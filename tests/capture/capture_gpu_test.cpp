@@ -192,7 +192,7 @@ TEST_F(CaptureGpu, UniformAndSkewedDataHaveDifferentWinners) {
     const std::string capture_dir = dir_.File(std::string("skew-") + skew);
     fs::create_directories(capture_dir);
     // 65536 bins do not fit in shared memory: global atomics against warp-aggregated ones, which
-    // skew decides. (At 256 bins the shared-memory histogram wins on both: reports/benchmarks.md.)
+    // skew decides. (At 256 bins the shared-memory histogram wins on both: bench/benchmarks.md.)
     ASSERT_EQ(App("--n 16777216 --bins 65536 --skew " + std::string(skew), true, capture_dir).exit_code, 0);
     const CliResult tuned = Tune(capture_dir + "/capture-app_histogram");
     ASSERT_EQ(tuned.exit_code, 0) << tuned.err;

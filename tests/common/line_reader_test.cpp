@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "common/errors.h"
+#include "base/errors.h"
 #include "db_test_util.h"
 
 namespace tuner {

@@ -7,7 +7,7 @@
 #include <climits>
 #include <cmath>
 
-#include "common/errors.h"
+#include "base/errors.h"
 
 namespace tuner {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "common/errors.h"
+#include "base/errors.h"
 #include "db_test_util.h"
 
 namespace tuner {

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "db/query/errors.h"
+#include "base/errors.h"
 
 namespace tuner::db {
 namespace {
@@ -10,7 +10,7 @@ namespace {
 MeasurementRecord Record(const std::string& params, double time_ms, double energy_j, const std::string& status = "ok") {
   MeasurementRecord r;
   r.params_json = params;
-  r.status = db::CandidateStatusFromText(status);
+  r.status = CandidateStatusFromText(status);
   r.time_ms_median = time_ms;
   r.energy_j = energy_j;
   r.perf_value = 1000;  // GB/s

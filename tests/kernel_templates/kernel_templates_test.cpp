@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compile/compiler.h"
-#include "template/expression.h"
+#include "expression/expression.h"
 #include "template/search_space.h"
 #include "template/template_library.h"
 #include "template/template_values.h"
@@ -44,8 +44,8 @@ std::string FirstLineOfXz(const std::string& path) {
 // version is the hash of its whole files, comments included, so any edit of gemm_large (even a
 // comment) needs the sweep measured again on a GPU.
 TEST(KernelTemplates, TheStoredGemmLargeSweepIsOfTheShippedVersion) {
-  const std::string line = FirstLineOfXz(std::string(TUNER_SOURCE_DIR) + "/reports/examples/gemm_large-h100.jsonl.xz");
-  ASSERT_FALSE(line.empty()) << "cannot read reports/examples/gemm_large-h100.jsonl.xz with xz";
+  const std::string line = FirstLineOfXz(std::string(TUNER_SOURCE_DIR) + "/bench/examples/gemm_large-h100.jsonl.xz");
+  ASSERT_FALSE(line.empty()) << "cannot read bench/examples/gemm_large-h100.jsonl.xz with xz";
   const nlohmann::json row = nlohmann::json::parse(line);
   EXPECT_EQ(row.at("template").at("hash").get<std::string>(), Shipped().Find("gemm_large").hash);
 }

@@ -13,7 +13,7 @@
 
 #include "compile/compiler.h"
 #include "db_test_util.h"
-#include "template/expression.h"
+#include "expression/expression.h"
 #include "template/search_space.h"
 #include "template/template_library.h"
 

@@ -15,7 +15,7 @@
 #include "db_test_util.h"
 #include "gpu_test_support.h"
 #include "mutants.h"
-#include "template/expression.h"
+#include "expression/expression.h"
 #include "template/search_space.h"
 #include "template/template_library.h"
 

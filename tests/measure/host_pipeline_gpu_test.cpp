@@ -103,7 +103,7 @@ TEST(HostPipelineGpu, EveryMemoryKindAndOrderIsRightFromHostToHost) {
        {HostMemory::kPageable, HostMemory::kPinned, HostMemory::kManaged, HostMemory::kManagedPrefetch})
     for (long long order : {0, 1}) {
       const MeasureReply reply = s.Measure(s.Candidate(4, 1000000, memory, order));  // 5 chunks, the last short
-      EXPECT_EQ(reply.status, db::CandidateStatus::kOk) << ToString(memory) << " " << order << ": " << reply.reason;
+      EXPECT_EQ(reply.status, CandidateStatus::kOk) << ToString(memory) << " " << order << ": " << reply.reason;
       EXPECT_EQ(reply.reason.rfind("pipeline: 4 streams, 5 chunks of 1000000, " + ToString(memory), 0), 0u)
           << reply.reason;
       EXPECT_GT(reply.time_ms.median, 0.0);
@@ -117,13 +117,13 @@ TEST(HostPipelineGpu, AChunkNeverCopiedIsAWrongResult) {
   KernelLaunch broken = s.Candidate(2, 1 << 20, HostMemory::kPinned, 0);
   broken.pipeline.items -= 1000;  // a plan that forgets the last 1000 elements
   const MeasureReply reply = s.Measure(broken);
-  EXPECT_EQ(reply.status, db::CandidateStatus::kWrongResult) << reply.reason;
+  EXPECT_EQ(reply.status, CandidateStatus::kWrongResult) << reply.reason;
   const std::string reason = reply.reason;
   EXPECT_NE(reason.find("the kernel's copy of input 'in' differs from the host's after the run"), std::string::npos)
       << reason;
   EXPECT_NE(reason.find("'out'"), std::string::npos) << reason;  // and the output's unwritten tail
   EXPECT_EQ(s.Measure(s.Candidate(2, 1 << 20, HostMemory::kPinned, 0)).status,
-            db::CandidateStatus::kOk);  // the session goes on
+            CandidateStatus::kOk);  // the session goes on
 }
 
 // Many candidates, right, wrong and failing, of every kind: the host memory they take is given back
@@ -135,10 +135,10 @@ TEST(HostPipelineGpu, ManyCandidatesLeaveNoHostMemoryBehind) {
   auto one_round = [&] {
     for (HostMemory memory :
          {HostMemory::kPageable, HostMemory::kPinned, HostMemory::kManaged, HostMemory::kManagedPrefetch}) {
-      EXPECT_EQ(s.Measure(s.Candidate(4, 1 << 20, memory, 1)).status, db::CandidateStatus::kOk);
+      EXPECT_EQ(s.Measure(s.Candidate(4, 1 << 20, memory, 1)).status, CandidateStatus::kOk);
       KernelLaunch wrong = s.Candidate(2, 1 << 20, memory, 0);
       wrong.pipeline.tail.scalars[2] -= 1000;  // the last chunk's kernel stops 1000 elements short
-      EXPECT_EQ(s.Measure(wrong).status, db::CandidateStatus::kWrongResult);
+      EXPECT_EQ(s.Measure(wrong).status, CandidateStatus::kWrongResult);
       KernelLaunch failing = s.Candidate(2, 1 << 20, memory, 0);
       failing.pipeline.chunk.geometry.block = {2048, 1, 1};  // no such block: the launch fails mid-pipeline
       EXPECT_THROW(s.Measure(failing), CudaError);

@@ -206,13 +206,13 @@ TEST(WorkerProtocol, RequestsWithoutFieldsAndTheCopyRoundTrip) {
 
 TEST(WorkerProtocol, RepliesRoundTrip) {
   MeasureReply measured;
-  measured.status = db::CandidateStatus::kOk;
+  measured.status = CandidateStatus::kOk;
   measured.reason = "sampled briefly";
   measured.regs_per_thread = 40;
   measured.static_smem_bytes = 1024;
   measured.time_ms = {1.5, 1.25, 2.5, 0.02, 17};
   const MeasureReply read = RoundTripReply(measured);
-  EXPECT_EQ(read.status, db::CandidateStatus::kOk);
+  EXPECT_EQ(read.status, CandidateStatus::kOk);
   EXPECT_EQ(read.reason, "sampled briefly");
   EXPECT_EQ(read.regs_per_thread, 40);
   EXPECT_EQ(read.static_smem_bytes, 1024);
@@ -288,10 +288,10 @@ TEST(WorkerProtocol, AReplyWithoutItsFieldsIsAProtocolError) {
 // refused, naming it, never taken for another.
 TEST(WorkerProtocol, AMeasureReplyCarriesTheStatusTextAndAnUnknownOneIsAProtocolError) {
   MeasureReply wrong;
-  wrong.status = db::CandidateStatus::kWrongResult;
+  wrong.status = CandidateStatus::kWrongResult;
   nlohmann::json line = nlohmann::json::parse(ReplyLine(wrong, 0.5));
   EXPECT_EQ(line.at("status"), "wrong_result");
-  EXPECT_EQ(ReadReply<MeasureReply>(line).body->status, db::CandidateStatus::kWrongResult);
+  EXPECT_EQ(ReadReply<MeasureReply>(line).body->status, CandidateStatus::kWrongResult);
   line["status"] = "so-so";
   try {
     ReadReply<MeasureReply>(line);

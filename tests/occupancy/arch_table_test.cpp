@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "common/errors.h"
+#include "base/errors.h"
 
 namespace tuner {
 namespace {

@@ -12,7 +12,7 @@
 #include "db_test_util.h"
 #include "gpu_test_support.h"
 #include "occupancy/device_limits.h"
-#include "occupancy/explore.h"
+#include "explore/explore.h"
 #include "pairwise_sample.h"
 #include "template/template_library.h"
 

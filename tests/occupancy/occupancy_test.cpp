@@ -18,7 +18,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "common/errors.h"
+#include "base/errors.h"
 #include "occupancy/arch_table.h"
 #include "occupancy/device_limits.h"
 

@@ -15,7 +15,7 @@ using testing::RunCommand;
 
 std::vector<std::filesystem::path> BenchScripts() {
   std::vector<std::filesystem::path> scripts;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(TUNER_SOURCE_DIR) + "/scripts")) {
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(TUNER_SOURCE_DIR) + "/bench")) {
     const std::string name = entry.path().filename().string();
     if (name.rfind("bench_", 0) == 0 && entry.path().extension() == ".sh" && name != "bench_common.sh")
       scripts.push_back(entry.path());

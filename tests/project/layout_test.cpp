@@ -19,28 +19,34 @@ namespace fs = std::filesystem;
 // ARCHITECTURE.md's table. A folder always may include itself.
 const std::map<std::string, std::set<std::string>> kMayInclude = {
     {"tuner/app",
-     {"tuner/sweep", "tuner/search", "tuner/measure", "tuner/occupancy", "tuner/compile", "tuner/template",
-      "tuner/cuda", "tuner/common", "reports", "db", "db/query"}},
+     {"tuner/sweep", "tuner/search", "tuner/measure", "tuner/explore", "tuner/occupancy", "tuner/compile",
+      "tuner/exchange", "tuner/template", "tuner/expression", "tuner/cuda", "tuner/common", "tuner/base", "reports",
+      "db", "db/query"}},
     {"tuner/sweep",
-     {"tuner/search", "tuner/measure", "tuner/occupancy", "tuner/compile", "tuner/template", "tuner/cuda",
-      "tuner/common", "reports", "db", "db/query"}},
-    {"tuner/search", {"tuner/template", "tuner/common", "db/query"}},
-    {"tuner/measure", {"tuner/template", "tuner/cuda", "tuner/common"}},
-    {"tuner/occupancy", {"tuner/compile", "tuner/template", "tuner/cuda", "tuner/common"}},
-    {"tuner/compile", {"tuner/template", "tuner/cuda", "tuner/common", "db/query"}},
-    {"tuner/template", {"tuner/common", "db/query"}},
-    {"tuner/cuda", {"tuner/common"}},
-    {"tuner/common", {"db/query"}},
-    {"reports", {"tuner/common", "db", "db/query"}},
-    {"db", {"db/query"}},
-    {"db/query", {}},
+     {"tuner/search", "tuner/measure", "tuner/occupancy", "tuner/compile", "tuner/template", "tuner/expression",
+      "tuner/cuda", "tuner/common", "tuner/base", "reports", "db", "db/query"}},
+    {"tuner/search", {"tuner/template", "tuner/common", "tuner/base", "db/query"}},
+    {"tuner/measure", {"tuner/profilers", "tuner/template", "tuner/cuda", "tuner/common", "tuner/base"}},
+    {"tuner/profilers", {"tuner/cuda", "tuner/common", "tuner/base"}},
+    {"tuner/explore",
+     {"tuner/occupancy", "tuner/compile", "tuner/template", "tuner/expression", "tuner/cuda", "tuner/common",
+      "tuner/base"}},
+    {"tuner/occupancy", {"tuner/cuda", "tuner/common", "tuner/base"}},
+    {"tuner/compile", {"tuner/template", "tuner/cuda", "tuner/common", "tuner/base"}},
+    {"tuner/exchange", {"tuner/template", "tuner/expression", "tuner/common", "tuner/base", "db/query"}},
+    {"tuner/template", {"tuner/expression", "tuner/common", "tuner/base"}},
+    {"tuner/expression", {"tuner/common", "tuner/base"}},
+    {"tuner/cuda", {"tuner/common", "tuner/base"}},
+    {"tuner/common", {"tuner/base"}},
+    {"tuner/base", {}},
+    {"reports", {"tuner/common", "tuner/base", "db", "db/query"}},
+    {"db", {"db/query", "tuner/base"}},
+    {"db/query", {"tuner/base"}},
 };
 
-// Single headers a folder may include from a folder it otherwise may not: the worker replies a
-// candidate's status, which the store keeps, in the one type both sides share; the GPUs of this
-// machine are named by the UUID text the application library looks up.
+// Single headers a folder may include from a folder it otherwise may not: the GPUs of this machine
+// are named by the UUID text the application library looks up.
 const std::map<std::string, std::set<std::string>> kMayIncludeHeader = {
-    {"tuner/measure", {"db/query/candidate_status.h"}},
     {"tuner/cuda", {"db/query/tuned_config.h"}},
 };
 
@@ -101,14 +107,14 @@ TEST(Layout, AnUpwardIncludeIsFound) {
   const fs::path root = fs::temp_directory_path() / ("layout_test_" + std::to_string(::getpid()));
   for (const auto& [folder, allowed] : kMayInclude) fs::create_directories(root / folder);
   std::ofstream(root / "tuner/measure/worker.cpp") << "#include \"measure/worker.h\"\n#include \"app/commands.h\"\n"
-                                                   << "#include \"db/query/candidate_status.h\"\n"
+                                                   << "#include \"base/candidate_status.h\"\n"
                                                    << "#include \"db/query/store.h\"\n";
-  std::ofstream(root / "db/query/schema.cpp") << "#include <sqlite3.h>\n  #  include \"common/errors.h\"\n";
+  std::ofstream(root / "db/query/schema.cpp") << "#include <sqlite3.h>\n  #  include \"common/spelling.h\"\n";
   const std::vector<Violation> found = Violations(root);
   fs::remove_all(root);
   ASSERT_EQ(found.size(), 3u);
   std::set<std::string> includes = {found[0].include, found[1].include, found[2].include};
-  EXPECT_EQ(includes, (std::set<std::string>{"app/commands.h", "db/query/store.h", "common/errors.h"}));
+  EXPECT_EQ(includes, (std::set<std::string>{"app/commands.h", "db/query/store.h", "common/spelling.h"}));
 }
 
 // Every header `header` includes, directly or through the tool's own headers ("measure/x.h" is
@@ -138,7 +144,7 @@ TEST(Layout, IncludedHeadersAreFollowedThroughTheToolsOwn) {
   const std::set<std::string> found = IncludedHeaders(TUNER_SOURCE_DIR, "template/search_space.h");
   EXPECT_TRUE(found.count("template/template_spec.h"));
   EXPECT_TRUE(found.count("template/launch_types.h"));
-  EXPECT_TRUE(found.count("common/errors.h"));  // through template_spec.h
+  EXPECT_TRUE(found.count("base/errors.h"));  // through template_spec.h
 }
 
 // The worker protocol needs of a template only what a launch is made of: a change to the TOML
@@ -146,7 +152,7 @@ TEST(Layout, IncludedHeadersAreFollowedThroughTheToolsOwn) {
 TEST(Layout, TheWorkerProtocolNeedsOnlyTheLaunchTypesOfATemplate) {
   const std::set<std::string> found = IncludedHeaders(TUNER_SOURCE_DIR, "measure/worker_protocol.h");
   EXPECT_TRUE(found.count("template/launch_types.h"));
-  for (const char* heavy : {"template/template_spec.h", "template/search_space.h", "template/expression.h",
+  for (const char* heavy : {"template/template_spec.h", "template/search_space.h", "expression/expression.h",
                             "template/problem_size.h", "template/pipeline_spec.h"})
     EXPECT_FALSE(found.count(heavy)) << "measure/worker_protocol.h includes " << heavy;
   for (const std::string& header : found) EXPECT_EQ(header.find("toml"), std::string::npos) << header;

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "cli_runner.h"
-#include "common/errors.h"
+#include "base/errors.h"
 #include "report_test_data.h"
 #include "reports/ceiling.h"
 #include "reports/csv_report.h"

@@ -41,7 +41,7 @@ db::MeasurementRecord Synthetic(const ParamValues& params) {
   r.params_json = ParamsJson(params);
   const long long variant = Value(params, "VARIANT"), tile = Value(params, "TILE"), rows = Value(params, "ROWS");
   if (variant == 0 && tile == 16 && rows == 16) {
-    r.status = db::CandidateStatus::kCompileError;
+    r.status = CandidateStatus::kCompileError;
     return r;
   }
   r.time_ms_median = 1.0 + 0.5 * (variant == 0) + 0.1 * std::abs(std::log2(static_cast<double>(tile)) - 6) +
@@ -90,7 +90,7 @@ TEST(Landscape, FromCompleteRecordsKeepsEnumerationOrder) {
 
 TEST(Landscape, MissingOrSkippedCandidatesMakeItIncomplete) {
   std::vector<db::MeasurementRecord> records = CompleteRecords();
-  records[3].status = db::CandidateStatus::kSkipped;
+  records[3].status = CandidateStatus::kSkipped;
   EXPECT_THROW(LandscapeFromRecords(TransposeCandidates(), Transpose().params, records), IncompleteSweepError);
   records.erase(records.begin() + 3);
   EXPECT_THROW(LandscapeFromRecords(TransposeCandidates(), Transpose().params, records), IncompleteSweepError);

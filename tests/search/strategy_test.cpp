@@ -7,7 +7,7 @@
 #include <functional>
 #include <set>
 
-#include "common/errors.h"
+#include "base/errors.h"
 #include "search/candidate_graph.h"
 #include "search/search_strategy.h"
 #include "synthetic_spaces.h"
@@ -94,7 +94,7 @@ TEST(Strategy, StoredResultsBecomeAHistoryToResumeFrom) {
   auto record = [&](std::optional<std::size_t> c, const std::string& status, double time_ms, int kills = 0) {
     db::MeasurementRecord r;
     r.params_json = c ? ParamsJson(space.candidates[*c]) : R"({"P0":9,"P1":9})";  // nullopt: not a candidate now
-    r.status = db::CandidateStatusFromText(status);
+    r.status = CandidateStatusFromText(status);
     r.time_ms_median = time_ms;
     r.worker_kills = kills;
     return r;
@@ -118,7 +118,7 @@ TEST(Strategy, ACandidateThatKilledItsWorkerTwiceIsNotTriedAgain) {
   auto killed = [&](std::size_t c, const std::string& status, int kills) {
     db::MeasurementRecord r;
     r.params_json = ParamsJson(space.candidates[c]);
-    r.status = db::CandidateStatusFromText(status);
+    r.status = CandidateStatusFromText(status);
     r.worker_kills = kills;
     return r;
   };

@@ -23,7 +23,7 @@ TEST(CandidateMeasurer, TheRecordTakesTheReplysTimesAndTheLoadedKernelsResources
   FakeWorker fake(kDone, kOkReply);
   Measuring m(fake);
   const db::MeasurementRecord record = m.measurer.Measure(m.compiled, false, 0).value();
-  EXPECT_EQ(record.status, db::CandidateStatus::kOk);
+  EXPECT_EQ(record.status, CandidateStatus::kOk);
   EXPECT_EQ(record.time_ms_median, 2.0);
   EXPECT_EQ(record.time_ms_min, 1.5);
   EXPECT_EQ(record.time_ms_max, 3.0);
@@ -39,11 +39,11 @@ TEST(CandidateMeasurer, ACandidateThatKillsItsWorkerOnceIsTriedAgainWithAFreshOn
   FakeWorker fake(kDone, std::string("if [ -f FILE ]; then ") + kOkReply + "; else touch FILE; exit 1; fi");
   Measuring m(fake);
   const db::MeasurementRecord record = m.measurer.Measure(m.compiled, false, 0).value();
-  EXPECT_EQ(record.status, db::CandidateStatus::kOk);
+  EXPECT_EQ(record.status, CandidateStatus::kOk);
   EXPECT_EQ(record.worker_kills, 1);
   EXPECT_EQ(record.reason, "passed after killing its worker once; ");
   ASSERT_EQ(m.committed.size(), 1u);  // the kill, before the retry
-  EXPECT_EQ(m.committed[0].status, db::CandidateStatus::kFault);
+  EXPECT_EQ(m.committed[0].status, CandidateStatus::kFault);
   EXPECT_EQ(m.committed[0].worker_kills, 1);
   EXPECT_EQ(fake.Starts(), 2);
 }
@@ -52,7 +52,7 @@ TEST(CandidateMeasurer, ACandidateThatKilledTwoWorkersIsNotTriedAgain) {
   FakeWorker fake(kDone, "exit 1");
   Measuring m(fake);
   const db::MeasurementRecord record = m.measurer.Measure(m.compiled, false, 0).value();
-  EXPECT_EQ(record.status, db::CandidateStatus::kFault);
+  EXPECT_EQ(record.status, CandidateStatus::kFault);
   EXPECT_EQ(record.worker_kills, 2);
   EXPECT_EQ(record.reason, "the worker exited with status 1 (killed its worker 2 times; not tried again)");
   EXPECT_EQ(m.committed.size(), 1u);
@@ -69,7 +69,7 @@ TEST(CandidateMeasurer, AHangIsATimeout) {
   FakeWorker fake(kDone, "exec sleep 30");
   Measuring m(fake);
   const db::MeasurementRecord record = m.measurer.Measure(m.compiled, false, 1).value();  // a deadline of 1 s, no retry
-  EXPECT_EQ(record.status, db::CandidateStatus::kTimeout);
+  EXPECT_EQ(record.status, CandidateStatus::kTimeout);
   EXPECT_NE(record.reason.find("no answer within"), std::string::npos) << record.reason;
 }
 
@@ -79,11 +79,11 @@ TEST(CandidateMeasurer, AHangIsATimeout) {
 TEST(CandidateMeasurer, AHangAfterAnAnswerIsCutSoonAndNotTriedAgain) {
   FakeWorker fake(kDone, std::string("if [ -f FILE ]; then exec sleep 30; else touch FILE; ") + kOkReply + "; fi");
   Measuring m(fake);
-  ASSERT_EQ(m.measurer.Measure(m.compiled, false, 0)->status, db::CandidateStatus::kOk);
+  ASSERT_EQ(m.measurer.Measure(m.compiled, false, 0)->status, CandidateStatus::kOk);
   const auto start = std::chrono::steady_clock::now();
   const db::MeasurementRecord record = m.measurer.Measure(m.compiled, false, 0).value();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  EXPECT_EQ(record.status, db::CandidateStatus::kTimeout);
+  EXPECT_EQ(record.status, CandidateStatus::kTimeout);
   EXPECT_NE(record.reason.find("no answer within 3"), std::string::npos) << record.reason;
   EXPECT_NE(record.reason.find("the hang is the candidate's; not tried again"), std::string::npos) << record.reason;
   EXPECT_EQ(record.worker_kills, kMaxWorkerKills) << "final";
@@ -99,7 +99,7 @@ TEST(CandidateMeasurer, AHangOfAWorkerThatNeverAnsweredIsTriedAgain) {
   CandidateMeasurer quick(m.worker, m.pipeline, m.records, m.stop,
                           [&m](const db::MeasurementRecord& r) { m.committed.push_back(r); }, 0.3);
   const db::MeasurementRecord record = quick.Measure(m.compiled, false, 0).value();
-  EXPECT_EQ(record.status, db::CandidateStatus::kTimeout);
+  EXPECT_EQ(record.status, CandidateStatus::kTimeout);
   EXPECT_EQ(record.worker_kills, 2);
   EXPECT_NE(record.reason.find("(killed its worker 2 times; not tried again)"), std::string::npos) << record.reason;
   EXPECT_EQ(fake.Requests("measure"), 2) << "the GPU may have been at fault: tried again";
@@ -110,7 +110,7 @@ TEST(CandidateMeasurer, AWorkerThatCannotTakeTheCandidateUpGivesALaunchError) {
   FakeWorker fake(kDone, R"(echo '{"ok":false,"error":"cannot read the compiled kernel k.cubin","worker_s":0}')");
   Measuring m(fake);
   const db::MeasurementRecord record = m.measurer.Measure(m.compiled, false, 0).value();
-  EXPECT_EQ(record.status, db::CandidateStatus::kLaunchError);
+  EXPECT_EQ(record.status, CandidateStatus::kLaunchError);
   EXPECT_EQ(record.reason, "cannot read the compiled kernel k.cubin");
 }
 
@@ -118,10 +118,10 @@ TEST(CandidateMeasurer, ACandidateThatCannotRunNeverReachesTheWorker) {
   FakeWorker fake(kDone, kOkReply);
   Measuring m(fake);
   m.compiled.invalid_reason = "the block has more threads than the GPU allows";
-  EXPECT_EQ(m.measurer.Measure(m.compiled, false, 0)->status, db::CandidateStatus::kInvalid);
+  EXPECT_EQ(m.measurer.Measure(m.compiled, false, 0)->status, CandidateStatus::kInvalid);
   m.compiled.invalid_reason.clear();
   m.compiled.compile.result.ok = false;
-  EXPECT_EQ(m.measurer.Measure(m.compiled, false, 0)->status, db::CandidateStatus::kCompileError);
+  EXPECT_EQ(m.measurer.Measure(m.compiled, false, 0)->status, CandidateStatus::kCompileError);
   EXPECT_EQ(fake.Starts(), 0);
 }
 

@@ -21,7 +21,7 @@ TEST(CandidateRecord, ACompileErrorStoresTheFirstErrorLineAsItsReasonAndTheWhole
   const CandidateRecords::BaseRecord base = CandidateRecords(spec, limits, size).Base(compiled);
   EXPECT_FALSE(base.for_the_gpu);
   const db::MeasurementRecord& record = base.record;
-  EXPECT_EQ(record.status, db::CandidateStatus::kCompileError);
+  EXPECT_EQ(record.status, CandidateStatus::kCompileError);
   EXPECT_EQ(record.reason, "compile: transpose.cu(12): error: identifier \"x\" is undefined");
   EXPECT_EQ(record.error_text, compiled.compile.result.log);
 }

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 
-#include "common/errors.h"
+#include "base/errors.h"
 
 namespace tuner {
 namespace {
@@ -11,7 +11,7 @@ namespace {
 db::MeasurementRecord Ok(const std::string& params, double time_ms) {
   db::MeasurementRecord r;
   r.params_json = params;
-  r.status = db::CandidateStatus::kOk;
+  r.status = CandidateStatus::kOk;
   r.time_ms_median = time_ms;
   return r;
 }
@@ -22,7 +22,7 @@ std::vector<db::MeasurementRecord> Records() {
                                                 Ok(R"({"A":0,"B":2})", 4), Ok(R"({"A":1,"B":0})", 6),
                                                 Ok(R"({"A":1,"B":1})", 1), Ok(R"({"A":1,"B":2})", 7)};
   db::MeasurementRecord failed = Ok(R"({"A":2,"B":2})", 0);
-  failed.status = db::CandidateStatus::kWrongResult;
+  failed.status = CandidateStatus::kWrongResult;
   records.push_back(failed);
   return records;
 }
@@ -106,7 +106,7 @@ TEST(HardwarePlan, AValueWithoutANeighbourIsRepresentedByItsFastest) {
 
 TEST(HardwarePlan, NoCorrectCandidateMeansNoWork) {
   std::vector<db::MeasurementRecord> records = Records();
-  for (auto& r : records) r.status = db::CandidateStatus::kWrongResult;
+  for (auto& r : records) r.status = CandidateStatus::kWrongResult;
   EXPECT_TRUE(PlanHardware(records, kLeaders, CounterMode::kWinner, db::Objective::kTime).empty());
 }
 

@@ -13,7 +13,7 @@ db::MeasurementRecord Ok(const std::string& params_json, double median_ms, doubl
                          const std::string& reason = "") {
   db::MeasurementRecord r;
   r.params_json = params_json;
-  r.status = db::CandidateStatus::kOk;
+  r.status = CandidateStatus::kOk;
   r.reason = reason;
   r.time_ms_median = median_ms;
   r.time_ms_spread = spread;
@@ -25,7 +25,7 @@ const std::string kConfirmed = std::string(kConfirmedReasonPrefix) + " median of
 
 TEST(LeaderSummary, KeepsTheThreeFastestOkCandidatesFastestFirst) {
   db::MeasurementRecord wrong = Ok(R"({"T":0})", 0.1, 0, 1);
-  wrong.status = db::CandidateStatus::kWrongResult;  // faster, but never a leader
+  wrong.status = CandidateStatus::kWrongResult;  // faster, but never a leader
   const LeaderSummary s =
       SummariseLeaders({Ok(R"({"T":4})", 4.0, 0.01, 5), wrong, Ok(R"({"T":2})", 2.0, 0.02, 10, kConfirmed),
                         Ok(R"({"T":1})", 1.0, 0.01, 10, kConfirmed), Ok(R"({"T":3})", 3.0, 0.01, 10, kConfirmed)});

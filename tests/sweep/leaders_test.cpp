@@ -13,7 +13,7 @@ db::MeasurementRecord Record(const std::string& params_json, double time_ms, con
   db::MeasurementRecord r;
   r.params_json = params_json;
   r.time_ms_median = time_ms;
-  r.status = db::CandidateStatusFromText(status);
+  r.status = CandidateStatusFromText(status);
   r.reason = reason;
   return r;
 }

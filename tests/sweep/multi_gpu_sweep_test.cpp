@@ -5,7 +5,7 @@
 #include <chrono>
 #include <thread>
 
-#include "common/errors.h"
+#include "base/errors.h"
 #include "db_test_util.h"
 #include "template_fixtures.h"
 

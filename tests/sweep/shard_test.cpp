@@ -11,7 +11,7 @@
 
 #include "cli_runner.h"
 #include "common/content_hash.h"
-#include "common/errors.h"
+#include "base/errors.h"
 #include "db/query/store.h"
 #include "db_test_util.h"
 #include "sweep/leader_summary.h"
@@ -121,8 +121,8 @@ db::MeasurementRecord StoredResult(const ParamValues& params) {
   record.params_json = ParamsJson(params);
   record.launch_json = R"({"grid":[1,1,1],"block":[128,1,1],"shared_bytes":0})";
   const unsigned long long hash = ContentHash().Add(record.params_json).Value();
-  record.status = hash % 7 == 0 ? db::CandidateStatus::kWrongResult : db::CandidateStatus::kOk;
-  if (record.status == db::CandidateStatus::kOk)
+  record.status = hash % 7 == 0 ? CandidateStatus::kWrongResult : CandidateStatus::kOk;
+  if (record.status == CandidateStatus::kOk)
     record.time_ms_median = record.time_ms_min = record.time_ms_max = 1.0 + static_cast<double>(hash % 9973) / 1000;
   record.samples = 5;
   return record;
@@ -137,7 +137,7 @@ void StoreSweep(const std::string& path, const std::string& uuid, const std::vec
     results.push_back(StoredResult(candidates[c]));
   std::vector<db::MeasurementRecord*> fastest;
   for (db::MeasurementRecord& r : results)
-    if (r.status == db::CandidateStatus::kOk) fastest.push_back(&r);
+    if (r.status == CandidateStatus::kOk) fastest.push_back(&r);
   std::sort(fastest.begin(), fastest.end(), [](auto* a, auto* b) { return a->time_ms_median < b->time_ms_median; });
   for (std::size_t i = 0; i < std::min<std::size_t>(3, fastest.size()); ++i)
     fastest[i]->reason = kConfirmedReasonPrefix;

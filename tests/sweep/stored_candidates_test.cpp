@@ -14,7 +14,7 @@ db::MeasurementRecord Record(long long t, double time_ms, const std::string& sta
   db::MeasurementRecord r;
   r.params_json = "{ \"T\": " + std::to_string(t) + " }";  // as another tool may have spaced it
   r.time_ms_median = time_ms;
-  r.status = db::CandidateStatusFromText(status);
+  r.status = CandidateStatusFromText(status);
   r.worker_kills = kills;
   r.reason = reason;
   return r;

@@ -10,7 +10,7 @@ namespace {
 db::MeasurementRecord Estimate(double time_ms, const std::string& status = "ok") {
   db::MeasurementRecord r;
   r.time_ms_median = time_ms;
-  r.status = db::CandidateStatusFromText(status);
+  r.status = CandidateStatusFromText(status);
   return r;
 }
 

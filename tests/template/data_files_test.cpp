@@ -11,7 +11,7 @@
 #include "capture_description.h"
 #include "capture_folder.h"
 #include "cli_runner.h"
-#include "common/errors.h"
+#include "base/errors.h"
 #include "db_test_util.h"
 #include "npy.h"
 

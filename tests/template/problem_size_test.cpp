@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "common/errors.h"
+#include "base/errors.h"
 
 namespace tuner {
 namespace {

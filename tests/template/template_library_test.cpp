@@ -9,7 +9,7 @@
 #include <fstream>
 
 #include "cli_runner.h"
-#include "common/errors.h"
+#include "base/errors.h"
 #include "db_test_util.h"
 #include "template_fixtures.h"
 

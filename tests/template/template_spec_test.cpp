@@ -9,9 +9,9 @@
 #include <fstream>
 
 #include "cli_runner.h"
-#include "common/errors.h"
+#include "base/errors.h"
 #include "db_test_util.h"
-#include "template/expression.h"
+#include "expression/expression.h"
 
 namespace tuner {
 namespace {

@@ -7,7 +7,7 @@
 #include <iostream>
 #include <vector>
 
-#include "common/errors.h"
+#include "base/errors.h"
 #include "common/option_values.h"
 
 namespace tuner {

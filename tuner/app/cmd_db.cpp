@@ -11,12 +11,12 @@
 #include "app/command_options.h"
 #include "app/commands.h"
 #include "app/incoming_rows.h"
-#include "common/errors.h"
+#include "base/errors.h"
 #include "common/option_values.h"
 #include "common/progress_bar.h"
 #include "common/same_file.h"
 #include "common/whole_file.h"
-#include "db/query/default_paths.h"
+#include "base/default_paths.h"
 #include "db/query/schema.h"
 #include "db/query/store.h"
 #include "db/row_json.h"
@@ -89,7 +89,7 @@ int RunInfo(int argc, char** argv) {
       rows.push_back({{"gpu", c.gpu_name},
                       {"uuid", c.gpu_uuid},
                       {"template", c.template_name},
-                      {"status", db::ToText(c.status)},
+                      {"status", ToText(c.status)},
                       {"count", c.count}});
     std::cout
         << ordered_json{{"database", store.path()}, {"schema_version", store.SchemaVersion()}, {"counts", rows}}.dump(2)
@@ -101,7 +101,7 @@ int RunInfo(int argc, char** argv) {
   for (const db::CountRow& c : counts) {  // names from a merged file may hold terminal escapes
     if (c.gpu_uuid != last_gpu) std::cout << Printable(c.gpu_name) << " (" << Printable(c.gpu_uuid) << ")\n";
     last_gpu = c.gpu_uuid;
-    std::printf("  %-24s %-14s %8lld\n", Printable(c.template_name).c_str(), db::ToText(c.status),
+    std::printf("  %-24s %-14s %8lld\n", Printable(c.template_name).c_str(), ToText(c.status),
                 static_cast<long long>(c.count));
   }
   if (counts.empty()) std::cout << "  no measurements\n";

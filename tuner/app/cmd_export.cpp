@@ -7,14 +7,14 @@
 #include "app/command_options.h"
 #include "app/commands.h"
 #include "app/stored_template.h"
-#include "common/errors.h"
+#include "base/errors.h"
 #include "common/option_values.h"
 #include "common/same_file.h"
 #include "common/whole_file.h"
 #include "db/query/gpu_model.h"
 #include "db/query/selection.h"
 #include "db/query/store.h"
-#include "db/t4_export.h"
+#include "exchange/t4_export.h"
 
 namespace tuner {
 

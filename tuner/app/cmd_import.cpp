@@ -5,10 +5,10 @@
 #include "app/cli.h"
 #include "app/command_options.h"
 #include "app/commands.h"
-#include "common/errors.h"
+#include "base/errors.h"
 #include "common/option_values.h"
 #include "common/progress_bar.h"
-#include "template/t1_import.h"
+#include "exchange/t1_import.h"
 #include "template/template_library.h"
 
 namespace tuner {

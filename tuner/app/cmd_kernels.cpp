@@ -6,7 +6,7 @@
 #include "app/cli.h"
 #include "app/command_options.h"
 #include "app/commands.h"
-#include "common/errors.h"
+#include "base/errors.h"
 #include "common/option_values.h"
 #include "template/search_space.h"
 #include "template/template_library.h"

@@ -11,12 +11,12 @@
 #include "app/command_options.h"
 #include "app/commands.h"
 #include "app/target_device.h"
-#include "common/errors.h"
+#include "base/errors.h"
 #include "common/option_values.h"
 #include "occupancy/occupancy.h"
 #include "occupancy/occupancy_curve.h"
 #include "occupancy/occupancy_output.h"
-#include "occupancy/template_resources.h"
+#include "explore/template_resources.h"
 #include "template/template_library.h"
 
 namespace tuner {

@@ -9,12 +9,12 @@
 #include "app/command_options.h"
 #include "app/commands.h"
 #include "app/stored_template.h"
-#include "common/errors.h"
+#include "base/errors.h"
 #include "common/option_values.h"
 #include "cuda/device.h"
 #include "db/counters.h"
 #include "db/objective.h"
-#include "db/query/number_text.h"
+#include "base/number_text.h"
 #include "db/query/selection.h"
 #include "db/query/store.h"
 #include "db/row_json.h"
@@ -88,7 +88,7 @@ std::string Dims(const ordered_json& dims) {
 }
 
 void PrintSelection(const db::Selection& s, const db::LookupTarget& target, const std::string& kernel) {
-  std::printf("%s %s on %s\n  %-11s %s\n", kernel.c_str(), db::SizeKey(target.sizes).c_str(), target.gpu.name.c_str(),
+  std::printf("%s %s on %s\n  %-11s %s\n", kernel.c_str(), SizeKey(target.sizes).c_str(), target.gpu.name.c_str(),
               db::ToString(s.status), s.Describe(target).c_str());
   if (s.status == db::LookupStatus::kNotFound) return;
   const db::MeasurementRecord& m = s.row.measurement;
@@ -113,7 +113,7 @@ std::vector<db::MeasurementRow> BestRows(db::Store& store, const std::string& ke
   if (objective == db::Objective::kTime) return store.BestPerGpu(kernel, current_hash);
   db::MeasurementFilter filter;
   filter.template_name = kernel;
-  filter.status = db::CandidateStatus::kOk;
+  filter.status = CandidateStatus::kOk;
   std::vector<db::MeasurementRow> rows = store.ListMeasurements(filter);
   const std::string hash = current_hash.empty() ? store.LatestTemplateHash(kernel) : current_hash;
   for (db::MeasurementRow& row : rows) row.stale = row.templ.hash != hash;
@@ -165,7 +165,7 @@ int RunQuery(int argc, char** argv) {
                              "; run 'tuner tune " + kernel + "' on a GPU first");
   if (sizes.empty()) sizes = ResolveSizes(templ, kernel, size_text);
   ordered_json doc = {{"kernel", kernel},
-                      {"size", db::SizeKey(sizes)},
+                      {"size", SizeKey(sizes)},
                       {"database", store.path()},
                       {"objective", db::ToString(objective)},
                       {"results", ordered_json::array()}};

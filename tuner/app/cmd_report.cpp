@@ -8,11 +8,11 @@
 #include "app/cli.h"
 #include "app/command_options.h"
 #include "app/commands.h"
-#include "common/errors.h"
+#include "base/errors.h"
 #include "common/same_file.h"
 #include "common/interrupt.h"
 #include "common/progress_bar.h"
-#include "db/query/number_text.h"
+#include "base/number_text.h"
 #include "db/query/selection.h"
 #include "db/query/store.h"
 #include "reports/report_data.h"
@@ -37,7 +37,7 @@ std::string ResolveSize(const std::string& text, const std::vector<std::string>&
   if (kernels.size() == 1)
     for (const TemplateSpec& spec : library.templates)
       if (spec.name == kernels.front()) return ParseProblemSize(spec, text).Key();
-  return db::SizeKey(numbers);
+  return SizeKey(numbers);
 }
 
 // The names the templates at hand give their parameters' values (VARIANT 1 = "tiled").

@@ -10,7 +10,7 @@
 #include "app/command_options.h"
 #include "app/commands.h"
 #include "app/stored_template.h"
-#include "common/errors.h"
+#include "base/errors.h"
 #include "common/option_values.h"
 #include "common/progress_bar.h"
 #include "common/text_table.h"

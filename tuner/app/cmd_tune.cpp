@@ -8,7 +8,7 @@
 #include "app/cli.h"
 #include "app/command_options.h"
 #include "app/commands.h"
-#include "common/errors.h"
+#include "base/errors.h"
 #include "common/interrupt.h"
 #include "common/option_values.h"
 #include "common/text_table.h"
@@ -34,7 +34,7 @@ using report::ParamsText;
 nlohmann::json RecordJson(const db::MeasurementRecord& r) {
   return {{"params", nlohmann::ordered_json::parse(r.params_json)},
           {"launch", nlohmann::json::parse(r.launch_json)},
-          {"status", db::ToText(r.status)},
+          {"status", ToText(r.status)},
           {"reason", r.reason},
           {"time_ms", r.time_ms_median},
           {"time_ms_min", r.time_ms_min},
@@ -73,8 +73,8 @@ std::vector<db::MeasurementRecord> SortedByTime(std::vector<db::MeasurementRecor
 void PrintTable(const std::vector<db::MeasurementRecord>& records) {
   TextTable table({"PARAMS", "STATUS", "TIME ms", "PERF", "REGS", "SMEM", "OCC", "LIMITER", "NOTE"});
   for (const auto& r : SortedByTime(records)) {
-    const bool ok = db::IsOk(r.status);
-    table.Add({ParamsText(r.params_json), db::ToText(r.status), ok ? Fixed(r.time_ms_median, 4) : "",
+    const bool ok = IsOk(r.status);
+    table.Add({ParamsText(r.params_json), ToText(r.status), ok ? Fixed(r.time_ms_median, 4) : "",
                ok ? Fixed(r.perf_value, 1) + " " + r.perf_unit : "", std::to_string(r.regs_per_thread),
                std::to_string(r.smem_bytes), Fixed(r.occupancy * 100, 0) + "%", r.limiter, r.reason.substr(0, 70)});
   }
@@ -235,7 +235,7 @@ int ReportSweeps(const TemplateSpec& spec, const std::vector<SweepOutcome>& outc
 std::pair<std::size_t, std::size_t> CompiledAndCached(const SweepOutcome& out) {
   std::size_t compiled = 0, cached = 0;
   for (const db::MeasurementRecord& r : out.measured) {
-    if (r.status == db::CandidateStatus::kInvalid) continue;
+    if (r.status == CandidateStatus::kInvalid) continue;
     ++(r.compile_ms > 0 ? compiled : cached);
   }
   return {compiled, cached};

@@ -2,9 +2,9 @@
 
 #include <climits>
 
-#include "common/errors.h"
+#include "base/errors.h"
 #include "common/option_values.h"
-#include "db/query/default_paths.h"
+#include "base/default_paths.h"
 #include "template/problem_size.h"
 
 namespace tuner {

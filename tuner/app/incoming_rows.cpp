@@ -8,7 +8,7 @@
 #include <set>
 
 #include "app/stored_template.h"
-#include "common/errors.h"
+#include "base/errors.h"
 #include "common/line_reader.h"
 #include "common/option_values.h"
 #include "db/row_check.h"

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "app/commands.h"
-#include "common/errors.h"
+#include "base/errors.h"
 #include "common/version.h"
 #include "compile/parallel_compiler.h"
 #include "measure/worker.h"

@@ -1,8 +1,8 @@
 #include "app/stored_template.h"
 
-#include "common/errors.h"
+#include "base/errors.h"
 #include "common/option_values.h"
-#include "db/query/number_text.h"
+#include "base/number_text.h"
 #include "db/query/selection.h"
 #include "template/problem_size.h"
 #include "template/template_library.h"
@@ -29,7 +29,7 @@ std::vector<long long> ResolveSizes(const std::optional<TemplateSpec>& spec, con
 
 std::string ResolveSizeKey(const std::optional<TemplateSpec>& spec, const std::string& kernel,
                            const std::string& size_text) {
-  return db::SizeKey(ResolveSizes(spec, kernel, size_text));
+  return SizeKey(ResolveSizes(spec, kernel, size_text));
 }
 
 }  // namespace tuner

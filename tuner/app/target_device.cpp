@@ -1,9 +1,9 @@
 #include "app/target_device.h"
 
 #include "app/command_options.h"
-#include "common/errors.h"
+#include "base/errors.h"
 #include "occupancy/device_limits.h"
-#include "occupancy/template_resources.h"
+#include "explore/template_resources.h"
 
 namespace tuner {
 

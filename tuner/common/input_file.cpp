@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "common/errors.h"
+#include "base/errors.h"
 #include "common/option_values.h"
 
 namespace tuner {

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "common/errors.h"
+#include "base/errors.h"
 #include "common/input_file.h"
 #include "common/option_values.h"
 

@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <optional>
 
-#include "common/errors.h"
-#include "db/query/number_text.h"
+#include "base/errors.h"
+#include "base/number_text.h"
 
 namespace tuner {
 
@@ -59,7 +59,7 @@ std::string Quoted(const std::string& text) { return "'" + Printable(text) + "'"
 
 long long ParseWholeNumber(const std::string& option, const std::string& text, long long min, long long max,
                            const std::string& meaning) {
-  const std::optional<db::WholeNumberText> digits = db::ReadWholeNumber(text);
+  const std::optional<WholeNumberText> digits = ReadWholeNumber(text);
   if (!digits) throw UsageError(Prefix(option, text) + "not a whole number");
   const unsigned long long limit = digits->negative ? 1ULL << 63 : static_cast<unsigned long long>(LLONG_MAX);
   const bool representable = digits->magnitude && *digits->magnitude <= limit;
@@ -74,7 +74,7 @@ long long ParseWholeNumber(const std::string& option, const std::string& text, l
 }
 
 unsigned long long ParseSeed(const std::string& option, const std::string& text) {
-  const std::optional<db::WholeNumberText> digits = db::ReadWholeNumber(text);
+  const std::optional<WholeNumberText> digits = ReadWholeNumber(text);
   if (!digits || !digits->magnitude || (digits->negative && *digits->magnitude != 0))
     throw UsageError(Prefix(option, text) + "must be a whole number from 0 to " + std::to_string(ULLONG_MAX));
   return *digits->magnitude;
@@ -92,7 +92,7 @@ long long ParseBytes(const std::string& option, const std::string& text, long lo
       break;
     }
   }
-  const std::optional<db::WholeNumberText> digits = db::ReadWholeNumber(number);
+  const std::optional<WholeNumberText> digits = ReadWholeNumber(number);
   if (!digits) throw UsageError(Prefix(option, text) + "not a number of bytes (bytes may take a K suffix: 16K)");
   const bool in_range =
       digits->magnitude && !(digits->negative && *digits->magnitude != 0) &&

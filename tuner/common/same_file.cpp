@@ -2,7 +2,7 @@
 
 #include <sys/stat.h>
 
-#include "common/errors.h"
+#include "base/errors.h"
 #include "common/option_values.h"
 
 namespace tuner {

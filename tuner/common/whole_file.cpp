@@ -9,8 +9,8 @@
 #include <cstring>
 #include <filesystem>
 
-#include "common/errors.h"
-#include "db/query/random_hex.h"
+#include "base/errors.h"
+#include "base/random_hex.h"
 #include "common/option_values.h"
 
 namespace tuner {
@@ -35,7 +35,7 @@ std::string ResolvedTarget(const std::string& path) {
 // A name beside `target` that nobody can guess; the leading dot keeps it out of listings.
 std::string TemporaryName(const std::string& target) {
   const fs::path path(target);
-  return (path.parent_path() / ("." + path.filename().string().substr(0, 200) + ".tmp-" + db::RandomHex(8))).string();
+  return (path.parent_path() / ("." + path.filename().string().substr(0, 200) + ".tmp-" + RandomHex(8))).string();
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 
 #include "common/content_hash.h"
 #include "common/whole_file.h"
-#include "db/query/default_paths.h"
+#include "base/default_paths.h"
 #include "template/pipeline_spec.h"
 
 namespace tuner {

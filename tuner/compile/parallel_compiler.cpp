@@ -5,7 +5,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "db/query/default_paths.h"
+#include "base/default_paths.h"
 
 namespace tuner {
 

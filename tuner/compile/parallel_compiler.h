@@ -1,7 +1,7 @@
 // Compiling many candidates at once. By default each compile thread of the caller drives its own
 // NVRTC process (`tuner __compile`): on a 16-core host threads of one process scaled about 2x for
 // small kernels while separate processes scaled about 6x (remeasure with
-// scripts/bench_compile.sh), and an NVRTC crash is contained in its process. Each process writes
+// bench/bench_compile.sh), and an NVRTC crash is contained in its process. Each process writes
 // its result into the content-addressed cubin cache, where the caller picks it up.
 // $TUNER_COMPILE=threads compiles in the caller's threads instead.
 #pragma once

@@ -2,7 +2,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "common/errors.h"
+#include "base/errors.h"
 #include "cuda/cuda_check.h"
 #include "db/query/tuned_config.h"  // GpuUuidText: the UUID as the application library looks it up
 

@@ -38,7 +38,7 @@ std::set<std::string> SymbolSources(const SetupRequest& setup) {
   return sources;
 }
 
-MeasureReply Judged(MeasureReply reply, db::CandidateStatus status, std::string reason) {
+MeasureReply Judged(MeasureReply reply, CandidateStatus status, std::string reason) {
   reply.status = status;
   reply.reason = std::move(reason);
   return reply;
@@ -306,7 +306,7 @@ MeasureReply GpuSession::Measure(const MeasureRequest& request) {
   reply.regs_per_thread = attributes.numRegs;
   reply.static_smem_bytes = static_cast<long long>(attributes.sharedSizeBytes);
   if (blocks_per_sm == 0)
-    return Judged(reply, db::CandidateStatus::kInvalid,
+    return Judged(reply, CandidateStatus::kInvalid,
                   "the runtime reports 0 blocks per SM for this kernel and block");
   if (launch.pipeline.enabled) return MeasurePipeline(request, loaded, std::move(reply));
   PrepareOutputs(true);
@@ -318,12 +318,12 @@ MeasureReply GpuSession::Measure(const MeasureRequest& request) {
   if (status != cudaSuccess) {
     if (IsStickyError(status)) throw CudaError(status, DescribeCudaError(status));
     cudaGetLastError();  // clear a non-sticky launch error
-    return Judged(reply, db::CandidateStatus::kLaunchError, DescribeCudaError(status));
+    return Judged(reply, CandidateStatus::kLaunchError, DescribeCudaError(status));
   }
   const std::string overwritten = RestoredInputs("");
   const std::string mismatch = Verify();
   if (!overwritten.empty() || !mismatch.empty())
-    return Judged(reply, db::CandidateStatus::kWrongResult,
+    return Judged(reply, CandidateStatus::kWrongResult,
                   overwritten.empty() ? mismatch
                   : mismatch.empty()  ? overwritten
                                       : overwritten + "; " + mismatch);
@@ -333,10 +333,10 @@ MeasureReply GpuSession::Measure(const MeasureRequest& request) {
   const std::string overwritten_while_timed = RestoredInputs(" while it was timed");
   const std::string wrong_later = overwritten_while_timed.empty() ? RecheckAfterTiming() : "";
   if (!overwritten_while_timed.empty() || !wrong_later.empty())
-    return Judged(reply, db::CandidateStatus::kWrongResult,
+    return Judged(reply, CandidateStatus::kWrongResult,
                   overwritten_while_timed.empty() ? wrong_later : overwritten_while_timed);
   reply.time_ms = Summarise(samples.times_ms);
-  return Judged(reply, db::CandidateStatus::kOk, samples.note);
+  return Judged(reply, CandidateStatus::kOk, samples.note);
 }
 
 InterleaveReply GpuSession::Interleave(const std::vector<KernelLaunch>& launches, int rounds) {
@@ -400,18 +400,18 @@ std::string GpuSession::PipelineProblems(const HostPipeline& pipeline, const cha
 MeasureReply GpuSession::MeasurePipeline(const MeasureRequest& request, const Loaded& loaded, MeasureReply reply) {
   const KernelLaunch& launch = request.launch;
   const std::string unfit = PipelineUnfitReason(launch.pipeline, PipelineBuffers());
-  if (!unfit.empty()) return Judged(reply, db::CandidateStatus::kInvalid, unfit);
+  if (!unfit.empty()) return Judged(reply, CandidateStatus::kInvalid, unfit);
   HostPipeline pipeline(PipelineBuffers(), loaded.kernel, launch);
   pipeline.Run(true);
   const std::string wrong = PipelineProblems(pipeline, "");
-  if (!wrong.empty()) return Judged(reply, db::CandidateStatus::kWrongResult, wrong);
+  if (!wrong.empty()) return Judged(reply, CandidateStatus::kWrongResult, wrong);
   // The checked run is never the estimate: it may include loading the module and first touches.
   const Samples samples = TimeSamples([&] { return PipelineSample(pipeline); }, request, 0);
   const std::string wrong_later = PipelineProblems(pipeline, " while it was timed");
-  if (!wrong_later.empty()) return Judged(reply, db::CandidateStatus::kWrongResult, wrong_later);
+  if (!wrong_later.empty()) return Judged(reply, CandidateStatus::kWrongResult, wrong_later);
   const std::string described = "pipeline: " + launch.pipeline.Describe();
   reply.time_ms = Summarise(samples.times_ms);
-  return Judged(reply, db::CandidateStatus::kOk, samples.note.empty() ? described : described + "; " + samples.note);
+  return Judged(reply, CandidateStatus::kOk, samples.note.empty() ? described : described + "; " + samples.note);
 }
 
 StageTimes GpuSession::PipelineStages(const KernelLaunch& launch) {

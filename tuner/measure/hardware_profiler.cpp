@@ -3,7 +3,7 @@
 #include <chrono>
 
 #include "cuda/gpu_handles.h"
-#include "measure/metric_set.h"
+#include "profilers/metric_set.h"
 
 namespace tuner {
 

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "measure/cupti_library.h"
-#include "measure/energy_meter.h"
+#include "profilers/cupti_library.h"
+#include "profilers/energy_meter.h"
 #include "measure/gpu_session.h"
-#include "measure/range_profiler.h"
+#include "profilers/range_profiler.h"
 #include "measure/worker_protocol.h"
 
 namespace tuner {

@@ -103,7 +103,7 @@ WorkerReplyBody Worker::Handle(const MeasureRequest& request) {
   } catch (const CudaError& e) {
     context_lost_ = ContextLost(e.code);
     MeasureReply reply;
-    reply.status = context_lost_ ? db::CandidateStatus::kFault : db::CandidateStatus::kLaunchError;
+    reply.status = context_lost_ ? CandidateStatus::kFault : CandidateStatus::kLaunchError;
     reply.reason = e.what();
     return reply;
   }

@@ -185,14 +185,14 @@ json Write(const CopyBandwidthReply& r) { return {{"gbps", r.gbps}}; }
 void Read(const json& j, CopyBandwidthReply& r) { r.gbps = j.at("gbps"); }
 
 json Write(const MeasureReply& r) {
-  return {{"status", db::ToText(r.status)},
+  return {{"status", ToText(r.status)},
           {"reason", r.reason},
           {"regs_per_thread", r.regs_per_thread},
           {"static_smem_bytes", r.static_smem_bytes},
           {"time_ms", Write(r.time_ms)}};
 }
 void Read(const json& j, MeasureReply& r) {
-  r.status = db::CandidateStatusFromText(j.at("status"));
+  r.status = CandidateStatusFromText(j.at("status"));
   r.reason = j.at("reason");
   r.regs_per_thread = j.at("regs_per_thread");
   r.static_smem_bytes = j.at("static_smem_bytes");

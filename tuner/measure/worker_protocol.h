@@ -20,7 +20,7 @@
 #include <variant>
 #include <vector>
 
-#include "db/query/candidate_status.h"
+#include "base/candidate_status.h"
 #include "measure/sample_stats.h"
 #include "template/launch_types.h"  // LaunchGeometry, ScalarType, BufferInit, SymbolSpec
 #include "template/pipeline_run.h"  // PipelineRun
@@ -69,7 +69,7 @@ struct CopyBandwidthReply {
 // Status: ok, wrong_result, launch_error, invalid or fault (a sticky CUDA error: the worker exits
 // after replying).
 struct MeasureReply {
-  db::CandidateStatus status = db::CandidateStatus::kOk;
+  CandidateStatus status = CandidateStatus::kOk;
   std::string reason;
   int regs_per_thread = 0;  // of the loaded kernel; 0 when it was not loaded
   long long static_smem_bytes = 0;

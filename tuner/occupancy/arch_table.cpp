@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "common/errors.h"
+#include "base/errors.h"
 #include "common/option_values.h"
 
 namespace tuner {

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "common/errors.h"
+#include "base/errors.h"
 
 namespace tuner {
 

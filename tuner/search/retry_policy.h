@@ -12,7 +12,7 @@ inline constexpr int kMaxWorkerKills = 2;
 
 // Whether `stored` must be measured again: it killed its worker, fewer than kMaxWorkerKills times.
 inline bool NeedsAnotherTry(const db::MeasurementRecord& stored) {
-  return db::KillsWorker(stored.status) && stored.worker_kills < kMaxWorkerKills;
+  return KillsWorker(stored.status) && stored.worker_kills < kMaxWorkerKills;
 }
 
 }  // namespace tuner

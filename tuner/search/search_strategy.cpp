@@ -2,7 +2,7 @@
 
 #include <map>
 
-#include "common/errors.h"
+#include "base/errors.h"
 #include "common/option_values.h"
 #include "search/annealing.h"
 #include "search/bayesian.h"
@@ -66,13 +66,13 @@ std::vector<Evaluation> StoredEvaluations(const std::vector<ParamValues>& candid
                                           const std::vector<db::MeasurementRecord>& records) {
   std::map<std::string, const db::MeasurementRecord*> by_params;  // keyed the way the sweep writes params
   for (const db::MeasurementRecord& r : records)
-    if (r.status != db::CandidateStatus::kSkipped && !NeedsAnotherTry(r))
+    if (r.status != CandidateStatus::kSkipped && !NeedsAnotherTry(r))
       by_params[CandidateIdentity(r.params_json)] = &r;
   std::vector<Evaluation> history;
   for (std::size_t c = 0; c < candidates.size(); ++c) {
     const auto it = by_params.find(ParamsJson(candidates[c]));
     if (it == by_params.end()) continue;
-    const bool ok = db::IsOk(it->second->status);
+    const bool ok = IsOk(it->second->status);
     history.push_back({c, ok, ok ? it->second->time_ms_median : 0});
   }
   return history;

@@ -12,12 +12,12 @@ namespace {
 std::map<std::string, const db::MeasurementRecord*> ByParams(const std::vector<db::MeasurementRecord>& records) {
   std::map<std::string, const db::MeasurementRecord*> by_params;
   for (const db::MeasurementRecord& r : records)
-    if (r.status != db::CandidateStatus::kSkipped) by_params[CandidateIdentity(r.params_json)] = &r;
+    if (r.status != CandidateStatus::kSkipped) by_params[CandidateIdentity(r.params_json)] = &r;
   return by_params;
 }
 
 std::optional<double> TimeOf(const db::MeasurementRecord& r) {
-  if (!db::IsOk(r.status)) return std::nullopt;
+  if (!IsOk(r.status)) return std::nullopt;
   return r.time_ms_median;
 }
 

@@ -24,13 +24,13 @@ std::optional<db::MeasurementRecord> CandidateMeasurer::Measure(const Compiled& 
     if (!measured || stop_.Requested()) return std::nullopt;
     db::MeasurementRecord& record = *measured;
     record.worker_kills = kills;  // kept when the retry passes: the earlier kill stays on record
-    if (!db::KillsWorker(record.status)) {
-      if (kills > 0 && db::IsOk(record.status))
+    if (!KillsWorker(record.status)) {
+      if (kills > 0 && IsOk(record.status))
         record.reason = "passed after killing its worker once; " + record.reason;
       return measured;
     }
     record.worker_kills = ++kills;
-    if (record.status == db::CandidateStatus::kTimeout && kills < kMaxWorkerKills && HangWasTheCandidates()) {
+    if (record.status == CandidateStatus::kTimeout && kills < kMaxWorkerKills && HangWasTheCandidates()) {
       record.worker_kills = kMaxWorkerKills;
       record.reason += " (its worker had answered before and a fresh one set up after it: the hang is the "
                        "candidate's; not tried again)";
@@ -69,18 +69,18 @@ std::optional<db::MeasurementRecord> CandidateMeasurer::MeasureOnce(const Compil
     case WorkerProcess::Outcome::kInterrupted:
       return std::nullopt;
     case WorkerProcess::Outcome::kTimedOut:
-      record.status = db::CandidateStatus::kTimeout;
+      record.status = CandidateStatus::kTimeout;
       record.reason = answer.failure;
       return record;
     case WorkerProcess::Outcome::kDied:
-      record.status = db::CandidateStatus::kFault;
+      record.status = CandidateStatus::kFault;
       record.reason = answer.failure;
       return record;
     case WorkerProcess::Outcome::kReplied:
       break;
   }
   if (!answer.body) {  // the worker could not take the candidate up (a file it cannot read, memory)
-    record.status = db::CandidateStatus::kLaunchError;
+    record.status = CandidateStatus::kLaunchError;
     record.reason = answer.failure;
     return record;
   }
@@ -94,8 +94,8 @@ void CandidateMeasurer::TakeReply(const MeasureReply& reply, const Compiled& com
     records_.FillResources(record, compiled, reply.regs_per_thread, reply.static_smem_bytes);
   record.status = reply.status;
   record.reason = reply.reason;
-  if (record.status == db::CandidateStatus::kFault) worker_.Kill();  // it exits by itself; make sure before restarting
-  if (!db::IsOk(record.status)) return;
+  if (record.status == CandidateStatus::kFault) worker_.Kill();  // it exits by itself; make sure before restarting
+  if (!IsOk(record.status)) return;
   record.time_ms_median = reply.time_ms.median;
   record.time_ms_min = reply.time_ms.min;
   record.time_ms_max = reply.time_ms.max;

@@ -6,7 +6,7 @@
 
 #include "compile/compile_failure.h"
 #include "compile/cubin_cache.h"
-#include "template/expression.h"
+#include "expression/expression.h"
 #include "template/pipeline_spec.h"
 
 namespace tuner {

@@ -4,7 +4,7 @@
 
 #include "compile/compile_failure.h"
 #include "compile/compiler.h"
-#include "template/expression.h"
+#include "expression/expression.h"
 
 namespace tuner {
 
@@ -20,16 +20,16 @@ CandidateRecords::BaseRecord CandidateRecords::Base(const Compiled& compiled) co
   const OccupancyResult occupancy = FillResources(record, compiled, c.info.regs_per_thread, c.info.static_smem_bytes);
   base.for_the_gpu = false;
   if (!compiled.invalid_reason.empty()) {
-    record.status = db::CandidateStatus::kInvalid;
+    record.status = CandidateStatus::kInvalid;
     record.reason = compiled.invalid_reason;
   } else if (!c.ok) {
-    record.status = db::CandidateStatus::kCompileError;
+    record.status = CandidateStatus::kCompileError;
     // Only what NVRTC said about the template's own files is stored and published: it quotes lines
     // of every file it reads.
     record.error_text = LogInsideFolder(c.log, std::filesystem::path(spec_.source_path).parent_path().string());
     record.reason = CompileFailureReason(record.error_text, spec_.source_path);
   } else if (!occupancy.invalid_reason.empty()) {
-    record.status = db::CandidateStatus::kInvalid;
+    record.status = CandidateStatus::kInvalid;
     record.reason = occupancy.invalid_reason;
   } else {
     base.for_the_gpu = true;

@@ -5,7 +5,7 @@
 #include <optional>
 #include <set>
 
-#include "common/errors.h"
+#include "base/errors.h"
 #include "db/objective.h"
 #include "template/search_space.h"
 
@@ -22,7 +22,7 @@ CounterMode ParseCounterMode(const std::string& text) {
 
 namespace {
 
-bool Ok(const db::MeasurementRecord& r) { return db::IsOk(r.status); }
+bool Ok(const db::MeasurementRecord& r) { return IsOk(r.status); }
 
 // How many parameters two candidates differ in (of the same template: same names, same order).
 std::size_t Differences(const ParamValues& a, const ParamValues& b) {

@@ -29,7 +29,7 @@ std::string Percent(double part, double whole) { return whole > 0 ? Fixed(100 * 
 LeaderSummary SummariseLeaders(const std::vector<db::MeasurementRecord>& records, std::size_t count) {
   std::vector<db::MeasurementRecord> ok;
   for (const db::MeasurementRecord& r : records)
-    if (db::IsOk(r.status)) ok.push_back(r);
+    if (IsOk(r.status)) ok.push_back(r);
   std::stable_sort(ok.begin(), ok.end(), db::FasterRecord);
   if (ok.size() > count) ok.resize(count);
   LeaderSummary summary;

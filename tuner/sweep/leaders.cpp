@@ -21,7 +21,7 @@ std::vector<Leader> FastestLeaders(const std::vector<db::MeasurementRecord>& mea
                                    const std::vector<Leader>& stored, std::size_t count) {
   std::vector<Leader> leaders;
   for (const db::MeasurementRecord& r : measured)
-    if (db::IsOk(r.status)) leaders.push_back({r.params_json, r.time_ms_median});
+    if (IsOk(r.status)) leaders.push_back({r.params_json, r.time_ms_median});
   for (const Leader& s : stored)  // after this run's: a candidate's newest time counts
     if (std::none_of(leaders.begin(), leaders.end(), [&](const Leader& l) { return l.params_json == s.params_json; }))
       leaders.push_back(s);
@@ -33,7 +33,7 @@ bool IsConfirmed(const db::MeasurementRecord& record) { return record.reason.rfi
 std::vector<Leader> ConfirmedLeaders(const std::vector<db::MeasurementRecord>& model, std::size_t count) {
   std::map<std::string, double> fastest;
   for (const db::MeasurementRecord& r : model) {
-    if (!db::IsOk(r.status) || !IsConfirmed(r)) continue;
+    if (!IsOk(r.status) || !IsConfirmed(r)) continue;
     const std::string params = CandidateIdentity(r.params_json);
     const auto known = fastest.find(params);
     if (known == fastest.end() || r.time_ms_median < known->second) fastest[params] = r.time_ms_median;

@@ -13,9 +13,9 @@
 #include <sstream>
 #include <thread>
 
-#include "common/errors.h"
+#include "base/errors.h"
 #include "common/option_values.h"
-#include "db/query/number_text.h"
+#include "base/number_text.h"
 
 namespace tuner {
 
@@ -64,7 +64,7 @@ std::vector<int> ParseGpuList(const std::string& text) {
     throw UsageError("--gpus " + Quoted(text) + ": expected 'all' or GPU indices joined by commas, e.g. 0,1");
   std::stringstream in(text);
   for (std::string item; std::getline(in, item, ',');) {
-    const std::optional<db::WholeNumberText> number = db::ReadWholeNumber(item);
+    const std::optional<WholeNumberText> number = ReadWholeNumber(item);
     if (!number || number->negative || !number->magnitude ||
         *number->magnitude > static_cast<unsigned long long>(INT_MAX))
       throw UsageError("--gpus " + Quoted(text) + ": expected 'all' or GPU indices joined by commas, e.g. 0,1");

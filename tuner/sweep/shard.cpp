@@ -6,9 +6,9 @@
 #include <regex>
 
 #include "common/content_hash.h"
-#include "common/errors.h"
+#include "base/errors.h"
 #include "common/option_values.h"
-#include "db/query/number_text.h"
+#include "base/number_text.h"
 
 namespace tuner {
 
@@ -33,8 +33,8 @@ Shard ParseShard(const std::string& text) {
   std::smatch parts;
   if (!std::regex_match(text, parts, form))
     throw UsageError("--shard " + Quoted(text) + ": expected K/N, this node's share K of N (1 <= K <= N), e.g. 3/8");
-  const Shard shard{*db::ReadWholeNumber(parts[1])->magnitude,
-                    *db::ReadWholeNumber(parts[2])->magnitude};  // digits only
+  const Shard shard{*ReadWholeNumber(parts[1])->magnitude,
+                    *ReadWholeNumber(parts[2])->magnitude};  // digits only
   if (shard.number > shard.count)
     throw UsageError("--shard " + Quoted(text) + ": share " + parts[1].str() + " of " + parts[2].str() +
                      " does not exist (K runs from 1 to N)");

@@ -14,7 +14,7 @@ StoredCandidates ReadStoredCandidates(const std::vector<ParamValues>& all,
   // This card's own time of a candidate first: FastestLeaders keeps the first time it meets.
   for (const std::vector<db::MeasurementRecord>* rows : {&here, &model})
     for (const db::MeasurementRecord& r : *rows)
-      if (db::IsOk(r.status)) stored.ok.push_back({CandidateIdentity(r.params_json), r.time_ms_median});
+      if (IsOk(r.status)) stored.ok.push_back({CandidateIdentity(r.params_json), r.time_ms_median});
   for (const db::MeasurementRecord& r : here) stored.here.insert(CandidateIdentity(r.params_json));
   stored.model_leaders = ConfirmedLeaders(model, kLeaders);
   return stored;

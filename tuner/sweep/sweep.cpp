@@ -209,7 +209,7 @@ bool SweepRun::MeasureAndStore(std::size_t index, const Compiled& compiled, bool
   std::optional<db::MeasurementRecord> record =
       measurer_.Measure(compiled, estimate_only, kills == stored_.kills.end() ? 0 : kills->second);
   if (!record || stop_.Requested()) return false;
-  history_.push_back({index, db::IsOk(record->status), record->time_ms_median});
+  history_.push_back({index, IsOk(record->status), record->time_ms_median});
   ledger_.Add(std::move(*record), compiled);
   ReportProgress();
   StopOnSameCompileError(compiled);

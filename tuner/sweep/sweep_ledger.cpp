@@ -6,7 +6,7 @@ namespace tuner {
 
 void SweepLedger::Add(db::MeasurementRecord record, const Compiled& compiled) {
   Commit(record);
-  failures_ += !db::IsOk(record.status);
+  failures_ += !IsOk(record.status);
   records_.push_back(std::move(record));
   compiled_.push_back(compiled);
 }

@@ -21,7 +21,7 @@ std::vector<std::size_t> CloseToBest(const std::vector<db::MeasurementRecord>& e
   std::vector<std::size_t> close;
   for (std::size_t k = 0; k < estimates.size(); ++k) {
     const db::MeasurementRecord& r = estimates[k];
-    if (db::IsOk(r.status) && (r.time_ms_median <= kClose * best || r.time_ms_median <= kCheapMs)) close.push_back(k);
+    if (IsOk(r.status) && (r.time_ms_median <= kClose * best || r.time_ms_median <= kCheapMs)) close.push_back(k);
   }
   return close;
 }
@@ -84,7 +84,7 @@ std::vector<std::size_t> TimingPlan::MeasuredHere(const std::vector<Leader>& lea
       if (!measure_leader_(leader.params_json)) break;
       entry = ledger.Find(leader.params_json);
     }
-    if (entry && db::IsOk(ledger.records()[*entry].status)) entries.push_back(*entry);
+    if (entry && IsOk(ledger.records()[*entry].status)) entries.push_back(*entry);
   }
   return entries;
 }

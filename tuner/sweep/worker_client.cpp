@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "db/query/default_paths.h"
+#include "base/default_paths.h"
 
 namespace tuner {
 

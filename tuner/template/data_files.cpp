@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cstring>
 
-#include "common/errors.h"
+#include "base/errors.h"
 #include "npy.h"
-#include "template/expression.h"
+#include "expression/expression.h"
 #include "template/search_space.h"
 #include "template/template_values.h"
 

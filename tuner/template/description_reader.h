@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "template/expression.h"
+#include "expression/expression.h"
 
 namespace tuner {
 

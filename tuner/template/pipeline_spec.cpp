@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "template/expression.h"
+#include "expression/expression.h"
 
 namespace tuner {
 

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "common/errors.h"
+#include "base/errors.h"
 #include "common/option_values.h"
-#include "db/query/number_text.h"
+#include "base/number_text.h"
 
 namespace tuner {
 
@@ -17,17 +17,17 @@ std::string SizeNames(const TemplateSpec& spec) {
 }
 
 // Why `text` is not a size, with the part at fault.
-std::string SizeRefusal(const std::string& text, const db::SizeReading& reading) {
+std::string SizeRefusal(const std::string& text, const SizeReading& reading) {
   const std::string prefix = "--size " + Quoted(text) + ": ";
   switch (reading.problem) {
-    case db::SizeReading::Problem::kNone:
+    case SizeReading::Problem::kNone:
       break;
-    case db::SizeReading::Problem::kNotWholeNumbers:
+    case SizeReading::Problem::kNotWholeNumbers:
       return prefix + "expected whole numbers joined by 'x', e.g. 8192x8192";
-    case db::SizeReading::Problem::kTooLarge:
+    case SizeReading::Problem::kTooLarge:
       return prefix + reading.part + " is too large; a size is at most " + std::to_string(kMaxSize) +
              " (2^53, the largest whole number the template's expressions hold exactly)";
-    case db::SizeReading::Problem::kBelowOne:
+    case SizeReading::Problem::kBelowOne:
       return prefix + "a size must be 1 or more";
   }
   return prefix;
@@ -55,14 +55,14 @@ UsageError SizesError(const std::string& list, const UsageError& e) {
 std::string ProblemSize::Key() const {
   std::vector<long long> numbers;
   for (const auto& [name, value] : values) numbers.push_back(value);
-  return db::SizeKey(numbers);
+  return SizeKey(numbers);
 }
 
 std::vector<long long> ParseSizeNumbers(const std::string& text) {
   if (text.empty())
     throw UsageError("--size '': empty; give sizes like 8192x8192, or leave --size out for the template's defaults");
-  const db::SizeReading reading = db::ReadSizes(text);
-  if (reading.problem != db::SizeReading::Problem::kNone) throw UsageError(SizeRefusal(text, reading));
+  const SizeReading reading = ReadSizes(text);
+  if (reading.problem != SizeReading::Problem::kNone) throw UsageError(SizeRefusal(text, reading));
   return reading.sizes;
 }
 

@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "db/query/number_text.h"
+#include "base/number_text.h"
 #include "template/template_spec.h"
 
 namespace tuner {
@@ -16,7 +16,6 @@ struct ProblemSize {
   std::string Key() const;  // "8192x4096": the key results are stored under
 };
 
-using db::kMaxSize;  // the largest size (2^53)
 
 // "8192x4096" -> {8192, 4096}: whole numbers from 1 to kMaxSize joined by 'x'. Throws UsageError
 // naming --size and the value, also for "" (leaving --size out is how the defaults are asked for).

@@ -3,7 +3,7 @@
 #include <cctype>
 #include <map>
 
-#include "template/expression.h"
+#include "expression/expression.h"
 
 namespace tuner {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "common/progress_bar.h"
-#include "template/expression.h"
+#include "expression/expression.h"
 #include "template/launch_types.h"
 #include "template/problem_size.h"
 #include "template/template_spec.h"

@@ -7,10 +7,10 @@
 #include <set>
 #include <sstream>
 
-#include "common/errors.h"
+#include "base/errors.h"
 #include "common/option_values.h"
 #include "common/spelling.h"
-#include "db/query/default_paths.h"
+#include "base/default_paths.h"
 
 namespace tuner {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "common/errors.h"
+#include "base/errors.h"
 #include "template/launch_types.h"
 #include "template/source_headers.h"
 

@@ -3,7 +3,7 @@
 #include <cfloat>
 #include <cmath>
 
-#include "template/expression.h"
+#include "expression/expression.h"
 #include "template/pipeline_spec.h"
 #include "template/search_space.h"
 

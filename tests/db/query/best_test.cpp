@@ -25,7 +25,6 @@
 namespace tuner {
 namespace {
 
-using db::CandidateStatus;
 using db::MeasurementRecord;
 using db::Objective;
 using db::testing::SampleMeasurement;
@@ -75,7 +74,7 @@ TEST(Best, WhatLacksTheObjectivesValueNeverWins) {
                                  CandidateStatus::kInvalid, CandidateStatus::kSkipped}) {
     const MeasurementRecord fast_but_failed = Result(1, 0.1, 0.0001, failed);
     for (Objective objective : {Objective::kTime, Objective::kEnergy, Objective::kEdp}) {
-      EXPECT_FALSE(Before(fast_but_failed, measured, objective)) << db::ToText(failed);
+      EXPECT_FALSE(Before(fast_but_failed, measured, objective)) << ToText(failed);
       EXPECT_EQ(db::BestIndex({fast_but_failed, measured}, objective), std::optional<std::size_t>(1));
     }
   }
@@ -122,7 +121,7 @@ std::map<Key, db::MeasurementRow> BestByRule(const std::vector<db::MeasurementRo
                                              Key (*key)(const db::MeasurementRow&)) {
   std::map<Key, db::MeasurementRow> best;
   for (const db::MeasurementRow& row : rows) {
-    if (!db::IsOk(row.measurement.status)) continue;
+    if (!IsOk(row.measurement.status)) continue;
     const auto found = best.find(key(row));
     if (found == best.end() || db::FasterRecord(row.measurement, found->second.measurement)) best[key(row)] = row;
   }

@@ -10,7 +10,7 @@
 #include <map>
 #include <optional>
 
-#include "db/query/errors.h"
+#include "base/errors.h"
 #include "db/query/store.h"
 #include "db_test_util.h"
 #include "run_unprivileged.h"

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <thread>
 
-#include "db/query/errors.h"
+#include "base/errors.h"
 #include "db/query/schema.h"
 #include "db/query/sqlite.h"
 #include "db/row_json.h"
@@ -56,7 +56,7 @@ TEST(Store, RoundTripThroughAFile) {
   EXPECT_EQ(stored[1].smem_bytes, 4096);
   EXPECT_EQ(stored[1].limiter, "warps");
   EXPECT_EQ(stored[1].measured_at, expected.measured_at);
-  EXPECT_EQ(stored[2].status, db::CandidateStatus::kWrongResult);
+  EXPECT_EQ(stored[2].status, CandidateStatus::kWrongResult);
   EXPECT_TRUE(store.Measurements(f.gpu_id, f.template_id, "1024x1024").empty());
   const auto rows = store.ListMeasurements({});
   ASSERT_EQ(rows.size(), 3u);
@@ -326,7 +326,7 @@ TEST(Store, UpgradeCountsOldFaultsAsOneWorkerKill) {
   Store store = Store::Open(path, OpenMode::kReadWrite);
   int faults = 0;
   for (const MeasurementRow& row : store.ListMeasurements({})) {
-    const bool fault = row.measurement.status == db::CandidateStatus::kFault;
+    const bool fault = row.measurement.status == CandidateStatus::kFault;
     faults += fault;
     EXPECT_EQ(row.measurement.worker_kills, fault ? 1 : 0);
   }

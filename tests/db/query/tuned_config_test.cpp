@@ -160,7 +160,7 @@ double ThreadCpuMilliseconds() {
 
 // Issue 12: open and the first lookup of a kernel took 20 + 41 ms on 30,000 measurements (a
 // quick_check of every page, then ranking every measurement of the kernel); the target is 5 + 1 ms.
-// CPU time, with a tenfold margin, so that a busy machine does not fail it (scripts/bench_lookup.sh
+// CPU time, with a tenfold margin, so that a busy machine does not fail it (bench/bench_lookup.sh
 // gives the figures).
 TEST(TunedConfigs, OpenAndFirstLookupStayCheapOnThirtyThousandMeasurements) {
   TempDir dir;

@@ -1,0 +1,105 @@
+#include "profilers/nvml_library.h"
+
+namespace tuner {
+
+namespace {
+
+constexpr int kNvmlSuccess = 0;
+constexpr int kNvmlNotSupported = 3;
+constexpr int kNvmlNoPermission = 4;
+constexpr unsigned kFieldPowerInstant = 186;  // NVML_FI_DEV_POWER_INSTANT, milliwatts
+
+}  // namespace
+
+// nvmlFieldValue_t as nvml.h declares it (the value a union of 8 bytes).
+struct NvmlFieldValue {
+  unsigned field_id;
+  unsigned scope_id;
+  long long timestamp;
+  long long latency_us;
+  int value_type;  // 1: unsigned int, 2: unsigned long, 3: unsigned long long, 4: signed long long
+  int result;
+  union {
+    double d;
+    unsigned ui;
+    unsigned long ul;
+    unsigned long long ull;
+    long long sll;
+  } value;
+};
+
+namespace {
+
+SharedLibrary OpenNvml() {
+  std::string why_not;
+  std::optional<SharedLibrary> library = SharedLibrary::OpenFirst({"libnvidia-ml.so.1"}, &why_not);
+  if (!library) throw NvmlError("NVML (libnvidia-ml.so.1, part of the NVIDIA driver) was not found: " + why_not);
+  return std::move(*library);
+}
+
+}  // namespace
+
+Nvml::Nvml() : library_(OpenNvml()) {
+  try {
+    shutdown_ = library_.Function<int (*)()>("nvmlShutdown");
+    error_string_ = library_.Function<const char* (*)(int)>("nvmlErrorString");
+    by_uuid_ = library_.Function<int (*)(const char*, Device*)>("nvmlDeviceGetHandleByUUID");
+    energy_ = library_.Function<int (*)(Device, unsigned long long*)>("nvmlDeviceGetTotalEnergyConsumption");
+    power_ = library_.Function<int (*)(Device, unsigned*)>("nvmlDeviceGetPowerUsage");
+    field_values_ = library_.Function<int (*)(Device, int, NvmlFieldValue*)>("nvmlDeviceGetFieldValues");
+    Check(library_.Function<int (*)()>("nvmlInit_v2")(), "nvmlInit_v2");
+  } catch (const NvmlError&) {
+    throw;
+  } catch (const std::runtime_error& e) {
+    throw NvmlError(e.what());
+  }
+}
+
+Nvml::~Nvml() { shutdown_(); }
+
+void Nvml::Check(int result, const char* call) const {
+  if (result == kNvmlSuccess) return;
+  std::string message = std::string(call) + " failed: " + error_string_(result);
+  if (result == kNvmlNotSupported) message += " (this GPU does not report it)";
+  if (result == kNvmlNoPermission) message += " (this user may not read it)";
+  throw NvmlError(message);
+}
+
+Nvml::Device Nvml::DeviceByUuid(const std::string& uuid) const {
+  Device device = nullptr;
+  Check(by_uuid_(uuid.c_str(), &device), "nvmlDeviceGetHandleByUUID");
+  return device;
+}
+
+unsigned long long Nvml::TotalEnergyMj(Device device) const {
+  unsigned long long millijoules = 0;
+  Check(energy_(device, &millijoules), "nvmlDeviceGetTotalEnergyConsumption");
+  return millijoules;
+}
+
+unsigned Nvml::PowerMw(Device device) const {
+  if (instant_power_) {
+    NvmlFieldValue field{};
+    field.field_id = kFieldPowerInstant;
+    if (field_values_(device, 1, &field) == kNvmlSuccess && field.result == kNvmlSuccess) {
+      switch (field.value_type) {
+        case 1:
+          return field.value.ui;
+        case 2:
+          return static_cast<unsigned>(field.value.ul);
+        case 3:
+          return static_cast<unsigned>(field.value.ull);
+        case 4:
+          return static_cast<unsigned>(field.value.sll);
+        default:
+          break;
+      }
+    }
+    instant_power_ = false;
+  }
+  unsigned milliwatts = 0;
+  Check(power_(device, &milliwatts), "nvmlDeviceGetPowerUsage");
+  return milliwatts;
+}
+
+}  // namespace tuner

@@ -1,0 +1,49 @@
+// The few NVML entry points the energy measurement needs, loaded at run time from the driver's
+// libnvidia-ml.so.1 (declared here: the toolkit ships no nvml.h). Only reads: never changes clocks,
+// power limits or modes.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "profilers/shared_library.h"
+
+namespace tuner {
+
+struct NvmlError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class Nvml {
+ public:
+  using Device = struct NvmlDevice*;
+
+  // Loads the library and initialises NVML; throws NvmlError saying why not.
+  Nvml();
+  ~Nvml();
+  Nvml(const Nvml&) = delete;
+  Nvml& operator=(const Nvml&) = delete;
+
+  // The device of a CUDA UUID ("GPU-…"): NVML numbers GPUs differently under CUDA_VISIBLE_DEVICES.
+  Device DeviceByUuid(const std::string& uuid) const;
+  // Energy used since the driver loaded, in millijoules (Volta and newer).
+  unsigned long long TotalEnergyMj(Device device) const;
+  // The power reading, in milliwatts: the instantaneous one (NVML_FI_DEV_POWER_INSTANT) where the
+  // driver has it, else nvmlDeviceGetPowerUsage's (an average over about a second on recent GPUs,
+  // which lags a change of load).
+  unsigned PowerMw(Device device) const;
+
+ private:
+  void Check(int result, const char* call) const;
+
+  SharedLibrary library_;
+  int (*shutdown_)();
+  const char* (*error_string_)(int);
+  int (*by_uuid_)(const char*, Device*);
+  int (*energy_)(Device, unsigned long long*);
+  int (*power_)(Device, unsigned*);
+  int (*field_values_)(Device, int, struct NvmlFieldValue*);
+  mutable bool instant_power_ = true;  // until the driver refuses the field
+};
+
+}  // namespace tuner
