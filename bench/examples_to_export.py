@@ -16,6 +16,9 @@ import sys
 FLOATS = ("time_ms_median", "time_ms_min", "time_ms_max", "time_ms_spread", "perf_value", "occupancy", "compile_ms")
 INTS = ("samples", "regs_per_thread", "smem_bytes", "spill_bytes", "blocks_per_sm")
 TEXTS = ("params_json", "launch_json", "status", "reason", "perf_unit", "limiter", "error_text", "measured_at")
+# Columns of schemas 4 and 6 that CSVs made before the field table (db/query/measurement_fields.h) lack.
+LATER = {"worker_kills": int, "counters_json": str, "energy_j": float, "power_w": float, "energy_launch_ms": float,
+         "perf_per_joule": float}
 
 
 def export_line(row, renames):
@@ -23,7 +26,7 @@ def export_line(row, renames):
     measurement = {key: row[key] for key in TEXTS}
     measurement.update({key: float(row[key] or 0) for key in FLOATS})
     measurement.update({key: int(float(row[key] or 0)) for key in INTS})
-    measurement["worker_kills"] = 0
+    measurement.update({key: kind(row.get(key) or kind()) for key, kind in LATER.items()})
     copy_gbps = float(row["ceiling_value"] or 0) if row["perf_unit"] == "GB/s" else 0.0
     return {
         "gpu": {"uuid": row["gpu_uuid"], "name": row["gpu_name"], "cc_major": int(cc[:-1]), "cc_minor": int(cc[-1]),

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "db/objective.h"
+#include "db/row_json.h"
 
 namespace tuner::db {
 
@@ -53,15 +54,25 @@ std::vector<std::pair<std::string, double>> TopStalls(const std::string& counter
   return stalls;
 }
 
+namespace {
+
+// HardwareJson's keys, a contract of `tune --json` and `query --json`.
+const std::vector<JsonKey>& HardwareKeys() {
+  using R = MeasurementRecord;
+  static const std::vector<JsonKey> keys = {{&R::counters_json, "/counters"},
+                                            {&R::energy_j, "/energy_j"},
+                                            {&R::power_w, "/power_w"},
+                                            {&R::energy_launch_ms, "/energy_launch_ms"},
+                                            {&R::perf_per_joule, "/perf_per_joule"}};
+  return keys;
+}
+
+}  // namespace
+
 nlohmann::json HardwareJson(const MeasurementRecord& r) {
-  const nlohmann::json counters = ParseOrNull(r.counters_json);
-  const bool energy = r.energy_j > 0;
-  return {{"counters", counters.is_object() ? counters : nlohmann::json()},
-          {"energy_j", energy ? nlohmann::json(r.energy_j) : nlohmann::json()},
-          {"power_w", energy ? nlohmann::json(r.power_w) : nlohmann::json()},
-          {"energy_launch_ms", energy ? nlohmann::json(r.energy_launch_ms) : nlohmann::json()},
-          {"perf_per_joule", energy ? nlohmann::json(r.perf_per_joule) : nlohmann::json()},
-          {"perf_per_joule_unit", energy ? nlohmann::json(PerJouleUnit(r.perf_unit)) : nlohmann::json()}};
+  nlohmann::json json = RecordJson(r, HardwareKeys());
+  json["perf_per_joule_unit"] = r.energy_j > 0 ? nlohmann::json(PerJouleUnit(r.perf_unit)) : nlohmann::json();
+  return json;
 }
 
 namespace {

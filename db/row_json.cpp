@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "db/query/measurement_fields.h"
+
 namespace tuner::db {
 
 using nlohmann::json;
@@ -91,34 +93,16 @@ void SweepFields(Sweep& s, Field& field) {
   field("copy_gbps", s.copy_gbps, Presence::kAddedLater);  // schema 3
 }
 
+// Exports began with schema 2: a field that a later schema added may be absent from a line.
+constexpr int kFirstExportSchema = 2;
+
+// The measurement's fields in the table's order (db/query/measurement_fields.h), as GpuFields.
 template <class Measurement, class Field>
-void MeasurementFields(Measurement& m, Field& field) {
-  field("params_json", m.params_json);
-  field("launch_json", m.launch_json);
-  field("status", m.status);
-  field("reason", m.reason);
-  field("time_ms_median", m.time_ms_median);
-  field("time_ms_min", m.time_ms_min);
-  field("time_ms_max", m.time_ms_max);
-  field("time_ms_spread", m.time_ms_spread);
-  field("samples", m.samples);
-  field("perf_value", m.perf_value);
-  field("perf_unit", m.perf_unit);
-  field("regs_per_thread", m.regs_per_thread);
-  field("smem_bytes", m.smem_bytes);
-  field("spill_bytes", m.spill_bytes);
-  field("blocks_per_sm", m.blocks_per_sm);
-  field("occupancy", m.occupancy);
-  field("limiter", m.limiter);
-  field("compile_ms", m.compile_ms);
-  field("error_text", m.error_text);
-  field("measured_at", m.measured_at);
-  field("worker_kills", m.worker_kills, Presence::kAddedLater);  // schema 4
-  field("counters_json", m.counters_json, Presence::kAddedLater);  // schema 6, as the four below
-  field("energy_j", m.energy_j, Presence::kAddedLater);
-  field("power_w", m.power_w, Presence::kAddedLater);
-  field("energy_launch_ms", m.energy_launch_ms, Presence::kAddedLater);
-  field("perf_per_joule", m.perf_per_joule, Presence::kAddedLater);
+void EachMeasurementField(Measurement& m, Field& field) {
+  for (const MeasurementField& f : MeasurementFields()) {
+    const Presence presence = f.since_schema > kFirstExportSchema ? Presence::kAddedLater : Presence::kAlways;
+    VisitField(f, m, [&](auto& value) { field(f.name, value, presence); });
+  }
 }
 
 // Writes the fields it is given into one object, in their order; a status as its text.
@@ -160,7 +144,7 @@ ordered_json ToJson(const GpuRecord& g) {
 
 ordered_json ToJson(const MeasurementRecord& m) {
   FieldWriter out;
-  MeasurementFields(m, out);
+  EachMeasurementField(m, out);
   return out.object;
 }
 
@@ -187,7 +171,7 @@ MeasurementRow RowFromJson(const json& line) {
   const json& m = Object(line, "measurement");
   FieldReader measurement{m, "measurement", ""};
   MeasurementRecord& r = row.measurement;
-  MeasurementFields(r, measurement);
+  EachMeasurementField(r, measurement);
   const std::string& status = measurement.status_text;
   if (!status.empty()) r.status = CandidateStatusFromText(status);
   // Absent in exports of schema 3, where a fault or timeout had killed its worker once.
@@ -197,6 +181,31 @@ MeasurementRow RowFromJson(const json& line) {
   if (row.gpu.uuid.empty() || row.templ.name.empty() || r.params_json.empty() || status.empty())
     throw std::invalid_argument("gpu.uuid, template.name, measurement.params_json and status must not be empty");
   return row;
+}
+
+namespace {
+
+// A field's value in an output for people and scripts (FieldContent).
+ordered_json ViewValue(const MeasurementField& field, const MeasurementRecord& record) {
+  if (field.content == FieldContent::kEnergy && record.energy_j <= 0) return nullptr;
+  ordered_json value;
+  VisitField(field, record, [&](const auto& member) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(member)>, CandidateStatus>)
+      value = ToText(member);
+    else
+      value = member;
+  });
+  if (field.content != FieldContent::kJsonText) return value;
+  const ordered_json object = ParseStoredJson(value.get<std::string>());
+  return object.is_object() ? object : ordered_json();
+}
+
+}  // namespace
+
+ordered_json RecordJson(const MeasurementRecord& record, const std::vector<JsonKey>& keys) {
+  ordered_json out = ordered_json::object();
+  for (const JsonKey& key : keys) out[ordered_json::json_pointer(key.pointer)] = ViewValue(FieldOf(key.field), record);
+  return out;
 }
 
 ordered_json ParseStoredJson(const std::string& text) {

@@ -1,11 +1,14 @@
-// Measurement rows as JSON: the lines of `tuner db export` / `tuner db import`, and the pieces of
-// `tuner query --json`. params_json and launch_json travel as strings, byte for byte, because a
-// candidate's identity in the store is its params_json text.
+// Measurement rows as JSON: the lines of `tuner db export` / `tuner db import` (a record's fields
+// under their names, db/query/measurement_fields.h), and a record's fields under the keys of one
+// output (`tune --json`, `query --json`, the leaders' summary). params_json and launch_json travel as strings, byte for
+// byte, because a candidate's identity in the store is its params_json text.
 #pragma once
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
+#include "db/query/measurement_fields.h"
 #include "db/query/records.h"
 #include "db/query/store.h"
 
@@ -14,6 +17,16 @@ namespace tuner::db {
 nlohmann::ordered_json ToJson(const GpuRecord& gpu);
 nlohmann::ordered_json ToJson(const MeasurementRecord& measurement);
 nlohmann::ordered_json ToJson(const MeasurementRow& row);  // one export line
+
+// Where one output writes a field of the record: a JSON pointer, so "/time_ms/median" nests.
+struct JsonKey {
+  MeasurementField::Member field;
+  const char* pointer;
+};
+
+// The fields `keys` names, as outputs for people and scripts show them (FieldContent): a JSON text
+// as its object (null when none), energy null when not measured, a status as its text.
+nlohmann::ordered_json RecordJson(const MeasurementRecord& record, const std::vector<JsonKey>& keys);
 
 // Throws std::invalid_argument naming the missing or mistyped field.
 MeasurementRow RowFromJson(const nlohmann::json& line);

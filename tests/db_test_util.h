@@ -9,8 +9,11 @@
 #include <iterator>
 #include <random>
 #include <string>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
+#include "db/query/measurement_fields.h"
 #include "db/query/records.h"
 #include "db/query/sqlite.h"
 
@@ -100,6 +103,38 @@ inline MeasurementRecord SampleMeasurement(int tile, double time_ms, const std::
   m.compile_ms = 30;
   m.measured_at = "2026-11-22T01:00:00Z";
   return m;
+}
+
+// A record with every field of the table set to a value of its own, none a new record's: the JSON
+// texts objects, the status wrong_result, the energy measured.
+inline MeasurementRecord EveryFieldSet() {
+  MeasurementRecord m;
+  int n = 1;
+  for (const MeasurementField& field : MeasurementFields()) {
+    const std::string text = field.content == FieldContent::kJsonText
+                                 ? "{\"" + std::string(field.name) + "\":" + std::to_string(n) + "}"
+                                 : std::string(field.name) + " " + std::to_string(n);
+    VisitField(field, m, [&](auto& value) {
+      using T = std::decay_t<decltype(value)>;
+      if constexpr (std::is_same_v<T, std::string>) value = text;
+      if constexpr (std::is_same_v<T, CandidateStatus>) value = CandidateStatus::kWrongResult;
+      if constexpr (std::is_arithmetic_v<T>) value = static_cast<T>(n * 1.5);
+    });
+    ++n;
+  }
+  return m;
+}
+
+// The names of the table's fields in which `a` and `b` differ.
+inline std::vector<std::string> DifferingFields(const MeasurementRecord& a, const MeasurementRecord& b) {
+  std::vector<std::string> names;
+  for (const MeasurementField& field : MeasurementFields())
+    std::visit(
+        [&](auto member) {
+          if (!(a.*member == b.*member)) names.push_back(field.name);
+        },
+        field.member);
+  return names;
 }
 
 }  // namespace tuner::db::testing

@@ -204,7 +204,7 @@ void Store::AddMeasurement(std::int64_t sweep_id, const MeasurementRecord& measu
 std::vector<MeasurementRecord> Store::Measurements(std::int64_t gpu_id, std::int64_t template_id,
                                                    const std::string& size_key) {
   const auto lock = impl_->Lock();
-  sql::Statement select(impl_->connection, std::string("SELECT ") + kMeasurementColumns +
+  sql::Statement select(impl_->connection, "SELECT " + MeasurementColumns() +
                                                ", id FROM measurements WHERE gpu_id = ?1 AND template_id = ?2 "
                                                "AND size_key = ?3 ORDER BY id");
   select.Bind(1, gpu_id).Bind(2, template_id).Bind(3, size_key);
@@ -215,7 +215,7 @@ std::vector<MeasurementRecord> Store::ModelMeasurements(std::int64_t gpu_id, std
                                                         const std::string& size_key) {
   const auto lock = impl_->Lock();
   sql::Statement select(impl_->connection,
-                        std::string("SELECT ") + kMeasurementColumns +
+                        "SELECT " + MeasurementColumns() +
                             ", id FROM measurements WHERE template_id = ?2 AND size_key = ?3 AND gpu_id IN ("
                             "SELECT o.id FROM gpus o JOIN gpus g ON g.id = ?1 WHERE " +
                             SameModelSql("o", "g") + ") ORDER BY id");
@@ -303,13 +303,22 @@ namespace {
 const char* const kLookupGpusSql = "SELECT id, uuid, name, cc_major, cc_minor, sm_count, memory_bytes FROM gpus";
 const char* const kLookupVersionsSql =
     "SELECT id, hash FROM templates WHERE name = ?1 ORDER BY first_seen DESC, id DESC";  // current first
-// The measurement columns in kMeasurementColumns' order, constants for those best_per_gpu does not
-// copy, so that they read as every other measurement (ReadMeasurement).
-const char* const kLookupBestSql =
-    "SELECT b.template_id, b.gpu_id, b.size_key, b.measurement_id, b.params_json, b.launch_json, 'ok', '', "
-    "b.time_ms_median, 0, 0, 0, 0, b.perf_value, b.perf_unit, 0, 0, 0, 0, 0, '', 0, '', b.measured_at, 0, '', 0, 0, 0, "
-    "0 "
-    "FROM templates t JOIN best_per_gpu b ON b.template_id = t.id WHERE t.name = ?1";
+// A measurement column as best_per_gpu's row gives it: the columns it copies, 'ok' (only an `ok` row
+// is best), and '' or 0 for the others, so that the row reads as every measurement (ReadMeasurement).
+std::string LookupBestColumn(const MeasurementField& field) {
+  const std::string name = field.name;
+  if (name == "status") return "'ok'";
+  for (const char* copied : {"params_json", "launch_json", "time_ms_median", "perf_value", "perf_unit", "measured_at"})
+    if (name == copied) return "b." + name;
+  return std::string(SqlType(field)) == "TEXT" ? "''" : "0";
+}
+
+const std::string& LookupBestSql() {
+  static const std::string sql = "SELECT b.template_id, b.gpu_id, b.size_key, b.measurement_id, " +
+                                 MeasurementColumnList(LookupBestColumn) +
+                                 " FROM templates t JOIN best_per_gpu b ON b.template_id = t.id WHERE t.name = ?1";
+  return sql;
+}
 
 // Runs a prepared statement to its end, `read` called on every row; reset even when it throws, so
 // that it ends its read transaction and can be bound again.
@@ -328,7 +337,8 @@ void ForEachRow(sql::Statement& statement, Read read) {
 
 void Store::PrepareBestForLookup() {
   const auto lock = impl_->Lock();
-  for (const char* sql : {kLookupGpusSql, kLookupVersionsSql, kLookupBestSql}) impl_->Prepared(sql);
+  for (const std::string& sql : {std::string(kLookupGpusSql), std::string(kLookupVersionsSql), LookupBestSql()})
+    impl_->Prepared(sql);
 }
 
 std::vector<MeasurementRow> Store::BestForLookup(const std::string& template_name) {
@@ -346,7 +356,7 @@ std::vector<MeasurementRow> Store::BestForLookup(const std::string& template_nam
     hashes[s.Int64(0)] = s.Text(1);
   });
   std::vector<MeasurementRow> rows;
-  sql::Statement& best = impl_->Prepared(kLookupBestSql);
+  sql::Statement& best = impl_->Prepared(LookupBestSql());
   best.Bind(1, template_name);
   ForEachRow(best, [&](const sql::Statement& s) {
     MeasurementRow& row = rows.emplace_back();

@@ -1,6 +1,7 @@
 #include "db/query/store_columns.h"
 
 #include <ctime>
+#include <functional>
 #include <stdexcept>
 
 #include "base/errors.h"
@@ -20,7 +21,7 @@ std::vector<MeasurementRecord> ReadMeasurementsWithIds(sql::Statement& select) {
   std::vector<MeasurementRecord> records;
   while (select.Step()) {
     records.push_back(ReadMeasurement(select, 0));
-    records.back().id = select.Int64(kMeasurementColumnCount);
+    records.back().id = select.Int64(static_cast<int>(MeasurementFields().size()));
   }
   return records;
 }
@@ -33,71 +34,60 @@ CandidateStatus ReadStatus(const std::string& text) {
   }
 }
 
-// The 26 measurement columns in MeasurementRecord's order, for INSERT and SELECT alike.
-const char* const kMeasurementColumns =
-    "params_json, launch_json, status, reason, time_ms_median, time_ms_min, time_ms_max, "
-    "time_ms_spread, samples, perf_value, perf_unit, regs_per_thread, smem_bytes, spill_bytes, "
-    "blocks_per_sm, occupancy, limiter, compile_ms, error_text, measured_at, worker_kills, "
-    "counters_json, energy_j, power_w, energy_launch_ms, perf_per_joule";
+std::string MeasurementColumnList(const std::function<std::string(const MeasurementField&)>& expression) {
+  std::string list;
+  for (const MeasurementField& field : MeasurementFields()) list += (list.empty() ? "" : ", ") + expression(field);
+  return list;
+}
 
-void BindMeasurement(sql::Statement& s, int first, const MeasurementRecord& m) {
-  s.Bind(first, m.params_json).Bind(first + 1, m.launch_json).Bind(first + 2, ToText(m.status));
-  s.Bind(first + 3, m.reason).Bind(first + 4, m.time_ms_median).Bind(first + 5, m.time_ms_min);
-  s.Bind(first + 6, m.time_ms_max).Bind(first + 7, m.time_ms_spread).Bind(first + 8, m.samples);
-  s.Bind(first + 9, m.perf_value).Bind(first + 10, m.perf_unit).Bind(first + 11, m.regs_per_thread);
-  s.Bind(first + 12, m.smem_bytes).Bind(first + 13, m.spill_bytes).Bind(first + 14, m.blocks_per_sm);
-  s.Bind(first + 15, m.occupancy).Bind(first + 16, m.limiter).Bind(first + 17, m.compile_ms);
-  s.Bind(first + 18, m.error_text).Bind(first + 19, m.measured_at.empty() ? NowUtc() : m.measured_at);
-  s.Bind(first + 20, m.worker_kills).Bind(first + 21, m.counters_json).Bind(first + 22, m.energy_j);
-  s.Bind(first + 23, m.power_w).Bind(first + 24, m.energy_launch_ms).Bind(first + 25, m.perf_per_joule);
+std::string MeasurementColumns() {
+  return MeasurementColumnList([](const MeasurementField& field) { return std::string(field.name); });
+}
+
+namespace {
+
+void BindValue(sql::Statement& s, int index, const std::string& value) { s.Bind(index, value); }
+void BindValue(sql::Statement& s, int index, int value) { s.Bind(index, value); }
+void BindValue(sql::Statement& s, int index, std::int64_t value) { s.Bind(index, value); }
+void BindValue(sql::Statement& s, int index, double value) { s.Bind(index, value); }
+void BindValue(sql::Statement& s, int index, CandidateStatus value) { s.Bind(index, ToText(value)); }
+
+void ReadValue(const sql::Statement& s, int column, std::string* value) { *value = s.Text(column); }
+void ReadValue(const sql::Statement& s, int column, int* value) { *value = s.Int(column); }
+void ReadValue(const sql::Statement& s, int column, std::int64_t* value) { *value = s.Int64(column); }
+void ReadValue(const sql::Statement& s, int column, double* value) { *value = s.Double(column); }
+void ReadValue(const sql::Statement& s, int column, CandidateStatus* value) { *value = ReadStatus(s.Text(column)); }
+
+}  // namespace
+
+void BindMeasurement(sql::Statement& s, int first, const MeasurementRecord& measurement) {
+  MeasurementRecord m = measurement;
+  if (m.measured_at.empty()) m.measured_at = NowUtc();
+  int index = first;
+  for (const MeasurementField& field : MeasurementFields())
+    VisitField(field, m, [&](const auto& value) { BindValue(s, index++, value); });
 }
 
 MeasurementRecord ReadMeasurement(const sql::Statement& s, int first) {
   MeasurementRecord m;
-  m.params_json = s.Text(first);
-  m.launch_json = s.Text(first + 1);
-  m.status = ReadStatus(s.Text(first + 2));
-  m.reason = s.Text(first + 3);
-  m.time_ms_median = s.Double(first + 4);
-  m.time_ms_min = s.Double(first + 5);
-  m.time_ms_max = s.Double(first + 6);
-  m.time_ms_spread = s.Double(first + 7);
-  m.samples = s.Int(first + 8);
-  m.perf_value = s.Double(first + 9);
-  m.perf_unit = s.Text(first + 10);
-  m.regs_per_thread = s.Int(first + 11);
-  m.smem_bytes = s.Int64(first + 12);
-  m.spill_bytes = s.Int(first + 13);
-  m.blocks_per_sm = s.Int(first + 14);
-  m.occupancy = s.Double(first + 15);
-  m.limiter = s.Text(first + 16);
-  m.compile_ms = s.Double(first + 17);
-  m.error_text = s.Text(first + 18);
-  m.measured_at = s.Text(first + 19);
-  m.worker_kills = s.Int(first + 20);
-  m.counters_json = s.Text(first + 21);
-  m.energy_j = s.Double(first + 22);
-  m.power_w = s.Double(first + 23);
-  m.energy_launch_ms = s.Double(first + 24);
-  m.perf_per_joule = s.Double(first + 25);
+  int column = first;
+  for (const MeasurementField& field : MeasurementFields())
+    VisitField(field, m, [&](auto& value) { ReadValue(s, column++, &value); });
   return m;
 }
 
 // Upsert of one candidate; with `only_if_newer` an existing row is replaced only by a later one.
 std::string UpsertMeasurementSql(bool only_if_newer) {
-  std::string sql = std::string("INSERT INTO measurements (sweep_id, gpu_id, template_id, size_key, ") +
-                    kMeasurementColumns + ") VALUES (?1, ?2, ?3, ?4";
-  for (int i = 0; i < kMeasurementColumnCount; ++i) sql += ", ?" + std::to_string(5 + i);
-  sql += ") ON CONFLICT (gpu_id, template_id, size_key, params_json) DO UPDATE SET sweep_id = excluded.sweep_id";
-  const std::string columns = kMeasurementColumns;
-  std::size_t start = columns.find(',') + 2;  // every column but params_json, the key
-  while (start < columns.size()) {
-    std::size_t end = columns.find(',', start);
-    if (end == std::string::npos) end = columns.size();
-    const std::string column = columns.substr(start, end - start);
-    sql += ", " + column + " = excluded." + column;
-    start = end + 2;
-  }
+  int parameter = 5;
+  const std::string values =
+      MeasurementColumnList([&](const MeasurementField&) { return "?" + std::to_string(parameter++); });
+  std::string sql =
+      "INSERT INTO measurements (sweep_id, gpu_id, template_id, size_key, " + MeasurementColumns() +
+      ") VALUES (?1, ?2, ?3, ?4, " + values +
+      ") ON CONFLICT (gpu_id, template_id, size_key, params_json) DO UPDATE SET sweep_id = excluded.sweep_id";
+  for (const MeasurementField& field : MeasurementFields())
+    if (field.member != MeasurementField::Member(&MeasurementRecord::params_json))  // the key
+      sql += std::string(", ") + field.name + " = excluded." + field.name;
   if (only_if_newer) sql += " WHERE excluded.measured_at > measurements.measured_at";
   return sql;
 }
@@ -105,15 +95,12 @@ std::string UpsertMeasurementSql(bool only_if_newer) {
 // Joined rows: measurement, GPU, template, sweep. %SOURCE% is the table or subquery named m.
 namespace {
 
+// %COLUMNS% stands for the measurement's columns.
 const char* const kRowSelect =
     "SELECT m.id, m.sweep_id, g.uuid, g.name, g.cc_major, g.cc_minor, g.sm_count, g.memory_bytes, "
     "g.driver_version, g.cuda_version, t.name, t.hash, t.first_seen, s.uid, s.command, s.strategy, "
     "s.budget, s.size_key, s.status, s.tool_version, s.nvrtc_version, s.started_at, s.ended_at, "
-    "g.sm_clock_mhz, s.copy_gbps, "
-    "m.size_key, m.params_json, m.launch_json, m.status, m.reason, m.time_ms_median, m.time_ms_min, "
-    "m.time_ms_max, m.time_ms_spread, m.samples, m.perf_value, m.perf_unit, m.regs_per_thread, "
-    "m.smem_bytes, m.spill_bytes, m.blocks_per_sm, m.occupancy, m.limiter, m.compile_ms, m.error_text, "
-    "m.measured_at, m.worker_kills, m.counters_json, m.energy_j, m.power_w, m.energy_launch_ms, m.perf_per_joule FROM "
+    "g.sm_clock_mhz, s.copy_gbps, m.size_key, %COLUMNS% FROM "
     "%SOURCE% m JOIN gpus g ON g.id = m.gpu_id "
     "JOIN templates t ON t.id = m.template_id JOIN sweeps s ON s.id = m.sweep_id ";
 
@@ -122,6 +109,9 @@ const char* const kRowSelect =
 std::string RowSelect(const std::string& source) {
   std::string sql = kRowSelect;
   sql.replace(sql.find("%SOURCE%"), 8, source);
+  const std::string columns =
+      MeasurementColumnList([](const MeasurementField& field) { return std::string("m.") + field.name; });
+  sql.replace(sql.find("%COLUMNS%"), 9, columns);
   return sql;
 }
 

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "cli_runner.h"
 #include "db/query/store.h"
@@ -66,6 +67,29 @@ TEST(QueryCommand, ExactSizeAsJson) {
   EXPECT_EQ(best["launch"]["block"][0], 64);
   EXPECT_DOUBLE_EQ(best["time_ms"]["median"].get<double>(), 0.5);
   EXPECT_EQ(best["from"]["gpu"]["uuid"], "GPU-1111");
+}
+
+// An object's keys in order, separated by spaces.
+std::string Keys(const nlohmann::ordered_json& object) {
+  std::string keys;
+  for (const auto& item : object.items()) keys += (keys.empty() ? "" : " ") + item.key();
+  return keys;
+}
+
+// The keys of a result are a contract scripts read (the Python package reads this document): in this order.
+TEST(QueryCommand, JsonKeepsItsKeys) {
+  TempDir dir;
+  const testing::CliResult r =
+      RunTuner("query transpose --device h100 --size 4096x4096 --json --db " + MakeDatabase(dir));
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const auto best = nlohmann::ordered_json::parse(r.out)["results"][0];
+  EXPECT_EQ(Keys(best),
+            "gpu status note fallback from template_hash stale params launch time_ms perf regs_per_thread smem_bytes "
+            "blocks_per_sm occupancy limiter measured_at counters energy_j energy_launch_ms perf_per_joule "
+            "perf_per_joule_unit power_w");
+  EXPECT_EQ(Keys(best["time_ms"]), "median min max spread samples");
+  EXPECT_EQ(Keys(best["perf"]), "value unit");
+  EXPECT_TRUE(best["energy_j"].is_null());  // not measured
 }
 
 TEST(QueryCommand, NearestSizeAndDefaultsAreReported) {

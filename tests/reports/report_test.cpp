@@ -8,6 +8,8 @@
 
 #include "cli_runner.h"
 #include "base/errors.h"
+#include "db/query/measurement_fields.h"
+#include "db_test_util.h"
 #include "report_test_data.h"
 #include "reports/ceiling.h"
 #include "reports/csv_report.h"
@@ -224,6 +226,43 @@ TEST_F(ReportTest, CsvHasOneRecordPerMeasurementAndRoundTrips) {
   }
   EXPECT_TRUE(found_error_text);
   EXPECT_EQ(records[1][column("kernel")], kEvil);  // sorted by kernel name like the store
+}
+
+void ParseCell(const std::string& text, std::string* value) { *value = text; }
+void ParseCell(const std::string& text, int* value) { *value = std::stoi(text); }
+void ParseCell(const std::string& text, std::int64_t* value) { *value = std::stoll(text); }
+void ParseCell(const std::string& text, double* value) { *value = std::stod(text); }
+void ParseCell(const std::string& text, CandidateStatus* value) { *value = CandidateStatusFromText(text); }
+
+// Every field of the measurement record has a column under its name holding its stored value, the
+// first 36 columns keep their places and the fields added later follow them.
+TEST(ReportCsv, HasEveryFieldOfTheRecord) {
+  db::MeasurementRow row;
+  row.measurement = db::testing::EveryFieldSet();
+  report::Run run;
+  run.rows = {row};
+  ReportData data;
+  data.kernels.resize(1);
+  data.kernels[0].runs = {run};
+  const auto records = ParseCsv(RenderCsv(data));
+  ASSERT_EQ(records.size(), 2u);
+  const std::vector<std::string>& header = records[0];
+  ASSERT_EQ(records[1].size(), header.size());
+  EXPECT_EQ(header[0], "kernel");
+  EXPECT_EQ(header[35], "error_text");
+  EXPECT_EQ(std::vector<std::string>(header.begin() + 36, header.end()),
+            (std::vector<std::string>{"worker_kills", "counters_json", "energy_j", "power_w", "energy_launch_ms",
+                                      "perf_per_joule"}));
+  const auto cell = [&](const std::string& name) {
+    const auto at = std::find(header.begin(), header.end(), name);
+    return at == header.end() ? "(no column " + name + ")" : records[1][at - header.begin()];
+  };
+  EXPECT_EQ(cell("status"), "wrong_result");
+  EXPECT_EQ(cell("time_ms_median"), "7.5");  // the 5th field: 5 x 1.5
+  db::MeasurementRecord back;
+  for (const db::MeasurementField& field : db::MeasurementFields())
+    db::VisitField(field, back, [&](auto& value) { ParseCell(cell(field.name), &value); });
+  EXPECT_EQ(db::testing::DifferingFields(back, row.measurement), std::vector<std::string>());
 }
 
 TEST(ReportMarkdown, EscapeKeepsTextAsText) {

@@ -52,30 +52,37 @@ std::vector<db::GpuRecord> Targets(const po::variables_map& vm, const std::optio
   return db::ModelsIn(rows);
 }
 
+// A selection's keys in `query --json` (a contract scripts read), after its template's hash.
+const std::vector<db::JsonKey>& QueryJsonKeys() {
+  using R = db::MeasurementRecord;
+  static const std::vector<db::JsonKey> keys = {{&R::params_json, "/params"},
+                                                {&R::launch_json, "/launch"},
+                                                {&R::time_ms_median, "/time_ms/median"},
+                                                {&R::time_ms_min, "/time_ms/min"},
+                                                {&R::time_ms_max, "/time_ms/max"},
+                                                {&R::time_ms_spread, "/time_ms/spread"},
+                                                {&R::samples, "/time_ms/samples"},
+                                                {&R::perf_value, "/perf/value"},
+                                                {&R::perf_unit, "/perf/unit"},
+                                                {&R::regs_per_thread, "/regs_per_thread"},
+                                                {&R::smem_bytes, "/smem_bytes"},
+                                                {&R::blocks_per_sm, "/blocks_per_sm"},
+                                                {&R::occupancy, "/occupancy"},
+                                                {&R::limiter, "/limiter"},
+                                                {&R::measured_at, "/measured_at"}};
+  return keys;
+}
+
 ordered_json SelectionJson(const db::Selection& s, const db::LookupTarget& target) {
   ordered_json out = {
       {"gpu", db::ToJson(target.gpu)}, {"status", db::ToString(s.status)}, {"note", s.Describe(target)}};
   if (s.status == db::LookupStatus::kNotFound) return out;
-  const db::MeasurementRecord& m = s.row.measurement;
   out["fallback"] = db::ToString(s.fallback);
   out["from"] = {{"size", s.row.size_key}, {"gpu", db::ToJson(s.row.gpu)}, {"size_distance", s.size_distance}};
   out["template_hash"] = s.row.templ.hash;
   out["stale"] = s.row.stale;
-  out["params"] = db::ParseStoredJson(m.params_json);
-  out["launch"] = db::ParseStoredJson(m.launch_json);
-  out["time_ms"] = {{"median", m.time_ms_median},
-                    {"min", m.time_ms_min},
-                    {"max", m.time_ms_max},
-                    {"spread", m.time_ms_spread},
-                    {"samples", m.samples}};
-  out["perf"] = {{"value", m.perf_value}, {"unit", m.perf_unit}};
-  out["regs_per_thread"] = m.regs_per_thread;
-  out["smem_bytes"] = m.smem_bytes;
-  out["blocks_per_sm"] = m.blocks_per_sm;
-  out["occupancy"] = m.occupancy;
-  out["limiter"] = m.limiter;
-  out["measured_at"] = m.measured_at;
-  const nlohmann::json hardware = db::HardwareJson(m);  // kept: items() does not keep its object alive
+  out.update(db::RecordJson(s.row.measurement, QueryJsonKeys()));
+  const nlohmann::json hardware = db::HardwareJson(s.row.measurement);  // kept: items() does not keep its object alive
   for (const auto& [key, value] : hardware.items()) out[key] = value;
   return out;
 }

@@ -15,6 +15,7 @@
 #include "db/counters.h"
 #include "db/objective.h"
 #include "db/query/store.h"
+#include "db/row_json.h"
 #include "reports/report_format.h"
 #include "sweep/leader_summary.h"
 #include "sweep/multi_gpu_sweep.h"
@@ -31,26 +32,20 @@ namespace {
 
 using report::ParamsText;
 
-nlohmann::json RecordJson(const db::MeasurementRecord& r) {
-  return {{"params", nlohmann::ordered_json::parse(r.params_json)},
-          {"launch", nlohmann::json::parse(r.launch_json)},
-          {"status", ToText(r.status)},
-          {"reason", r.reason},
-          {"time_ms", r.time_ms_median},
-          {"time_ms_min", r.time_ms_min},
-          {"time_ms_max", r.time_ms_max},
-          {"spread", r.time_ms_spread},
-          {"samples", r.samples},
-          {"perf", r.perf_value},
-          {"perf_unit", r.perf_unit},
-          {"regs_per_thread", r.regs_per_thread},
-          {"smem_bytes", r.smem_bytes},
-          {"spill_bytes", r.spill_bytes},
-          {"blocks_per_sm", r.blocks_per_sm},
-          {"occupancy", r.occupancy},
-          {"limiter", r.limiter},
-          {"worker_kills", r.worker_kills}};
+// A candidate's keys in `tune --json` (a contract scripts read).
+const std::vector<db::JsonKey>& TuneJsonKeys() {
+  using R = db::MeasurementRecord;
+  static const std::vector<db::JsonKey> keys = {
+      {&R::params_json, "/params"},      {&R::launch_json, "/launch"},      {&R::status, "/status"},
+      {&R::reason, "/reason"},           {&R::time_ms_median, "/time_ms"},  {&R::time_ms_min, "/time_ms_min"},
+      {&R::time_ms_max, "/time_ms_max"}, {&R::time_ms_spread, "/spread"},   {&R::samples, "/samples"},
+      {&R::perf_value, "/perf"},         {&R::perf_unit, "/perf_unit"},     {&R::regs_per_thread, "/regs_per_thread"},
+      {&R::smem_bytes, "/smem_bytes"},   {&R::spill_bytes, "/spill_bytes"}, {&R::blocks_per_sm, "/blocks_per_sm"},
+      {&R::occupancy, "/occupancy"},     {&R::limiter, "/limiter"},         {&R::worker_kills, "/worker_kills"}};
+  return keys;
 }
+
+nlohmann::json RecordJson(const db::MeasurementRecord& r) { return db::RecordJson(r, TuneJsonKeys()); }
 
 nlohmann::json RecordWithHardwareJson(const db::MeasurementRecord& r) {
   nlohmann::json json = RecordJson(r);

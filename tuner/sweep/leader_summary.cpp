@@ -4,6 +4,7 @@
 
 #include "common/text_table.h"
 #include "db/query/best.h"
+#include "db/row_json.h"
 #include "reports/report_format.h"
 
 namespace tuner {
@@ -89,15 +90,28 @@ void PrintLeaders(const LeaderSummary& s, std::ostream& out) {
   out << DescribeSeparation(s) << "\n";
 }
 
+namespace {
+
+// A leader's keys in the summary of `tune --json`.
+const std::vector<db::JsonKey>& LeaderJsonKeys() {
+  using R = db::MeasurementRecord;
+  static const std::vector<db::JsonKey> keys = {{&R::params_json, "/params"},
+                                                {&R::time_ms_median, "/time_ms"},
+                                                {&R::time_ms_spread, "/spread"},
+                                                {&R::samples, "/samples"}};
+  return keys;
+}
+
+}  // namespace
+
 nlohmann::json ToJson(const LeaderSummary& s) {
   nlohmann::json leaders = nlohmann::json::array();
-  for (const LeaderStanding& l : s.leaders)
-    leaders.push_back({{"params", nlohmann::ordered_json::parse(l.record.params_json)},
-                       {"time_ms", l.record.time_ms_median},
-                       {"iqr_ms", l.iqr_ms},
-                       {"spread", l.record.time_ms_spread},
-                       {"samples", l.record.samples},
-                       {"confirmed", l.confirmed}});
+  for (const LeaderStanding& l : s.leaders) {
+    nlohmann::json leader = db::RecordJson(l.record, LeaderJsonKeys());
+    leader["iqr_ms"] = l.iqr_ms;
+    leader["confirmed"] = l.confirmed;
+    leaders.push_back(leader);
+  }
   return {{"leaders", leaders},
           {"winner_vs_runner_up",
            {{"separation", ToString(s.separation)},
