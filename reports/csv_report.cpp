@@ -37,7 +37,7 @@ std::vector<std::string> Fields(const Run& run, const db::MeasurementRow& row) {
           row.stale ? "1" : "0",
           row.gpu.name,
           row.gpu.uuid,
-          ComputeCapability(row.gpu),
+          row.gpu.Arch(),
           std::to_string(row.gpu.sm_count),
           row.gpu.driver_version,
           row.gpu.cuda_version,

@@ -37,11 +37,13 @@ const std::map<std::string, std::set<std::string>> kMayInclude = {
 };
 
 // Single headers a folder may include from a folder it otherwise may not: the worker replies a
-// candidate's status, which the store keeps, in the one type both sides share; the GPUs of this
-// machine are named by the UUID text the application library looks up.
+// candidate's status, which the store keeps, in the one type both sides share; a GPU has one
+// identity (its fields, its sm_XY text and its UUID's text, as the store and the application
+// library know it), which the GPUs of this machine, the occupancy limits and the worker use.
 const std::map<std::string, std::set<std::string>> kMayIncludeHeader = {
-    {"tuner/measure", {"db/query/candidate_status.h"}},
-    {"tuner/cuda", {"db/query/tuned_config.h"}},
+    {"tuner/measure", {"db/query/candidate_status.h", "db/query/gpu_identity.h"}},
+    {"tuner/occupancy", {"db/query/gpu_identity.h"}},
+    {"tuner/cuda", {"db/query/gpu_identity.h"}},
 };
 
 bool MayInclude(const std::string& folder, const std::string& include) {
