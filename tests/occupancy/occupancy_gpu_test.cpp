@@ -65,8 +65,9 @@ TEST(OccupancyGpu, ExplorerAgreesWithTheRuntimeForEveryShippedCandidate) {
 // A GPU index this machine lacks: one message, whichever command reads the GPU.
 TEST(OccupancyGpu, AGpuThisMachineLacksIsNamedAlikeByEveryCommand) {
   TUNER_GPU_TEST(1);
-  const std::string count = std::to_string(DiscoverGpus().gpus.size());
-  const std::string expected = "--gpu " + count + ": this machine has GPUs 0.." + std::to_string(std::stoi(count) - 1);
+  const std::size_t gpus = DiscoverGpus().gpus.size();
+  const std::string count = std::to_string(gpus);
+  const std::string expected = "--gpu " + count + ": this machine has GPUs 0.." + std::to_string(gpus - 1);
   db::testing::TempDir dir;
   for (const std::string& command : {"occupancy --threads 256 --gpu " + count, "explore transpose --gpu " + count,
                                      "tune transpose --db " + dir.File("t.db") + " --gpu " + count}) {
