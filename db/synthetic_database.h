@@ -11,7 +11,7 @@
 namespace tuner::db {
 
 inline GpuRecord SyntheticGpu(const std::string& uuid, const std::string& name, int cc_major, std::int64_t memory) {
-  return {uuid, name, cc_major, 0, 132, memory, "13.0", "13.0"};
+  return {{name, cc_major, 0, 132, memory, uuid}, "13.0", "13.0", 0};
 }
 
 // Creates the database at `path`; returns the number of measurements.

@@ -36,7 +36,7 @@ const std::map<std::string, Cell>& RowColumns() {
       {"stale", [](const Run&, const Row& row) { return std::string(row.stale ? "1" : "0"); }},
       {"gpu_name", [](const Run&, const Row& row) { return row.gpu.name; }},
       {"gpu_uuid", [](const Run&, const Row& row) { return row.gpu.uuid; }},
-      {"arch", [](const Run&, const Row& row) { return ComputeCapability(row.gpu); }},
+      {"arch", [](const Run&, const Row& row) { return row.gpu.Arch(); }},
       {"sm_count", [](const Run&, const Row& row) { return std::to_string(row.gpu.sm_count); }},
       {"driver_version", [](const Run&, const Row& row) { return row.gpu.driver_version; }},
       {"cuda_version", [](const Run&, const Row& row) { return row.gpu.cuda_version; }},

@@ -76,10 +76,6 @@ std::string ShortGpuName(const std::string& name) {
   return out.empty() ? name : out;
 }
 
-std::string ComputeCapability(const db::GpuRecord& gpu) {
-  return "sm_" + std::to_string(gpu.cc_major) + std::to_string(gpu.cc_minor);
-}
-
 std::string Slug(const std::string& text) {
   std::string out;
   for (char c : text) {

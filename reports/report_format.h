@@ -29,7 +29,6 @@ std::string ParamValue(const std::string& params_json, const std::string& name, 
 
 // "NVIDIA H100 80GB HBM3" -> "H100": the vendor and the memory configuration dropped.
 std::string ShortGpuName(const std::string& name);
-std::string ComputeCapability(const db::GpuRecord& gpu);  // "sm_90"
 
 // Letters, digits, '-' and '_' only, lower case, at most 48 characters: safe in a file name.
 std::string Slug(const std::string& text);

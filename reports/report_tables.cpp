@@ -138,9 +138,9 @@ Table ProvenanceTable(const KernelReport& kernel) {
           {false, false, false, false, false, false, false, false, false, false, false, true, false},
           {}};
   for (const SweepInfo& s : kernel.sweeps) {
-    t.rows.push_back({s.sweep.started_at, s.sweep.ended_at, s.sweep.status, s.gpu.name, s.gpu.uuid,
-                      ComputeCapability(s.gpu), s.gpu.driver_version, s.gpu.cuda_version, s.sweep.nvrtc_version,
-                      s.sweep.tool_version, s.template_hash.substr(0, 12), std::to_string(s.rows), s.sweep.command});
+    t.rows.push_back({s.sweep.started_at, s.sweep.ended_at, s.sweep.status, s.gpu.name, s.gpu.uuid, s.gpu.Arch(),
+                      s.gpu.driver_version, s.gpu.cuda_version, s.sweep.nvrtc_version, s.sweep.tool_version,
+                      s.template_hash.substr(0, 12), std::to_string(s.rows), s.sweep.command});
     t.row_status.push_back("");
   }
   return t;

@@ -15,12 +15,12 @@
 
 namespace tuner::testing {
 
-// The GPU a fake worker stands for: GPU 3, an sm_90.
+// The GPU a fake worker stands for: GPU 3, an sm_90 with the table's limits.
 inline GpuInfo FakeGpu() {
   GpuInfo gpu;
+  static_cast<DeviceLimits&>(gpu) = ArchLimits("sm_90");
   gpu.index = 3;
   gpu.uuid = "GPU-5c1f0e8a";
-  gpu.cc_major = 9;
   return gpu;
 }
 

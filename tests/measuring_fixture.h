@@ -20,9 +20,9 @@ struct Measuring {
   explicit Measuring(const FakeWorker& fake)
       : spec(LoadTemplateFile(WriteTemplateFiles(dir.File("t"), "small", kSmallDescription))),
         size(ParseProblemSize(spec, "")),
-        limits(ArchLimits(FakeGpu().Arch())),
-        records(spec, limits, size),
-        pipeline(spec, size, FakeGpu(), limits, {1, dir.File("cache"), TUNER_EXECUTABLE}, clock),
+        gpu(FakeGpu()),
+        records(spec, gpu, size),
+        pipeline(spec, size, gpu, {1, dir.File("cache"), TUNER_EXECUTABLE}, clock),
         worker(
             fake.path(), [] { return SetupRequest{}; }, "small", clock, stop),
         measurer(
@@ -35,7 +35,7 @@ struct Measuring {
   db::testing::TempDir dir;
   TemplateSpec spec;
   ProblemSize size;
-  DeviceLimits limits;
+  GpuInfo gpu;
   SweepClock clock;
   SweepStop stop;
   CandidateRecords records;

@@ -33,14 +33,14 @@ long long ParamOf(const std::vector<std::pair<std::string, long long>>& params, 
   return value;
 }
 
-std::vector<char> CompileCubin(const std::vector<std::pair<std::string, long long>>& params, int cc_major,
-                               int cc_minor) {
+std::vector<char> CompileCubin(const std::vector<std::pair<std::string, long long>>& params,
+                               const tuner::GpuIdentity& gpu) {
   std::ifstream file(TRANSPOSE_SOURCE);
   const std::string source((std::istreambuf_iterator<char>(file)), {});
   if (source.empty()) throw std::runtime_error("cannot read " TRANSPOSE_SOURCE);
   nvrtcProgram program;
   nvrtcCreateProgram(&program, source.c_str(), "transpose.cu", 0, nullptr, nullptr);
-  std::vector<std::string> options = {"-arch=sm_" + std::to_string(cc_major) + std::to_string(cc_minor)};
+  std::vector<std::string> options = {"-arch=" + gpu.Arch()};
   for (const auto& [name, value] : params) options.push_back("-D" + name + "=" + std::to_string(value));
   std::vector<const char*> pointers;
   for (const std::string& o : options) pointers.push_back(o.c_str());
@@ -107,7 +107,7 @@ int main(int argc, char** argv) {
     for (const auto& [name, value] : params) std::printf("  %s=%lld", name.c_str(), value);
     std::printf("\n");
     const long long tile = ParamOf(params, "TILE", 32), rows = ParamOf(params, "ROWS", 8);
-    const long long wrong = LaunchAndCheck(CompileCubin(params, gpu.cc_major, gpu.cc_minor), tile, rows, w, h);
+    const long long wrong = LaunchAndCheck(CompileCubin(params, gpu), tile, rows, w, h);
     std::printf("transposed %dx%d: %s\n", w, h, wrong == 0 ? "correct" : "WRONG");
     return wrong == 0 ? 0 : 1;
   } catch (const std::exception& e) {

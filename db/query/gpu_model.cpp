@@ -3,15 +3,16 @@
 namespace tuner::db {
 
 std::string GpuModel::Text() const {
-  return name + " sm_" + std::to_string(cc_major) + std::to_string(cc_minor) + " " + std::to_string(sm_count) +
-         " SMs " + std::to_string(memory_bytes >> 30) + " GiB";
+  return name + " " + Arch() + " " + std::to_string(sm_count) + " SMs " + std::to_string(memory_bytes >> 30) + " GiB";
 }
 
-GpuModel ModelOf(const GpuRecord& gpu) {
-  return {gpu.name, gpu.cc_major, gpu.cc_minor, gpu.sm_count, gpu.memory_bytes};
+GpuModel ModelOf(const GpuIdentity& gpu) {
+  GpuModel model{gpu};
+  model.uuid.clear();
+  return model;
 }
 
-bool SameModel(const GpuRecord& a, const GpuRecord& b) { return ModelOf(a) == ModelOf(b); }
+bool SameModel(const GpuIdentity& a, const GpuIdentity& b) { return ModelOf(a) == ModelOf(b); }
 
 std::string SameModelSql(const std::string& a, const std::string& b) {
   std::string condition;

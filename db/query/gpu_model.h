@@ -5,21 +5,15 @@
 // database has stored it, so that cards which share candidates also resume from each other.
 #pragma once
 
-#include <cstdint>
 #include <string>
 #include <tuple>
 
-#include "db/query/records.h"
+#include "base/gpu_identity.h"
 
 namespace tuner::db {
 
-struct GpuModel {
-  std::string name;
-  int cc_major = 0;
-  int cc_minor = 0;
-  int sm_count = 0;
-  std::int64_t memory_bytes = 0;
-
+// A GPU's identity without its card: the UUID is empty.
+struct GpuModel : GpuIdentity {
   auto Fields() const { return std::tie(name, cc_major, cc_minor, sm_count, memory_bytes); }
   bool operator==(const GpuModel& other) const { return Fields() == other.Fields(); }
   bool operator!=(const GpuModel& other) const { return !(*this == other); }
@@ -29,8 +23,9 @@ struct GpuModel {
   std::string Text() const;
 };
 
-GpuModel ModelOf(const GpuRecord& gpu);
-bool SameModel(const GpuRecord& a, const GpuRecord& b);
+// The model of a card: of the store, of this machine, or one the application library looks up.
+GpuModel ModelOf(const GpuIdentity& gpu);
+bool SameModel(const GpuIdentity& a, const GpuIdentity& b);
 
 // The SQL condition that the rows `a` and `b` of the gpus table (their aliases) are one model.
 std::string SameModelSql(const std::string& a, const std::string& b);

@@ -6,18 +6,13 @@
 #include <string>
 
 #include "base/candidate_status.h"
+#include "base/gpu_identity.h"
 
 namespace tuner::db {
 
-// One physical GPU. The model identity is (name, cc_major, cc_minor, sm_count, memory_bytes);
-// the UUID keeps timings of two cards of one model separable.
-struct GpuRecord {
-  std::string uuid;
-  std::string name;
-  int cc_major = 0;
-  int cc_minor = 0;
-  int sm_count = 0;
-  std::int64_t memory_bytes = 0;
+// One physical GPU as the store keeps it: its identity (the model and, by the UUID, the card, which
+// keeps timings of two cards of one model separable) and what it ran under.
+struct GpuRecord : GpuIdentity {
   std::string driver_version;  // "13.0" (cudaDriverGetVersion)
   std::string cuda_version;    // runtime the tool was built with
   int sm_clock_mhz = 0;        // peak SM clock, for the FP32 ceiling of reports (0: unknown)

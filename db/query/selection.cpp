@@ -137,8 +137,7 @@ std::string Selection::Describe(const LookupTarget& target) const {
     case Fallback::kSameModel:
       return text + where + ", another card of the same model";
     case Fallback::kSameArchitecture:
-      return text + where + ", another model of the same architecture (sm_" + std::to_string(row.gpu.cc_major) +
-             std::to_string(row.gpu.cc_minor) + ")";
+      return text + where + ", another model of the same architecture (" + row.gpu.Arch() + ")";
   }
   return text;
 }

@@ -345,7 +345,7 @@ std::vector<MeasurementRow> Store::BestForLookup(const std::string& template_nam
   const auto lock = impl_->Lock();
   std::map<std::int64_t, GpuRecord> gpus;
   ForEachRow(impl_->Prepared(kLookupGpusSql), [&](const sql::Statement& s) {
-    gpus[s.Int64(0)] = {s.Text(1), s.Text(2), s.Int(3), s.Int(4), s.Int(5), s.Int64(6), "", ""};
+    gpus[s.Int64(0)] = {{s.Text(2), s.Int(3), s.Int(4), s.Int(5), s.Int64(6), s.Text(1)}, "", "", 0};
   });
   std::map<std::int64_t, std::string> hashes;
   std::int64_t current = 0;

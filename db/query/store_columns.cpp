@@ -118,7 +118,7 @@ std::string RowSelect(const std::string& source) {
 MeasurementRow ReadRow(const sql::Statement& s) {
   MeasurementRow row;
   row.sweep_id = s.Int64(1);
-  row.gpu = {s.Text(2), s.Text(3), s.Int(4), s.Int(5), s.Int(6), s.Int64(7), s.Text(8), s.Text(9)};
+  row.gpu = {{s.Text(3), s.Int(4), s.Int(5), s.Int(6), s.Int64(7), s.Text(2)}, s.Text(8), s.Text(9), 0};
   row.templ = {s.Text(10), s.Text(11), s.Text(12)};
   SweepRecord& w = row.sweep;
   w.uid = s.Text(13);

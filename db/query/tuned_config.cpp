@@ -16,9 +16,7 @@ namespace tuner {
 
 namespace {
 
-db::GpuRecord ToRecord(const GpuIdentity& gpu) {
-  return {gpu.uuid, gpu.name, gpu.cc_major, gpu.cc_minor, gpu.sm_count, gpu.memory_bytes, "", ""};
-}
+db::GpuRecord ToRecord(const GpuIdentity& gpu) { return {gpu, "", "", 0}; }
 
 void ReadDims(const nlohmann::json& launch, const char* key, unsigned (&dims)[3]) {
   const auto found = launch.find(key);

@@ -15,49 +15,14 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "base/gpu_identity.h"  // GpuIdentity, GpuFromProperties: installed as <tuner/base/gpu_identity.h>
+
 namespace tuner {
-
-// A GPU as the database identifies it: the model (name, compute capability, SMs, memory) and the card.
-struct GpuIdentity {
-  std::string name;  // "NVIDIA H100 80GB HBM3"
-  int cc_major = 0;
-  int cc_minor = 0;
-  int sm_count = 0;
-  std::int64_t memory_bytes = 0;
-  std::string uuid;  // "GPU-xxxxxxxx-…"; empty: any card of the model
-};
-
-// A GPU's UUID as nvidia-smi writes it and the database keys a card: "GPU-" and its 16 bytes in
-// hex, grouped 8-4-4-4-12. The tuner stores what this gives, so a lookup finds the exact card.
-inline std::string GpuUuidText(const char (&bytes)[16]) {
-  std::string text = "GPU-";
-  char hex[3];
-  for (int i = 0; i < 16; ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) text += '-';
-    std::snprintf(hex, sizeof hex, "%02x", static_cast<unsigned char>(bytes[i]));
-    text += hex;
-  }
-  return text;
-}
-
-// From a cudaDeviceProp (any CUDA runtime: this library does not link CUDA).
-template <typename DeviceProp>
-GpuIdentity GpuFromProperties(const DeviceProp& prop) {
-  GpuIdentity gpu;
-  gpu.name = prop.name;
-  gpu.cc_major = prop.major;
-  gpu.cc_minor = prop.minor;
-  gpu.sm_count = prop.multiProcessorCount;
-  gpu.memory_bytes = static_cast<std::int64_t>(prop.totalGlobalMem);
-  gpu.uuid = GpuUuidText(prop.uuid.bytes);
-  return gpu;
-}
 
 #if defined(CUDART_VERSION)
 // The current (or given) device of the CUDA runtime; an empty identity if it cannot be queried.

@@ -7,11 +7,11 @@
 
 #include <thread>
 
+#include "cli_runner.h"
 #include "cuda/device.h"
 #include "cuda/gpu_handles.h"
 #include "db_test_util.h"
 #include "gpu_test_support.h"
-#include "occupancy/device_limits.h"
 #include "explore/explore.h"
 #include "pairwise_sample.h"
 #include "template/template_library.h"
@@ -24,7 +24,7 @@ std::string ReadFile(const std::string& path) { return db::testing::ReadBytes(pa
 TEST(OccupancyGpu, ExplorerAgreesWithTheRuntimeForEveryShippedCandidate) {
   TUNER_GPU_TEST(1);
   const GpuDiscovery found = DiscoverGpus();
-  const DeviceLimits limits = LimitsFromGpu(0);
+  const DeviceLimits& limits = found.gpus[0];
   const std::string arch = found.gpus[0].Arch();
   db::testing::TempDir dir;
   const CubinCache cache(dir.File("cubins"));
@@ -60,6 +60,21 @@ TEST(OccupancyGpu, ExplorerAgreesWithTheRuntimeForEveryShippedCandidate) {
   }
   EXPECT_GT(checked, 100);
   std::cout << "checked " << checked << " candidates on " << found.gpus[0].name << "\n";
+}
+
+// A GPU index this machine lacks: one message, whichever command reads the GPU.
+TEST(OccupancyGpu, AGpuThisMachineLacksIsNamedAlikeByEveryCommand) {
+  TUNER_GPU_TEST(1);
+  const std::size_t gpus = DiscoverGpus().gpus.size();
+  const std::string count = std::to_string(gpus);
+  const std::string expected = "--gpu " + count + ": this machine has GPUs 0.." + std::to_string(gpus - 1);
+  db::testing::TempDir dir;
+  for (const std::string& command : {"occupancy --threads 256 --gpu " + count, "explore transpose --gpu " + count,
+                                     "tune transpose --db " + dir.File("t.db") + " --gpu " + count}) {
+    const testing::CliResult r = testing::RunTuner(command);
+    EXPECT_EQ(r.exit_code, 2) << command;
+    EXPECT_NE(r.err.find(expected), std::string::npos) << command << ": " << r.err;
+  }
 }
 
 }  // namespace

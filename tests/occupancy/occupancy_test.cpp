@@ -20,7 +20,6 @@
 
 #include "base/errors.h"
 #include "occupancy/arch_table.h"
-#include "occupancy/device_limits.h"
 
 namespace tuner {
 namespace {
@@ -338,30 +337,9 @@ TEST(Occupancy, FewerBlocksPerSmOnACustomDevice) {
   EXPECT_EQ(r.limiter, Limiter::kBlocks);
 }
 
-TEST(DeviceLimits, FromProperties) {
-  const DeviceLimits table = ArchLimits("sm_89");
-  cudaDeviceProp p = PropertiesOf(table);
-  std::snprintf(p.name, sizeof p.name, "%s", "NVIDIA GeForce RTX 4090");
-  const DeviceLimits d = LimitsFromProperties(p);
-  EXPECT_EQ(d.name, "NVIDIA GeForce RTX 4090");
-  EXPECT_EQ(d.sm_count, 132);
-  EXPECT_EQ(d.cc_major * 10 + d.cc_minor, 89);
-  EXPECT_EQ(d.max_threads_per_sm, table.max_threads_per_sm);
-  EXPECT_EQ(d.max_blocks_per_sm, table.max_blocks_per_sm);
-  EXPECT_EQ(d.regs_per_block, table.regs_per_block);
-  EXPECT_EQ(d.smem_per_sm_bytes, table.smem_per_sm_bytes);
-  EXPECT_EQ(d.smem_per_block_optin_bytes, table.smem_per_block_optin_bytes);
-  EXPECT_EQ(d.reserved_smem_per_block_bytes, table.reserved_smem_per_block_bytes);
-}
-
 bool GpuUsable() {
   int count = 0;
   return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
-}
-
-TEST(DeviceLimits, WithoutAGpuLimitsFromGpuThrowsNoGpuError) {
-  if (GpuUsable()) GTEST_SKIP() << "a GPU is present";
-  EXPECT_THROW(LimitsFromGpu(0), NoGpuError);
 }
 
 // The command line, through the built binary.
@@ -506,7 +484,10 @@ TEST(OccupancyCli, ArchVariantsCompileForTheirOwnTarget) {
 
 TEST(OccupancyCli, GpuWithoutDriverExitsWithThree) {
   if (GpuUsable()) GTEST_SKIP() << "a GPU is present";
-  EXPECT_EQ(RunTuner("--threads 256").exit_code, 3);
+  const testing::CliResult r = RunTuner("--threads 256");
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find("needs a CUDA GPU"), std::string::npos) << r.err;  // the message of every command
+  EXPECT_NE(r.err.find("--arch sm_XY"), std::string::npos) << r.err;
 }
 
 }  // namespace

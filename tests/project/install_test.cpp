@@ -54,9 +54,11 @@ TEST_F(Install, MovedPrefixRunsWithItsOwnTemplates) {
 }
 
 TEST_F(Install, HasTheLibrariesAndTheirPackages) {
-  for (const char* file : {"include/tuner/tuned_config.h", "include/tuner/launch.h", "lib/cmake/tuner_query/tuner_query-config.cmake",
-                           "lib/cmake/tuner_capture/tuner_capture-config.cmake", "share/tuner/examples/query/CMakeLists.txt",
-                           "share/tuner/examples/capture/CMakeLists.txt", "share/bash-completion/completions/tuner"})
+  for (const char* file :
+       {"include/tuner/tuned_config.h", "include/tuner/base/gpu_identity.h", "include/tuner/launch.h",
+        "lib/cmake/tuner_query/tuner_query-config.cmake", "lib/cmake/tuner_capture/tuner_capture-config.cmake",
+        "share/tuner/examples/query/CMakeLists.txt", "share/tuner/examples/capture/CMakeLists.txt",
+        "share/bash-completion/completions/tuner"})
     EXPECT_TRUE(fs::exists(Moved() / file)) << file;
 }
 

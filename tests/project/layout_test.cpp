@@ -44,17 +44,6 @@ const std::map<std::string, std::set<std::string>> kMayInclude = {
     {"db/query", {"tuner/base"}},
 };
 
-// Single headers a folder may include from a folder it otherwise may not: the GPUs of this machine
-// are named by the UUID text the application library looks up.
-const std::map<std::string, std::set<std::string>> kMayIncludeHeader = {
-    {"tuner/cuda", {"db/query/tuned_config.h"}},
-};
-
-bool MayInclude(const std::string& folder, const std::string& include) {
-  const auto headers = kMayIncludeHeader.find(folder);
-  return headers != kMayIncludeHeader.end() && headers->second.count(include);
-}
-
 // The folder an include names: "sweep/sweep.h" -> "tuner/sweep", "db/query/store.h" -> "db/query",
 // "reports/x.h" -> "reports"; "" for one without a folder (a library's own header such as npy.h).
 std::string IncludedFolder(const std::string& include) {
@@ -82,7 +71,7 @@ std::vector<Violation> Violations(const fs::path& root) {
         std::smatch match;
         if (!std::regex_search(line, match, kInclude)) continue;
         const std::string included = IncludedFolder(match[1]);
-        if (included.empty() || included == folder || allowed.count(included) || MayInclude(folder, match[1])) continue;
+        if (included.empty() || included == folder || allowed.count(included)) continue;
         found.push_back({folder + "/" + entry.path().filename().string(), match[1]});
       }
     }

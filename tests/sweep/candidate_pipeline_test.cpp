@@ -21,15 +21,13 @@ struct Pipeline {
   explicit Pipeline(const FakeWorker& compiler)
       : spec(LoadTemplateFile(testing::WriteTemplateFiles(dir.File("t"), "small", testing::kSmallDescription))),
         size(ParseProblemSize(spec, "")),
-        limits(ArchLimits(testing::FakeGpu().Arch())),
-        pipeline(spec, size, testing::FakeGpu(), limits, {2, dir.File("cache"), compiler.path()}, clock) {}
+        pipeline(spec, size, testing::FakeGpu(), {2, dir.File("cache"), compiler.path()}, clock) {}
   struct InProcesses {
     InProcesses() { unsetenv("TUNER_COMPILE"); }  // NVRTC processes, not threads: before the compiler is made
   } in_processes;
   db::testing::TempDir dir;
   TemplateSpec spec;
   ProblemSize size;
-  DeviceLimits limits;
   SweepClock clock;
   CandidatePipeline pipeline;
 };

@@ -28,9 +28,8 @@ namespace {
 
 using nlohmann::ordered_json;
 
-db::GpuRecord ToRecord(const GpuInfo& gpu) {
-  return {gpu.uuid, gpu.name, gpu.cc_major, gpu.cc_minor, gpu.sm_count, gpu.memory_bytes, "", ""};
-}
+// A card of this machine as the store's rows name one (no versions: the lookup compares the identity).
+db::GpuRecord ToRecord(const GpuInfo& gpu) { return {gpu, "", "", 0}; }
 
 // --gpu N: that card (read before the database is opened). --device NAME: every stored model whose
 // name contains NAME. Neither: GPU 0 if this machine has one, else every stored model.

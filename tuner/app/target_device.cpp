@@ -2,8 +2,7 @@
 
 #include "app/command_options.h"
 #include "base/errors.h"
-#include "occupancy/device_limits.h"
-#include "explore/template_resources.h"
+#include "cuda/device.h"
 
 namespace tuner {
 
@@ -35,8 +34,12 @@ TargetChoice ReadTargetChoice(const po::variables_map& vm, const std::string& de
 
 TargetDevice ResolveTarget(const TargetChoice& choice) {
   if (choice.arch) return {choice.arch->limits, choice.arch->name};
-  const DeviceLimits limits = LimitsFromGpu(choice.gpu);
-  return {limits, ArchOf(limits)};
+  try {
+    const GpuInfo gpu = RequireGpu(choice.gpu);
+    return {gpu, gpu.Arch()};
+  } catch (const NoGpuError& e) {
+    throw NoGpuError(std::string(e.what()) + " Without one, --arch sm_XY computes for a built-in architecture.");
+  }
 }
 
 void RequireNvrtcArch(const DeviceLimits& device, const std::string& what, const std::string& advice) {

@@ -4,7 +4,7 @@
 
 #include "base/errors.h"
 #include "cuda/cuda_check.h"
-#include "db/query/tuned_config.h"  // GpuUuidText: the UUID as the application library looks it up
+#include "base/gpu_identity.h"  // GpuFromProperties: the identity as the application library reads it
 
 namespace tuner {
 
@@ -15,24 +15,48 @@ std::string FormatVersion(int version) {
 }
 
 GpuInfo Describe(int index) {
-  cudaDeviceProp prop{};
-  TUNER_CUDA_CHECK(cudaGetDeviceProperties(&prop, index));
-  GpuInfo gpu;
-  gpu.index = index;
-  gpu.name = prop.name;
-  gpu.uuid = GpuUuidText(prop.uuid.bytes);
-  gpu.cc_major = prop.major;
-  gpu.cc_minor = prop.minor;
-  gpu.sm_count = prop.multiProcessorCount;
-  gpu.memory_bytes = static_cast<std::int64_t>(prop.totalGlobalMem);
-  gpu.l2_bytes = prop.l2CacheSize;
+  cudaDeviceProp properties{};
+  TUNER_CUDA_CHECK(cudaGetDeviceProperties(&properties, index));
+  GpuInfo gpu = DescribeGpu(index, properties);
   int clock_khz = 0;
   if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, index) == cudaSuccess)
     gpu.sm_clock_mhz = clock_khz / 1000;
   return gpu;
 }
 
+// The GPUs found, or NoGpuError saying why there are none.
+std::vector<GpuInfo> UsableGpus() {
+  GpuDiscovery found = DiscoverGpus();
+  if (found.gpus.empty()) throw NoGpuError("this command needs a CUDA GPU, but " + found.problem + ".");
+  return std::move(found.gpus);
+}
+
+const GpuInfo& Pick(const std::vector<GpuInfo>& gpus, int index, const char* option) {
+  if (index < 0 || index >= static_cast<int>(gpus.size()))
+    throw UsageError(std::string(option) + " " + std::to_string(index) + ": this machine has GPUs 0.." +
+                     std::to_string(gpus.size() - 1));
+  return gpus[index];
+}
+
 }  // namespace
+
+GpuInfo DescribeGpu(int index, const cudaDeviceProp& p) {
+  GpuInfo gpu;
+  static_cast<GpuIdentity&>(gpu) = GpuFromProperties(p);
+  gpu.index = index;
+  gpu.l2_bytes = p.l2CacheSize;
+  gpu.warp_size = p.warpSize;
+  gpu.max_threads_per_block = p.maxThreadsPerBlock;
+  gpu.max_threads_per_sm = p.maxThreadsPerMultiProcessor;
+  gpu.max_blocks_per_sm = p.maxBlocksPerMultiProcessor;
+  gpu.regs_per_sm = p.regsPerMultiprocessor;
+  gpu.regs_per_block = p.regsPerBlock;
+  gpu.smem_per_sm_bytes = p.sharedMemPerMultiprocessor;
+  gpu.smem_per_block_bytes = p.sharedMemPerBlock;
+  gpu.smem_per_block_optin_bytes = p.sharedMemPerBlockOptin;
+  gpu.reserved_smem_per_block_bytes = p.reservedSharedMemPerBlock;
+  return gpu;
+}
 
 GpuDiscovery DiscoverGpus() {
   GpuDiscovery found;
@@ -46,18 +70,22 @@ GpuDiscovery DiscoverGpus() {
     found.problem = std::string("CUDA cannot be initialised: ") + cudaGetErrorName(status) + " (" +
                     cudaGetErrorString(status) + ")";
   }
-  if (!found.problem.empty()) return found;
+  if (!found.problem.empty()) {
+    cudaGetLastError();  // clear the recorded error so later runtime calls start clean
+    return found;
+  }
   for (int i = 0; i < count; ++i) found.gpus.push_back(Describe(i));
   return found;
 }
 
-GpuInfo RequireGpu(int index) {
-  const GpuDiscovery found = DiscoverGpus();
-  if (found.gpus.empty()) throw NoGpuError("this command needs a CUDA GPU, but " + found.problem + ".");
-  if (index < 0 || index >= static_cast<int>(found.gpus.size()))
-    throw UsageError("--gpu " + std::to_string(index) + ": this machine has GPUs 0.." +
-                     std::to_string(found.gpus.size() - 1));
-  return found.gpus[index];
+GpuInfo RequireGpu(int index) { return Pick(UsableGpus(), index, "--gpu"); }
+
+std::vector<GpuInfo> RequireGpus(const std::vector<int>& indices) {
+  std::vector<GpuInfo> gpus = UsableGpus();
+  if (indices.empty()) return gpus;
+  std::vector<GpuInfo> picked;
+  for (int index : indices) picked.push_back(Pick(gpus, index, "--gpus"));
+  return picked;
 }
 
 std::string DriverVersion() {

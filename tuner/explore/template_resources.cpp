@@ -77,10 +77,6 @@ ParamValues ParamsFromSettings(const TemplateSpec& spec, const std::vector<std::
   return params;
 }
 
-std::string ArchOf(const DeviceLimits& device) {
-  return "sm_" + std::to_string(device.cc_major * 10 + device.cc_minor);
-}
-
 TemplateResources ResourcesFromTemplate(const TemplateSpec& spec, const ParamValues& params, const ProblemSize& size,
                                         const std::string& arch) {
   TemplateResources r;

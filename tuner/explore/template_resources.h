@@ -28,9 +28,6 @@ struct TemplateResources {
 // no parameter, a value not declared (listing those that are) or a parameter given twice.
 ParamValues ParamsFromSettings(const TemplateSpec& spec, const std::vector<std::string>& settings);
 
-// "sm_90" for compute capability 9.0.
-std::string ArchOf(const DeviceLimits& device);
-
 // Compiles spec.kernel with NVRTC for `arch`. Throws UsageError with NVRTC's first error when it does
 // not compile (the template is the user's input), and when the launch geometry cannot be evaluated.
 TemplateResources ResourcesFromTemplate(const TemplateSpec& spec, const ParamValues& params, const ProblemSize& size,

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "cuda/nvrtc_program.h"
+#include "base/gpu_identity.h"
 
 namespace tuner {
 
@@ -75,10 +76,12 @@ KERNELS(int64, long long, false)
 KERNELS(uint64, unsigned long long, false)
 )cuda";
 
+// The worker's GPU as NVRTC names it: two attributes, not the whole of its properties.
 std::string ArchOf(int gpu) {
-  cudaDeviceProp prop{};
-  TUNER_CUDA_CHECK(cudaGetDeviceProperties(&prop, gpu));
-  return "sm_" + std::to_string(prop.major * 10 + prop.minor);
+  int major = 0, minor = 0;
+  TUNER_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, gpu));
+  TUNER_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, gpu));
+  return ArchName(major, minor);
 }
 
 dim3 GridFor(std::size_t count) {

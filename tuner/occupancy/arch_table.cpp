@@ -17,6 +17,7 @@
 
 #include "base/errors.h"
 #include "common/option_values.h"
+#include "base/gpu_identity.h"
 
 namespace tuner {
 
@@ -56,8 +57,6 @@ const ArchRow kArchRows[] = {
     {12, 0, 1536, 24, 65536, 100, 99, 1},   // RTX 50xx: 48 warps, 24 blocks per SM
     {12, 1, 1536, 24, 65536, 100, 99, 1},   // GB10: the guide's 12.x column
 };
-
-std::string ArchName(int major, int minor) { return "sm_" + std::to_string(major * 10 + minor); }
 
 DeviceLimits FromRow(const ArchRow& row) {
   DeviceLimits d;

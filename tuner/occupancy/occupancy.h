@@ -6,25 +6,9 @@
 #include <string>
 #include <vector>
 
-namespace tuner {
+#include "cuda/device_limits.h"
 
-// What the calculator needs to know about a device.
-struct DeviceLimits {
-  std::string name;  // "sm_90" for a table entry, the GPU's name for a live device
-  int cc_major = 0;
-  int cc_minor = 0;
-  int sm_count = 0;  // 0 when unknown (table entries)
-  int warp_size = 32;
-  int max_threads_per_block = 1024;
-  int max_threads_per_sm = 2048;
-  int max_blocks_per_sm = 32;
-  int regs_per_sm = 65536;
-  int regs_per_block = 65536;
-  std::size_t smem_per_sm_bytes = 0;
-  std::size_t smem_per_block_bytes = 49152;  // without opt-in
-  std::size_t smem_per_block_optin_bytes = 0;
-  std::size_t reserved_smem_per_block_bytes = 0;
-};
+namespace tuner {
 
 // What a kernel asks of an SM.
 struct KernelResources {

@@ -24,11 +24,10 @@ std::string CacheDirOf(const CompileSettings& settings) {
 }  // namespace
 
 CandidatePipeline::CandidatePipeline(const TemplateSpec& spec, const ProblemSize& size, const GpuInfo& gpu,
-                                     const DeviceLimits& limits, const CompileSettings& settings, SweepClock& clock)
+                                     const CompileSettings& settings, SweepClock& clock)
     : spec_(spec),
       size_(size),
       gpu_(gpu),
-      limits_(limits),
       arch_(gpu.Arch()),
       threads_(ThreadsOf(settings)),
       clock_(clock),
@@ -47,7 +46,7 @@ Compiled CandidatePipeline::Compile(const ParamValues& params, int slot) {
   }
   const KernelResources resources{static_cast<int>(compiled.geometry.ThreadsPerBlock()), 0,
                                   static_cast<std::size_t>(compiled.geometry.shared_bytes)};
-  compiled.invalid_reason = ComputeOccupancy(limits_, resources).invalid_reason;
+  compiled.invalid_reason = ComputeOccupancy(gpu_, resources).invalid_reason;
   if (compiled.invalid_reason.empty()) compiled.compile = compiler_.Compile(slot, spec_, params, spec_.kernel, arch_);
   return compiled;
 }

@@ -27,8 +27,8 @@ struct CompileSettings {
 
 class CandidatePipeline {
  public:
-  // Candidates for `gpu`, whose limits are `limits`.
-  CandidatePipeline(const TemplateSpec& spec, const ProblemSize& size, const GpuInfo& gpu, const DeviceLimits& limits,
+  // Candidates for `gpu`, checked against its limits.
+  CandidatePipeline(const TemplateSpec& spec, const ProblemSize& size, const GpuInfo& gpu,
                     const CompileSettings& settings, SweepClock& clock);
 
   int CompileThreads() const { return threads_; }
@@ -50,7 +50,6 @@ class CandidatePipeline {
   const TemplateSpec& spec_;
   const ProblemSize& size_;
   GpuInfo gpu_;
-  const DeviceLimits& limits_;
   std::string arch_;
   int threads_;
   SweepClock& clock_;

@@ -2,20 +2,17 @@
 
 #include <algorithm>
 #include <chrono>
-#include <climits>
 #include <condition_variable>
 #include <exception>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <optional>
-#include <regex>
-#include <sstream>
 #include <thread>
 
 #include "base/errors.h"
 #include "common/option_values.h"
 #include "base/number_text.h"
+#include "db/query/gpu_model.h"
 
 namespace tuner {
 
@@ -57,55 +54,15 @@ class LeaderPool {
 
 }  // namespace
 
-std::vector<int> ParseGpuList(const std::string& text) {
-  std::vector<int> indices;
-  if (text == "all") return indices;
-  if (!std::regex_match(text, std::regex("[0-9]+(,[0-9]+)*")))
-    throw UsageError("--gpus " + Quoted(text) + ": expected 'all' or GPU indices joined by commas, e.g. 0,1");
-  std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) {
-    const std::optional<WholeNumberText> number = ReadWholeNumber(item);
-    if (!number || number->negative || !number->magnitude ||
-        *number->magnitude > static_cast<unsigned long long>(INT_MAX))
-      throw UsageError("--gpus " + Quoted(text) + ": expected 'all' or GPU indices joined by commas, e.g. 0,1");
-    const int index = static_cast<int>(*number->magnitude);
-    for (int seen : indices)
-      if (seen == index) throw UsageError("--gpus " + Quoted(text) + ": GPU " + item + " is listed twice");
-    indices.push_back(index);
-  }
-  if (indices.empty()) throw UsageError("--gpus " + Quoted(text) + ": no GPU given");
-  return indices;
-}
-
-std::vector<GpuInfo> SelectGpus(const std::string& text) {
-  const std::vector<int> indices = ParseGpuList(text);
-  const GpuDiscovery found = DiscoverGpus();
-  if (found.gpus.empty()) throw NoGpuError("this command needs a CUDA GPU, but " + found.problem + ".");
-  if (indices.empty()) return found.gpus;
-  std::vector<GpuInfo> selected;
-  for (int index : indices) {
-    if (index >= static_cast<int>(found.gpus.size()))
-      throw UsageError("--gpus " + std::to_string(index) + ": this machine has GPUs 0.." +
-                       std::to_string(found.gpus.size() - 1));
-    selected.push_back(found.gpus[index]);
-  }
-  return selected;
-}
-
-db::GpuModel ModelOf(const GpuInfo& gpu) {
-  return {gpu.name, gpu.cc_major, gpu.cc_minor, gpu.sm_count, gpu.memory_bytes};
-}
-
-std::vector<SweepOptions> ShareByModel(const SweepOptions& base, const std::vector<GpuInfo>& gpus) {
+std::vector<GpuSweep> ShareByModel(const SweepOptions& base, const std::vector<GpuInfo>& gpus) {
   std::map<db::GpuModel, std::size_t> per_model;
-  for (const GpuInfo& g : gpus) ++per_model[ModelOf(g)];
+  for (const GpuInfo& g : gpus) ++per_model[db::ModelOf(g)];
   std::map<db::GpuModel, std::size_t> next_shard;
   std::map<db::GpuModel, std::shared_ptr<LeaderPool>> pools;
-  std::vector<SweepOptions> sweeps;
+  std::vector<GpuSweep> sweeps;
   for (const GpuInfo& g : gpus) {
-    const db::GpuModel model = ModelOf(g);
+    const db::GpuModel model = db::ModelOf(g);
     SweepOptions options = base;
-    options.gpu = g.index;
     options.shards = per_model[model];
     options.shard = next_shard[model]++;
     if (options.shards > 1) {
@@ -113,23 +70,22 @@ std::vector<SweepOptions> ShareByModel(const SweepOptions& base, const std::vect
       if (!pool) pool = std::make_shared<LeaderPool>(options.shards, options.stop);
       options.leader_exchange = [pool](const std::vector<Leader>& own) { return pool->Exchange(own); };
     }
-    sweeps.push_back(options);
+    sweeps.push_back({g, options});
   }
   return sweeps;
 }
 
-std::vector<SweepOutcome> RunSweeps(const TemplateSpec& spec, const std::vector<SweepOptions>& sweeps,
-                                    db::Store& store) {
+std::vector<SweepOutcome> RunSweeps(const SweepTarget& target, const std::vector<GpuSweep>& sweeps, db::Store& store) {
   std::vector<SweepOutcome> outcomes(sweeps.size());
   std::vector<std::exception_ptr> errors(sweeps.size());
   std::vector<std::thread> threads;
   for (std::size_t i = 0; i < sweeps.size(); ++i)
     threads.emplace_back([&, i] {
       try {
-        outcomes[i] = RunSweep(spec, sweeps[i], store);
+        outcomes[i] = RunSweep(target, sweeps[i].gpu, sweeps[i].options, store);
       } catch (...) {
         errors[i] = std::current_exception();
-        for (const SweepOptions& other : sweeps) other.stop->GpuFailed();  // the command fails as a whole
+        for (const GpuSweep& other : sweeps) other.options.stop->GpuFailed();  // the command fails as a whole
       }
     });
   for (std::thread& t : threads) t.join();

@@ -5,34 +5,25 @@
 // few percent; different models each tune fully and get their own best.
 #pragma once
 
-#include <string>
 #include <vector>
 
 #include "cuda/device.h"
-#include "db/query/gpu_model.h"
 #include "db/query/store.h"
 #include "sweep/sweep.h"
 
 namespace tuner {
 
-// --gpus checked for form, before any GPU is looked for: "all" gives an empty list, otherwise the
-// indices. Throws UsageError naming --gpus.
-std::vector<int> ParseGpuList(const std::string& text);
+// One GPU's sweep of several: the GPU, found once by the command, and its options.
+struct GpuSweep {
+  GpuInfo gpu;
+  SweepOptions options;
+};
 
-// "all" or a comma-separated list of indices. Throws NoGpuError without GPUs, UsageError for an
-// index that is not a GPU of this machine or a malformed list.
-std::vector<GpuInfo> SelectGpus(const std::string& text);
-
-// One SweepOptions per GPU: `base` with the GPU's index, its share of its model's candidates and,
-// for a shared model, the exchange where its cards meet to compare their leaders.
-std::vector<SweepOptions> ShareByModel(const SweepOptions& base, const std::vector<GpuInfo>& gpus);
+// One sweep per GPU: `base` with the GPU's share of its model's candidates and, for a shared model,
+// the exchange where its cards meet to compare their leaders.
+std::vector<GpuSweep> ShareByModel(const SweepOptions& base, const std::vector<GpuInfo>& gpus);
 
 // Runs the sweeps concurrently; an error in one is rethrown after all have stopped.
-std::vector<SweepOutcome> RunSweeps(const TemplateSpec& spec, const std::vector<SweepOptions>& sweeps,
-                                    db::Store& store);
-
-// The model of a card of this machine: GPUs of one model share the candidates, as they share what
-// is stored when a sweep resumes.
-db::GpuModel ModelOf(const GpuInfo& gpu);
+std::vector<SweepOutcome> RunSweeps(const SweepTarget& target, const std::vector<GpuSweep>& sweeps, db::Store& store);
 
 }  // namespace tuner

@@ -7,7 +7,6 @@
 #include "common/version.h"
 #include "compile/compile_pool.h"
 #include "db/objective.h"
-#include "occupancy/device_limits.h"
 #include "sweep/candidate_measurer.h"
 #include "sweep/candidate_pipeline.h"
 #include "sweep/hardware_pass.h"
@@ -24,22 +23,19 @@ namespace {
 
 constexpr std::size_t kCopyBytes = 256u << 20;  // the reference copy: 256 MiB device to device
 
-// Where a sweep's results go: the GPU's limits and the store's rows, set up before any candidate.
+// Where a sweep's results go: the store's rows, set up before any candidate.
 struct SweepPlace {
-  DeviceLimits limits;
   std::int64_t gpu_id = 0, template_id = 0, sweep_id = 0;
 };
 
-// Checks the GPU and the size, and starts the sweep's row in the store.
-SweepPlace StartSweep(const TemplateSpec& spec, const SweepOptions& options, db::Store& store, SweepOutcome& outcome) {
-  outcome.gpu = RequireGpu(options.gpu);
-  outcome.size = ParseProblemSize(spec, options.size_text);
+// Starts the sweep's outcome and its row in the store.
+SweepPlace StartSweep(const SweepTarget& target, const GpuInfo& gpu, const SweepOptions& options, db::Store& store,
+                      SweepOutcome& outcome) {
+  outcome.gpu = gpu;
+  outcome.size = target.size;
   SweepPlace place;
-  place.limits = LimitsFromGpu(options.gpu);
-  const GpuInfo& g = outcome.gpu;
-  place.gpu_id = store.EnsureGpu({g.uuid, g.name, g.cc_major, g.cc_minor, g.sm_count, g.memory_bytes, DriverVersion(),
-                                  RuntimeVersion(), g.sm_clock_mhz});
-  place.template_id = store.EnsureTemplate({spec.name, spec.hash, ""});
+  place.gpu_id = store.EnsureGpu({gpu, DriverVersion(), RuntimeVersion(), gpu.sm_clock_mhz});
+  place.template_id = store.EnsureTemplate({target.spec.name, target.spec.hash, ""});
   db::SweepRecord sweep;
   sweep.command = options.command_line;
   sweep.strategy = options.strategy.name;
@@ -58,11 +54,11 @@ SweepPlace StartSweep(const TemplateSpec& spec, const SweepOptions& options, db:
 // record, the ledger stores it, and the timing plan times the close ones and the leaders again.
 class SweepRun {
  public:
-  SweepRun(const TemplateSpec& spec, const SweepOptions& options, db::Store& store);
+  SweepRun(const SweepTarget& target, const GpuInfo& gpu, const SweepOptions& options, db::Store& store);
   SweepOutcome Run();
 
  private:
-  void Enumerate();
+  void TakeShare();
   void Resume();
   void MeasurePlanned(SearchStrategy& strategy);
   void MeasureInOrder(const std::vector<std::size_t>& order);
@@ -79,6 +75,7 @@ class SweepRun {
   void Finish();
 
   const TemplateSpec& spec_;
+  const std::vector<ParamValues>& all_;  // every candidate, in enumeration order
   const SweepOptions& options_;
   db::Store& store_;
   const SweepStop& stop_;
@@ -95,7 +92,6 @@ class SweepRun {
   TimingPlan plan_;
   HardwarePass hardware_;
   SameCompileError same_error_{spec_};
-  std::vector<ParamValues> all_;     // every candidate, in enumeration order
   std::vector<bool> owned_;          // this node's share of all_ under --shard; empty: all
   std::vector<Evaluation> history_;  // stored before this run, then measured now: what the strategy sees
   bool copy_measured_ = false;
@@ -103,18 +99,19 @@ class SweepRun {
   const SweepClock::Clock::time_point started_ = SweepClock::Clock::now();
 };
 
-SweepRun::SweepRun(const TemplateSpec& spec, const SweepOptions& options, db::Store& store)
-    : spec_(spec),
+SweepRun::SweepRun(const SweepTarget& target, const GpuInfo& gpu, const SweepOptions& options, db::Store& store)
+    : spec_(target.spec),
+      all_(target.candidates),
       options_(options),
       store_(store),
       stop_(*options.stop),
-      place_(StartSweep(spec, options, store, outcome_)),
+      place_(StartSweep(target, gpu, options, store, outcome_)),
       row_(store, place_.sweep_id),
-      records_(spec, place_.limits, outcome_.size),
-      pipeline_(spec, outcome_.size, outcome_.gpu, place_.limits,
+      records_(spec_, outcome_.gpu, outcome_.size),
+      pipeline_(spec_, outcome_.size, outcome_.gpu,
                 {options.compile_threads, options.cache_dir, options.worker_executable}, time_),
       worker_(
-          options.worker_executable, [this] { return pipeline_.Setup(); }, spec.name, time_, stop_,
+          options.worker_executable, [this] { return pipeline_.Setup(); }, spec_.name, time_, stop_,
           [this] { return WantsProfiler(); }),
       ledger_(store, place_.sweep_id),
       measurer_(
@@ -122,10 +119,10 @@ SweepRun::SweepRun(const TemplateSpec& spec, const SweepOptions& options, db::St
           options.timeout_floor_s, options.tighten_deadlines),
       plan_({ledger_, measurer_, worker_, pipeline_, records_, stored_, options.leader_exchange, stop_, time_},
             [this](const std::string& params_json) { return MeasureLeader(params_json); }),
-      hardware_(ledger_, worker_, pipeline_, measurer_, stop_, options.gpu) {}
+      hardware_(ledger_, worker_, pipeline_, measurer_, stop_, gpu.index) {}
 
 SweepOutcome SweepRun::Run() {
-  Enumerate();
+  TakeShare();
   if (!options_.force) Resume();
   outcome_.already_stored = history_.size();
   StrategyOptions strategy_options = options_.strategy;  // --budget counts new evaluations only
@@ -146,8 +143,8 @@ SweepOutcome SweepRun::Run() {
   return outcome_;
 }
 
-void SweepRun::Enumerate() {
-  all_ = EnumerateCandidates(spec_, outcome_.size);
+// The candidates this node measures: all of them, or its share under --shard.
+void SweepRun::TakeShare() {
   outcome_.candidates = all_.size();
   if (options_.node_shard.count > 1) {
     owned_ = ShardMembers(all_, options_.node_shard);
@@ -280,8 +277,8 @@ bool SweepRun::OutOfTime() const {
 
 void SweepRun::ReportProgress() const {
   if (options_.progress)
-    options_.progress->Update(options_.gpu, {to_measure_, ledger_.records().size(), ledger_.failures(),
-                                             measurer_.best_ms()});
+    options_.progress->Update(outcome_.gpu.index,
+                              {to_measure_, ledger_.records().size(), ledger_.failures(), measurer_.best_ms()});
 }
 
 void SweepRun::Finish() {
@@ -295,8 +292,8 @@ void SweepRun::Finish() {
 
 }  // namespace
 
-SweepOutcome RunSweep(const TemplateSpec& spec, const SweepOptions& options, db::Store& store) {
-  return SweepRun(spec, options, store).Run();
+SweepOutcome RunSweep(const SweepTarget& target, const GpuInfo& gpu, const SweepOptions& options, db::Store& store) {
+  return SweepRun(target, gpu, options, store).Run();
 }
 
 }  // namespace tuner

@@ -18,15 +18,13 @@
 #include "sweep/leaders.h"
 #include "sweep/shard.h"
 #include "sweep/sweep_stop.h"
+#include "sweep/sweep_target.h"
 #include "sweep/sweep_time.h"
 #include "template/problem_size.h"
-#include "template/template_spec.h"
 
 namespace tuner {
 
 struct SweepOptions {
-  int gpu = 0;
-  std::string size_text;            // --size, "" for the template's defaults
   bool force = false;               // measure candidates already stored again
   std::string worker_executable;    // the tuner binary; "" for this process's own
   std::string cache_dir;            // compiled kernels; "" for the default
@@ -72,6 +70,7 @@ struct SweepOutcome {
   std::optional<HardwarePassCost> hardware_pass;  // none: no candidate got counters or energy
 };
 
-SweepOutcome RunSweep(const TemplateSpec& spec, const SweepOptions& options, db::Store& store);
+// Sweeps `target` on `gpu`, as found by the command (cuda/device.h) with its limits.
+SweepOutcome RunSweep(const SweepTarget& target, const GpuInfo& gpu, const SweepOptions& options, db::Store& store);
 
 }  // namespace tuner
