@@ -14,6 +14,7 @@
 #include "common/text_table.h"
 #include "db/counters.h"
 #include "db/objective.h"
+#include "db/speed_of_light.h"
 #include "db/query/store.h"
 #include "db/row_json.h"
 #include "reports/report_format.h"
@@ -110,8 +111,9 @@ nlohmann::json HardwarePassJson(const std::optional<HardwarePassCost>& cost) {
           {"worker_ms", cost->worker_ms}};
 }
 
-// The best by the objective, against copy bandwidth where it is a bandwidth (a pipeline: against its
-// stages), with its counters and energy, and the leaders.
+// The best by the objective, against copy bandwidth where it is a bandwidth and its counters do not
+// say it is compute-bound (a pipeline: against its stages), with its counters, speed of light and
+// energy, and the leaders.
 void PrintBest(const TemplateSpec& spec, const SweepOutcome& out, db::Objective objective) {
   const auto best = Best(out.stored, objective);
   if (!best) {
@@ -121,7 +123,8 @@ void PrintBest(const TemplateSpec& spec, const SweepOutcome& out, db::Objective 
   std::cout << "\nbest" << (objective == db::Objective::kTime ? "" : std::string(" (") + db::ToString(objective) + ")")
             << ": " << ParamsText(best->params_json) << "  " << Fixed(best->time_ms_median, 4) << " ms  "
             << Fixed(best->perf_value, 1) << " " << best->perf_unit;
-  if (best->perf_unit == "GB/s" && out.copy_gbps > 0 && !spec.pipeline.enabled)
+  if (best->perf_unit == "GB/s" && out.copy_gbps > 0 && !spec.pipeline.enabled &&
+      db::CeilingApplies(best->perf_unit, best->counters_json))
     std::cout << " = " << Fixed(100 * best->perf_value / out.copy_gbps, 1) << "% of device-to-device copy ("
               << Fixed(out.copy_gbps, 0) << " GB/s, same run)";
   std::cout << "\n" << db::HardwareText(*best, "  ");
