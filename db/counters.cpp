@@ -5,6 +5,7 @@
 
 #include "db/objective.h"
 #include "db/row_json.h"
+#include "db/speed_of_light.h"
 
 namespace tuner::db {
 
@@ -102,6 +103,8 @@ std::string HardwareText(const MeasurementRecord& r, const std::string& indent) 
   std::string text;
   const std::string counters = CountersText(r.counters_json);
   if (!counters.empty()) text += indent + "counters: " + counters + "\n";
+  if (const auto sol = SpeedOfLightOf(r.counters_json))
+    text += indent + "speed of light: " + HeadroomText(*sol) + " (" + SharesText(*sol) + ")\n";
   if (r.energy_j > 0)
     text += indent + "energy: " + Number(r.energy_j * 1e3, 3) + " mJ per launch at " + Number(r.power_w, 0) + " W, " +
             Number(r.perf_per_joule, 2) + " " + PerJouleUnit(r.perf_unit) + "\n";

@@ -41,8 +41,9 @@ nlohmann::json HardwareJson(const MeasurementRecord& record);
 // ("" when none).
 std::string CountersText(const std::string& counters_json);
 
-// A record's counters and energy for people, one line each ("" when nothing was measured):
+// A record's counters, speed of light and energy for people, one line each ("" when nothing was measured):
 //   counters: DRAM throughput 81.2 % of peak, ..., top stalls long_scoreboard 2.1, barrier 0.4
+//   speed of light: memory-bound: DRAM 81% of peak, at the limit (SM 20%, DRAM 81%, L2 44%, L1 30%)
 //   energy: 0.412 mJ per launch at 301 W, 6.11 GB/J
 std::string HardwareText(const MeasurementRecord& record, const std::string& indent);
 

@@ -1,5 +1,8 @@
 #include "reports/ceiling.h"
 
+#include "db/speed_of_light.h"
+#include "reports/report_format.h"
+
 namespace tuner::report {
 
 int Fp32LanesPerSm(int cc_major, int cc_minor) {
@@ -30,6 +33,20 @@ Ceiling CeilingFor(const std::string& perf_unit, const db::GpuRecord& gpu, const
     c.missing = "no ceiling is known for throughput in '" + perf_unit + "'";
   }
   return c;
+}
+
+void ApplyBound(Ceiling& c, const db::MeasurementRecord& best) {
+  const auto sol = db::SpeedOfLightOf(best.counters_json);
+  if (!sol) return;
+  c.bound = db::HeadroomText(*sol);
+  if (!c.known() || db::CeilingApplies(c.unit, best.counters_json)) return;
+  c.missing = "the best is " + c.bound + ", so the " + c.source + " is not its limit";
+  c.value = 0;
+}
+
+std::string OfCeilingText(const Ceiling& c, double best_perf_value) {
+  if (c.known()) return FormatPercent(best_perf_value / c.value) + " of " + FormatNumber(c.value) + " " + c.unit;
+  return c.bound.empty() ? "unknown" : c.bound;
 }
 
 }  // namespace tuner::report

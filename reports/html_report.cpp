@@ -9,6 +9,7 @@
 #include "reports/report_charts.h"
 #include "reports/report_format.h"
 #include "reports/report_tables.h"
+#include "reports/roofline_chart.h"
 #include "reports/size_tables.h"
 #include "reports/winner_card.h"
 
@@ -61,18 +62,16 @@ std::string BestCards(const Run& run) {
   std::string out = "<div class=\"cards\">\n" +
                     Card("Best throughput", FormatNumber(m.perf_value) + " " + m.perf_unit) +
                     Card("Median time", FormatMs(m.time_ms_median)) + Card("Best parameters", run.Params(m), true);
-  out += run.ceiling.known()
-             ? Card("Of the device ceiling", FormatPercent(m.perf_value / run.ceiling.value) + " of " +
-                                                 FormatNumber(run.ceiling.value) + " " + run.ceiling.unit)
-             : Card("Of the device ceiling", "unknown");
+  out += Card("Of the device ceiling", OfCeilingText(run.ceiling, m.perf_value));
   return out + Card("Candidates", StatusSummary(run)) + "</div>\n";
 }
 
 // Why the best won: its counters and energy, and a line for each one-parameter neighbour.
 std::string WinnerCardHtml(const Run& run) {
   const WinnerCard card = MakeWinnerCard(run);
-  if (card.neighbours.empty() && card.counters.empty() && card.energy.empty()) return "";
+  if (card.neighbours.empty() && card.counters.empty() && card.energy.empty() && card.headroom.empty()) return "";
   std::string out = "<div class=\"winner\">\n" + Tag("h4", "Why " + card.params + " won");
+  if (!card.headroom.empty()) out += Tag("p", "Its speed of light: " + card.headroom + ".");
   if (!card.counters.empty()) out += Tag("p", "Its counters: " + card.counters + ".", "muted");
   if (!card.energy.empty()) out += Tag("p", "Its energy: " + card.energy + ".", "muted");
   if (!card.neighbours.empty()) {
@@ -93,6 +92,7 @@ std::string RunSection(const KernelReport& kernel, const Run& run) {
     out += Tag("p", "No ceiling for this run: " + run.ceiling.missing + ".", "note");
   out += "<div class=\"charts\">\n" + Figure(CandidatesChart(kernel, run));
   if (run.Best()) out += Figure(OccupancyChart(kernel, run));
+  if (const auto roofline = RooflineChart(kernel, run)) out += Figure(*roofline);
   if (const auto pareto = ParetoChart(kernel, run)) out += Figure(*pareto);
   for (const NamedChart& chart : ParameterCharts(kernel, run)) out += Figure(chart);
   for (const NamedChart& chart : CounterCharts(kernel, run)) out += Figure(chart);

@@ -8,6 +8,7 @@
 #include "reports/report_charts.h"
 #include "reports/report_format.h"
 #include "reports/report_tables.h"
+#include "reports/roofline_chart.h"
 #include "reports/size_tables.h"
 #include "reports/winner_card.h"
 
@@ -54,8 +55,9 @@ class ChartLinks {
 
 std::string WinnerCardMarkdown(const Run& run) {
   const WinnerCard card = MakeWinnerCard(run);
-  if (card.neighbours.empty() && card.counters.empty() && card.energy.empty()) return "";
+  if (card.neighbours.empty() && card.counters.empty() && card.energy.empty() && card.headroom.empty()) return "";
   std::string out = "#### Why " + E(card.params) + " won\n\n";
+  if (!card.headroom.empty()) out += "Its speed of light: " + E(card.headroom) + ".\n\n";
   if (!card.counters.empty()) out += "Its counters: " + E(card.counters) + ".\n\n";
   if (!card.energy.empty()) out += "Its energy: " + E(card.energy) + ".\n\n";
   for (const NeighbourComparison& n : card.neighbours) out += "- " + E(n.sentence) + "\n";
@@ -69,6 +71,7 @@ std::string RunSection(const KernelReport& kernel, const Run& run, ChartLinks& l
   out += WinnerCardMarkdown(run);
   out += links.Link(kernel.kernel, CandidatesChart(kernel, run));
   if (run.Best()) out += links.Link(kernel.kernel, OccupancyChart(kernel, run));
+  if (const auto roofline = RooflineChart(kernel, run)) out += links.Link(kernel.kernel, *roofline);
   if (const auto pareto = ParetoChart(kernel, run)) out += links.Link(kernel.kernel, *pareto);
   for (const NamedChart& chart : ParameterCharts(kernel, run)) out += links.Link(kernel.kernel, chart);
   for (const NamedChart& chart : CounterCharts(kernel, run)) out += links.Link(kernel.kernel, chart);

@@ -36,6 +36,7 @@ void FinishRun(Run& run) {
     run.ceiling = CeilingFor(unit, run.gpu, row.sweep);
     if (run.ceiling.known() || unit.empty()) break;
   }
+  if (run.best) ApplyBound(run.ceiling, run.rows.front().measurement);
 }
 
 std::vector<SweepInfo> Sweeps(const std::vector<db::MeasurementRow>& rows) {

@@ -11,9 +11,7 @@ namespace {
 
 std::string CeilingText(const Run& run) {
   if (!run.Best()) return "-";
-  if (!run.ceiling.known()) return "unknown";
-  return FormatPercent(run.Best()->measurement.perf_value / run.ceiling.value) + " of " +
-         FormatNumber(run.ceiling.value) + " " + run.ceiling.unit;
+  return OfCeilingText(run.ceiling, run.Best()->measurement.perf_value);
 }
 
 std::string Occupancy(const db::MeasurementRecord& m) {

@@ -5,6 +5,7 @@
 
 #include "db/counters.h"
 #include "db/objective.h"
+#include "db/speed_of_light.h"
 #include "reports/report_format.h"
 
 namespace tuner::report {
@@ -121,6 +122,8 @@ WinnerCard MakeWinnerCard(const Run& run) {
   std::stable_sort(card.neighbours.begin(), card.neighbours.end(),
                    [](const NeighbourComparison& a, const NeighbourComparison& b) { return a.speedup > b.speedup; });
   card.counters = db::CountersText(winner.counters_json);
+  if (const auto sol = db::SpeedOfLightOf(winner.counters_json))
+    card.headroom = db::HeadroomText(*sol) + " (" + db::SharesText(*sol) + ")";
   if (winner.energy_j > 0)
     card.energy = Number(winner.energy_j * 1e3) + " mJ per launch at " + Number(winner.power_w) + " W, " +
                   Number(winner.perf_per_joule) + " " + db::PerJouleUnit(winner.perf_unit);

@@ -1,7 +1,7 @@
 // Why the best configuration of a run won, in the hardware's terms: it against every correct
 // candidate that differs from it in one parameter, each comparison naming the counter that differs
 // most in the winner's favour ("PAD=1: 0.07 shared-memory bank conflicts per request against 15.7 for
-// PAD=0; 1.61x faster").
+// PAD=0; 1.61x faster"), and how far it is from the hardware's limit.
 #pragma once
 
 #include <string>
@@ -26,6 +26,9 @@ struct WinnerCard {
   std::string params;                           // the winner's, with value names
   std::vector<NeighbourComparison> neighbours;  // largest speedup first
   std::string counters;  // the winner's own counters and stalls in one line ("" when not measured)
+  // Its speed of light: "memory-bound: DRAM 93% of peak, at the limit (SM 21%, DRAM 93%, L2 48%, L1 35%)"
+  // ("" when not counted, or counted by a version without it).
+  std::string headroom;
   std::string energy;    // "0.124 J per launch at 603 W, 4.43 GB/J" ("" when not measured)
 };
 

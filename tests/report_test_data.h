@@ -3,6 +3,7 @@
 // candidates all failed.
 #pragma once
 
+#include <algorithm>
 #include <string>
 
 #include "db/query/store.h"
@@ -110,6 +111,33 @@ inline Run TransposeRun() {
               ProfiledRow(R"({"TILE":64,"PAD":0})", 0.40, R"({"shared_bank_conflicts_per_request":15.7})")};
   run.rows[2].measurement.counters_json = R"({"shared_bank_conflicts_per_request":0.07,"dram_throughput_pct":45})";
   run.best = 0;
+  return run;
+}
+
+// Counters with the speed of light and the roofline's counts, as the worker stores them: `sm` and
+// `dram` per cent of peak, `gflop` counted FP32 giga-operations and `dram_gb` counted gigabytes in
+// `ms` on an H100 (66908 GFLOP/s, 3352 GB/s).
+inline std::string SpeedOfLightCounters(double sm, double dram, double gflop, double dram_gb, double ms) {
+  return "{\"sm_throughput_pct\":" + std::to_string(sm) + ",\"dram_throughput_pct\":" + std::to_string(dram) +
+         ",\"l2_throughput_pct\":30,\"l1_throughput_pct\":35,\"tensor_pipe_pct\":0,\"memory_throughput_pct\":" +
+         std::to_string(std::max(dram, 35.0)) + ",\"fp32_flop_count\":" + std::to_string(gflop * 1e9) +
+         ",\"fp64_flop_count\":0,\"dram_bytes\":" + std::to_string(dram_gb * 1e9) + ",\"profiled_ms\":" +
+         std::to_string(ms) + ",\"fp32_peak_gflops\":66908,\"fp64_peak_gflops\":33454,\"dram_peak_gbps\":3352}";
+}
+
+// A compute-bound run measured in GB/s (point-in-polygon): the winner keeps the SM 75% busy and
+// moves few bytes; a runner-up is memory-bound; a third was not counted.
+inline Run PointInPolygonRun() {
+  Run run;
+  run.gpu.name = "NVIDIA H100 80GB HBM3";
+  run.size_key = "1048576";
+  run.rows = {ProfiledRow(R"({"BLOCK":256})", 2.0, SpeedOfLightCounters(75.4, 9.1, 60, 0.5, 2.0)),
+              ProfiledRow(R"({"BLOCK":128})", 2.5, SpeedOfLightCounters(40, 88, 10, 6, 2.5)),
+              ProfiledRow(R"({"BLOCK":64})", 3.0)};
+  run.best = 0;
+  run.ceiling.unit = "GB/s";
+  run.ceiling.value = 3000;
+  run.ceiling.source = "device-to-device copy bandwidth measured in the same sweep";
   return run;
 }
 

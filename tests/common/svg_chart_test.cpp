@@ -112,6 +112,20 @@ TEST(SvgChart, RendersSeriesMarkerLegendAndEscapedText) {
   EXPECT_EQ(Count(svg, "<text"), Count(svg, "</text>"));
 }
 
+TEST(SvgChart, LogScalesTickThePowersOfTenAndLeaveOutValuesAtOrBelowZero) {
+  Chart chart;
+  chart.x_axis = {"Arithmetic intensity", "FLOP/byte", {}, {}, true};
+  chart.y_axis = {"Performance", "GFLOP/s", {}, {}, true};
+  chart.series.push_back({"candidates", {{0.5, 300}, {120, 30000}, {0, 10}, {-1, 5}}, SeriesStyle::kScatter, "red"});
+  const std::string svg = RenderSvg(chart);
+  EXPECT_EQ(Count(svg, "fill=\"red\""), 2u + 1u) << "two positive dots and the legend box";
+  for (const char* tick : {">0.1</text>", ">1</text>", ">10</text>", ">100</text>", ">1000</text>", ">10000</text>",
+                           ">100000</text>"})
+    EXPECT_NE(svg.find(tick), std::string::npos) << tick;
+  EXPECT_EQ(svg.find(">0</text>"), std::string::npos) << "no zero on a log axis";
+  EXPECT_EQ(svg.find("nan"), std::string::npos);
+}
+
 TEST(SvgChart, StepSeriesHoldsEachValueUntilTheNextPoint) {
   Chart chart;
   chart.x_axis.min = 0;

@@ -45,5 +45,15 @@ TEST(Counters, JsonAndTextOfARecord) {
             "  energy: 0.412 mJ per launch at 301 W, 6.11 GB/J\n");
 }
 
+TEST(Counters, TheSpeedOfLightLineOfACountedRecord) {
+  MeasurementRecord r;
+  r.counters_json =
+      R"({"sm_throughput_pct":21.4,"dram_throughput_pct":93.2,"l2_throughput_pct":48.0,"l1_throughput_pct":35.9,)"
+      R"("tensor_pipe_pct":0.0,"memory_throughput_pct":93.2})";
+  EXPECT_EQ(HardwareText(r, "  "),
+            "  counters: DRAM throughput 93.2 % of peak\n"
+            "  speed of light: memory-bound: DRAM 93% of peak, at the limit (SM 21%, DRAM 93%, L2 48%, L1 35%)\n");
+}
+
 }  // namespace
 }  // namespace tuner::db

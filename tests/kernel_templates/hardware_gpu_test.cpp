@@ -2,12 +2,16 @@
 // test tunes a shipped template narrowed to the candidates it compares, with counters for all.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "cli_runner.h"
+#include "db/speed_of_light.h"
 #include "db_test_util.h"
 #include "gpu_test_support.h"
 #include "template_fixtures.h"
@@ -182,6 +186,75 @@ TEST(HardwareGpu, TheDefaultCountsTheWinnerAndAFewComparisonsInOneRequest) {
   EXPECT_EQ(with_energy[0], doc.at("best").at("params"));
   EXPECT_GT(Counter(Candidate(doc, doc["best"]["params"].get<std::map<std::string, int>>()), "dram_throughput_pct"), 0);
   EXPECT_EQ(doc["hardware_pass"].at("requests"), 1) << "one CUPTI session";
+}
+
+// The speed of light of a tuned run's winner, printed with its counters and the passes they took.
+std::optional<db::SpeedOfLight> WinnersSpeedOfLight(const nlohmann::json& doc) {
+  const nlohmann::json& counters = doc.at("best").at("counters");
+  std::cout << "winner " << doc["best"]["params"].dump() << " (" << doc["best"]["perf"] << " "
+            << doc["best"]["perf_unit"] << "): " << counters.dump() << "\nhardware pass " << doc["hardware_pass"].dump()
+            << "\n";
+  const auto sol = db::SpeedOfLightOf(counters.dump());
+  if (sol) std::cout << db::HeadroomText(*sol) << " (" << db::SharesText(*sol) << ")\n";
+  return sol;
+}
+
+// What `tuner query` prints of the stored winner of `kernel` (the summary's hardware lines).
+std::string QueryText(const TempDir& dir, const std::string& kernel, const std::string& size) {
+  const auto run = RunTuner("query " + kernel + " --size " + size + " --templates " + dir.File("t") + " --db " +
+                            dir.File("t.db"));
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  return run.out;
+}
+
+// A transpose moves every byte through DRAM and computes nothing: its winner is memory-bound, near the
+// DRAM's peak (issue 29: the speed of light).
+TEST(HardwareGpu, TransposesWinnerIsMemoryBoundNearItsDramPeak) {
+  TUNER_GPU_TEST(1);
+  TempDir dir;
+  WriteNarrowed(dir.File("t"), "transpose", "transpose_sol", {});
+  const nlohmann::json doc = TuneWithCounters(dir, "transpose_sol", "8192x8192", "");
+  const auto sol = WinnersSpeedOfLight(doc);
+  ASSERT_TRUE(sol) << "the winner's counters have the speed of light";
+  EXPECT_EQ(sol->bound, db::Bound::kMemory) << db::SharesText(*sol);
+  EXPECT_EQ(sol->limiting.unit, "DRAM") << db::SharesText(*sol);
+  EXPECT_GE(Counter(doc["best"], "dram_throughput_pct"), 70.0);
+  const std::string query = QueryText(dir, "transpose_sol", "8192x8192");
+  EXPECT_NE(query.find("speed of light: memory-bound: DRAM "), std::string::npos) << query;
+}
+
+// A register-blocked SGEMM keeps the FMA pipes busy and reuses every byte many times: its winner is
+// compute-bound, reported with its SM share, and far right of the ridge on the roofline.
+TEST(HardwareGpu, MatmulsWinnerIsComputeBoundWithItsSmShare) {
+  TUNER_GPU_TEST(1);
+  TempDir dir;
+  WriteNarrowed(dir.File("t"), "matmul", "matmul_sol",
+                {{"values = [0, 1, 2]\nlabels = [\"naive\", \"tiled\", \"register_blocked\"]",
+                  "values = [2]\nlabels = [\"register_blocked\"]"},
+                 {"values = [8, 16]", "values = [16]"},
+                 {"values = [64, 32, 16, 128]", "values = [32]"}});
+  const nlohmann::json doc = TuneWithCounters(dir, "matmul_sol", "4096x4096x4096", "");
+  const auto sol = WinnersSpeedOfLight(doc);
+  ASSERT_TRUE(sol) << "the winner's counters have the speed of light";
+  EXPECT_EQ(sol->bound, db::Bound::kCompute) << db::SharesText(*sol);
+  EXPECT_EQ(sol->limiting.unit, "SM") << "no tensor pipes in an FP32 FFMA kernel";
+  const double sm_pct = Counter(doc["best"], "sm_throughput_pct");
+  EXPECT_GE(sm_pct, 60.0);
+  const std::string query = QueryText(dir, "matmul_sol", "4096x4096x4096");
+  char share[64];
+  std::snprintf(share, sizeof share, "compute-bound: SM %.0f%% of peak", std::floor(sm_pct));
+  EXPECT_NE(query.find(std::string("speed of light: ") + share), std::string::npos) << query;
+  // On the roofline: 2 M N K FP32 operations counted, far more operations per DRAM byte than the ridge.
+  const auto point = db::RooflinePointOf(doc["best"]["counters"].dump());
+  const auto roof = db::RoofOf(doc["best"]["counters"].dump(), "FP32");
+  ASSERT_TRUE(point && roof);
+  std::cout << "roofline: " << point->flop_per_byte << " FLOP/byte, " << point->gflops << " GFLOP/s; ridge "
+            << roof->RidgeFlopPerByte() << " FLOP/byte, peak " << roof->peak_gflops << " GFLOP/s, DRAM "
+            << roof->dram_gbps << " GB/s\n";
+  EXPECT_NEAR(Counter(doc["best"], "fp32_flop_count"), 2.0 * 4096 * 4096 * 4096, 0.01 * 2.0 * 4096 * 4096 * 4096);
+  EXPECT_GT(point->flop_per_byte, roof->RidgeFlopPerByte());
+  EXPECT_LT(point->gflops, roof->peak_gflops);
+  EXPECT_GT(point->gflops, 0.5 * doc["best"]["perf"].get<double>()) << "the profiled launch's rate";
 }
 
 }  // namespace

@@ -200,6 +200,53 @@ TEST(ReportCeiling, Fp32LanesAndUnknownCeilings) {
   EXPECT_EQ(CeilingFor("GB/s", a100, sweep).value, 3000);
 }
 
+TEST(ReportCeiling, TheCeilingOfTheBoundThatApplies) {
+  const report::Run run = testing::PointInPolygonRun();
+  Ceiling compute_bound = run.ceiling;
+  ApplyBound(compute_bound, run.rows[0].measurement);
+  EXPECT_FALSE(compute_bound.known()) << "a compute-bound kernel is not measured against the copy bandwidth";
+  EXPECT_EQ(compute_bound.bound, "compute-bound: SM 75% of peak");
+  EXPECT_EQ(compute_bound.missing,
+            "the best is compute-bound: SM 75% of peak, so the device-to-device copy bandwidth measured in the same "
+            "sweep is not its limit");
+  EXPECT_EQ(OfCeilingText(compute_bound, 250), "compute-bound: SM 75% of peak");
+  Ceiling memory_bound = run.ceiling;
+  ApplyBound(memory_bound, run.rows[1].measurement);
+  EXPECT_EQ(OfCeilingText(memory_bound, 2700), "90.0% of 3000 GB/s");
+  EXPECT_EQ(memory_bound.bound, "memory-bound: DRAM 88% of peak, at the limit");
+  Ceiling not_counted = run.ceiling;
+  ApplyBound(not_counted, run.rows[2].measurement);
+  EXPECT_EQ(OfCeilingText(not_counted, 2700), "90.0% of 3000 GB/s");
+  EXPECT_EQ(OfCeilingText(Ceiling{}, 2700), "unknown");
+}
+
+// The report of a compute-bound winner measured in GB/s: its headroom instead of the copy bandwidth,
+// its speed of light on the card, the counted candidates on a roofline.
+TEST(ReportSpeedOfLight, TheReportGivesTheWinnersHeadroomAndARoofline) {
+  std::vector<db::MeasurementRow> rows = testing::PointInPolygonRun().rows;
+  for (db::MeasurementRow& row : rows) {
+    row.gpu = db::testing::SampleGpu("GPU-1111-aaaa", "NVIDIA H100 80GB HBM3");
+    row.sweep = db::testing::SampleSweep("1048576");
+    row.sweep.copy_gbps = 3000;
+    row.size_key = "1048576";
+  }
+  ReportData data;
+  data.kernels.push_back(GroupKernel("pip", rows));
+  const std::string html = RenderHtml(data);
+  EXPECT_NE(html.find(">compute-bound: SM 75% of peak</td>"), std::string::npos) << "the Of ceiling column";
+  EXPECT_EQ(html.find("% of 3000 GB/s"), std::string::npos);
+  EXPECT_NE(html.find("Its speed of light: compute-bound: SM 75% of peak (SM 75%, DRAM 9%, L2 30%, L1 35%)."),
+            std::string::npos);
+  EXPECT_NE(html.find("No ceiling for this run: the best is compute-bound"), std::string::npos);
+  EXPECT_NE(html.find(">pip: roofline (H100 \u00b7 1048576)<"), std::string::npos);
+  const MarkdownReport md = RenderMarkdown(data, "charts");
+  EXPECT_NE(md.markdown.find("Its speed of light: compute-bound: SM 75% of peak"), std::string::npos);
+  EXPECT_NE(md.markdown.find("| compute-bound: SM 75% of peak |"), std::string::npos);
+  EXPECT_EQ(std::count_if(md.charts.begin(), md.charts.end(),
+                          [](const auto& chart) { return chart.relative_path.find("roofline") != std::string::npos; }),
+            1);
+}
+
 TEST(ReportCsv, FieldsAreQuotedOnlyWhenNeeded) {
   EXPECT_EQ(CsvField("plain"), "plain");
   EXPECT_EQ(CsvField("a,b"), "\"a,b\"");

@@ -22,6 +22,16 @@ TEST(WinnerCard, EachNeighbourWithTheCounterThatExplainsIt) {
   EXPECT_EQ(card.neighbours[1].sentence, "TILE=32: 1.29\u00d7 faster than TILE=64 (no counter differs by 10%)");
   EXPECT_NE(card.energy.find("124 mJ per launch"), std::string::npos) << card.energy;
   EXPECT_EQ(card.counters, "DRAM throughput 46.0 % of peak, shared-memory bank conflicts per request 0.1 conflicts");
+  EXPECT_EQ(card.headroom, "") << "counted without the speed of light (an older version)";
+}
+
+TEST(WinnerCard, TheWinnersHeadroomInTheSpeedOfLightsTerms) {
+  const WinnerCard card = MakeWinnerCard(testing::PointInPolygonRun());
+  EXPECT_EQ(card.headroom, "compute-bound: SM 75% of peak (SM 75%, DRAM 9%, L2 30%, L1 35%)");
+  report::Run memory_bound = testing::PointInPolygonRun();
+  std::swap(memory_bound.rows[0], memory_bound.rows[1]);
+  EXPECT_EQ(MakeWinnerCard(memory_bound).headroom,
+            "memory-bound: DRAM 88% of peak, at the limit (SM 40%, DRAM 88%, L2 30%, L1 35%)");
 }
 
 // The sentence of the neighbour that differs in `parameter`.

@@ -72,10 +72,11 @@ Range DataRange(const Chart& chart, bool x, const ChartAxis& axis) {
     hi = static_cast<double>(chart.x_categories.size()) - 0.5;
   }
   if (!std::isfinite(lo)) lo = 0, hi = 1;
-  if (!x) lo = std::min(lo, 0.0);  // bars of occupancy, time, ... read best from zero
+  if (!x && !axis.log_scale) lo = std::min(lo, 0.0);  // bars of occupancy, time, ... read best from zero
   if (axis.min) lo = *axis.min;
   if (axis.max) hi = *axis.max;
   if (hi <= lo) hi = lo + 1;
+  if (axis.log_scale) return {std::floor(lo), std::ceil(hi) > std::floor(lo) ? std::ceil(hi) : std::floor(lo) + 1};
   const std::vector<double> ticks = NiceTicks(lo, hi, 6);
   if (x && !chart.x_categories.empty()) return {lo, hi};
   if (!axis.min) lo = ticks.front();
@@ -111,24 +112,55 @@ std::string CategoryTicks(const Chart& chart, const Frame& f) {
   return out;
 }
 
+// A log axis is drawn in powers of ten: its ticks are whole exponents, labelled with the value.
+std::vector<double> AxisTicks(const ChartAxis& axis, const Range& range, int max_ticks) {
+  if (!axis.log_scale) return NiceTicks(range.lo, range.hi, max_ticks);
+  std::vector<double> ticks;
+  const double step = std::ceil((range.hi - range.lo) / max_ticks);
+  for (double t = range.lo; t <= range.hi + 1e-9; t += std::max(1.0, step)) ticks.push_back(t);
+  return ticks;
+}
+
+std::string TickLabel(const ChartAxis& axis, double t) { return Label(axis.log_scale ? std::pow(10.0, t) : t); }
+
+// The chart with its log axes' values as exponents (values <= 0 become NaN: not drawn).
+Chart OnLogScales(const Chart& chart) {
+  if (!chart.x_axis.log_scale && !chart.y_axis.log_scale) return chart;
+  Chart out = chart;
+  auto exponent = [](double v) { return v > 0 ? std::log10(v) : NAN; };
+  auto transform = [&](ChartPoint& p) {
+    if (out.x_axis.log_scale) p.x = exponent(p.x);
+    if (out.y_axis.log_scale) p.y = exponent(p.y);
+  };
+  for (ChartSeries& series : out.series)
+    for (ChartPoint& p : series.points) transform(p);
+  for (ChartMarker& m : out.markers) transform(m.at);
+  for (ChartAxis* axis : {&out.x_axis, &out.y_axis}) {
+    if (!axis->log_scale) continue;
+    if (axis->min) axis->min = exponent(*axis->min);
+    if (axis->max) axis->max = exponent(*axis->max);
+  }
+  return out;
+}
+
 std::string Axes(const Chart& chart, const Frame& f) {
   std::string out = "<rect x=\"" + Num(f.left) + "\" y=\"" + Num(f.top) + "\" width=\"" + Num(f.width) +
                     "\" height=\"" + Num(f.height) + "\" fill=\"none\" stroke=\"#444\"/>\n";
   if (!chart.x_categories.empty()) out += CategoryTicks(chart, f);
-  for (double t : NiceTicks(f.x.lo, f.x.hi, 8)) {
+  for (double t : AxisTicks(chart.x_axis, f.x, 8)) {
     if (!chart.x_categories.empty()) break;
     if (t < f.x.lo - 1e-9 || t > f.x.hi + 1e-9) continue;
     const double px = f.Px(t);
     out += "<line x1=\"" + Num(px) + "\" y1=\"" + Num(f.top) + "\" x2=\"" + Num(px) + "\" y2=\"" +
            Num(f.top + f.height) + "\" stroke=\"#e4e4e4\"/>\n";
-    out += Text(px, f.top + f.height + 16, Label(t), "text-anchor=\"middle\"");
+    out += Text(px, f.top + f.height + 16, TickLabel(chart.x_axis, t), "text-anchor=\"middle\"");
   }
-  for (double t : NiceTicks(f.y.lo, f.y.hi, 6)) {
+  for (double t : AxisTicks(chart.y_axis, f.y, 6)) {
     if (t < f.y.lo - 1e-9 || t > f.y.hi + 1e-9) continue;
     const double py = f.Py(t);
     out += "<line x1=\"" + Num(f.left) + "\" y1=\"" + Num(py) + "\" x2=\"" + Num(f.left + f.width) + "\" y2=\"" +
            Num(py) + "\" stroke=\"#e4e4e4\"/>\n";
-    out += Text(f.left - 6, py + 4, Label(t), "text-anchor=\"end\"");
+    out += Text(f.left - 6, py + 4, TickLabel(chart.y_axis, t), "text-anchor=\"end\"");
   }
   std::size_t label_lines = 1;
   for (const std::string& c : chart.x_categories) label_lines = std::max(label_lines, Lines(c).size());
@@ -328,7 +360,8 @@ std::vector<double> NiceTicks(double lo, double hi, int max_ticks) {
   return ticks;
 }
 
-std::string RenderSvg(const Chart& chart) {
+std::string RenderSvg(const Chart& original) {
+  const Chart chart = OnLogScales(original);
   Frame f;
   f.x = DataRange(chart, true, chart.x_axis);
   f.y = DataRange(chart, false, chart.y_axis);

@@ -41,6 +41,8 @@ struct ChartAxis {
   std::string label;               // "Registers per thread"
   std::string unit;                // "bytes", "%"; shown as "label (unit)"; may be empty
   std::optional<double> min, max;  // unset: from the data, widened to whole ticks
+  // Logarithmic: ticks at the powers of ten, values <= 0 left out (a roofline's axes).
+  bool log_scale = false;
 };
 
 struct Chart {

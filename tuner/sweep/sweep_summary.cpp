@@ -11,6 +11,7 @@
 #include "db/query/best.h"
 #include "db/query/gpu_model.h"
 #include "db/row_json.h"
+#include "db/speed_of_light.h"
 #include "reports/report_format.h"
 #include "sweep/leader_summary.h"
 
@@ -104,8 +105,9 @@ std::string BestText(const db::MeasurementRecord& best) {
          " " + best.perf_unit;
 }
 
-// The best by the objective, against copy bandwidth where it is a bandwidth (a pipeline: against its
-// stages), with its counters and energy, and the leaders.
+// The best by the objective, against copy bandwidth where it is a bandwidth and its counters do not
+// say it is compute-bound (a pipeline: against its stages), with its counters, speed of light and
+// energy, and the leaders.
 void PrintBest(const TemplateSpec& spec, const SweepOutcome& out, db::Objective objective, std::ostream& os) {
   const auto best = Best(out.stored, objective);
   if (!best) {
@@ -114,7 +116,8 @@ void PrintBest(const TemplateSpec& spec, const SweepOutcome& out, db::Objective 
   }
   os << "\nbest" << (objective == db::Objective::kTime ? "" : std::string(" (") + db::ToString(objective) + ")") << ": "
      << BestText(*best);
-  if (best->perf_unit == "GB/s" && out.copy_gbps > 0 && !spec.pipeline.enabled)
+  if (best->perf_unit == "GB/s" && out.copy_gbps > 0 && !spec.pipeline.enabled &&
+      db::CeilingApplies(best->perf_unit, best->counters_json))
     os << " = " << Fixed(100 * best->perf_value / out.copy_gbps, 1) << "% of device-to-device copy ("
        << Fixed(out.copy_gbps, 0) << " GB/s, same run)";
   os << "\n" << db::HardwareText(*best, "  ");
