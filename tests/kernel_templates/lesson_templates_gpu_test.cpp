@@ -10,6 +10,7 @@
 #include "db_test_util.h"
 #include "gpu_test_support.h"
 #include "sweep/leader_summary.h"
+#include "tune_json.h"
 
 namespace tuner {
 namespace {
@@ -17,11 +18,7 @@ namespace {
 using db::testing::TempDir;
 using testing::RunTuner;
 
-nlohmann::json Tune(const TempDir& dir, const std::string& args) {
-  const auto r = RunTuner("tune " + args + " --json --db " + dir.File("t.db"), "XDG_CACHE_HOME=" + dir.File("cache"));
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  return r.exit_code == 0 ? nlohmann::json::parse(r.out) : nlohmann::json::object();
-}
+nlohmann::json Tune(const TempDir& dir, const std::string& args) { return testing::TuneJson(dir, args); }
 
 // The fastest time among the candidates whose parameters include every one of `wanted`.
 double FastestWith(const nlohmann::json& doc, const std::map<std::string, long long>& wanted) {

@@ -21,8 +21,8 @@ TEST(UtilityKernelsGpu, FillMatchesTheHostDefinition) {
   TUNER_GPU_TEST(1);
   UtilityKernels kernels(0);
   constexpr std::size_t kCount = 100003;
-  for (ScalarType type : {ScalarType::kFloat, ScalarType::kDouble, ScalarType::kInt, ScalarType::kUint,
-                          ScalarType::kInt64, ScalarType::kUint64}) {
+  for (const ElementType& element : ElementTypes()) {
+    const ScalarType type = element.type;
     for (BufferInit init : {BufferInit::kRandom, BufferInit::kZero, BufferInit::kOne, BufferInit::kIndex,
                             BufferInit::kPoison, BufferInit::kRandomInt}) {
       const std::size_t bytes = kCount * SizeOf(type);
