@@ -31,11 +31,7 @@ double FastestWith(const nlohmann::json& doc, const std::map<std::string, long l
   return fastest;
 }
 
-void ExpectEveryCandidateOk(const nlohmann::json& doc) {
-  ASSERT_TRUE(doc.contains("candidates"));
-  EXPECT_GT(doc.at("candidates").size(), 0u);
-  for (const auto& c : doc.at("candidates")) EXPECT_EQ(c.at("status"), "ok") << c.dump();
-}
+using testing::ExpectEveryCandidateOk;
 
 TEST(LessonTemplatesGpu, StreamsPipelineBeatsOneStreamAndOneChunk) {
   TUNER_GPU_TEST(1);
