@@ -231,11 +231,20 @@ void WriteDataSizes(std::ostream& out, const CapturedLaunch& l) {
 }  // namespace
 
 std::string TunerType(const std::string& descr) {
-  static const std::map<std::string, std::string> kTypes = {
-      {"<f4", "float"},       {"<f8", "double"},         {"<i4", "int"},           {"<u4", "uint"},
-      {"<i8", "int64"},       {"<u8", "uint64"},         {"<f2", "half"},          {"bfloat16", "bfloat16"},
-      {"float8_e4m3fn", "fp8_e4m3"}, {"float8_e5m2", "fp8_e5m2"}, {"|i1", "int8"}, {"|u1", "uint8"},
-      {"<i2", "int16"},       {"<u2", "uint16"}};
+  static const std::map<std::string, std::string> kTypes = {{"<f4", "float"},
+                                                            {"<f8", "double"},
+                                                            {"<i4", "int"},
+                                                            {"<u4", "uint"},
+                                                            {"<i8", "int64"},
+                                                            {"<u8", "uint64"},
+                                                            {"<f2", "half"},
+                                                            {"bfloat16", "bfloat16"},
+                                                            {"float8_e4m3fn", "fp8_e4m3"},
+                                                            {"float8_e5m2", "fp8_e5m2"},
+                                                            {"|i1", "int8"},
+                                                            {"|u1", "uint8"},
+                                                            {"<i2", "int16"},
+                                                            {"<u2", "uint16"}};
   const auto it = kTypes.find(descr);
   if (it == kTypes.end()) throw std::invalid_argument("no tuner type for .npy type '" + descr + "'");
   return it->second;

@@ -94,9 +94,15 @@ std::string ScalarText(const char* type_code, std::uint64_t slot) {
   else if (code == "<f8")
     std::snprintf(text, sizeof text, "%.17g", as(0.0));
   else if (code == "<i4" || code == "<i2" || code == "|i1")
-    std::snprintf(text, sizeof text, "%d", code == "<i4" ? as(std::int32_t{0}) : code == "<i2" ? as(std::int16_t{0}) : as(std::int8_t{0}));
+    std::snprintf(text, sizeof text, "%d",
+                  code == "<i4"   ? as(std::int32_t{0})
+                  : code == "<i2" ? as(std::int16_t{0})
+                                  : as(std::int8_t{0}));
   else if (code == "<u4" || code == "<u2" || code == "|u1")
-    std::snprintf(text, sizeof text, "%u", code == "<u4" ? as(std::uint32_t{0}) : code == "<u2" ? as(std::uint16_t{0}) : as(std::uint8_t{0}));
+    std::snprintf(text, sizeof text, "%u",
+                  code == "<u4"   ? as(std::uint32_t{0})
+                  : code == "<u2" ? as(std::uint16_t{0})
+                                  : as(std::uint8_t{0}));
   else if (code == "<i8")
     std::snprintf(text, sizeof text, "%lld", static_cast<long long>(as(std::int64_t{0})));
   else

@@ -71,7 +71,9 @@ class Launch {
   }
   template <typename T>
   Launch& Scalar(const char* name, T value) {
-    static_assert(IsElement<T>(), "scalars: one of the element types of Buffer's message");
+    static_assert(IsElement<T>(),
+                  "scalars: float, double, int32_t, uint32_t, int64_t, uint64_t, __half, __nv_bfloat16, "
+                  "__nv_fp8_e4m3, __nv_fp8_e5m2, int8_t, uint8_t, int16_t, uint16_t");
     Arg& arg = NextArg(name, TypeCode<T>(), kScalar, 1);
     std::memcpy(&arg.slot, &value, sizeof value);
     return *this;
@@ -116,21 +118,36 @@ class Launch {
   // The element types and their .npy codes; ml_dtypes' names for bfloat16 and fp8 (npy.h).
   template <typename T>
   static constexpr const char* TypeCode() {
-    if constexpr (std::is_same_v<T, float>) return "<f4";
-    else if constexpr (std::is_same_v<T, double>) return "<f8";
-    else if constexpr (std::is_same_v<T, std::int32_t>) return "<i4";
-    else if constexpr (std::is_same_v<T, std::uint32_t>) return "<u4";
-    else if constexpr (std::is_same_v<T, std::int64_t>) return "<i8";
-    else if constexpr (std::is_same_v<T, std::uint64_t>) return "<u8";
-    else if constexpr (std::is_same_v<T, __half>) return "<f2";
-    else if constexpr (std::is_same_v<T, __nv_bfloat16>) return "bfloat16";
-    else if constexpr (std::is_same_v<T, __nv_fp8_e4m3>) return "float8_e4m3fn";
-    else if constexpr (std::is_same_v<T, __nv_fp8_e5m2>) return "float8_e5m2";
-    else if constexpr (std::is_same_v<T, std::int8_t>) return "|i1";
-    else if constexpr (std::is_same_v<T, std::uint8_t>) return "|u1";
-    else if constexpr (std::is_same_v<T, std::int16_t>) return "<i2";
-    else if constexpr (std::is_same_v<T, std::uint16_t>) return "<u2";
-    else return nullptr;
+    if constexpr (std::is_same_v<T, float>)
+      return "<f4";
+    else if constexpr (std::is_same_v<T, double>)
+      return "<f8";
+    else if constexpr (std::is_same_v<T, std::int32_t>)
+      return "<i4";
+    else if constexpr (std::is_same_v<T, std::uint32_t>)
+      return "<u4";
+    else if constexpr (std::is_same_v<T, std::int64_t>)
+      return "<i8";
+    else if constexpr (std::is_same_v<T, std::uint64_t>)
+      return "<u8";
+    else if constexpr (std::is_same_v<T, __half>)
+      return "<f2";
+    else if constexpr (std::is_same_v<T, __nv_bfloat16>)
+      return "bfloat16";
+    else if constexpr (std::is_same_v<T, __nv_fp8_e4m3>)
+      return "float8_e4m3fn";
+    else if constexpr (std::is_same_v<T, __nv_fp8_e5m2>)
+      return "float8_e5m2";
+    else if constexpr (std::is_same_v<T, std::int8_t>)
+      return "|i1";
+    else if constexpr (std::is_same_v<T, std::uint8_t>)
+      return "|u1";
+    else if constexpr (std::is_same_v<T, std::int16_t>)
+      return "<i2";
+    else if constexpr (std::is_same_v<T, std::uint16_t>)
+      return "<u2";
+    else
+      return nullptr;
   }
   template <typename T>
   static constexpr bool IsElement() {

@@ -36,7 +36,11 @@ cudaError_t LaunchAddScale(cudaKernel_t kernel, __nv_bfloat16* out, const __nv_b
   const dim3 grid(static_cast<unsigned>((vectors + kBlock * kItems - 1) / (kBlock * kItems)));
   tuner::Launch launch(kName, kernel, grid, dim3(kBlock));
   const std::size_t count = static_cast<std::size_t>(n);
-  launch.Out("out", out, count).In("x", x, count).In("y", y, count).Scalar("alpha", alpha).Scalar("n", static_cast<std::int64_t>(n));
+  launch.Out("out", out, count)
+      .In("x", x, count)
+      .In("y", y, count)
+      .Scalar("alpha", alpha)
+      .Scalar("n", static_cast<std::int64_t>(n));
   launch.Source(ADD_SCALE_BF16_SOURCE, "add_scale_bf16")
       .Size("N", n)
       .Param("VEC_BYTES", kVecBytes, {2, 8})

@@ -175,7 +175,8 @@ TEST(CxxKernelsGpu, ATemplatedKernelCapturedFromAnApplicationTunesAsItIsWritten)
 TEST(CxxKernelsGpu, ABfloat16LaunchIsCapturedAndTunedInBfloat16) {
   TUNER_GPU_TEST(1);
   TempDir dir;
-  const CliResult app = RunCommand("TUNER_CAPTURE=app_add_scale_bf16 TUNER_CAPTURE_DIR=" + dir.File("") + " " + BF16_APP);
+  const CliResult app =
+      RunCommand("TUNER_CAPTURE=app_add_scale_bf16 TUNER_CAPTURE_DIR=" + dir.File("") + " " + BF16_APP);
   ASSERT_EQ(app.exit_code, 0) << app.out << app.err;
   EXPECT_NE(app.out.find("add_scale_bf16 of 1048579 values: correct"), std::string::npos) << app.out;
   const fs::path capture = dir.File("capture-app_add_scale_bf16");
@@ -184,9 +185,9 @@ TEST(CxxKernelsGpu, ABfloat16LaunchIsCapturedAndTunedInBfloat16) {
   EXPECT_NE(toml.find("name = \"x\"\ntype = \"bfloat16\""), std::string::npos) << toml;
   EXPECT_EQ(toml.find("rtol ="), std::string::npos) << toml;  // the bfloat16 default
   EXPECT_NE(db::testing::ReadBytes((capture / "data/x.npy").string()).find("'descr': 'bfloat16'"), std::string::npos);
-  const CliResult tuned = RunTuner("tune app_add_scale_bf16 --templates " + capture.string() + " --json --db " +
-                                       dir.File("t.db"),
-                                   "XDG_CACHE_HOME=" + dir.File("cache"));
+  const CliResult tuned =
+      RunTuner("tune app_add_scale_bf16 --templates " + capture.string() + " --json --db " + dir.File("t.db"),
+               "XDG_CACHE_HOME=" + dir.File("cache"));
   ASSERT_EQ(tuned.exit_code, 0) << tuned.err;
   ExpectEveryCandidateChecked(nlohmann::json::parse(tuned.out), 18);  // VEC_BYTES 3 x ITEMS 3 x BLOCK 2
 }

@@ -10,9 +10,9 @@
 
 #include <sys/stat.h>
 
+#include "base/errors.h"
 #include "cli_runner.h"
 #include "compile/compiler.h"
-#include "base/errors.h"
 #include "db_test_util.h"
 #include "expression/expression.h"
 #include "template/search_space.h"
@@ -107,7 +107,8 @@ TEST(T1Import, NarrowElementTypesAreImported) {
     t["KernelSpecification"]["Arguments"][3]["Type"] = "int8";
     t["KernelSpecification"]["Arguments"][3]["FillValue"] = 1.5;
   }));
-  EXPECT_NE(not_whole.find("1.5 is not a whole number, and the argument is an integer"), std::string::npos) << not_whole;
+  EXPECT_NE(not_whole.find("1.5 is not a whole number, and the argument is an integer"), std::string::npos)
+      << not_whole;
 }
 
 TEST(T1Import, KttStyleDescriptionWithConstantMemory) {

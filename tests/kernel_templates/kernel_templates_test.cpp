@@ -27,9 +27,8 @@ const TemplateLibrary& Shipped() {
 }
 
 const std::vector<std::string> kShipped = {
-    "transpose",           "matmul",    "reduction",  "conv1d",     "coalescing", "coalescing_fp64",
-    "adjacent_difference", "histogram", "gemm_large", "divergence", "streams",    "unified_memory",
-    "add_scale_bf16"};
+    "transpose", "matmul",     "reduction",  "conv1d",  "coalescing",     "coalescing_fp64", "adjacent_difference",
+    "histogram", "gemm_large", "divergence", "streams", "unified_memory", "add_scale_bf16"};
 
 // The first line of an xz-compressed JSON Lines file.
 std::string FirstLineOfXz(const std::string& path) {
@@ -87,7 +86,6 @@ TEST(KernelTemplates, TolerancesAreTheDerivedOnes) {
   const double at_2_31 = Evaluate(reduction.check.atol, MakeVariables(ParseProblemSize(reduction, "2147483648"), {}));
   EXPECT_NEAR(at_2_31, 41.2, 0.1);
 }
-
 
 // add_scale_bf16 gives no tolerance: a bfloat16 output's default, 2 epsilon relative, no atol.
 TEST(KernelTemplates, TheBfloat16TemplateChecksWithItsTypesDefaultTolerance) {

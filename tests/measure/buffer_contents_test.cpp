@@ -53,8 +53,8 @@ TEST(BufferContents, EveryTypeIsFilledWithValuesItRepresents) {
       EXPECT_EQ(LoadElement(bytes.data(), e.type, 5), want) << e.name << " " << ToString(init);
     }
     FillBuffer(bytes.data(), e.type, kCount, BufferInit::kIndex, 0);
-    if (e.type == ScalarType::kHalf) EXPECT_EQ(LoadElement(bytes.data(), e.type, 2049), 2048);  // rounded to even
-    if (e.type == ScalarType::kInt8) EXPECT_EQ(LoadElement(bytes.data(), e.type, 130), -126);  // wraps
+    if (e.type == ScalarType::kHalf) EXPECT_EQ(LoadElement(bytes.data(), e.type, 2049), 2048);    // rounded to even
+    if (e.type == ScalarType::kInt8) EXPECT_EQ(LoadElement(bytes.data(), e.type, 130), -126);     // wraps
     if (e.type == ScalarType::kFp8E4m3) EXPECT_EQ(LoadElement(bytes.data(), e.type, 4000), 448);  // saturates
     FillBuffer(bytes.data(), e.type, kCount, BufferInit::kPoison, 0);
     if (e.floating) EXPECT_TRUE(std::isnan(LoadElement(bytes.data(), e.type, 7))) << e.name;

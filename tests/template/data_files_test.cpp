@@ -117,7 +117,8 @@ TEST_F(DataFilesTest, EveryElementTypeReadsItsFilesAndForeignFormatsAreRefusedBy
   for (const ElementType& e : ElementTypes()) {
     for (const std::string& descr : AcceptedNpyDescrs(e.type)) {
       std::string toml = kScale;
-      for (int i = 0; i < 2; ++i) toml.replace(toml.find("type = \"float\""), 14, "type = \"" + std::string(e.name) + "\"");
+      for (int i = 0; i < 2; ++i)
+        toml.replace(toml.find("type = \"float\""), 14, "type = \"" + std::string(e.name) + "\"");
       for (const char* name : {"data/in.npy", "expected/out.npy"}) {
         std::filesystem::remove(dir_.File(name));
         npy::WriteFile(dir_.File(name), descr, std::vector<char>(8 * e.bytes).data(), 8);

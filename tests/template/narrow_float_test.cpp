@@ -53,8 +53,8 @@ TEST(NarrowFloat, OverflowIsInfinityNaNOrTheLargestValue) {
   EXPECT_EQ(EncodeNarrow(65520, kHalfFormat, false), 0x7C00u);  // halfway to 2^16: to infinity
   EXPECT_EQ(EncodeNarrow(65519, kHalfFormat, false), 0x7BFFu);
   EXPECT_EQ(EncodeNarrow(-kInf, kHalfFormat, false), 0xFC00u);
-  EXPECT_EQ(EncodeNarrow(500, kE4m3Format, false), 0x7Fu);   // no infinity: NaN
-  EXPECT_EQ(EncodeNarrow(500, kE4m3Format, true), 0x7Eu);    // __NV_SATFINITE
+  EXPECT_EQ(EncodeNarrow(500, kE4m3Format, false), 0x7Fu);  // no infinity: NaN
+  EXPECT_EQ(EncodeNarrow(500, kE4m3Format, true), 0x7Eu);   // __NV_SATFINITE
   EXPECT_EQ(EncodeNarrow(-1e6, kE5m2Format, true), 0xFBu);
   EXPECT_EQ(EncodeNarrow(1e6, kE5m2Format, false), 0x7Cu);
   EXPECT_EQ(EncodeNarrow(std::nan(""), kE4m3Format, true), 0x7Fu);

@@ -137,9 +137,10 @@ TEST(TemplateSpec, EveryElementTypeIsABufferAndAScalar) {
     const double rtol = Evaluate(spec.check.rtol, {{"N", 1024}});
     EXPECT_EQ(rtol, e.epsilon > 0x1p-22 ? 2 * e.epsilon : 1e-5) << e.name;
   }
-  const std::string half = Replace(Replace(kValid, "type = \"int\"", "type = \"half\""), "value = \"N\"",
-                                   "value = \"70000\"");
-  EXPECT_TRUE(Contains(LoadError(half), "arg[2].value: '70000' gives 70000, which does not fit type half")) << LoadError(half);
+  const std::string half =
+      Replace(Replace(kValid, "type = \"int\"", "type = \"half\""), "value = \"N\"", "value = \"70000\"");
+  EXPECT_TRUE(Contains(LoadError(half), "arg[2].value: '70000' gives 70000, which does not fit type half"))
+      << LoadError(half);
   const std::string int8 = Replace(kValid, "type = \"int\"", "type = \"int8\"");
   EXPECT_TRUE(Contains(LoadError(int8), "arg[2].value: 'N' gives 1024, which does not fit type int8 (-128 to 127)"))
       << LoadError(int8);

@@ -13,13 +13,13 @@
 #include "base/errors.h"
 #include "common/input_file.h"
 #include "common/option_values.h"
-#include "expression/expression.h"
 #include "exchange/python_expression.h"
 #include "exchange/python_values.h"
-#include "template/element_types.h"
-#include "template/reserved_names.h"
 #include "exchange/t1_keys.h"
 #include "exchange/t1_paths.h"
+#include "expression/expression.h"
+#include "template/element_types.h"
+#include "template/reserved_names.h"
 
 namespace tuner {
 
@@ -494,9 +494,9 @@ class Importer {
     // T1's names of the element types tuner has (its bool, half2 and vector types it has not); bfloat16
     // and the fp8 types are tuner's names, for descriptions that go beyond T1's list.
     static const std::map<std::string, std::string> kTypes = {
-        {"int8", "int8"},   {"uint8", "uint8"},   {"int16", "int16"},       {"uint16", "uint16"},
-        {"int32", "int"},   {"uint32", "uint"},   {"int64", "int64"},       {"uint64", "uint64"},
-        {"half", "half"},   {"float", "float"},   {"double", "double"},     {"bfloat16", "bfloat16"},
+        {"int8", "int8"},         {"uint8", "uint8"},      {"int16", "int16"},   {"uint16", "uint16"},
+        {"int32", "int"},         {"uint32", "uint"},      {"int64", "int64"},   {"uint64", "uint64"},
+        {"half", "half"},         {"float", "float"},      {"double", "double"}, {"bfloat16", "bfloat16"},
         {"fp8_e4m3", "fp8_e4m3"}, {"fp8_e5m2", "fp8_e5m2"}};
     const auto it = kTypes.find(t1_type);
     if (it == kTypes.end()) {
@@ -724,9 +724,8 @@ class Importer {
       params += (params.empty() ? "" : ", ") + name + " = " + std::to_string(value);
     const std::string check = "\n[check]\nreference = \"own_configuration\"\nparams = { " + params + " }\n";
     // Half-precision and fp8 outputs round far beyond allclose's 1e-5: tuner's default for their type.
-    if (std::any_of(args_.begin(), args_.end(), [](const Argument& a) {
-          return a.output && Element(*ElementTypeNamed(a.type)).epsilon > 0x1p-23;
-        }))
+    if (std::any_of(args_.begin(), args_.end(),
+                    [](const Argument& a) { return a.output && Element(*ElementTypeNamed(a.type)).epsilon > 0x1p-23; }))
       return check + "# atol and rtol: tuner's default for the outputs' type (kernel_templates/README.md)\n";
     // Kernel Tuner's default check (numpy.allclose with atol 1e-6 and rtol 1e-5); exact for integers.
     return check + "atol = " + (floating ? "1e-6" : "0") + "\nrtol = " + (floating ? "1e-5" : "0") + "\n";

@@ -33,8 +33,6 @@ std::string DefaultAtol(const std::vector<ArgSpec>& args, const std::string& red
   return Text(per_rounding) + " * sqrt(" + reduction + ")";
 }
 
-double MaxRtol(const std::vector<ArgSpec>& args) {
-  return std::max(0.1, kEpsilonFactor * CoarsestOutputEpsilon(args));
-}
+double MaxRtol(const std::vector<ArgSpec>& args) { return std::max(0.1, kEpsilonFactor * CoarsestOutputEpsilon(args)); }
 
 }  // namespace tuner

@@ -48,7 +48,7 @@ std::string ElementTypeNames();  // "float, double, ..." for messages
 std::size_t SizeOf(ScalarType type);
 std::string ToString(ScalarType type);
 bool IsFloatingPoint(ScalarType type);
-std::string NpyDescr(ScalarType type);                      // the .npy type code tuner names: "<f4", "<u4", ...
+std::string NpyDescr(ScalarType type);                        // the .npy type code tuner names: "<f4", "<u4", ...
 std::vector<std::string> AcceptedNpyDescrs(ScalarType type);  // NpyDescr and the others a file may have
 
 // Element `i` of a buffer of `type`, as a double (exact for every type but 64-bit integers beyond 2^53).

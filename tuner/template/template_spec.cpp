@@ -189,8 +189,8 @@ std::string DataFile(const DescriptionReader& r, const toml::node* node, const s
   const std::string path = (dir / relative).lexically_normal().string();
   try {
     const npy::Header header = npy::ReadHeader(path);
-    npy::CheckMatches(header, path, use + " of '" + arg.name + "' (" + ToString(arg.type) + ")", AcceptedNpyDescrs(arg.type),
-                      header.Count());
+    npy::CheckMatches(header, path, use + " of '" + arg.name + "' (" + ToString(arg.type) + ")",
+                      AcceptedNpyDescrs(arg.type), header.Count());
   } catch (const npy::NpyError& e) {
     r.Fail(node, field, e.what());
   }
@@ -321,9 +321,10 @@ void ReadCheck(const DescriptionReader& r, const toml::table& root, const Scopes
   const toml::node* node = root.get("check");
   if (!node) r.Fail(&root, "check", std::string("is required: ") + kCheckChoices);
   const toml::table& t = r.Table(*node, "check");
-  r.AllowOnly(t, "check",
-              {"reference", "kernel", "expected", "params", "grid", "block", "shared_bytes", "atol", "rtol", "reduction"},
-              kTopLevelKeys);
+  r.AllowOnly(
+      t, "check",
+      {"reference", "kernel", "expected", "params", "grid", "block", "shared_bytes", "atol", "rtol", "reduction"},
+      kTopLevelKeys);
   ReadExpected(r, t, spec);
   ReadCheckKernel(r, t, spec);
   ReadCheckParams(r, t, spec);

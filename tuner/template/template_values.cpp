@@ -41,7 +41,8 @@ std::optional<std::string> BufferProblem(const ArgSpec& arg, const Variables& va
 // (64-bit ones: within 2^53, where doubles stay exact).
 std::optional<std::string> ScalarProblem(const ArgSpec& arg, const Variables& vars) {
   const ElementType& type = Element(arg.type);
-  const double value = type.floating ? Evaluate(arg.value, vars) : static_cast<double>(EvaluateInteger(arg.value, vars));
+  const double value =
+      type.floating ? Evaluate(arg.value, vars) : static_cast<double>(EvaluateInteger(arg.value, vars));
   const double low = type.bytes == 8 && !type.floating ? std::max(type.lowest, -kMaxBufferBytes) : type.lowest;
   const double high = type.bytes == 8 && !type.floating ? kMaxBufferBytes : type.highest;
   if (type.floating && arg.type == ScalarType::kDouble) return std::nullopt;
@@ -105,7 +106,8 @@ std::optional<FieldProblem> FindValueProblem(const TemplateSpec& spec, const Pro
   if (!spec.check.reduction.empty())
     if (auto p = Try("check.reduction", at, [&] { return ReductionProblem(spec.check.reduction, vars); })) return p;
   if (auto p = Try("check.atol", at, [&] { return ToleranceProblem(spec.check.atol, kMaxAtol, vars); })) return p;
-  if (auto p = Try("check.rtol", at, [&] { return ToleranceProblem(spec.check.rtol, MaxRtol(spec.args), vars); })) return p;
+  if (auto p = Try("check.rtol", at, [&] { return ToleranceProblem(spec.check.rtol, MaxRtol(spec.args), vars); }))
+    return p;
   if (auto p = Try("check", at, [&] { return ReferenceProblem(spec, size); })) return p;
   if (!spec.work.bytes.empty())
     if (auto p = Try("work.bytes", at, [&] { return WorkProblem(spec.work.bytes, vars); })) return p;
