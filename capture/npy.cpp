@@ -152,7 +152,8 @@ std::string PreambleAndHeader(const std::string& path, std::ifstream& in, std::u
 }
 
 // ml_dtypes' types, which have names rather than codes: the header of an array written with
-// descr = str(array.dtype). np.save itself writes them as raw bytes ('<V2'), accepted too.
+// descr = str(array.dtype). np.save itself writes them unnamed ('<V2', '<V1', '<f1'), which the
+// tool accepts for its bfloat16 and fp8 types (template/element_types.cpp).
 struct NamedType {
   const char* name;
   std::size_t bytes;

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "npy.h"
+
 namespace tuner {
 namespace {
 
@@ -36,6 +38,7 @@ TEST(ElementTypes, SizesEpsilonsAndDtypes) {
   EXPECT_EQ(NpyDescr(ScalarType::kUint16), "<u2");
   EXPECT_EQ(AcceptedNpyDescrs(ScalarType::kBfloat16), (std::vector<std::string>{"bfloat16", "<V2"}));
   EXPECT_EQ(AcceptedNpyDescrs(ScalarType::kFp8E4m3), (std::vector<std::string>{"float8_e4m3fn", "<V1"}));
+  EXPECT_EQ(AcceptedNpyDescrs(ScalarType::kFp8E5m2), (std::vector<std::string>{"float8_e5m2", "<f1", "<V1"}));
   EXPECT_EQ(AcceptedNpyDescrs(ScalarType::kFloat), (std::vector<std::string>{"<f4"}));
   EXPECT_TRUE(IsFloatingPoint(ScalarType::kFp8E4m3));
   EXPECT_FALSE(IsFloatingPoint(ScalarType::kUint8));
@@ -69,6 +72,31 @@ TEST(ElementTypes, ValuesAreStoredInTheTypesBitsAndLoadedBack) {
                                                                                      : 97)
         << e.name;
     EXPECT_EQ(LoadElement(bytes.data(), e.type, 0), 0) << e.name;
+  }
+}
+
+// Files NumPy 2.4 wrote with ml_dtypes 0.6, of [1, -2, 0.5, 448] (tests/fixtures): np.save's own
+//   np.save(f'ml_dtypes_{name}_saved.npy', np.array(values, dtype=getattr(ml_dtypes, name)))
+// (raw bytes '<V2', '<V1', or '<f1' for float8_e5m2), and a header that names the type:
+//   np.lib.format.write_array_header_1_0(f, {'descr': str(a.dtype), ...}); a.tofile(f)
+// and NumPy's float16. Each is accepted for its type and decodes to the values.
+TEST(ElementTypes, FilesThatNumpyAndMlDtypesWroteAreReadInTheirType) {
+  const std::pair<const char*, ScalarType> files[] = {{"ml_dtypes_bfloat16", ScalarType::kBfloat16},
+                                                      {"ml_dtypes_float8_e4m3fn", ScalarType::kFp8E4m3},
+                                                      {"ml_dtypes_float8_e5m2", ScalarType::kFp8E5m2}};
+  std::vector<std::string> paths = {std::string(TUNER_FIXTURES_DIR) + "/numpy_float16.npy"};
+  std::vector<ScalarType> types = {ScalarType::kHalf};
+  for (const auto& [stem, type] : files)
+    for (const char* how : {"_saved.npy", "_named.npy"}) {
+      paths.push_back(std::string(TUNER_FIXTURES_DIR) + "/" + stem + how);
+      types.push_back(type);
+    }
+  for (std::size_t f = 0; f < paths.size(); ++f) {
+    const npy::Header header = npy::ReadHeader(paths[f]);
+    EXPECT_NO_THROW(npy::CheckMatches(header, paths[f], "arg 'x'", AcceptedNpyDescrs(types[f]), 4)) << paths[f];
+    const std::string data = npy::ReadAll(paths[f], header);
+    for (std::size_t i = 0; i < 4; ++i)
+      EXPECT_EQ(LoadElement(data.data(), types[f], i), (std::vector<double>{1, -2, 0.5, 448})[i]) << paths[f];
   }
 }
 

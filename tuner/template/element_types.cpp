@@ -16,7 +16,8 @@ constexpr double kInt64Limit = 9223372036854775808.0;  // 2^63
 
 const std::vector<ElementType>& ElementTypes() {
   // ml_dtypes' names (bfloat16, float8_e4m3fn, float8_e5m2) are what str(dtype) gives and what a
-  // header written with it holds; np.save writes these types as raw bytes, '<V2' or '<V1' ('|V1' too).
+  // header written with it holds; np.save (ml_dtypes 0.6) writes bfloat16 as '<V2', float8_e4m3fn as
+  // '<V1' and float8_e5m2 as '<f1' (tests/fixtures/ml_dtypes_*.npy).
   static const std::vector<ElementType> kTypes = {
       {ScalarType::kFloat, "float", "float", 4, true, 0x1p-23, -3.4028234663852886e38, 3.4028234663852886e38, "<f4",
        ""},
@@ -30,7 +31,7 @@ const std::vector<ElementType>& ElementTypes() {
       {ScalarType::kBfloat16, "bfloat16", "__nv_bfloat16", 2, true, 0x1p-7, -3.3895313892515355e38,
        3.3895313892515355e38, "bfloat16", "<V2"},
       {ScalarType::kFp8E4m3, "fp8_e4m3", "__nv_fp8_e4m3", 1, true, 0x1p-3, -448, 448, "float8_e4m3fn", "<V1"},
-      {ScalarType::kFp8E5m2, "fp8_e5m2", "__nv_fp8_e5m2", 1, true, 0x1p-2, -57344, 57344, "float8_e5m2", "<V1"},
+      {ScalarType::kFp8E5m2, "fp8_e5m2", "__nv_fp8_e5m2", 1, true, 0x1p-2, -57344, 57344, "float8_e5m2", "<f1 <V1"},
       {ScalarType::kInt8, "int8", "signed char", 1, false, 0, -128, 127, "|i1", ""},
       {ScalarType::kUint8, "uint8", "unsigned char", 1, false, 0, 0, 255, "|u1", ""},
       {ScalarType::kInt16, "int16", "short", 2, false, 0, -32768, 32767, "<i2", ""},
