@@ -46,18 +46,28 @@ TEST(BufferContents, EveryTypeIsFilledWithValuesItRepresents) {
       ASSERT_TRUE(e.floating ? v >= -1 && v <= 1 : v >= 0 && v < 100) << e.name << " " << v;
       if (e.floating) StoreElement(expected.data(), e.type, i, wide[i]);
     }
-    if (e.floating) EXPECT_EQ(bytes, expected) << e.name;
+    if (e.floating) {
+      EXPECT_EQ(bytes, expected) << e.name;
+    }
     for (BufferInit init : {BufferInit::kZero, BufferInit::kOne, BufferInit::kIndex}) {
       FillBuffer(bytes.data(), e.type, kCount, init, 0);
       const double want = init == BufferInit::kZero ? 0 : init == BufferInit::kOne ? 1 : 5;
       EXPECT_EQ(LoadElement(bytes.data(), e.type, 5), want) << e.name << " " << ToString(init);
     }
     FillBuffer(bytes.data(), e.type, kCount, BufferInit::kIndex, 0);
-    if (e.type == ScalarType::kHalf) EXPECT_EQ(LoadElement(bytes.data(), e.type, 2049), 2048);    // rounded to even
-    if (e.type == ScalarType::kInt8) EXPECT_EQ(LoadElement(bytes.data(), e.type, 130), -126);     // wraps
-    if (e.type == ScalarType::kFp8E4m3) EXPECT_EQ(LoadElement(bytes.data(), e.type, 4000), 448);  // saturates
+    if (e.type == ScalarType::kHalf) {    // rounded to even
+      EXPECT_EQ(LoadElement(bytes.data(), e.type, 2049), 2048);
+    }
+    if (e.type == ScalarType::kInt8) {     // wraps
+      EXPECT_EQ(LoadElement(bytes.data(), e.type, 130), -126);
+    }
+    if (e.type == ScalarType::kFp8E4m3) {  // saturates
+      EXPECT_EQ(LoadElement(bytes.data(), e.type, 4000), 448);
+    }
     FillBuffer(bytes.data(), e.type, kCount, BufferInit::kPoison, 0);
-    if (e.floating) EXPECT_TRUE(std::isnan(LoadElement(bytes.data(), e.type, 7))) << e.name;
+    if (e.floating) {
+      EXPECT_TRUE(std::isnan(LoadElement(bytes.data(), e.type, 7))) << e.name;
+    }
   }
 }
 
