@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tuned shipped kernels against references measured in the same run, each with the ratio it targets:
-#   transpose 8192^2 and reduction 2^28 (and every memory-bound template) against the
-#   device-to-device cudaMemcpy bandwidth each sweep's worker measures (256 MiB, read + written);
+#   transpose 8192^2, reduction 2^28 and add_scale_bf16 2^27 (and every memory-bound template)
+#   against the device-to-device cudaMemcpy bandwidth each sweep's worker measures (256 MiB, read +
+#   written); add_scale_bf16's perf is its [work] bytes (x and y read, out written: 6 N) per second;
 #   matmul 4096^3 against cuBLAS SGEMM (torch.mm, fp32, TF32 off, median of 20 after 5 warm-ups);
 #   conv1d 2^24 x 100 taps against its naive variant (filter in global memory, one output per
 #   thread: the simplest kernel, where the template starts), and against cuBLAS's FP32 rate.
@@ -10,7 +11,7 @@
 # reference that cannot be measured (PyTorch missing, no copy bandwidth, no naive conv1d) ends the
 # script with exit 1: no ratio is printed against a missing reference.
 #
-#   bench/bench_kernels.sh [path/to/tuner] [kernel ...]     (default: transpose reduction matmul conv1d)
+#   bench/bench_kernels.sh [path/to/tuner] [kernel ...]     (default: transpose reduction add_scale_bf16 matmul conv1d)
 #   BENCH_GPU=N selects the GPU (default 0).
 set -euo pipefail
 source "$(dirname "$0")/bench_common.sh"
@@ -19,7 +20,7 @@ bench_positional_args "$@"
 bench_require_tuner "${1:-build/bin/tuner}"
 shift || true
 kernels=("$@")
-((${#kernels[@]})) || kernels=(transpose reduction matmul conv1d)
+((${#kernels[@]})) || kernels=(transpose reduction add_scale_bf16 matmul conv1d)
 gpu=${BENCH_GPU:-0}
 [[ "$gpu" =~ ^[0-9]+$ ]] || bench_usage "BENCH_GPU='$gpu': expected a GPU index"
 bench_require_gpus $((gpu + 1))
@@ -54,7 +55,8 @@ done
 python3 - "$work" "$cublas_gflops" "${kernels[@]}" <<'PY' || bench_die "a reference is missing (see above)"
 import json, sys
 work, cublas = sys.argv[1], float(sys.argv[2])
-TARGETS = {"transpose": ">= 95%", "reduction": ">= 90%", "matmul": ">= 80%", "conv1d": ">= 3x"}
+TARGETS = {"transpose": ">= 95%", "reduction": ">= 90%", "add_scale_bf16": ">= 90%", "matmul": ">= 80%",
+           "conv1d": ">= 3x"}
 
 def against_copy(doc, perf):
     if doc["copy_gbps"] <= 0:

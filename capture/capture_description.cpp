@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "npy.h"
 #include "size_expressions.h"
 
 namespace tuner::capture {
@@ -41,7 +42,7 @@ std::string Number(double value) {
   return text.str();
 }
 
-std::size_t ItemBytes(const std::string& descr) { return std::stoul(descr.substr(2)); }
+std::size_t ItemBytes(const std::string& descr) { return npy::ItemBytesOf(descr); }
 
 // Every captured size's variables, the first size first.
 std::vector<SizeValues> AllSizes(const CapturedLaunch& l) {
@@ -171,19 +172,29 @@ void WriteArgs(std::ostream& out, const CapturedLaunch& l) {
   }
 }
 
+// half, bfloat16 and fp8: compared with a tolerance from their epsilon, not fp32's.
+bool IsNarrowFloat(const std::string& descr) {
+  return descr == "<f2" || descr == "bfloat16" || descr == "float8_e4m3fn" || descr == "float8_e5m2";
+}
+
 void WriteCheck(std::ostream& out, const CapturedLaunch& l) {
-  bool floating = false;
+  bool floating = false, narrow = false;
   out << "\n[check]\n# every candidate must reproduce the application's own output\nexpected = {";
   bool first = true;
   for (const CapturedArg& a : l.args) {
     if (a.role != ArgRole::kOut && a.role != ArgRole::kInOut) continue;
-    floating |= a.descr[1] == 'f';
+    floating |= a.descr[1] == 'f' || IsNarrowFloat(a.descr);
+    narrow |= IsNarrowFloat(a.descr);
     out << (first ? " " : ", ") << a.name << " = " << Quoted(ExpectedFile(a.name));
     first = false;
   }
   out << " }\n";
   if (l.has_tolerance) {
     out << "atol = " << Number(l.atol) << "\nrtol = " << Number(l.rtol) << "\n";
+  } else if (narrow) {
+    out << "# TOLERANCE: half-precision or fp8 outputs, none given by the launch call (.Tolerance(atol, rtol)):\n"
+        << "# rtol is tuner's default for the coarsest output type (2 epsilon, kernel_templates/README.md).\n"
+        << "atol = 0.0\n";
   } else if (floating) {
     out << "# TOLERANCE: floating-point outputs, none given by the launch call (.Tolerance(atol, rtol));\n"
         << "# other configurations may round differently: widen these if correct candidates fail.\n"
@@ -220,8 +231,20 @@ void WriteDataSizes(std::ostream& out, const CapturedLaunch& l) {
 }  // namespace
 
 std::string TunerType(const std::string& descr) {
-  static const std::map<std::string, std::string> kTypes = {{"<f4", "float"}, {"<f8", "double"}, {"<i4", "int"},
-                                                            {"<u4", "uint"},  {"<i8", "int64"},  {"<u8", "uint64"}};
+  static const std::map<std::string, std::string> kTypes = {{"<f4", "float"},
+                                                            {"<f8", "double"},
+                                                            {"<i4", "int"},
+                                                            {"<u4", "uint"},
+                                                            {"<i8", "int64"},
+                                                            {"<u8", "uint64"},
+                                                            {"<f2", "half"},
+                                                            {"bfloat16", "bfloat16"},
+                                                            {"float8_e4m3fn", "fp8_e4m3"},
+                                                            {"float8_e5m2", "fp8_e5m2"},
+                                                            {"|i1", "int8"},
+                                                            {"|u1", "uint8"},
+                                                            {"<i2", "int16"},
+                                                            {"<u2", "uint16"}};
   const auto it = kTypes.find(descr);
   if (it == kTypes.end()) throw std::invalid_argument("no tuner type for .npy type '" + descr + "'");
   return it->second;

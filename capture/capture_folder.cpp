@@ -169,7 +169,7 @@ void WriteZeroArray(const std::string& path, const std::string& descr, std::uint
   fs::create_directories(fs::path(path).parent_path(), error);
   npy::Writer writer(path, descr, count);
   const std::string zeros(kChunkBytes, '\0');
-  for (std::uint64_t left = count * std::stoul(descr.substr(2)); left > 0;) {
+  for (std::uint64_t left = count * npy::ItemBytesOf(descr); left > 0;) {
     const std::size_t size = static_cast<std::size_t>(std::min<std::uint64_t>(left, zeros.size()));
     writer.Write(zeros.data(), size);
     left -= size;

@@ -77,17 +77,32 @@ std::string ScalarText(const char* type_code, std::uint64_t slot) {
   const std::string code = type_code;
   char text[64];
   auto as = [&](auto value) {
-    std::memcpy(&value, &slot, sizeof value);
+    std::memcpy(static_cast<void*>(&value), &slot, sizeof value);  // the bits of a __half too
     return value;
   };
-  if (code == "<f4")
+  // The narrow floats through CUDA's own host conversions, exact in float.
+  double narrow = 0;
+  const bool is_narrow = code == "<f2" || code == "bfloat16" || code == "float8_e4m3fn" || code == "float8_e5m2";
+  if (code == "<f2") narrow = __half2float(as(__half{}));
+  if (code == "bfloat16") narrow = __bfloat162float(as(__nv_bfloat16{}));
+  if (code == "float8_e4m3fn") narrow = static_cast<float>(as(__nv_fp8_e4m3{}));
+  if (code == "float8_e5m2") narrow = static_cast<float>(as(__nv_fp8_e5m2{}));
+  if (is_narrow)
+    std::snprintf(text, sizeof text, "%.9g", narrow);
+  else if (code == "<f4")
     std::snprintf(text, sizeof text, "%.9g", static_cast<double>(as(0.0f)));
   else if (code == "<f8")
     std::snprintf(text, sizeof text, "%.17g", as(0.0));
-  else if (code == "<i4")
-    std::snprintf(text, sizeof text, "%d", as(std::int32_t{0}));
-  else if (code == "<u4")
-    std::snprintf(text, sizeof text, "%u", as(std::uint32_t{0}));
+  else if (code == "<i4" || code == "<i2" || code == "|i1")
+    std::snprintf(text, sizeof text, "%d",
+                  code == "<i4"   ? as(std::int32_t{0})
+                  : code == "<i2" ? as(std::int16_t{0})
+                                  : as(std::int8_t{0}));
+  else if (code == "<u4" || code == "<u2" || code == "|u1")
+    std::snprintf(text, sizeof text, "%u",
+                  code == "<u4"   ? as(std::uint32_t{0})
+                  : code == "<u2" ? as(std::uint16_t{0})
+                                  : as(std::uint8_t{0}));
   else if (code == "<i8")
     std::snprintf(text, sizeof text, "%lld", static_cast<long long>(as(std::int64_t{0})));
   else
@@ -114,7 +129,7 @@ bool WriteBuffer(capture::CaptureFolder& folder, const std::string& file, const 
                  std::uint64_t slot, cudaStream_t stream) {
   const char* device = nullptr;
   std::memcpy(&device, &slot, sizeof device);
-  const std::size_t total = arg.count * std::stoul(arg.descr.substr(2));
+  const std::size_t total = arg.count * npy::ItemBytesOf(arg.descr);
   const std::unique_ptr<npy::Writer> writer = folder.NewArray(file, arg.descr, arg.count);
   std::string chunk(std::min(total, kChunkBytes), '\0');
   bool zero = true;

@@ -20,6 +20,9 @@
 // `kernel` is what cudaLaunchKernel takes: a __global__ function or a cudaKernel_t.
 #pragma once
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_fp8.h>
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -68,7 +71,9 @@ class Launch {
   }
   template <typename T>
   Launch& Scalar(const char* name, T value) {
-    static_assert(IsElement<T>(), "scalars: float, double, int32_t, uint32_t, int64_t or uint64_t");
+    static_assert(IsElement<T>(),
+                  "scalars: float, double, int32_t, uint32_t, int64_t, uint64_t, __half, __nv_bfloat16, "
+                  "__nv_fp8_e4m3, __nv_fp8_e5m2, int8_t, uint8_t, int16_t, uint16_t");
     Arg& arg = NextArg(name, TypeCode<T>(), kScalar, 1);
     std::memcpy(&arg.slot, &value, sizeof value);
     return *this;
@@ -85,6 +90,13 @@ class Launch {
   Launch& Geometry(std::initializer_list<const char*> grid, std::initializer_list<const char*> block,
                    const char* shared_bytes = "0");
   Launch& Tolerance(double atol, double rtol);  // for floating-point outputs
+
+  // The .npy code a buffer of T is captured under (ml_dtypes' names for bfloat16 and fp8, npy.h);
+  // nullptr for a type that is no element type.
+  template <typename T>
+  static constexpr const char* TypeCodeOf() {
+    return TypeCode<T>();
+  }
 
   // Launches the kernel (and captures it if asked); returns cudaLaunchKernel's status.
   cudaError_t Run() {
@@ -103,11 +115,7 @@ class Launch {
     std::uint64_t slot;  // the value cudaLaunchKernel reads: a device pointer or a scalar
   };
 
-  template <typename T>
-  static constexpr bool IsElement() {
-    return std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, std::int32_t> ||
-           std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint64_t>;
-  }
+  // The element types and their .npy codes; ml_dtypes' names for bfloat16 and fp8 (npy.h).
   template <typename T>
   static constexpr const char* TypeCode() {
     if constexpr (std::is_same_v<T, float>)
@@ -120,12 +128,36 @@ class Launch {
       return "<u4";
     else if constexpr (std::is_same_v<T, std::int64_t>)
       return "<i8";
-    else
+    else if constexpr (std::is_same_v<T, std::uint64_t>)
       return "<u8";
+    else if constexpr (std::is_same_v<T, __half>)
+      return "<f2";
+    else if constexpr (std::is_same_v<T, __nv_bfloat16>)
+      return "bfloat16";
+    else if constexpr (std::is_same_v<T, __nv_fp8_e4m3>)
+      return "float8_e4m3fn";
+    else if constexpr (std::is_same_v<T, __nv_fp8_e5m2>)
+      return "float8_e5m2";
+    else if constexpr (std::is_same_v<T, std::int8_t>)
+      return "|i1";
+    else if constexpr (std::is_same_v<T, std::uint8_t>)
+      return "|u1";
+    else if constexpr (std::is_same_v<T, std::int16_t>)
+      return "<i2";
+    else if constexpr (std::is_same_v<T, std::uint16_t>)
+      return "<u2";
+    else
+      return nullptr;
+  }
+  template <typename T>
+  static constexpr bool IsElement() {
+    return TypeCode<T>() != nullptr;
   }
   template <typename T>
   Launch& Buffer(const char* name, const T* data, std::size_t count, Role role) {
-    static_assert(IsElement<T>(), "buffers of float, double, int32_t, uint32_t, int64_t or uint64_t");
+    static_assert(IsElement<T>(),
+                  "element types: float, double, int32_t, uint32_t, int64_t, uint64_t, __half, __nv_bfloat16, "
+                  "__nv_fp8_e4m3, __nv_fp8_e5m2, int8_t, uint8_t, int16_t, uint16_t");
     Arg& arg = NextArg(name, TypeCode<T>(), role, count);
     const void* pointer = data;
     std::memcpy(&arg.slot, &pointer, sizeof pointer);

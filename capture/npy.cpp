@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstring>
@@ -150,13 +151,32 @@ std::string PreambleAndHeader(const std::string& path, std::ifstream& in, std::u
   return text;
 }
 
+// ml_dtypes' types, which have names rather than codes: the header of an array written with
+// descr = str(array.dtype). np.save itself writes them unnamed ('<V2', '<V1', '<f1'), which the
+// tool accepts for its bfloat16 and fp8 types (template/element_types.cpp).
+struct NamedType {
+  const char* name;
+  std::size_t bytes;
+};
+constexpr NamedType kNamedTypes[] = {{"bfloat16", 2}, {"float8_e4m3fn", 1}, {"float8_e5m2", 1}};
+
+bool IsCode(const std::string& d, const std::string& kinds) {
+  return (d.size() == 3 || d.size() == 4) && std::string("<>|=").find(d[0]) != std::string::npos &&
+         kinds.find(d[1]) != std::string::npos && d.find_first_not_of("0123456789", 2) == std::string::npos;
+}
+
+bool IsNamed(const std::string& d) {
+  for (const NamedType& type : kNamedTypes)
+    if (d == type.name) return true;
+  return false;
+}
+
 void CheckDescr(const std::string& path, const Header& header) {
-  static const std::string kKinds = "fiu";
   const std::string& d = header.descr;
-  const bool plain = (d.size() == 3 || d.size() == 4) && std::string("<>|=").find(d[0]) != std::string::npos &&
-                     kKinds.find(d[1]) != std::string::npos &&
-                     d.find_first_not_of("0123456789", 2) == std::string::npos && header.ItemBytes() > 0;
-  if (!plain) Fail(path, "header: descr '" + d + "' is not a plain integer or floating-point type");
+  if (!(IsCode(d, "fiuV") || IsNamed(d)) || header.ItemBytes() == 0)
+    Fail(path, "header: descr '" + d +
+                   "' is not a type tuner reads (a plain integer or floating-point code such as '<f4', raw bytes "
+                   "'<V2', or ml_dtypes' bfloat16, float8_e4m3fn, float8_e5m2)");
 }
 
 }  // namespace
@@ -171,8 +191,13 @@ std::uint64_t Header::Count() const {
   return count;
 }
 
-std::size_t Header::ItemBytes() const {
-  return descr.size() >= 3 ? static_cast<std::size_t>(std::stoul(descr.substr(2))) : 0;
+std::size_t Header::ItemBytes() const { return ItemBytesOf(descr); }
+
+std::size_t ItemBytesOf(const std::string& descr) {
+  for (const NamedType& type : kNamedTypes)
+    if (descr == type.name) return type.bytes;
+  if (!IsCode(descr, "fiuVbc")) return 0;
+  return static_cast<std::size_t>(std::stoul(descr.substr(2)));
 }
 
 std::string Header::ShapeText() const {
@@ -185,6 +210,8 @@ std::string DescribeDescr(const std::string& descr) {
   static const std::map<char, std::string> kKind = {
       {'f', "float"}, {'i', "int"}, {'u', "uint"}, {'b', "bool"}, {'c', "complex"}};
   std::string name = descr;
+  if (IsNamed(descr)) return descr + " (ml_dtypes)";
+  if (IsCode(descr, "V")) return "raw bytes ('" + descr + "')";
   if (descr.size() >= 3 && kKind.count(descr[1]) && descr.find_first_not_of("0123456789", 2) == std::string::npos)
     name = kKind.at(descr[1]) + std::to_string(8 * std::stoul(descr.substr(2)));
   return name + " ('" + descr + "')";
@@ -221,12 +248,25 @@ Header ReadHeader(const std::string& path) {
 
 void CheckMatches(const Header& header, const std::string& path, const std::string& field, const std::string& descr,
                   std::uint64_t count) {
+  CheckMatches(header, path, field, std::vector<std::string>{descr}, count);
+}
+
+void CheckMatches(const Header& header, const std::string& path, const std::string& field,
+                  const std::vector<std::string>& descrs, std::uint64_t count) {
   const std::string where = path + ": " + field + ": ";
-  if (header.descr[0] == '>' && header.descr.substr(1) == descr.substr(1))
+  const std::string& descr = descrs.front();
+  const auto same = [&](const std::string& d) {
+    return header.descr == d || ((header.descr[0] == '=' || header.descr[0] == '|') && IsCode(d, "fiuV") &&
+                                 header.descr.substr(1) == d.substr(1));
+  };
+  if (header.descr[0] == '>' && IsCode(descr, "fiu") && header.descr.substr(1) == descr.substr(1) && descr[0] != '|')
     throw NpyError(where + "byte order is big-endian (" + DescribeDescr(header.descr) + "); expected little-endian " +
                    DescribeDescr(descr) + " (numpy: a.astype('" + descr + "'))");
-  if (header.descr != descr && !(header.descr[0] == '=' && header.descr.substr(1) == descr.substr(1)))
-    throw NpyError(where + "dtype is " + DescribeDescr(header.descr) + ", expected " + DescribeDescr(descr));
+  if (std::none_of(descrs.begin(), descrs.end(), same)) {
+    std::string expected = DescribeDescr(descr);
+    for (std::size_t i = 1; i < descrs.size(); ++i) expected += " or " + DescribeDescr(descrs[i]);
+    throw NpyError(where + "dtype is " + DescribeDescr(header.descr) + ", expected " + expected);
+  }
   std::size_t long_dims = 0;
   for (std::uint64_t dim : header.shape) long_dims += dim > 1;
   if (header.fortran_order && long_dims > 1)
@@ -276,7 +316,7 @@ Writer::Writer(std::string path, const std::string& descr, std::uint64_t count) 
     std::remove(path_.c_str());
     Fail(path_, std::string("cannot write: ") + std::strerror(error));
   }
-  expected_bytes_ = count * std::stoul(descr.substr(2));
+  expected_bytes_ = count * ItemBytesOf(descr);
 }
 
 Writer::~Writer() {
@@ -303,7 +343,7 @@ void Writer::Close() {
 
 void WriteFile(const std::string& path, const std::string& descr, const void* data, std::uint64_t count) {
   Writer writer(path, descr, count);
-  writer.Write(data, static_cast<std::size_t>(count * std::stoul(descr.substr(2))));
+  writer.Write(data, static_cast<std::size_t>(count * ItemBytesOf(descr)));
   writer.Close();
 }
 

@@ -26,9 +26,13 @@ struct Header {
   std::uint64_t data_offset = 0;     // bytes before the data
 
   std::uint64_t Count() const;    // elements: the product of the shape
-  std::size_t ItemBytes() const;  // from descr
+  std::size_t ItemBytes() const;  // from descr (ItemBytesOf)
   std::string ShapeText() const;  // "(1000, 3)"
 };
+
+// Bytes per element of a type code ("<f2": 2) or of ml_dtypes' named types (bfloat16: 2,
+// float8_e4m3fn and float8_e5m2: 1); 0 for anything else.
+std::size_t ItemBytesOf(const std::string& descr);
 
 // The .npy type code of a buffer element type, little-endian: "<f4", "<f8", "<i4", "<u4", "<i8", "<u8".
 template <typename T>
@@ -70,6 +74,9 @@ Header ReadHeader(const std::string& path);
 // `field` names where the file was asked for ("arg 'in' init"), for the message.
 void CheckMatches(const Header& header, const std::string& path, const std::string& field, const std::string& descr,
                   std::uint64_t count);
+// The same for a type that files hold under several dtypes: any of `descrs`, the first named in messages.
+void CheckMatches(const Header& header, const std::string& path, const std::string& field,
+                  const std::vector<std::string>& descrs, std::uint64_t count);
 
 // Reads the data of a validated file in chunks of at most `chunk_bytes`, in order.
 void ReadData(const std::string& path, const Header& header,

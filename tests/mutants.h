@@ -257,6 +257,27 @@ inline const std::vector<TemplateMutants>& AllMutants() {
                     "100003",
                     "1"});
     t.push_back({"coalescing_fp64", fp64});
+    // 100003 elements: a tail of 3 past the last whole vector of 4 or 8, a partial last block.
+    t.push_back({"add_scale_bf16",
+                 {
+                     {"off-by-one: the last element past the whole vectors is never written",
+                      {{"i < n; i += BLOCK) out[i]", "i < n - 1; i += BLOCK) out[i]"}},
+                      "100003",
+                      "VEC_BYTES > 2"},
+                     {"wrong index: a thread's vectors are consecutive, overlapping its neighbours'",
+                      {{"const long long v = first + (long long)j * BLOCK;", "const long long v = first + j;"},
+                       {"const long long w = first + (long long)j * BLOCK;", "const long long w = first + j;"}},
+                      "100003",
+                      "ITEMS > 1"},
+                     {"wrong lane: every element adds the first bfloat16 of y's vector",
+                      {{"AddScale(a[j].v[k], b[j].v[k], alpha)", "AddScale(a[j].v[k], b[j].v[0], alpha)"}},
+                      "100003",
+                      "VEC_BYTES > 2"},
+                     {"off-by-one bound: the last whole vector is never stored",
+                      {{"if (w >= vectors) continue;", "if (w >= vectors - 1) continue;"}},
+                      "100003",
+                      "1"},
+                 }});
     t.push_back({"adjacent_difference",
                  {
                      {"off-by-one: the naive kernel copies element 1 instead of differencing it",

@@ -62,10 +62,32 @@ TEST(CaptureDescription, WhatTheApplicationLeftOpenIsMarked) {
   EXPECT_TRUE(Has(one_value, "# LAUNCH: the application gave no expressions")) << one_value;
 }
 
+// A bfloat16 output gets tuner's default tolerance for its type, not fp32's 1e-5; 2-byte elements
+// count 2 bytes of work each.
+TEST(CaptureDescription, ANarrowFloatOutputLeavesRtolToTheTypesDefault) {
+  CapturedLaunch l = HistogramLaunch();
+  l.args = {{"out", "bfloat16", ArgRole::kOut, 8, "", false}, {"in", "<f2", ArgRole::kIn, 8, "", false}};
+  const std::string toml = DescriptionToml(l);
+  EXPECT_TRUE(Has(toml, "name = \"out\"\ntype = \"bfloat16\"")) << toml;
+  EXPECT_TRUE(Has(toml, "name = \"in\"\ntype = \"half\"")) << toml;
+  EXPECT_TRUE(Has(toml, "# TOLERANCE: half-precision or fp8 outputs")) << toml;
+  EXPECT_TRUE(Has(toml, "atol = 0.0\n")) << toml;
+  EXPECT_FALSE(Has(toml, "rtol =")) << toml;
+  EXPECT_TRUE(Has(toml, "bytes = \"32\"")) << toml;
+}
+
 TEST(CaptureDescription, TypesMapToTheTunersNames) {
   EXPECT_EQ(TunerType("<f8"), "double");
   EXPECT_EQ(TunerType("<u8"), "uint64");
-  EXPECT_THROW(TunerType("<f2"), std::invalid_argument);
+  EXPECT_EQ(TunerType("<f2"), "half");
+  EXPECT_EQ(TunerType("bfloat16"), "bfloat16");
+  EXPECT_EQ(TunerType("float8_e4m3fn"), "fp8_e4m3");
+  EXPECT_EQ(TunerType("float8_e5m2"), "fp8_e5m2");
+  EXPECT_EQ(TunerType("|i1"), "int8");
+  EXPECT_EQ(TunerType("|u1"), "uint8");
+  EXPECT_EQ(TunerType("<i2"), "int16");
+  EXPECT_EQ(TunerType("<u2"), "uint16");
+  EXPECT_THROW(TunerType("<c8"), std::invalid_argument);
 }
 
 }  // namespace

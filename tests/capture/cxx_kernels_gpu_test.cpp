@@ -149,24 +149,52 @@ TEST(CxxKernelsGpu, ASweepWhoseCandidatesAllFailAlikeStopsEarly) {
   EXPECT_FALSE(rows[0].sweep.ended_at.empty());
 }
 
+// Runs `app` with the launch `name` captured into `dir` and expects it to say `correct`; returns the
+// capture folder.
+fs::path CaptureApplication(const TempDir& dir, const std::string& name, const std::string& app,
+                            const std::string& correct) {
+  const CliResult run = RunCommand("TUNER_CAPTURE=" + name + " TUNER_CAPTURE_DIR=" + dir.File("") + " " + app);
+  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  EXPECT_NE(run.out.find(correct), std::string::npos) << run.out;
+  return dir.File("capture-" + name);
+}
+
+// Tunes the capture `name` in `capture` and expects every one of `candidates` checked.
+void TuneCapture(const TempDir& dir, const std::string& name, const fs::path& capture, std::size_t candidates) {
+  const CliResult tuned =
+      RunTuner("tune " + name + " --templates " + capture.string() + " --json --db " + dir.File("t.db"),
+               "XDG_CACHE_HOME=" + dir.File("cache"));
+  ASSERT_EQ(tuned.exit_code, 0) << tuned.err;
+  ExpectEveryCandidateChecked(nlohmann::json::parse(tuned.out), candidates);
+}
+
 // The application compiles app::scaled_sum<256, 4> and launches it through tuner::Launch; its
 // capture names the kernel "app::scaled_sum<BLOCK, ITEMS>" and tunes as it is written.
 TEST(CxxKernelsGpu, ATemplatedKernelCapturedFromAnApplicationTunesAsItIsWritten) {
   TUNER_GPU_TEST(1);
   TempDir dir;
-  const CliResult app =
-      RunCommand("TUNER_CAPTURE=app_scaled_sum TUNER_CAPTURE_DIR=" + dir.File("") + " " + TEMPLATED_APP);
-  ASSERT_EQ(app.exit_code, 0) << app.out << app.err;
-  EXPECT_NE(app.out.find("scaled_sum of 1048576 values: correct"), std::string::npos) << app.out;
-  const fs::path capture = dir.File("capture-app_scaled_sum");
+  const fs::path capture =
+      CaptureApplication(dir, "app_scaled_sum", TEMPLATED_APP, "scaled_sum of 1048576 values: correct");
   const std::string toml = db::testing::ReadBytes((capture / "app_scaled_sum.toml").string());
   EXPECT_NE(toml.find("kernel = \"app::scaled_sum<BLOCK, ITEMS>\""), std::string::npos) << toml;
   EXPECT_NE(toml.find("source = \"scaled_sum.cuh\""), std::string::npos) << toml;
-  const CliResult tuned = RunTuner("tune app_scaled_sum --templates " + capture.string() + " --json --db " +
-                                       dir.File("t.db"),
-                                   "XDG_CACHE_HOME=" + dir.File("cache"));
-  ASSERT_EQ(tuned.exit_code, 0) << tuned.err;
-  ExpectEveryCandidateChecked(nlohmann::json::parse(tuned.out), 16);
+  TuneCapture(dir, "app_scaled_sum", capture, 16);
+}
+
+// bfloat16 through the capture library: the application launches the shipped add_scale_bf16 on
+// __nv_bfloat16 buffers with a bfloat16 scalar; its capture holds bfloat16 files and a description of
+// bfloat16 arguments whose check is the type's default tolerance, and every candidate passes it.
+TEST(CxxKernelsGpu, ABfloat16LaunchIsCapturedAndTunedInBfloat16) {
+  TUNER_GPU_TEST(1);
+  TempDir dir;
+  const fs::path capture =
+      CaptureApplication(dir, "app_add_scale_bf16", BF16_APP, "add_scale_bf16 of 1048579 values: correct");
+  const std::string toml = db::testing::ReadBytes((capture / "app_add_scale_bf16.toml").string());
+  EXPECT_NE(toml.find("name = \"alpha\"\ntype = \"bfloat16\"\nvalue = \"1.5\""), std::string::npos) << toml;
+  EXPECT_NE(toml.find("name = \"x\"\ntype = \"bfloat16\""), std::string::npos) << toml;
+  EXPECT_EQ(toml.find("rtol ="), std::string::npos) << toml;  // the bfloat16 default
+  EXPECT_NE(db::testing::ReadBytes((capture / "data/x.npy").string()).find("'descr': 'bfloat16'"), std::string::npos);
+  TuneCapture(dir, "app_add_scale_bf16", capture, 18);  // VEC_BYTES 3 x ITEMS 3 x BLOCK 2
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <new>
+#include <string_view>
 
 namespace {
 
@@ -89,6 +90,28 @@ TEST_F(LaunchTest, AnUncapturedLaunchAllocatesNothingAndWritesNothing) {
   if (!GpuPresent()) {
     EXPECT_EQ(status, plain);
   }
+  EXPECT_TRUE(CaptureDirEmpty());
+}
+
+// Every element type of the tool is a buffer's and a scalar's, under the .npy code its capture writes.
+TEST_F(LaunchTest, TheNarrowTypesAreElementTypes) {
+  static_assert(std::string_view(Launch::TypeCodeOf<__half>()) == "<f2");
+  static_assert(std::string_view(Launch::TypeCodeOf<__nv_bfloat16>()) == "bfloat16");
+  static_assert(std::string_view(Launch::TypeCodeOf<__nv_fp8_e4m3>()) == "float8_e4m3fn");
+  static_assert(std::string_view(Launch::TypeCodeOf<__nv_fp8_e5m2>()) == "float8_e5m2");
+  static_assert(std::string_view(Launch::TypeCodeOf<std::int8_t>()) == "|i1");
+  static_assert(std::string_view(Launch::TypeCodeOf<std::uint8_t>()) == "|u1");
+  static_assert(std::string_view(Launch::TypeCodeOf<std::int16_t>()) == "<i2");
+  static_assert(std::string_view(Launch::TypeCodeOf<std::uint16_t>()) == "<u2");
+  static_assert(Launch::TypeCodeOf<char*>() == nullptr);
+  Launch launch("not_requested", kernel_, dim3(1), dim3(1));
+  launch.Out("h", reinterpret_cast<__half*>(0x1000), 4)
+      .In("b", reinterpret_cast<const __nv_bfloat16*>(0x2000), 4)
+      .InOut("e", reinterpret_cast<__nv_fp8_e4m3*>(0x3000), 4)
+      .In("i", reinterpret_cast<const std::int8_t*>(0x4000), 4)
+      .Scalar("alpha", __float2bfloat16(1.5f))
+      .Scalar("s", std::uint16_t{7});
+  launch.Run();
   EXPECT_TRUE(CaptureDirEmpty());
 }
 

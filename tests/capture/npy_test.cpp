@@ -124,6 +124,35 @@ TEST_F(NpyTest, WrongDtypeNamesFileFieldAndBothTypes) {
   EXPECT_NE(message.find("float32 ('<f4')"), std::string::npos) << message;
 }
 
+// half and the small integers have NumPy codes; bfloat16 and fp8 are ml_dtypes' types, read under
+// the name str(dtype) gives or as the raw bytes np.save writes ('<V2', '|V1'); other ml_dtypes
+// formats are refused by name.
+TEST_F(NpyTest, NarrowTypesAreReadUnderNumpysAndMlDtypesNames) {
+  const std::vector<std::uint16_t> halves = {0x3C00, 0xC000};
+  WriteFile(Path("h.npy"), "<f2", halves.data(), 2);
+  EXPECT_EQ(ReadHeader(Path("h.npy")).ItemBytes(), 2u);
+  EXPECT_NO_THROW(CheckMatches(ReadHeader(Path("h.npy")), Path("h.npy"), "arg 'h'", "<f2", 2));
+  WriteFile(Path("i8.npy"), "|i1", "\x01\x02\x03", 3);
+  EXPECT_EQ(ReadAll(Path("i8.npy"), ReadHeader(Path("i8.npy"))), "\x01\x02\x03");
+  const std::vector<std::string> bf16 = {"bfloat16", "<V2"};
+  WriteFile(Path("b.npy"), "bfloat16", halves.data(), 2);
+  EXPECT_EQ(ReadHeader(Path("b.npy")).ItemBytes(), 2u);
+  EXPECT_NO_THROW(CheckMatches(ReadHeader(Path("b.npy")), Path("b.npy"), "arg 'b'", bf16, 2));
+  const std::string saved = Raw("v.npy", "{'descr': '|V2', 'fortran_order': False, 'shape': (2,), }", "abcd");
+  EXPECT_NO_THROW(CheckMatches(ReadHeader(saved), saved, "arg 'b'", bf16, 2));
+  EXPECT_EQ(ErrorOf([&] { CheckMatches(ReadHeader(saved), saved, "arg 'h'", "<f2", 2); }),
+            saved + ": arg 'h': dtype is raw bytes ('|V2'), expected float16 ('<f2')");
+  EXPECT_EQ(ErrorOf([&] { CheckMatches(ReadHeader(Path("h.npy")), Path("h.npy"), "arg 'b'", bf16, 2); }),
+            Path("h.npy") + ": arg 'b': dtype is float16 ('<f2'), expected bfloat16 (ml_dtypes) or raw bytes ('<V2')");
+  const std::string fnuz =
+      Raw("fnuz.npy", "{'descr': 'float8_e4m3fnuz', 'fortran_order': False, 'shape': (2,), }", "ab");
+  const std::string refused = ErrorOf([&] { ReadHeader(fnuz); });
+  EXPECT_NE(refused.find("descr 'float8_e4m3fnuz' is not a type tuner reads"), std::string::npos) << refused;
+  EXPECT_EQ(ItemBytesOf("float8_e5m2"), 1u);
+  EXPECT_EQ(ItemBytesOf("<u2"), 2u);
+  EXPECT_EQ(ItemBytesOf("float8_e4m3fnuz"), 0u);
+}
+
 TEST_F(NpyTest, WrongLengthNamesShapeAndBothCounts) {
   WriteFile(Path("l.npy"), "<f4", std::vector<float>(5).data(), 5);
   const std::string message =
@@ -184,7 +213,7 @@ TEST_F(NpyTest, MalformedHeaderDictionariesAreRefused) {
       {"{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,), }", "structured type"},
       {"{'descr': '<f4', 'fortran_order': False, 'shape': (-1,), }", "tuple of non-negative integers"},
       {"{'descr': '<f4', 'fortran_order': maybe, 'shape': (1,), }", "True or False"},
-      {"{'descr': 'hello', 'fortran_order': False, 'shape': (1,), }", "not a plain integer or floating-point type"},
+      {"{'descr': 'hello', 'fortran_order': False, 'shape': (1,), }", "descr 'hello' is not a type tuner reads"},
       {"{'descr': '<f4', 'fortran_order': False, 'shape': (1,), } trailing", "unexpected text"},
   };
   for (const auto& [dict, expected] : cases) {

@@ -10,10 +10,11 @@
 
 #include <sys/stat.h>
 
+#include "base/errors.h"
 #include "cli_runner.h"
 #include "compile/compiler.h"
-#include "base/errors.h"
 #include "db_test_util.h"
+#include "expression/expression.h"
 #include "template/search_space.h"
 #include "template/template_spec.h"
 #include "template/template_values.h"
@@ -78,6 +79,38 @@ TEST(T1Import, KernelTunerStyleDescription) {
   }
 }
 
+// T1's half, int8, uint8, int16 and uint16 (and tuner's bfloat16 and fp8 names) become the element
+// types of the imported template; its work counts their bytes, and a half-precision output is
+// checked with tuner's default for its type rather than allclose's 1e-5.
+TEST(T1Import, NarrowElementTypesAreImported) {
+  TempDir dir;
+  const std::string path = EditedFixture(dir, "vector_add", [](json& t) {
+    t["KernelSpecification"]["Arguments"][0]["Type"] = "half";
+    t["KernelSpecification"]["Arguments"][1]["Type"] = "bfloat16";
+    t["KernelSpecification"]["Arguments"][2]["Type"] = "int8";
+    t["KernelSpecification"]["Arguments"][3]["Type"] = "uint16";
+    t["KernelSpecification"]["Arguments"][3]["FillValue"] = 1000;
+  });
+  const ImportedTemplate imported = ImportT1(path, {});
+  EXPECT_NE(imported.description.find("bytes = \"2 * ProblemSize_0 + 2 * ProblemSize_0 + 1 * ProblemSize_0\""),
+            std::string::npos)
+      << imported.description;
+  EXPECT_EQ(imported.description.find("rtol ="), std::string::npos) << imported.description;
+  TempDir out;
+  const TemplateSpec spec = LoadTemplateFile(WriteImportedTemplate(imported, out.File("k")).description_path);
+  EXPECT_EQ(spec.args[0].type, ScalarType::kHalf);
+  EXPECT_EQ(spec.args[1].type, ScalarType::kBfloat16);
+  EXPECT_EQ(spec.args[2].type, ScalarType::kInt8);
+  EXPECT_EQ(spec.args[3].type, ScalarType::kUint16);
+  EXPECT_EQ(Evaluate(spec.check.rtol, {}), 0x1p-9);
+  const std::string not_whole = ImportError(EditedFixture(dir, "vector_add", [](json& t) {
+    t["KernelSpecification"]["Arguments"][3]["Type"] = "int8";
+    t["KernelSpecification"]["Arguments"][3]["FillValue"] = 1.5;
+  }));
+  EXPECT_NE(not_whole.find("1.5 is not a whole number, and the argument is an integer"), std::string::npos)
+      << not_whole;
+}
+
 TEST(T1Import, KttStyleDescriptionWithConstantMemory) {
   const ImportedTemplate imported = ImportT1(kFixtures + "/stencil.json", {});
   EXPECT_EQ(imported.name, "stencil");  // no BenchmarkName: the file's name
@@ -136,10 +169,10 @@ TEST(T1Import, BadInputNamesTheFileAndTheField) {
               t["KernelSpecification"]["Arguments"][1]["FillType"] = "BinaryRaw";
             }).find(file + ": KernelSpecification.Arguments[1].FillType: 'BinaryRaw' is not supported"),
             std::string::npos);
-  EXPECT_EQ(error([](json& t) { t["KernelSpecification"]["Arguments"][1]["Type"] = "half"; }),
+  EXPECT_EQ(error([](json& t) { t["KernelSpecification"]["Arguments"][1]["Type"] = "half2"; }),
             file +
-                ": KernelSpecification.Arguments[1].Type: 'half' is not a type tuner's arguments have (int32, uint32, "
-                "int64, uint64, float, double)");
+                ": KernelSpecification.Arguments[1].Type: 'half2' is not a type tuner's arguments have (bfloat16, "
+                "double, float, fp8_e4m3, fp8_e5m2, half, int16, int32, int64, int8, uint16, uint32, uint64, uint8)");
   EXPECT_EQ(
       error([](json& t) { t["KernelSpecification"]["Arguments"][1]["Size"] = "ProblemSize[0] * tile_size"; }),
       file +

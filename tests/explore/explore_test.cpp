@@ -75,7 +75,7 @@ std::vector<Case> AllCases() {
   std::vector<Case> cases;
   for (const char* kernel :
        {"transpose", "matmul", "reduction", "conv1d", "coalescing", "coalescing_fp64", "adjacent_difference",
-        "histogram", "gemm_large", "divergence", "streams", "unified_memory"})
+        "histogram", "gemm_large", "divergence", "streams", "unified_memory", "add_scale_bf16"})
     for (const char* arch : {"sm_80", "sm_90"}) cases.push_back({kernel, arch});
   return cases;
 }

@@ -27,8 +27,8 @@ const TemplateLibrary& Shipped() {
 }
 
 const std::vector<std::string> kShipped = {
-    "transpose",           "matmul",    "reduction",  "conv1d",     "coalescing", "coalescing_fp64",
-    "adjacent_difference", "histogram", "gemm_large", "divergence", "streams",    "unified_memory"};
+    "transpose", "matmul",     "reduction",  "conv1d",  "coalescing",     "coalescing_fp64", "adjacent_difference",
+    "histogram", "gemm_large", "divergence", "streams", "unified_memory", "add_scale_bf16"};
 
 // The first line of an xz-compressed JSON Lines file.
 std::string FirstLineOfXz(const std::string& path) {
@@ -87,6 +87,16 @@ TEST(KernelTemplates, TolerancesAreTheDerivedOnes) {
   EXPECT_NEAR(at_2_31, 41.2, 0.1);
 }
 
+// add_scale_bf16 gives no tolerance: a bfloat16 output's default, 2 epsilon relative, no atol.
+TEST(KernelTemplates, TheBfloat16TemplateChecksWithItsTypesDefaultTolerance) {
+  const TemplateSpec& spec = Shipped().Find("add_scale_bf16");
+  const Variables vars = MakeVariables(ParseProblemSize(spec, ""), {});
+  EXPECT_EQ(Evaluate(spec.check.atol, vars), 0.0);
+  EXPECT_EQ(Evaluate(spec.check.rtol, vars), 0x1p-6);
+  EXPECT_EQ(spec.args[0].type, ScalarType::kBfloat16);
+  EXPECT_EQ(spec.args[3].type, ScalarType::kBfloat16);  // alpha, a bfloat16 scalar
+  EXPECT_EQ(Evaluate(spec.work.bytes, vars), 6.0 * (1 << 27));
+}
 
 // The first ```toml block after `heading` in `markdown`; "" when there is none.
 std::string TomlBlockAfter(const std::string& markdown, const std::string& heading) {

@@ -10,6 +10,7 @@
 #include "db_test_util.h"
 #include "gpu_test_support.h"
 #include "sweep/leader_summary.h"
+#include "tune_json.h"
 
 namespace tuner {
 namespace {
@@ -17,11 +18,7 @@ namespace {
 using db::testing::TempDir;
 using testing::RunTuner;
 
-nlohmann::json Tune(const TempDir& dir, const std::string& args) {
-  const auto r = RunTuner("tune " + args + " --json --db " + dir.File("t.db"), "XDG_CACHE_HOME=" + dir.File("cache"));
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  return r.exit_code == 0 ? nlohmann::json::parse(r.out) : nlohmann::json::object();
-}
+nlohmann::json Tune(const TempDir& dir, const std::string& args) { return testing::TuneJson(dir, args); }
 
 // The fastest time among the candidates whose parameters include every one of `wanted`.
 double FastestWith(const nlohmann::json& doc, const std::map<std::string, long long>& wanted) {
@@ -34,11 +31,7 @@ double FastestWith(const nlohmann::json& doc, const std::map<std::string, long l
   return fastest;
 }
 
-void ExpectEveryCandidateOk(const nlohmann::json& doc) {
-  ASSERT_TRUE(doc.contains("candidates"));
-  EXPECT_GT(doc.at("candidates").size(), 0u);
-  for (const auto& c : doc.at("candidates")) EXPECT_EQ(c.at("status"), "ok") << c.dump();
-}
+using testing::ExpectEveryCandidateOk;
 
 TEST(LessonTemplatesGpu, StreamsPipelineBeatsOneStreamAndOneChunk) {
   TUNER_GPU_TEST(1);

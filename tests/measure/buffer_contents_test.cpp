@@ -30,6 +30,74 @@ TEST(BufferContents, PoisonIsNaNAndIndexCounts) {
   EXPECT_EQ(i, (std::vector<int>{0, 1, 2, 3}));
 }
 
+// Every type's fill: random values within what the type represents (floats in [-1, 1), rounded to
+// the type; integers in [0, 100)), the same values as a double fill rounded once, zero, one, index,
+// and poison a NaN in every floating type.
+TEST(BufferContents, EveryTypeIsFilledWithValuesItRepresents) {
+  constexpr std::size_t kCount = 4096;
+  std::vector<double> wide(kCount);
+  FillBuffer(wide.data(), ScalarType::kDouble, kCount, BufferInit::kRandom, 5);
+  for (const ElementType& e : ElementTypes()) {
+    std::vector<unsigned char> bytes(kCount * e.bytes);
+    FillBuffer(bytes.data(), e.type, kCount, BufferInit::kRandom, 5);
+    std::vector<unsigned char> expected(kCount * e.bytes);
+    for (std::size_t i = 0; i < kCount; ++i) {
+      const double v = LoadElement(bytes.data(), e.type, i);
+      ASSERT_TRUE(e.floating ? v >= -1 && v <= 1 : v >= 0 && v < 100) << e.name << " " << v;
+      if (e.floating) StoreElement(expected.data(), e.type, i, wide[i]);
+    }
+    if (e.floating) {
+      EXPECT_EQ(bytes, expected) << e.name;
+    }
+    for (BufferInit init : {BufferInit::kZero, BufferInit::kOne, BufferInit::kIndex}) {
+      FillBuffer(bytes.data(), e.type, kCount, init, 0);
+      const double want = init == BufferInit::kZero ? 0 : init == BufferInit::kOne ? 1 : 5;
+      EXPECT_EQ(LoadElement(bytes.data(), e.type, 5), want) << e.name << " " << ToString(init);
+    }
+    FillBuffer(bytes.data(), e.type, kCount, BufferInit::kIndex, 0);
+    if (e.type == ScalarType::kHalf) {    // rounded to even
+      EXPECT_EQ(LoadElement(bytes.data(), e.type, 2049), 2048);
+    }
+    if (e.type == ScalarType::kInt8) {     // wraps
+      EXPECT_EQ(LoadElement(bytes.data(), e.type, 130), -126);
+    }
+    if (e.type == ScalarType::kFp8E4m3) {  // saturates
+      EXPECT_EQ(LoadElement(bytes.data(), e.type, 4000), 448);
+    }
+    FillBuffer(bytes.data(), e.type, kCount, BufferInit::kPoison, 0);
+    if (e.floating) {
+      EXPECT_TRUE(std::isnan(LoadElement(bytes.data(), e.type, 7))) << e.name;
+    }
+  }
+}
+
+// The check of narrow types compares their values, decoded exactly, with the tolerance of their
+// epsilon; NaN (poison) never passes.
+TEST(BufferContents, NarrowOutputsAreComparedByValue) {
+  std::vector<std::uint16_t> ref(3), out(3);
+  StoreElement(ref.data(), ScalarType::kBfloat16, 0, 1.0);
+  StoreElement(ref.data(), ScalarType::kBfloat16, 1, 100.0);
+  StoreElement(ref.data(), ScalarType::kBfloat16, 2, -3.0);
+  out = ref;
+  out[1] += 1;  // one unit in the last place: 100.5
+  EXPECT_TRUE(CompareBuffers(out.data(), ref.data(), ScalarType::kBfloat16, 3, 0, 0x1p-6).Passed());
+  const Comparison exact = CompareBuffers(out.data(), ref.data(), ScalarType::kBfloat16, 3, 0, 0);
+  EXPECT_EQ(exact.mismatches, 1u);
+  EXPECT_EQ(exact.first_value, 100.5);
+  EXPECT_EQ(exact.first_expected, 100);
+  out[2] = 0xFFFF;
+  EXPECT_EQ(CompareBuffers(out.data(), ref.data(), ScalarType::kBfloat16, 3, 1e30, 0.1).mismatches, 1u);
+}
+
+// A buffer of 1- or 2-byte elements whose size is no multiple of 4: its last bytes count too.
+TEST(BufferContents, TheChecksumSeesTheLastBytesOfAnOddSizedBuffer) {
+  std::vector<std::uint8_t> bytes(7, 1);
+  const std::uint64_t before = Checksum(bytes.data(), 7);
+  bytes[6] = 2;
+  EXPECT_NE(Checksum(bytes.data(), 7), before);
+  EXPECT_EQ(Checksum(bytes.data(), 4), Checksum(bytes.data(), 4));
+}
+
 TEST(BufferContents, RandomIntGivesSmallIntegersOneModuloThreeWithMeanZero) {
   std::vector<double> v(1 << 20);
   FillBuffer(v.data(), ScalarType::kDouble, v.size(), BufferInit::kRandomInt, 11);

@@ -9,6 +9,7 @@
 #include <iterator>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "gpu_test_support.h"
@@ -21,8 +22,8 @@ TEST(UtilityKernelsGpu, FillMatchesTheHostDefinition) {
   TUNER_GPU_TEST(1);
   UtilityKernels kernels(0);
   constexpr std::size_t kCount = 100003;
-  for (ScalarType type : {ScalarType::kFloat, ScalarType::kDouble, ScalarType::kInt, ScalarType::kUint,
-                          ScalarType::kInt64, ScalarType::kUint64}) {
+  for (const ElementType& element : ElementTypes()) {
+    const ScalarType type = element.type;
     for (BufferInit init : {BufferInit::kRandom, BufferInit::kZero, BufferInit::kOne, BufferInit::kIndex,
                             BufferInit::kPoison, BufferInit::kRandomInt}) {
       const std::size_t bytes = kCount * SizeOf(type);
@@ -112,6 +113,35 @@ TEST(UtilityKernelsGpu, CheckRejectsExactlyTheElementsOutsideTheTolerance) {
   TUNER_GPU_TEST(1);
   UtilityKernels kernels(0);
   ExpectCountsForEveryType(&kernels);
+}
+
+// The narrow and small types: an output of random values with every 7th element one unit off in its
+// last place and every 101st a NaN (fp) or off by 3 (integers) is counted on the GPU as CompareBuffers
+// counts it on the host, at tolerances below, at and above one unit.
+TEST(UtilityKernelsGpu, EveryTypesCheckCountsAsTheHostDoes) {
+  TUNER_GPU_TEST(1);
+  UtilityKernels kernels(0);
+  constexpr std::size_t kCount = 100003;
+  for (const ElementType& e : ElementTypes()) {
+    std::vector<unsigned char> ref(kCount * e.bytes), out;
+    FillBuffer(ref.data(), e.type, kCount, BufferInit::kRandom, 9);
+    out = ref;
+    for (std::size_t i = 0; i < kCount; i += 7) out[i * e.bytes] += 1;  // the lowest byte: one unit
+    for (std::size_t i = 0; i < kCount; i += 101)
+      e.floating ? StoreElement(out.data(), e.type, i, std::numeric_limits<double>::quiet_NaN())
+                 : StoreElement(out.data(), e.type, i, LoadElement(ref.data(), e.type, i) + 3);
+    DevicePointer device_out = DeviceAlloc(out.size()), device_ref = DeviceAlloc(ref.size());
+    ASSERT_EQ(cudaMemcpy(device_out.get(), out.data(), out.size(), cudaMemcpyHostToDevice), cudaSuccess);
+    ASSERT_EQ(cudaMemcpy(device_ref.get(), ref.data(), ref.size(), cudaMemcpyHostToDevice), cudaSuccess);
+    for (const auto& [atol, rtol] : {std::pair{0.0, 0.0}, {0.0, e.epsilon}, {0.0, 2 * e.epsilon}, {2.0, 0.0}}) {
+      const std::size_t host = CompareBuffers(out.data(), ref.data(), e.type, kCount, atol, rtol).mismatches;
+      EXPECT_EQ(kernels.CountMismatches(device_out.get(), device_ref.get(), e.type, kCount, atol, rtol), host)
+          << e.name << " atol " << atol << " rtol " << rtol;
+      if (atol == 0 && rtol == 0) {
+        EXPECT_GT(host, kCount / 7) << e.name;
+      }
+    }
+  }
 }
 
 // The same table against the host comparison alone, so that the expectations run everywhere.

@@ -111,6 +111,30 @@ TEST_F(DataFilesTest, WrongTypeNamesTheDescriptionLineFileAndBothTypes) {
   EXPECT_NE(message.find("dtype is int32 ('<i4'), expected float32 ('<f4')"), std::string::npos) << message;
 }
 
+// Every element type reads its files: NumPy's code (or ml_dtypes' name), and for bfloat16 and fp8
+// the raw bytes np.save writes; an ml_dtypes format of other numbers is refused by name.
+TEST_F(DataFilesTest, EveryElementTypeReadsItsFilesAndForeignFormatsAreRefusedByName) {
+  for (const ElementType& e : ElementTypes()) {
+    for (const std::string& descr : AcceptedNpyDescrs(e.type)) {
+      std::string toml = kScale;
+      for (int i = 0; i < 2; ++i)
+        toml.replace(toml.find("type = \"float\""), 14, "type = \"" + std::string(e.name) + "\"");
+      for (const char* name : {"data/in.npy", "expected/out.npy"}) {
+        std::filesystem::remove(dir_.File(name));
+        npy::WriteFile(dir_.File(name), descr, std::vector<char>(8 * e.bytes).data(), 8);
+      }
+      EXPECT_EQ(LoadError(toml), "") << e.name << " " << descr;
+      if (e.type != ScalarType::kFp8E4m3) continue;
+      std::filesystem::remove(dir_.File("data/in.npy"));
+      npy::WriteFile(dir_.File("data/in.npy"), "<f2", std::vector<char>(16).data(), 8);
+      EXPECT_NE(LoadError(toml).find("dtype is float16 ('<f2'), expected float8_e4m3fn (ml_dtypes) or raw bytes "
+                                     "('<V1')"),
+                std::string::npos)
+          << LoadError(toml);
+    }
+  }
+}
+
 TEST_F(DataFilesTest, MissingAndTruncatedFilesAreNamed) {
   std::filesystem::remove(dir_.File("expected/out.npy"));
   EXPECT_NE(LoadError().find("check.expected.out: " + dir_.File("expected/out.npy") + ": cannot read the file"),

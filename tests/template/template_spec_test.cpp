@@ -123,6 +123,46 @@ TEST(TemplateSpec, TolerancesOutsideTheirRangeAreRefused) {
   EXPECT_TRUE(Contains(LoadError(WithCheck("atol = \"sqrt(0 - N)\"")), "check.atol:"));
 }
 
+// Every element type is a buffer's and a scalar's; the output's type sets the default tolerance; a
+// scalar must fit its type; random_int needs a type that holds its whole numbers.
+TEST(TemplateSpec, EveryElementTypeIsABufferAndAScalar) {
+  for (const ElementType& e : ElementTypes()) {
+    TempDir dir;
+    std::string toml = Replace(kValid, "type = \"float\"", "type = \"" + std::string(e.name) + "\"");
+    toml = Replace(toml, "type = \"int\"", "type = \"" + std::string(e.name) + "\"");
+    toml = Replace(toml, "value = \"N\"", "value = \"100\"");
+    const TemplateSpec spec = LoadTemplateFile(WriteTemplate(dir, "copy", toml));
+    EXPECT_EQ(spec.args[0].type, e.type);
+    EXPECT_EQ(spec.args[2].type, e.type);
+    const double rtol = Evaluate(spec.check.rtol, {{"N", 1024}});
+    EXPECT_EQ(rtol, e.epsilon > 0x1p-22 ? 2 * e.epsilon : 1e-5) << e.name;
+  }
+  const std::string half =
+      Replace(Replace(kValid, "type = \"int\"", "type = \"half\""), "value = \"N\"", "value = \"70000\"");
+  EXPECT_TRUE(Contains(LoadError(half), "arg[2].value: '70000' gives 70000, which does not fit type half"))
+      << LoadError(half);
+  const std::string int8 = Replace(kValid, "type = \"int\"", "type = \"int8\"");
+  EXPECT_TRUE(Contains(LoadError(int8), "arg[2].value: 'N' gives 1024, which does not fit type int8 (-128 to 127)"))
+      << LoadError(int8);
+  const std::string fp8 = Replace(kValid, "type = \"float\"\nlength = \"N\"\ninit = \"random\"",
+                                  "type = \"fp8_e4m3\"\nlength = \"N\"\ninit = \"random_int\"");
+  EXPECT_TRUE(Contains(LoadError(fp8), "arg[1].init: random_int gives whole numbers in [-98, 97], which fp8_e4m3"))
+      << LoadError(fp8);
+}
+
+TEST(TemplateSpec, AReductionLengthAddsAnAbsoluteTolerance) {
+  TempDir dir;
+  const std::string bf16 = Replace(WithCheck("reduction = \"N\""), "type = \"float\"", "type = \"bfloat16\"");
+  const TemplateSpec spec = LoadTemplateFile(WriteTemplate(dir, "copy", bf16));
+  EXPECT_DOUBLE_EQ(Evaluate(spec.check.rtol, {{"N", 1024}}), 0x1p-6);
+  EXPECT_DOUBLE_EQ(Evaluate(spec.check.atol, {{"N", 1024}}), 0x1p-6 * 32);
+  EXPECT_TRUE(Contains(LoadError(WithCheck("reduction = \"N - N\"")), "check.reduction: 'N - N' gives 0"));
+  // fp8's own rounding is coarse: its rtol may reach 2 epsilon, no further.
+  const std::string fp8 = Replace(kValid, "type = \"float\"", "type = \"fp8_e5m2\"");
+  EXPECT_EQ(LoadError(Replace(fp8, "[check]\n", "[check]\nrtol = 0.5\n")), "(loaded without an error)");
+  EXPECT_TRUE(Contains(LoadError(Replace(fp8, "[check]\n", "[check]\nrtol = 0.6\n")), "above 0.5"));
+}
+
 TEST(TemplateSpec, HashChangesWithTheSource) {
   TempDir dir;
   const std::string path = WriteTemplate(dir, "copy", kValid);

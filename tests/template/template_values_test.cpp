@@ -54,7 +54,8 @@ TEST(TemplateValues, BufferLengthsArePositiveWholeAndBounded) {
 TEST(TemplateValues, ScalarsFitTheirType) {
   TemplateSpec spec = Spec();
   EXPECT_EQ(Problem(spec, "2147483648"),
-            "arg[1].value: 'W' gives 2147483648, which does not fit an int (at W=2147483648 H=4)");
+            "arg[1].value: 'W' gives 2147483648, which does not fit type int (-2147483648 to 2147483647) (at "
+            "W=2147483648 H=4)");
   spec.args[1].type = ScalarType::kInt64;
   EXPECT_EQ(Problem(spec, "2147483648"), "");
   spec.args[1].value = "W / 3";

@@ -13,12 +13,13 @@
 #include "base/errors.h"
 #include "common/input_file.h"
 #include "common/option_values.h"
-#include "expression/expression.h"
 #include "exchange/python_expression.h"
 #include "exchange/python_values.h"
-#include "template/reserved_names.h"
 #include "exchange/t1_keys.h"
 #include "exchange/t1_paths.h"
+#include "expression/expression.h"
+#include "template/element_types.h"
+#include "template/reserved_names.h"
 
 namespace tuner {
 
@@ -490,13 +491,19 @@ class Importer {
   }
 
   std::string ArgumentType(const std::string& t1_type, const std::string& field) const {
-    static const std::map<std::string, std::string> kTypes = {{"int32", "int"},   {"uint32", "uint"},
-                                                              {"int64", "int64"}, {"uint64", "uint64"},
-                                                              {"float", "float"}, {"double", "double"}};
+    // T1's names of the element types tuner has (its bool, half2 and vector types it has not); bfloat16
+    // and the fp8 types are tuner's names, for descriptions that go beyond T1's list.
+    static const std::map<std::string, std::string> kTypes = {
+        {"int8", "int8"},         {"uint8", "uint8"},      {"int16", "int16"},   {"uint16", "uint16"},
+        {"int32", "int"},         {"uint32", "uint"},      {"int64", "int64"},   {"uint64", "uint64"},
+        {"half", "half"},         {"float", "float"},      {"double", "double"}, {"bfloat16", "bfloat16"},
+        {"fp8_e4m3", "fp8_e4m3"}, {"fp8_e5m2", "fp8_e5m2"}};
     const auto it = kTypes.find(t1_type);
-    if (it == kTypes.end())
-      r_.Fail(field,
-              Quoted(t1_type) + " is not a type tuner's arguments have (int32, uint32, int64, uint64, float, double)");
+    if (it == kTypes.end()) {
+      std::string names;
+      for (const auto& [name, type] : kTypes) names += (names.empty() ? "" : ", ") + name;
+      r_.Fail(field, Quoted(t1_type) + " is not a type tuner's arguments have (" + names + ")");
+    }
     return it->second;
   }
 
@@ -509,7 +516,7 @@ class Importer {
     const std::string memory = r_.String(r_.Required(a, field, "MemoryType"), field + ".MemoryType");
     if (memory == "Scalar") {
       const double value = r_.Number(r_.Required(a, field, "FillValue"), field + ".FillValue");
-      if (arg.type != "float" && arg.type != "double" && value != std::floor(value))
+      if (!IsFloatingPoint(*ElementTypeNamed(arg.type)) && value != std::floor(value))
         r_.Fail(field + ".FillValue", FormatNumber(value) + " is not a whole number, and the argument is an integer");
       arg.value = FormatNumber(value);
       for (std::size_t i = 0; i < sizes_.size(); ++i)
@@ -691,7 +698,7 @@ class Importer {
     std::string bytes;
     for (const Argument& a : args_) {
       if (!a.is_buffer) continue;
-      const int element_bytes = a.type == "double" || a.type == "int64" || a.type == "uint64" ? 8 : 4;
+      const std::size_t element_bytes = SizeOf(*ElementTypeNamed(a.type));
       bytes += (bytes.empty() ? "" : " + ") + std::to_string(element_bytes * (a.read_and_written ? 2 : 1)) + " * " +
                Factor(a.length);
     }
@@ -710,14 +717,18 @@ class Importer {
 
   std::string CheckToml() const {
     const bool floating = std::any_of(args_.begin(), args_.end(), [](const Argument& a) {
-      return a.output && (a.type == "float" || a.type == "double");
+      return a.output && IsFloatingPoint(*ElementTypeNamed(a.type));
     });
     std::string params;
     for (const auto& [name, value] : reference_)
       params += (params.empty() ? "" : ", ") + name + " = " + std::to_string(value);
+    const std::string check = "\n[check]\nreference = \"own_configuration\"\nparams = { " + params + " }\n";
+    // Half-precision and fp8 outputs round far beyond allclose's 1e-5: tuner's default for their type.
+    if (std::any_of(args_.begin(), args_.end(),
+                    [](const Argument& a) { return a.output && Element(*ElementTypeNamed(a.type)).epsilon > 0x1p-23; }))
+      return check + "# atol and rtol: tuner's default for the outputs' type (kernel_templates/README.md)\n";
     // Kernel Tuner's default check (numpy.allclose with atol 1e-6 and rtol 1e-5); exact for integers.
-    return "\n[check]\nreference = \"own_configuration\"\nparams = { " + params +
-           " }\natol = " + (floating ? "1e-6" : "0") + "\nrtol = " + (floating ? "1e-5" : "0") + "\n";
+    return check + "atol = " + (floating ? "1e-6" : "0") + "\nrtol = " + (floating ? "1e-5" : "0") + "\n";
   }
 
   std::string path_;

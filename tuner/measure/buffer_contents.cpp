@@ -44,34 +44,6 @@ double Value(BufferInit init, std::size_t i, std::uint64_t& state, bool floating
   }
 }
 
-// Values are whole numbers except kRandom's floating-point ones; through long long, a negative one
-// wraps in an unsigned type instead of being undefined.
-template <typename T>
-void Fill(T* data, std::size_t count, BufferInit init, std::uint64_t seed, bool floating) {
-  for (std::size_t i = 0; i < count; ++i) {
-    const double v = Value(init, i, seed, floating);
-    data[i] = floating ? static_cast<T>(v) : static_cast<T>(static_cast<long long>(v));
-  }
-}
-
-double Load(const void* data, ScalarType type, std::size_t i) {
-  switch (type) {
-    case ScalarType::kFloat:
-      return static_cast<const float*>(data)[i];
-    case ScalarType::kDouble:
-      return static_cast<const double*>(data)[i];
-    case ScalarType::kInt:
-      return static_cast<const std::int32_t*>(data)[i];
-    case ScalarType::kUint:
-      return static_cast<const std::uint32_t*>(data)[i];
-    case ScalarType::kInt64:
-      return static_cast<double>(static_cast<const std::int64_t*>(data)[i]);
-    case ScalarType::kUint64:
-      return static_cast<double>(static_cast<const std::uint64_t*>(data)[i]);
-  }
-  return 0;
-}
-
 }  // namespace
 
 void FillBuffer(void* data, ScalarType type, std::size_t count, BufferInit init, unsigned long long seed) {
@@ -79,33 +51,22 @@ void FillBuffer(void* data, ScalarType type, std::size_t count, BufferInit init,
     std::memset(data, 0xFF, count * SizeOf(type));
     return;
   }
+  // Values are whole numbers except kRandom's floating-point ones; StoreElement rounds them to the type.
   const bool floating = IsFloatingPoint(type);
-  switch (type) {
-    case ScalarType::kFloat:
-      Fill(static_cast<float*>(data), count, init, seed, floating);
-      break;
-    case ScalarType::kDouble:
-      Fill(static_cast<double*>(data), count, init, seed, floating);
-      break;
-    case ScalarType::kInt:
-      Fill(static_cast<std::int32_t*>(data), count, init, seed, floating);
-      break;
-    case ScalarType::kUint:
-      Fill(static_cast<std::uint32_t*>(data), count, init, seed, floating);
-      break;
-    case ScalarType::kInt64:
-      Fill(static_cast<std::int64_t*>(data), count, init, seed, floating);
-      break;
-    case ScalarType::kUint64:
-      Fill(static_cast<std::uint64_t*>(data), count, init, seed, floating);
-      break;
-  }
+  std::uint64_t state = seed;
+  for (std::size_t i = 0; i < count; ++i) StoreElement(data, type, i, Value(init, i, state, floating));
 }
 
 std::uint64_t Checksum(const void* data, std::size_t bytes) {
   const auto* words = static_cast<const std::uint32_t*>(data);
+  const std::size_t whole = bytes / 4;
   std::uint64_t sum = 0;
-  for (std::size_t i = 0; i < bytes / 4; ++i) sum += Mix(i * 0x9E3779B97F4A7C15ULL + words[i]);
+  for (std::size_t i = 0; i < whole; ++i) sum += Mix(i * 0x9E3779B97F4A7C15ULL + words[i]);
+  if (bytes % 4) {  // the last bytes of a buffer of 1- or 2-byte elements, as a word padded with zeros
+    std::uint32_t last = 0;
+    std::memcpy(&last, static_cast<const char*>(data) + whole * 4, bytes % 4);
+    sum += Mix(whole * 0x9E3779B97F4A7C15ULL + last);
+  }
   return sum;
 }
 
@@ -113,8 +74,8 @@ Comparison CompareBuffers(const void* output, const void* reference, ScalarType 
                           double rtol) {
   Comparison result;
   for (std::size_t i = 0; i < count; ++i) {
-    const double out = Load(output, type, i);
-    const double ref = Load(reference, type, i);
+    const double out = LoadElement(output, type, i);
+    const double ref = LoadElement(reference, type, i);
     const double error = std::fabs(out - ref);
     const bool ok = std::isfinite(out) && error <= atol + rtol * std::fabs(ref);
     if (std::isfinite(error) && error > result.max_abs_error) result.max_abs_error = error;

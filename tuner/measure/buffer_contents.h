@@ -17,8 +17,8 @@ namespace tuner {
 // (any power of two: a warp, a block), is off by at least 1.
 void FillBuffer(void* data, ScalarType type, std::size_t count, BufferInit init, unsigned long long seed);
 
-// A checksum of `bytes` (a multiple of 4) that any change of one 4-byte word changes, as does
-// moving words: the sum over words w_i of Mix(i * golden + w_i) modulo 2^64. The worker computes
+// A checksum of `bytes` that any change of one 4-byte word changes, as does moving words: the sum
+// over words w_i of Mix(i * golden + w_i) modulo 2^64, the last word padded with zero bytes. The worker computes
 // the same on the GPU to see whether a kernel wrote one of its inputs.
 std::uint64_t Checksum(const void* data, std::size_t bytes);
 

@@ -30,9 +30,56 @@ __device__ double RandomInt(unsigned long long z) {
   const long long b = (z & 0xFFFFFFFFull) % 3 == 0;
   return (double)(1 + 3 * (u - b));
 }
-// init: 0 random, 1 zero, 2 one, 3 index, 4 random_int.
+// How an element is stored: a plain C++ type, or the bits of a narrow float (half, bfloat16, fp8)
+// encoded and decoded as narrow_float.cpp does on the host (round to nearest even; fp8 saturates),
+// so that no CUDA header is needed and host and GPU fills agree bit for bit.
 template <typename T>
-__device__ void Fill(T* data, unsigned long long n, int init, unsigned long long seed, bool floating) {
+struct Plain {
+  typedef T Storage;
+  static __device__ double Load(T v) { return (double)v; }
+  static __device__ T Store(double v, bool floating) { return floating ? (T)v : (T)(long long)v; }
+};
+__device__ double LargestFinite(int e, int m, bool inf) {
+  const int bias = (1 << (e - 1)) - 1, top = (1 << e) - 1;
+  return inf ? ldexp((double)((2 << m) - 1), top - 1 - bias - m) : ldexp((double)((2 << m) - 2), top - bias - m);
+}
+__device__ unsigned int EncodeNarrow(double value, int e, int m, bool inf, bool saturate) {
+  const unsigned int sign = signbit(value) ? 1u << (e + m) : 0u, all_exponent = ((1u << e) - 1) << m;
+  const unsigned int nan = inf ? all_exponent | (1u << (m - 1)) : all_exponent | ((1u << m) - 1);
+  const unsigned int overflow = saturate ? (inf ? all_exponent - 1 : nan - 1) : (inf ? all_exponent : nan);
+  if (isnan(value)) return sign | nan;
+  const double magnitude = fabs(value);
+  if (isinf(magnitude)) return sign | overflow;
+  if (magnitude == 0) return sign;
+  const int bias = (1 << (e - 1)) - 1;
+  int exponent = max(ilogb(magnitude), 1 - bias);
+  const double units = rint(ldexp(magnitude, m - exponent));
+  if (ldexp(units, exponent - m) > LargestFinite(e, m, inf)) return sign | overflow;
+  unsigned int whole = (unsigned int)units;
+  if (whole >> (m + 1)) { whole >>= 1; ++exponent; }
+  if (whole < (1u << m)) return sign | whole;
+  return sign | ((unsigned int)(exponent + bias) << m) | (whole & ((1u << m) - 1));
+}
+__device__ double DecodeNarrow(unsigned int bits, int e, int m, bool inf) {
+  const double sign = bits & (1u << (e + m)) ? -1.0 : 1.0;
+  const unsigned int biased = (bits >> m) & ((1u << e) - 1), mantissa = bits & ((1u << m) - 1);
+  const int bias = (1 << (e - 1)) - 1;
+  const double infinity = __longlong_as_double(0x7FF0000000000000LL), quiet_nan = __longlong_as_double(0x7FF8000000000000LL);
+  if (inf && biased == (1u << e) - 1) return mantissa ? quiet_nan : sign * infinity;
+  if (!inf && biased == (1u << e) - 1 && mantissa == (1u << m) - 1) return quiet_nan;
+  if (biased == 0) return sign * ldexp((double)mantissa, 1 - bias - m);
+  return sign * ldexp((double)((1u << m) | mantissa), (int)biased - bias - m);
+}
+template <typename B, int E, int M, bool INF, bool SATURATE>
+struct Narrow {
+  typedef B Storage;
+  static __device__ double Load(B v) { return DecodeNarrow(v, E, M, INF); }
+  static __device__ B Store(double v, bool) { return (B)EncodeNarrow((float)v, E, M, INF, SATURATE); }
+};
+// init: 0 random, 1 zero, 2 one, 3 index, 4 random_int.
+template <typename Codec>
+__device__ void Fill(typename Codec::Storage* data, unsigned long long n, int init, unsigned long long seed,
+                     bool floating) {
   for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
        i += (unsigned long long)gridDim.x * blockDim.x) {
     double v = 0;
@@ -40,40 +87,58 @@ __device__ void Fill(T* data, unsigned long long n, int init, unsigned long long
     else if (init == 2) v = 1;
     else if (init == 3) v = (double)i;
     else if (init == 4) v = RandomInt(SplitMix(seed, i));
-    data[i] = floating ? (T)v : (T)(long long)v;
+    data[i] = Codec::Store(v, floating);
   }
 }
-extern "C" __global__ void checksum(const unsigned int* words, unsigned long long n, unsigned long long* sum) {
+extern "C" __global__ void checksum(const unsigned int* words, unsigned long long bytes, unsigned long long* sum) {
+  const unsigned long long n = bytes / 4;
   unsigned long long local = 0;
+  if (bytes % 4 && blockIdx.x == 0 && threadIdx.x == 0) {  // the last word, padded with zero bytes
+    unsigned int last = 0;
+    for (unsigned int b = 0; b < bytes % 4; ++b) last |= (unsigned int)((const unsigned char*)words)[n * 4 + b] << (8 * b);
+    local = Mix(n * 0x9E3779B97F4A7C15ULL + last);
+  }
   for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
        i += (unsigned long long)gridDim.x * blockDim.x)
     local += Mix(i * 0x9E3779B97F4A7C15ULL + words[i]);
   for (int offset = 16; offset > 0; offset /= 2) local += __shfl_down_sync(0xFFFFFFFFu, local, offset);
   if (threadIdx.x % 32 == 0) atomicAdd(sum, local);
 }
-template <typename T>
-__device__ void Compare(const T* out, const T* ref, unsigned long long n, double atol, double rtol,
-                        unsigned long long* mismatches) {
+template <typename Codec>
+__device__ void Compare(const typename Codec::Storage* out, const typename Codec::Storage* ref, unsigned long long n,
+                        double atol, double rtol, unsigned long long* mismatches) {
   unsigned long long local = 0;
   for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
        i += (unsigned long long)gridDim.x * blockDim.x) {
-    const double o = (double)out[i], r = (double)ref[i];
+    const double o = Codec::Load(out[i]), r = Codec::Load(ref[i]);
     local += !(isfinite(o) && fabs(o - r) <= atol + rtol * fabs(r));  // NaN fails every comparison
   }
   if (local) atomicAdd(mismatches, local);
 }
-#define KERNELS(NAME, T, FLOATING)                                                                  \
-  extern "C" __global__ void fill_##NAME(T* d, unsigned long long n, int init, unsigned long long s) { \
-    Fill<T>(d, n, init, s, FLOATING);                                                               \
-  }                                                                                                 \
-  extern "C" __global__ void compare_##NAME(const T* o, const T* r, unsigned long long n, double a,   \
-                                            double t, unsigned long long* m) { Compare<T>(o, r, n, a, t, m); }
-KERNELS(float, float, true)
-KERNELS(double, double, true)
-KERNELS(int, int, false)
-KERNELS(uint, unsigned int, false)
-KERNELS(int64, long long, false)
-KERNELS(uint64, unsigned long long, false)
+#define KERNELS(NAME, CODEC, FLOATING)                                                                 \
+  extern "C" __global__ void fill_##NAME(CODEC::Storage* d, unsigned long long n, int init,            \
+                                         unsigned long long s) { Fill<CODEC>(d, n, init, s, FLOATING); } \
+  extern "C" __global__ void compare_##NAME(const CODEC::Storage* o, const CODEC::Storage* r,          \
+                                            unsigned long long n, double a, double t,                  \
+                                            unsigned long long* m) { Compare<CODEC>(o, r, n, a, t, m); }
+KERNELS(float, Plain<float>, true)
+KERNELS(double, Plain<double>, true)
+KERNELS(int, Plain<int>, false)
+KERNELS(uint, Plain<unsigned int>, false)
+KERNELS(int64, Plain<long long>, false)
+KERNELS(uint64, Plain<unsigned long long>, false)
+KERNELS(int8, Plain<signed char>, false)
+KERNELS(uint8, Plain<unsigned char>, false)
+KERNELS(int16, Plain<short>, false)
+KERNELS(uint16, Plain<unsigned short>, false)
+typedef Narrow<unsigned short, 5, 10, true, false> Half;
+typedef Narrow<unsigned short, 8, 7, true, false> Bfloat16;
+typedef Narrow<unsigned char, 4, 3, false, true> Fp8E4m3;
+typedef Narrow<unsigned char, 5, 2, true, true> Fp8E5m2;
+KERNELS(half, Half, true)
+KERNELS(bfloat16, Bfloat16, true)
+KERNELS(fp8_e4m3, Fp8E4m3, true)
+KERNELS(fp8_e5m2, Fp8E5m2, true)
 )cuda";
 
 // The worker's GPU as NVRTC names it: two attributes, not the whole of its properties.
@@ -144,11 +209,11 @@ void UtilityKernels::Fill(void* data, ScalarType type, std::size_t count, Buffer
 
 std::uint64_t UtilityKernels::Checksum(const void* data, std::size_t bytes) {
   TUNER_CUDA_CHECK(cudaMemset(counter_.get(), 0, sizeof(std::uint64_t)));
-  unsigned long long n = bytes / 4;
+  unsigned long long n = bytes;
   void* sum = counter_.get();
   void* args[] = {&data, &n, &sum};
-  TUNER_CUDA_CHECK(
-      cudaLaunchKernel(reinterpret_cast<const void*>(Kernel("checksum")), GridFor(n), dim3(256), args, 0, nullptr));
+  TUNER_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(Kernel("checksum")), GridFor(bytes / 4 + 1),
+                                    dim3(256), args, 0, nullptr));
   std::uint64_t checksum = 0;
   TUNER_CUDA_CHECK(cudaMemcpy(&checksum, counter_.get(), sizeof checksum, cudaMemcpyDeviceToHost));
   return checksum;

@@ -39,7 +39,7 @@ void CheckFile(const std::string& path, const ArgSpec& arg, const std::string& u
                const ProblemSize& size) {
   const long long count = EvaluateInteger(arg.length, sizes);
   try {
-    npy::CheckMatches(npy::ReadHeader(path), path, use + " of '" + arg.name + "'", NpyDescr(arg.type),
+    npy::CheckMatches(npy::ReadHeader(path), path, use + " of '" + arg.name + "'", AcceptedNpyDescrs(arg.type),
                       static_cast<std::uint64_t>(count));
   } catch (const npy::NpyError& e) {
     throw UsageError(std::string(e.what()) + " (length " + arg.length +

@@ -16,55 +16,6 @@ void from_json(const nlohmann::json& j, LaunchGeometry& geometry) {
 
 std::string LaunchGeometry::Json() const { return nlohmann::json(*this).dump(); }
 
-std::size_t SizeOf(ScalarType type) {
-  switch (type) {
-    case ScalarType::kFloat:
-    case ScalarType::kInt:
-    case ScalarType::kUint:
-      return 4;
-    default:
-      return 8;
-  }
-}
-
-std::string ToString(ScalarType type) {
-  switch (type) {
-    case ScalarType::kFloat:
-      return "float";
-    case ScalarType::kDouble:
-      return "double";
-    case ScalarType::kInt:
-      return "int";
-    case ScalarType::kUint:
-      return "uint";
-    case ScalarType::kInt64:
-      return "int64";
-    case ScalarType::kUint64:
-      return "uint64";
-  }
-  return "?";
-}
-
-bool IsFloatingPoint(ScalarType type) { return type == ScalarType::kFloat || type == ScalarType::kDouble; }
-
-std::string NpyDescr(ScalarType type) {
-  switch (type) {
-    case ScalarType::kFloat:
-      return "<f4";
-    case ScalarType::kDouble:
-      return "<f8";
-    case ScalarType::kInt:
-      return "<i4";
-    case ScalarType::kUint:
-      return "<u4";
-    case ScalarType::kInt64:
-      return "<i8";
-    case ScalarType::kUint64:
-      return "<u8";
-  }
-  return "?";
-}
-
 std::string ToString(BufferInit init) {
   switch (init) {
     case BufferInit::kRandom:

@@ -1,5 +1,5 @@
 // What a kernel launch is made of, as the template describes it and the worker runs it: the launch
-// geometry, the scalar types of arguments, how buffers are filled, and the symbols filled from
+// geometry, the element types of arguments (element_types.h), how buffers are filled, and the symbols filled from
 // buffers. Plain types and their text forms only (no TOML, no expressions, no search space), so the
 // worker protocol (measure/worker_protocol.h) needs nothing more of a template.
 #pragma once
@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
+
+#include "template/element_types.h"
 
 namespace tuner {
 
@@ -24,12 +26,6 @@ struct LaunchGeometry {
 // launch_json and the worker protocol's geometry both (nlohmann::json finds these by ADL).
 void to_json(nlohmann::json& j, const LaunchGeometry& geometry);
 void from_json(const nlohmann::json& j, LaunchGeometry& geometry);  // nlohmann's exceptions when malformed
-
-enum class ScalarType { kFloat, kDouble, kInt, kUint, kInt64, kUint64 };
-std::size_t SizeOf(ScalarType type);
-std::string ToString(ScalarType type);
-bool IsFloatingPoint(ScalarType type);
-std::string NpyDescr(ScalarType type);  // the .npy type code of the type: "<f4", "<u4", ...
 
 // kRandomInt: integers for exact sums (see FillBuffer). kFile: the contents of a .npy file
 // (ArgSpec::file); for an output, restored before every launch.

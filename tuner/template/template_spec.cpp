@@ -9,6 +9,7 @@
 #include "common/spelling.h"
 #include "npy.h"
 #include "template/data_files.h"
+#include "template/default_tolerance.h"
 #include "template/description_reader.h"
 #include "template/macro_collisions.h"
 #include "template/pipeline_spec.h"
@@ -157,14 +158,10 @@ LaunchSpec ReadLaunch(const DescriptionReader& r, const toml::table& t, const st
 }
 
 ScalarType ParseType(const DescriptionReader& r, const toml::table& t, const std::string& field) {
-  static const std::map<std::string, ScalarType> kTypes = {
-      {"float", ScalarType::kFloat}, {"double", ScalarType::kDouble}, {"int", ScalarType::kInt},
-      {"uint", ScalarType::kUint},   {"int64", ScalarType::kInt64},   {"uint64", ScalarType::kUint64}};
   const std::string name = r.String(t, "type", field + ".type", true);
-  auto it = kTypes.find(name);
-  if (it == kTypes.end())
-    r.Fail(t.get("type"), field + ".type", "unknown type '" + name + "' (float, double, int, uint, int64, uint64)");
-  return it->second;
+  const std::optional<ScalarType> type = ElementTypeNamed(name);
+  if (!type) r.Fail(t.get("type"), field + ".type", "unknown type '" + name + "' (" + ElementTypeNames() + ")");
+  return *type;
 }
 
 constexpr char kFilePrefix[] = "file:";
@@ -192,8 +189,8 @@ std::string DataFile(const DescriptionReader& r, const toml::node* node, const s
   const std::string path = (dir / relative).lexically_normal().string();
   try {
     const npy::Header header = npy::ReadHeader(path);
-    npy::CheckMatches(header, path, use + " of '" + arg.name + "' (" + ToString(arg.type) + ")", NpyDescr(arg.type),
-                      header.Count());
+    npy::CheckMatches(header, path, use + " of '" + arg.name + "' (" + ToString(arg.type) + ")",
+                      AcceptedNpyDescrs(arg.type), header.Count());
   } catch (const npy::NpyError& e) {
     r.Fail(node, field, e.what());
   }
@@ -218,6 +215,10 @@ ArgSpec ReadArg(const DescriptionReader& r, const toml::table& t, const std::str
   arg.length = r.Expression(t.get("length"), field + ".length", scopes.sizes, kOnlySizes);
   arg.output = r.Bool(t, "output", field + ".output", false);
   arg.init = ParseInit(r, t, field, arg.output);
+  if (arg.init == BufferInit::kRandomInt && Element(arg.type).floating && Element(arg.type).epsilon > 0x1p-7)
+    r.Fail(t.get("init"), field + ".init",
+           "random_int gives whole numbers in [-98, 97], which " + ToString(arg.type) +
+               " cannot hold exactly (use random, or half or bfloat16)");
   if (arg.init == BufferInit::kFile)
     arg.file = DataFile(r, t.get("init"), field + ".init",
                         r.String(t, "init", field + ".init", true).substr(sizeof kFilePrefix - 1), dir, arg,
@@ -320,9 +321,10 @@ void ReadCheck(const DescriptionReader& r, const toml::table& root, const Scopes
   const toml::node* node = root.get("check");
   if (!node) r.Fail(&root, "check", std::string("is required: ") + kCheckChoices);
   const toml::table& t = r.Table(*node, "check");
-  r.AllowOnly(t, "check",
-              {"reference", "kernel", "expected", "params", "grid", "block", "shared_bytes", "atol", "rtol"},
-              kTopLevelKeys);
+  r.AllowOnly(
+      t, "check",
+      {"reference", "kernel", "expected", "params", "grid", "block", "shared_bytes", "atol", "rtol", "reduction"},
+      kTopLevelKeys);
   ReadExpected(r, t, spec);
   ReadCheckKernel(r, t, spec);
   ReadCheckParams(r, t, spec);
@@ -330,6 +332,10 @@ void ReadCheck(const DescriptionReader& r, const toml::table& root, const Scopes
   if (spec.check.launch.grid.empty() != spec.check.launch.block.empty())
     r.Fail(&t, "check", "give both 'grid' and 'block', or neither");
   if (spec.check.launch.grid.empty()) spec.check.launch = spec.launch;
+  if (const toml::node* reduction = t.get("reduction"))
+    spec.check.reduction = r.Expression(reduction, "check.reduction", scopes.sizes, kOnlySizes);
+  spec.check.atol = DefaultAtol(spec.args, spec.check.reduction);
+  spec.check.rtol = DefaultRtol(spec.args);
   if (const toml::node* atol = t.get("atol"))
     spec.check.atol = r.NumberOrExpression(atol, "check.atol", scopes.sizes, kOnlySizes);
   if (const toml::node* rtol = t.get("rtol"))

@@ -55,8 +55,9 @@ struct CheckSpec {
   std::map<std::string, std::string> expected;  // output argument -> .npy file of its expected contents
   std::map<std::string, long long> params;      // complete: every parameter has a value
   LaunchSpec launch;
-  std::string atol = "0";  // expressions over sizes: the error of a sum grows with its length
-  std::string rtol = "1e-5";
+  std::string reduction;      // expression over sizes: the terms each output element sums; "" for none
+  std::string atol = "0";     // expressions over sizes: the error of a sum grows with its length; when the
+  std::string rtol = "1e-5";  // description gives none, derived from the output type (default_tolerance.h)
 };
 
 // A size with data of its own ([[data_size]]): at this size every data file (init = "file:..." and

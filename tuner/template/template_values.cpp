@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "expression/expression.h"
+#include "template/default_tolerance.h"
 #include "template/pipeline_spec.h"
 #include "template/search_space.h"
 
@@ -12,24 +13,6 @@ namespace tuner {
 namespace {
 
 constexpr double kMaxBufferBytes = 9007199254740992.0;  // 2^53: byte counts stay exact
-
-struct IntegerRange {
-  double low, high;
-  const char* name;
-};
-
-IntegerRange RangeOf(ScalarType type) {
-  switch (type) {
-    case ScalarType::kInt:
-      return {-2147483648.0, 2147483647.0, "an int"};
-    case ScalarType::kUint:
-      return {0.0, 4294967295.0, "a uint"};
-    case ScalarType::kInt64:
-      return {-kMaxBufferBytes, kMaxBufferBytes, "an int64"};
-    default:
-      return {0.0, kMaxBufferBytes, "a uint64"};
-  }
-}
 
 std::string Quoted(const std::string& expression) { return "'" + expression + "'"; }
 
@@ -54,17 +37,18 @@ std::optional<std::string> BufferProblem(const ArgSpec& arg, const Variables& va
   return std::nullopt;
 }
 
+// A scalar must fit its type: a float within the finite range, a whole number within the integer's
+// (64-bit ones: within 2^53, where doubles stay exact).
 std::optional<std::string> ScalarProblem(const ArgSpec& arg, const Variables& vars) {
-  if (IsFloatingPoint(arg.type)) {
-    const double value = Evaluate(arg.value, vars);
-    if (arg.type == ScalarType::kFloat && std::fabs(value) > FLT_MAX)
-      return Quoted(arg.value) + " gives " + FormatNumber(value) + ", beyond a float";
-    return std::nullopt;
-  }
-  const double value = static_cast<double>(EvaluateInteger(arg.value, vars));
-  const IntegerRange range = RangeOf(arg.type);
-  if (value < range.low || value > range.high)
-    return Quoted(arg.value) + " gives " + FormatNumber(value) + ", which does not fit " + range.name;
+  const ElementType& type = Element(arg.type);
+  const double value =
+      type.floating ? Evaluate(arg.value, vars) : static_cast<double>(EvaluateInteger(arg.value, vars));
+  const double low = type.bytes == 8 && !type.floating ? std::max(type.lowest, -kMaxBufferBytes) : type.lowest;
+  const double high = type.bytes == 8 && !type.floating ? kMaxBufferBytes : type.highest;
+  if (type.floating && arg.type == ScalarType::kDouble) return std::nullopt;
+  if (value < low || value > high)
+    return Quoted(arg.value) + " gives " + FormatNumber(value) + ", which does not fit type " + type.name + " (" +
+           FormatNumber(low) + " to " + FormatNumber(high) + ")";
   return std::nullopt;
 }
 
@@ -74,6 +58,13 @@ std::optional<std::string> ToleranceProblem(const std::string& expression, doubl
   if (value > limit)
     return "is " + FormatNumber(value) + ", above " + FormatNumber(limit) +
            ": a tolerance that wide lets wrong results pass (kernel_templates/README.md says why)";
+  return std::nullopt;
+}
+
+// The terms each output sums: at least one.
+std::optional<std::string> ReductionProblem(const std::string& expression, const Variables& vars) {
+  const double value = Evaluate(expression, vars);
+  if (!(value >= 1)) return Quoted(expression) + " gives " + FormatNumber(value) + ": a sum has at least one term";
   return std::nullopt;
 }
 
@@ -112,8 +103,11 @@ std::optional<FieldProblem> FindValueProblem(const TemplateSpec& spec, const Pro
     auto problem = Try(field, at, [&] { return arg.is_buffer ? BufferProblem(arg, vars) : ScalarProblem(arg, vars); });
     if (problem) return problem;
   }
+  if (!spec.check.reduction.empty())
+    if (auto p = Try("check.reduction", at, [&] { return ReductionProblem(spec.check.reduction, vars); })) return p;
   if (auto p = Try("check.atol", at, [&] { return ToleranceProblem(spec.check.atol, kMaxAtol, vars); })) return p;
-  if (auto p = Try("check.rtol", at, [&] { return ToleranceProblem(spec.check.rtol, kMaxRtol, vars); })) return p;
+  if (auto p = Try("check.rtol", at, [&] { return ToleranceProblem(spec.check.rtol, MaxRtol(spec.args), vars); }))
+    return p;
   if (auto p = Try("check", at, [&] { return ReferenceProblem(spec, size); })) return p;
   if (!spec.work.bytes.empty())
     if (auto p = Try("work.bytes", at, [&] { return WorkProblem(spec.work.bytes, vars); })) return p;
