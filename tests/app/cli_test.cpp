@@ -215,5 +215,22 @@ TEST(Cli, ASpaceTooLargeToHoldIsRefusedBeforeAnyWork) {
   }
 }
 
+// A space of more combinations than a moment's walk is walked only once a GPU is found: a machine
+// without one says so at once (exit 3), never after walking the space (here it would refuse the
+// space, exit 2, after counting a million candidates).
+TEST(Cli, ASpaceTooLongToWalkLooksForTheGpuFirst) {
+  db::testing::TempDir dir;
+  std::string params;
+  for (const char* name : {"A", "B", "C", "D", "E", "F", "G", "H"})
+    params += std::string("[[param]]\nname = \"") + name + "\"\nvalues = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]\n";
+  testing::WriteTemplateFiles(dir.File("templates"), "small",
+                              testing::Replaced(testing::kSmallDescription, "[launch]", params + "[launch]"));
+  const auto r = RunTuner("tune small --db " + dir.File("t.db") + " --templates " + dir.File("templates"),
+                          "CUDA_VISIBLE_DEVICES=");
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_EQ(r.err.find("valid candidates"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.File("t.db")));
+}
+
 }  // namespace
 }  // namespace tuner

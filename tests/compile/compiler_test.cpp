@@ -4,10 +4,15 @@
 #include <cuda_runtime_api.h>  // CUDART_VERSION: the toolkit of this build
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <regex>
 #include <string>
 
 #include "cuda/nvrtc_program.h"
+#include "cuda/toolkit_dirs.h"
 #include "template/macro_collisions.h"
 #include "template/template_library.h"
 
@@ -124,6 +129,33 @@ TEST(Compiler, AnExternCKernelCompilesToTheSameCubinAsWithoutANameExpression) {
   options.insert(options.end(), Transpose().options.begin(), Transpose().options.end());
   ASSERT_EQ(unnamed.Compile(options), NVRTC_SUCCESS) << unnamed.Log();
   EXPECT_EQ(r.cubin, unnamed.Cubin());
+}
+
+// A kernel as people write it in half precision includes the toolkit's device headers by name, as
+// nvcc lets it: the toolkit's include folder is on NVRTC's path.
+TEST(Compiler, AHalfPrecisionKernelIncludesTheToolkitsHeadersByName) {
+  ASSERT_NE(ToolkitIncludeDir(ToolkitDirs()), "") << "no CUDA toolkit headers on this machine";
+  const TemplateSpec spec = WithSource(R"(#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_fp8.h>
+extern "C" __global__ void mix(__nv_bfloat16* b, __half* h, __nv_fp8_e4m3* f, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) { b[i] = __float2bfloat16(__half2float(h[i]) + float(f[i])); }
+}
+)", "mix");
+  const CompileResult r = CompileCandidate(spec, {}, "mix", "sm_90");
+  EXPECT_TRUE(r.ok) << r.log;
+}
+
+TEST(ToolkitDirs, TheIncludeFolderIsTheFirstToolkitWithTheHalfPrecisionHeader) {
+  const std::filesystem::path root = std::filesystem::temp_directory_path() / ("toolkit_dirs_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(root / "empty/include");
+  std::filesystem::create_directories(root / "kit/include");
+  std::ofstream(root / "kit/include/cuda_fp16.h") << "// a header\n";
+  const std::string empty = (root / "empty").string(), kit = (root / "kit").string();
+  EXPECT_EQ(ToolkitIncludeDir({empty, kit}), kit + "/include");
+  EXPECT_EQ(ToolkitIncludeDir({empty}), "");
+  std::filesystem::remove_all(root);
 }
 
 TEST(Compiler, ParsesThePtxasReportOfOneEntry) {

@@ -4,8 +4,8 @@
 
 #include "app/cli.h"
 #include "app/commands.h"
-#include "base/errors.h"
 #include "app/tune_options.h"
+#include "base/errors.h"
 #include "common/interrupt.h"
 #include "common/progress_bar.h"
 #include "cuda/device.h"
@@ -14,6 +14,7 @@
 #include "sweep/sweep.h"
 #include "sweep/sweep_summary.h"
 #include "sweep/sweep_target.h"
+#include "template/search_space.h"
 #include "template/template_library.h"
 
 namespace tuner {
@@ -27,8 +28,12 @@ struct Tuning {
   ProgressBar& bar;
 };
 
+// Spaces of at most this many combinations are walked before the GPU is looked for, so that a bad
+// space is refused (exit 2) before a missing GPU (exit 3); a walk this long takes well under a second.
+constexpr std::size_t kQuickWalk = 10000000;
+
 // Every size checked (lengths, tolerances, data files, constraints) and its candidates enumerated,
-// before any GPU or database is touched.
+// before any database is touched (and, for a space of at most kQuickWalk combinations, any GPU).
 std::vector<SweepTarget> TargetsToTune(const TemplateSpec& templ, const TuneOptions& options) {
   std::vector<SweepTarget> targets;
   for (const ProblemSize& size : SizesToTune(templ, options)) targets.push_back(TargetAtSize(templ, size));
@@ -98,11 +103,14 @@ int RunTune(int argc, char** argv) {
   TuneOptions tune = ReadTuneOptions(vm, argc, argv);
   const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs(tune.template_folders));
   const TemplateSpec& templ = library.Find(tune.kernel);
+  // A space too large to walk in a moment is walked once the GPU is found: without one, say so at once.
+  const bool long_walk = CountCombinations(templ) > kQuickWalk;
+  std::vector<GpuInfo> gpus = long_walk ? FindGpus(tune) : std::vector<GpuInfo>{};
   const std::vector<SweepTarget> targets = TargetsToTune(templ, tune);
   if (templ.check.own_configuration) std::cerr << "tuner tune: " << OwnConfigurationWarning(templ) << "\n";
   RequireNoFolder("db", tune.db_path);  // bad databases (a folder, a foreign or read-only file) before the GPU
   db::Store::CheckWritable(tune.db_path);
-  const std::vector<GpuInfo> gpus = FindGpus(tune);                     // no GPU: exit 3 before the database is touched
+  if (!long_walk) gpus = FindGpus(tune);  // no GPU: exit 3 before the database is touched
   ProgressBar bar(ProgressStyleFor(StderrIsTerminal()), "tuner tune");  // one for all GPUs' sweeps, on stderr
   tune.sweep.progress = &bar;
   db::Store store = db::Store::Open(tune.db_path, db::OpenMode::kReadWrite);

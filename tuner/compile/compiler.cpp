@@ -2,6 +2,7 @@
 
 #include "compile/cubin_elf.h"
 #include "cuda/nvrtc_program.h"
+#include "cuda/toolkit_dirs.h"
 
 #include <nvrtc.h>
 
@@ -79,6 +80,9 @@ CompileResult CompileWithResources(const TemplateSpec& spec, const ParamValues& 
 
 std::vector<std::string> NvrtcOptions(const TemplateSpec& spec, const ParamValues& params, const std::string& arch) {
   std::vector<std::string> options = {"-arch=" + arch, "-std=c++17", "-Xptxas=-v"};
+  // The toolkit's device headers (<cuda_fp16.h>, <cuda_bf16.h>, <cuda_fp8.h>), as nvcc finds them.
+  static const std::string toolkit_include = ToolkitIncludeDir(ToolkitDirs());
+  if (!toolkit_include.empty()) options.push_back("-I" + toolkit_include);
   for (const auto& [name, value] : params)  // a template argument reaches the kernel through its name instead
     if (!std::count(spec.template_arguments.begin(), spec.template_arguments.end(), name))
       options.push_back("-D" + name + "=" + std::to_string(value));

@@ -1,7 +1,5 @@
 #include "profilers/cupti_library.h"
 
-#include <cstdlib>
-
 namespace tuner {
 
 std::vector<std::string> CuptiCandidates(const std::vector<std::string>& toolkit_dirs) {
@@ -12,17 +10,6 @@ std::vector<std::string> CuptiCandidates(const std::vector<std::string>& toolkit
          {"/lib64/", "/lib/", "/extras/CUPTI/lib64/", "/targets/x86_64-linux/lib/", "/targets/sbsa-linux/lib/"})
       candidates.push_back(dir + sub + kName);
   return candidates;
-}
-
-std::vector<std::string> ToolkitDirs() {
-  std::vector<std::string> dirs;
-  for (const char* variable : {"CUDA_HOME", "CUDA_PATH"})
-    if (const char* value = std::getenv(variable); value && *value) dirs.push_back(value);
-#ifdef TUNER_CUDA_TOOLKIT_DIR
-  dirs.push_back(TUNER_CUDA_TOOLKIT_DIR);
-#endif
-  dirs.push_back("/usr/local/cuda");
-  return dirs;
 }
 
 CuptiApi::CuptiApi(SharedLibrary loaded)

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda/toolkit_dirs.h"  // ToolkitDirs, for CuptiCandidates
 #include "profilers/shared_library.h"
 
 namespace tuner {
@@ -19,9 +20,6 @@ namespace tuner {
 // cache), then each toolkit folder (`toolkit_dirs`: $CUDA_HOME, $CUDA_PATH, the toolkit this binary
 // was built with, /usr/local/cuda) in its lib64, lib, extras/CUPTI/lib64 and targets/*/lib.
 std::vector<std::string> CuptiCandidates(const std::vector<std::string>& toolkit_dirs);
-
-// The toolkit folders of the environment and of this build, for CuptiCandidates.
-std::vector<std::string> ToolkitDirs();
 
 struct CuptiApi {
   SharedLibrary library;

@@ -1,5 +1,6 @@
 #include "template/search_space.h"
 
+#include <limits>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -47,8 +48,12 @@ LaunchGeometry EvaluateLaunch(const LaunchSpec& launch, const Variables& variabl
 }
 
 std::size_t CountCombinations(const TemplateSpec& spec) {
+  constexpr std::size_t kMost = std::numeric_limits<std::size_t>::max();
   std::size_t count = 1;
-  for (const ParamSpec& p : spec.params) count *= p.values.size();
+  for (const ParamSpec& p : spec.params) {
+    if (p.values.empty()) return 0;
+    count = count > kMost / p.values.size() ? kMost : count * p.values.size();  // saturates, never wraps
+  }
   return count;
 }
 

@@ -44,7 +44,7 @@ std::size_t CountCandidates(const TemplateSpec& spec, const ProblemSize& size,
                             std::size_t limit = std::numeric_limits<std::size_t>::max(),
                             ProgressBar* progress = nullptr);
 
-std::size_t CountCombinations(const TemplateSpec& spec);
+std::size_t CountCombinations(const TemplateSpec& spec);  // saturates at the largest size_t
 
 // {"TILE":64,"ROWS":4,"PAD":1}: the identity of a candidate in the database.
 std::string ParamsJson(const ParamValues& params);
