@@ -22,6 +22,14 @@ inline constexpr double kLatencyBelowPct = 60;
 // From this share on the unit is at its limit: little is left to gain there (Nsight Compute: 80%).
 inline constexpr double kAtTheLimitPct = 80;
 
+// The counters' keys of the profiled range's duration and of the timed launch's (the median the sweep
+// measured), by which the shares are taken over the timed duration (speed_of_light.cpp: Stretch).
+inline constexpr const char* kProfiledMsKey = "profiled_ms";
+inline constexpr const char* kTimedMsKey = "timed_ms";
+
+// counters_json with the timed median beside the profiled duration (the hardware pass stores it so).
+std::string WithTimedDuration(const std::string& counters_json, double timed_ms);
+
 struct UnitShare {
   std::string unit;  // "SM", "tensor pipes", "DRAM", "L2", "L1", "memory pipelines"
   double pct = 0;    // of the unit's peak
@@ -34,7 +42,8 @@ struct SpeedOfLight {
   UnitShare limiting;  // the busiest unit of the bounding side (of either side when latency-bound)
 };
 
-// The speed of light of counters_json; nullopt without the SM's share or any memory share.
+// The speed of light of counters_json, each share taken over the timed duration where it is stored;
+// nullopt without the SM's share or any memory share.
 std::optional<SpeedOfLight> SpeedOfLightOf(const std::string& counters_json);
 
 // The headroom in one line: "memory-bound: DRAM 93% of peak, at the limit", "compute-bound: SM 84%
@@ -57,7 +66,8 @@ struct RooflinePoint {
   double gflops = 0;
 };
 
-// nullopt without floating-point operations, DRAM bytes or the profiled duration.
+// Its rate over the timed duration where it is stored, else the profiled one; nullopt without
+// floating-point operations, DRAM bytes or a duration.
 std::optional<RooflinePoint> RooflinePointOf(const std::string& counters_json);
 
 // The roof of one precision: the GPU's peak rate and DRAM bandwidth, as its counters report them.

@@ -29,6 +29,29 @@ TEST(SpeedOfLight, AMemoryBoundKernelNearItsDramPeak) {
   EXPECT_EQ(SharesText(*sol), "SM 21%, DRAM 93%, L2 48%, L1 35%") << "unused tensor pipes left out";
 }
 
+// An H100's transpose 8192² winner (2026-11-27): the profiled range lasted 0.305 ms, the timed
+// launch 0.188 ms. Over the range it reads latency-bound; over the timed launch, DRAM at 85% of peak,
+// which its timed 2850 GB/s over the DRAM's 3352 GB/s says too.
+TEST(SpeedOfLight, SharesAreTakenOverTheTimedLaunchWhereItIsStored) {
+  const std::string range = nlohmann::json{{"sm_throughput_pct", 33.17}, {"dram_throughput_pct", 52.30},
+                                           {"l2_throughput_pct", 46.77}, {"l1_throughput_pct", 22.0},
+                                           {"memory_throughput_pct", 52.30}, {"profiled_ms", 0.305312}}
+                                .dump();
+  EXPECT_EQ(Headroom(range), "latency-bound: SM 33% and DRAM 52% of peak, both below 60%");
+  const std::string timed = WithTimedDuration(range, 0.18837);
+  EXPECT_EQ(nlohmann::json::parse(timed)["timed_ms"], 0.18837);
+  EXPECT_EQ(Headroom(timed), "memory-bound: DRAM 84% of peak, at the limit");
+  EXPECT_EQ(WithTimedDuration("", 0.2), "") << "no counters, nothing added";
+  EXPECT_EQ(WithTimedDuration(range, 0), range) << "no timed launch, the range stands";
+}
+
+TEST(SpeedOfLight, ASharePastThePeakOverTheTimedLaunchIsThePeak) {
+  nlohmann::json c = nlohmann::json::parse(Counters(10, 90, 40, 30));
+  c["profiled_ms"] = 0.3;
+  c["timed_ms"] = 0.2;
+  EXPECT_EQ(Headroom(c.dump()), "memory-bound: DRAM 100% of peak, at the limit");
+}
+
 TEST(SpeedOfLight, AComputeBoundKernelWithItsSmShare) {
   EXPECT_EQ(Headroom(Counters(68.2, 12, 30, 41)), "compute-bound: SM 68% of peak");
   EXPECT_EQ(Headroom(Counters(91, 12, 30, 41)), "compute-bound: SM 91% of peak, at the limit");

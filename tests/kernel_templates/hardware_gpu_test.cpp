@@ -207,11 +207,9 @@ std::string QueryText(const TempDir& dir, const std::string& kernel, const std::
   return run.out;
 }
 
-// A transpose moves every byte through DRAM and computes nothing: its winner is memory-bound (issue
-// 29: the speed of light). The shares are of the profiled range, which on a kernel of 0.14 ms lasts
-// longer than the timed launch (0.18 ms on an H200, 2026-11-27): DRAM 62% and L2 65% of peak there,
-// where the counted bytes over the timed median give 80% of the DRAM peak; so the test asks for the
-// memory side's bound, with DRAM at half its peak or more, not for DRAM as the busiest unit.
+// A transpose moves every byte through DRAM and computes nothing: its winner is memory-bound, near the
+// DRAM's peak (issue 29: the speed of light). Its shares are taken over the timed launch: the
+// profiled range of a 0.19 ms kernel lasts 0.3 ms (H100), over which DRAM read 52%.
 TEST(HardwareGpu, TransposesWinnerIsMemoryBoundNearItsDramPeak) {
   TUNER_GPU_TEST(1);
   TempDir dir;
@@ -220,7 +218,8 @@ TEST(HardwareGpu, TransposesWinnerIsMemoryBoundNearItsDramPeak) {
   const auto sol = WinnersSpeedOfLight(doc);
   ASSERT_TRUE(sol) << "the winner's counters have the speed of light";
   EXPECT_EQ(sol->bound, db::Bound::kMemory) << db::SharesText(*sol);
-  EXPECT_GE(Counter(doc["best"], "dram_throughput_pct"), 50.0);
+  for (const db::UnitShare& share : sol->memory)
+    if (share.unit == "DRAM") EXPECT_GE(share.pct, 70.0) << db::SharesText(*sol);
   const std::string query = QueryText(dir, "transpose_sol", "8192x8192");
   EXPECT_NE(query.find("speed of light: memory-bound: "), std::string::npos) << query;
   EXPECT_NE(query.find("DRAM "), std::string::npos) << query;
@@ -241,7 +240,7 @@ TEST(HardwareGpu, MatmulsWinnerIsComputeBoundWithItsSmShare) {
   ASSERT_TRUE(sol) << "the winner's counters have the speed of light";
   EXPECT_EQ(sol->bound, db::Bound::kCompute) << db::SharesText(*sol);
   EXPECT_EQ(sol->limiting.unit, "SM") << "no tensor pipes in an FP32 FFMA kernel";
-  const double sm_pct = Counter(doc["best"], "sm_throughput_pct");
+  const double sm_pct = sol->limiting.pct;  // the SM's share over the timed launch
   EXPECT_GE(sm_pct, 60.0);
   const std::string query = QueryText(dir, "matmul_sol", "4096x4096x4096");
   char share[64];
@@ -257,7 +256,8 @@ TEST(HardwareGpu, MatmulsWinnerIsComputeBoundWithItsSmShare) {
   EXPECT_NEAR(Counter(doc["best"], "fp32_flop_count"), 2.0 * 4096 * 4096 * 4096, 0.01 * 2.0 * 4096 * 4096 * 4096);
   EXPECT_GT(point->flop_per_byte, roof->RidgeFlopPerByte());
   EXPECT_LT(point->gflops, roof->peak_gflops);
-  EXPECT_GT(point->gflops, 0.5 * doc["best"]["perf"].get<double>()) << "the profiled launch's rate";
+  EXPECT_NEAR(point->gflops, doc["best"]["perf"].get<double>(), 0.02 * doc["best"]["perf"].get<double>())
+      << "the rate over the timed launch";
 }
 
 }  // namespace

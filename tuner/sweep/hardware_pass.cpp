@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "db/objective.h"
+#include "db/speed_of_light.h"
 #include "reports/report_format.h"
 #include "sweep/candidate_measurer.h"
 #include "sweep/sweep_ledger.h"
@@ -64,7 +65,7 @@ bool HardwarePass::ProfileBatch(const std::vector<HardwareWork>& works) {
 }
 
 void HardwarePass::Take(const ProfileResult& result, db::MeasurementRecord& record) {
-  if (!result.counters_json.empty()) record.counters_json = result.counters_json;
+  if (!result.counters_json.empty()) record.counters_json = db::WithTimedDuration(result.counters_json, record.time_ms_median);
   if (result.energy) {
     record.energy_j = result.energy->joules_per_launch;
     record.power_w = result.energy->power_w;
