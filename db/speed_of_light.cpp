@@ -26,7 +26,7 @@ struct ShareKey {
   Bound side;
 };
 const ShareKey kShares[] = {
-    {"sm_throughput_pct", "SM", Bound::kCompute},  {"tensor_pipe_pct", "tensor pipes", Bound::kCompute},
+    {"sm_throughput_pct", "SM", Bound::kCompute},    {"tensor_pipe_pct", "tensor pipes", Bound::kCompute},
     {"dram_throughput_pct", "DRAM", Bound::kMemory}, {"l2_throughput_pct", "L2", Bound::kMemory},
     {"l1_throughput_pct", "L1", Bound::kMemory},
 };
@@ -69,9 +69,12 @@ std::string WithTimedDuration(const std::string& counters_json, double timed_ms)
 
 std::string ToString(Bound bound) {
   switch (bound) {
-    case Bound::kCompute: return "compute";
-    case Bound::kMemory: return "memory";
-    case Bound::kLatency: return "latency";
+    case Bound::kCompute:
+      return "compute";
+    case Bound::kMemory:
+      return "memory";
+    case Bound::kLatency:
+      return "latency";
   }
   return "latency";
 }
@@ -93,9 +96,8 @@ std::optional<SpeedOfLight> SpeedOfLightOf(const std::string& counters_json) {
     sol.bound = Bound::kLatency;
   else
     sol.bound = compute.pct >= memory.pct ? Bound::kCompute : Bound::kMemory;
-  sol.limiting = sol.bound == Bound::kMemory || (sol.bound == Bound::kLatency && memory.pct > compute.pct)
-                     ? memory
-                     : compute;
+  sol.limiting =
+      sol.bound == Bound::kMemory || (sol.bound == Bound::kLatency && memory.pct > compute.pct) ? memory : compute;
   return sol;
 }
 
@@ -127,7 +129,8 @@ std::optional<RooflinePoint> RooflinePointOf(const std::string& counters_json) {
   const double fp32 = CounterValue(counters_json, "fp32_flop_count").value_or(0);
   const double fp64 = CounterValue(counters_json, "fp64_flop_count").value_or(0);
   const double bytes = CounterValue(counters_json, "dram_bytes").value_or(0);
-  const double ms = CounterValue(counters_json, kTimedMsKey).value_or(CounterValue(counters_json, kProfiledMsKey).value_or(0));
+  const double profiled_ms = CounterValue(counters_json, kProfiledMsKey).value_or(0);
+  const double ms = CounterValue(counters_json, kTimedMsKey).value_or(profiled_ms);
   const double flops = fp32 + fp64;
   if (!(flops > 0) || !(bytes > 0) || !(ms > 0)) return std::nullopt;
   return RooflinePoint{fp64 > fp32 ? "FP64" : "FP32", flops / bytes, flops / ms * 1e-6};

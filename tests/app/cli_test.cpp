@@ -25,9 +25,9 @@ TEST(Cli, HelpForTheToolAndEveryCommand) {
   for (const char* command :
        {"devices", "kernels", "occupancy", "explore", "tune", "query", "simulate", "report", "db", "import", "export"})
     EXPECT_NE(top.out.find("  " + std::string(command) + " "), std::string::npos) << command;
-  for (const char* command : {"devices", "kernels", "occupancy", "explore", "tune", "query", "simulate", "report", "db",
-                              "db check", "db info", "db export", "db import", "db merge", "db upgrade", "import t1",
-                              "export t4"}) {
+  for (const char* command :
+       {"devices", "kernels", "occupancy", "explore", "tune", "query", "simulate", "report", "db", "db check",
+        "db info", "db export", "db import", "db merge", "db upgrade", "import t1", "export t4"}) {
     const auto help = RunTuner(std::string(command) + " --help");
     EXPECT_EQ(help.exit_code, 0) << command;
     EXPECT_NE(help.out.find("Usage: tuner " + std::string(command)), std::string::npos) << help.out;
@@ -162,7 +162,8 @@ TEST(Cli, KernelsEscapesControlCharactersOfASummary) {
   toml.replace(toml.find("name = \"transpose\""), 18, "name = \"esc_summary\"");
   toml.replace(toml.find("summary = \"") + 11, 0, "\\u001b[2J\\u001b]0;owned\\u0007");
   db::testing::WriteBytes(dir.File("esc_summary.toml"), toml);
-  std::filesystem::copy_file(std::string(TUNER_SOURCE_DIR) + "/kernel_templates/transpose.cu", dir.File("esc_summary.cu"));
+  std::filesystem::copy_file(std::string(TUNER_SOURCE_DIR) + "/kernel_templates/transpose.cu",
+                             dir.File("esc_summary.cu"));
   const auto r = RunTuner("kernels esc_summary --templates " + dir.File(""));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;

@@ -120,7 +120,8 @@ TEST(Compiler, AnAmbiguousOverloadIsACompileFailureNamingTheKernel) {
 // extern "C" kernels lower to their own name, and the CUBIN is the one compiled without a name
 // expression, byte for byte.
 TEST(Compiler, AnExternCKernelCompilesToTheSameCubinAsWithoutANameExpression) {
-  const std::string source = "extern \"C\" __global__ void copy(float* o, const float* i) { o[threadIdx.x] = i[threadIdx.x] * K; }\n";
+  const std::string source =
+      "extern \"C\" __global__ void copy(float* o, const float* i) { o[threadIdx.x] = i[threadIdx.x] * K; }\n";
   const CompileResult r = CompileCandidate(WithSource(source), {{"K", 3}}, "copy", "sm_90");
   ASSERT_TRUE(r.ok) << r.log;
   EXPECT_EQ(r.lowered_name, "copy");
@@ -142,13 +143,15 @@ extern "C" __global__ void mix(__nv_bfloat16* b, __half* h, __nv_fp8_e4m3* f, in
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) { b[i] = __float2bfloat16(__half2float(h[i]) + float(f[i])); }
 }
-)", "mix");
+)",
+                                       "mix");
   const CompileResult r = CompileCandidate(spec, {}, "mix", "sm_90");
   EXPECT_TRUE(r.ok) << r.log;
 }
 
 TEST(ToolkitDirs, TheIncludeFolderIsTheFirstToolkitWithTheHalfPrecisionHeader) {
-  const std::filesystem::path root = std::filesystem::temp_directory_path() / ("toolkit_dirs_" + std::to_string(::getpid()));
+  const std::filesystem::path root =
+      std::filesystem::temp_directory_path() / ("toolkit_dirs_" + std::to_string(::getpid()));
   std::filesystem::create_directories(root / "empty/include");
   std::filesystem::create_directories(root / "kit/include");
   std::ofstream(root / "kit/include/cuda_fp16.h") << "// a header\n";

@@ -9,8 +9,12 @@ namespace {
 
 // Counters as the worker stores them, with the shares given.
 std::string Counters(double sm, double dram, double l2, double l1, double tensor = 0, double memory = -1) {
-  nlohmann::json c = {{"sm_throughput_pct", sm},  {"dram_throughput_pct", dram}, {"l2_throughput_pct", l2},
-                      {"l1_throughput_pct", l1},  {"tensor_pipe_pct", tensor},   {"passes", 15},
+  nlohmann::json c = {{"sm_throughput_pct", sm},
+                      {"dram_throughput_pct", dram},
+                      {"l2_throughput_pct", l2},
+                      {"l1_throughput_pct", l1},
+                      {"tensor_pipe_pct", tensor},
+                      {"passes", 15},
                       {"memory_throughput_pct", memory < 0 ? std::max({dram, l2, l1}) : memory}};
   return c.dump();
 }
@@ -33,10 +37,10 @@ TEST(SpeedOfLight, AMemoryBoundKernelNearItsDramPeak) {
 // launch 0.188 ms. Over the range it reads latency-bound; over the timed launch, DRAM at 85% of peak,
 // which its timed 2850 GB/s over the DRAM's 3352 GB/s says too.
 TEST(SpeedOfLight, SharesAreTakenOverTheTimedLaunchWhereItIsStored) {
-  const std::string range = nlohmann::json{{"sm_throughput_pct", 33.17}, {"dram_throughput_pct", 52.30},
-                                           {"l2_throughput_pct", 46.77}, {"l1_throughput_pct", 22.0},
-                                           {"memory_throughput_pct", 52.30}, {"profiled_ms", 0.305312}}
-                                .dump();
+  const std::string range =
+      nlohmann::json{{"sm_throughput_pct", 33.17}, {"dram_throughput_pct", 52.30},   {"l2_throughput_pct", 46.77},
+                     {"l1_throughput_pct", 22.0},  {"memory_throughput_pct", 52.30}, {"profiled_ms", 0.305312}}
+          .dump();
   EXPECT_EQ(Headroom(range), "latency-bound: SM 33% and DRAM 52% of peak, both below 60%");
   const std::string timed = WithTimedDuration(range, 0.18837);
   EXPECT_EQ(nlohmann::json::parse(timed)["timed_ms"], 0.18837);
@@ -100,9 +104,8 @@ TEST(SpeedOfLight, TheCeilingOfTheBoundThatApplies) {
 }
 
 TEST(SpeedOfLight, ARooflinePointFromCountedOperationsAndBytes) {
-  const std::string counters =
-      R"({"fp32_flop_count":1.37e11,"fp64_flop_count":0,"dram_bytes":4.0e8,"profiled_ms":3.0,)"
-      R"("fp32_peak_gflops":66908,"fp64_peak_gflops":33454,"dram_peak_gbps":3352})";
+  const std::string counters = R"({"fp32_flop_count":1.37e11,"fp64_flop_count":0,"dram_bytes":4.0e8,"profiled_ms":3.0,)"
+                               R"("fp32_peak_gflops":66908,"fp64_peak_gflops":33454,"dram_peak_gbps":3352})";
   const auto point = RooflinePointOf(counters);
   ASSERT_TRUE(point);
   EXPECT_EQ(point->precision, "FP32");
@@ -119,9 +122,9 @@ TEST(SpeedOfLight, NoRooflinePointWithoutOperationsBytesOrTime) {
   EXPECT_FALSE(RooflinePointOf(R"({"fp32_flop_count":0,"dram_bytes":4.0e8,"profiled_ms":3.0})"));
   EXPECT_FALSE(RooflinePointOf(R"({"fp32_flop_count":1e9,"dram_bytes":0,"profiled_ms":3.0})"));
   EXPECT_FALSE(RooflinePointOf(R"({"fp32_flop_count":1e9,"dram_bytes":4.0e8})"));
-  EXPECT_EQ(RooflinePointOf(R"({"fp32_flop_count":1e9,"fp64_flop_count":2e9,"dram_bytes":1e9,"profiled_ms":1})")
-                ->precision,
-            "FP64");
+  EXPECT_EQ(
+      RooflinePointOf(R"({"fp32_flop_count":1e9,"fp64_flop_count":2e9,"dram_bytes":1e9,"profiled_ms":1})")->precision,
+      "FP64");
   EXPECT_FALSE(RoofOf(R"({"fp32_peak_gflops":66908})", "FP32")) << "no DRAM peak";
 }
 

@@ -201,8 +201,8 @@ std::optional<db::SpeedOfLight> WinnersSpeedOfLight(const nlohmann::json& doc) {
 
 // What `tuner query` prints of the stored winner of `kernel` (the summary's hardware lines).
 std::string QueryText(const TempDir& dir, const std::string& kernel, const std::string& size) {
-  const auto run = RunTuner("query " + kernel + " --size " + size + " --templates " + dir.File("t") + " --db " +
-                            dir.File("t.db"));
+  const auto run =
+      RunTuner("query " + kernel + " --size " + size + " --templates " + dir.File("t") + " --db " + dir.File("t.db"));
   EXPECT_EQ(run.exit_code, 0) << run.err;
   return run.out;
 }

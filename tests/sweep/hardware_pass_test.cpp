@@ -50,9 +50,10 @@ TEST(HardwarePass, AFailedProfileIsSaidWithItsReasonAndTheRecordKeepsNoCounters)
 }
 
 TEST(HardwarePass, AProfileReplyIsStoredWithTheRecord) {
-  FakeWorker fake(kDone, kOkReply,
-                  R"({"ok":true,"worker_s":0.001,"timing_ms":{"counters":12.5},"results":[{"counters_json":)"
-                  R"("{\"dram_throughput_pct\":50}","energy":null,"counters_unavailable":"","energy_unavailable":""}]})");
+  FakeWorker fake(
+      kDone, kOkReply,
+      R"({"ok":true,"worker_s":0.001,"timing_ms":{"counters":12.5},"results":[{"counters_json":)"
+      R"("{\"dram_throughput_pct\":50}","energy":null,"counters_unavailable":"","energy_unavailable":""}]})");
   Profiling p(fake);
   const std::string leader = p.ledger.records().at(0).params_json;
   const std::optional<HardwarePassCost> cost = p.pass.Run({leader}, CounterMode::kWinner, db::Objective::kTime);

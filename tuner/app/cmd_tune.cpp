@@ -110,7 +110,7 @@ int RunTune(int argc, char** argv) {
   if (templ.check.own_configuration) std::cerr << "tuner tune: " << OwnConfigurationWarning(templ) << "\n";
   RequireNoFolder("db", tune.db_path);  // bad databases (a folder, a foreign or read-only file) before the GPU
   db::Store::CheckWritable(tune.db_path);
-  if (!long_walk) gpus = FindGpus(tune);  // no GPU: exit 3 before the database is touched
+  if (!long_walk) gpus = FindGpus(tune);                                // no GPU: exit 3 before the database is touched
   ProgressBar bar(ProgressStyleFor(StderrIsTerminal()), "tuner tune");  // one for all GPUs' sweeps, on stderr
   tune.sweep.progress = &bar;
   db::Store store = db::Store::Open(tune.db_path, db::OpenMode::kReadWrite);

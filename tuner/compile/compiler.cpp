@@ -38,7 +38,6 @@ std::string SubstituteParams(const std::string& expression, const ParamValues& p
   return result;
 }
 
-
 CompileResult CompileOnce(const TemplateSpec& spec, const ParamValues& params, const std::string& entry,
                           const std::string& arch);
 

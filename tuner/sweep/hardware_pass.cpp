@@ -46,7 +46,7 @@ bool HardwarePass::ProfileBatch(const std::vector<HardwareWork>& works) {
   if (request.candidates.empty()) return true;
   const WorkerAnswer<ProfileReply> answer = worker_.Call(request, timeout_s);
   if (!answer.body || answer.body->results.size() != entries.size()) {
-    worker_.Kill();  // a fault or a hang while profiling: the next request gets a fresh worker
+    worker_.Kill();          // a fault or a hang while profiling: the next request gets a fresh worker
     if (!stop_.Requested())  // a stopped sweep's request was not a failure
       Failed(entries, answer.body ? "the worker answered for another number of candidates" : answer.failure);
     return false;
@@ -65,7 +65,8 @@ bool HardwarePass::ProfileBatch(const std::vector<HardwareWork>& works) {
 }
 
 void HardwarePass::Take(const ProfileResult& result, db::MeasurementRecord& record) {
-  if (!result.counters_json.empty()) record.counters_json = db::WithTimedDuration(result.counters_json, record.time_ms_median);
+  if (!result.counters_json.empty())
+    record.counters_json = db::WithTimedDuration(result.counters_json, record.time_ms_median);
   if (result.energy) {
     record.energy_j = result.energy->joules_per_launch;
     record.power_w = result.energy->power_w;

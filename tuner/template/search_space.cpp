@@ -1,8 +1,8 @@
 #include "template/search_space.h"
 
-#include <limits>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 
