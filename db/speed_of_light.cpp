@@ -19,16 +19,19 @@ constexpr double kTensorUsedPct = 1;
 // less, it is one of them counted a little differently, as gpu__dram_throughput against dram__).
 constexpr double kOtherMemoryUnitPct = 5;
 
-// The shares counters_json holds (keys of profilers/metric_set.cpp), each a % of its unit's peak.
+// The shares counters_json holds (keys of profilers/metric_set.cpp), each a % of its unit's peak:
+// over the profiled range's elapsed cycles (taken over the timed launch instead, see Stretch), or,
+// for the tensor pipes and L1, over the active cycles, which the range's overhead does not dilute.
 struct ShareKey {
   const char* key;
   const char* unit;
   Bound side;
+  bool over_elapsed;
 };
 const ShareKey kShares[] = {
-    {"sm_throughput_pct", "SM", Bound::kCompute},    {"tensor_pipe_pct", "tensor pipes", Bound::kCompute},
-    {"dram_throughput_pct", "DRAM", Bound::kMemory}, {"l2_throughput_pct", "L2", Bound::kMemory},
-    {"l1_throughput_pct", "L1", Bound::kMemory},
+    {"sm_throughput_pct", "SM", Bound::kCompute, true},    {"tensor_pipe_pct", "tensor pipes", Bound::kCompute, false},
+    {"dram_throughput_pct", "DRAM", Bound::kMemory, true}, {"l2_throughput_pct", "L2", Bound::kMemory, true},
+    {"l1_throughput_pct", "L1", Bound::kMemory, false},
 };
 
 // The busiest unit; the first of equals.
@@ -85,12 +88,15 @@ std::optional<SpeedOfLight> SpeedOfLightOf(const std::string& counters_json) {
   for (const ShareKey& share : kShares) {
     const auto pct = CounterValue(counters_json, share.key);
     if (!pct || (share.key == std::string("tensor_pipe_pct") && *pct < kTensorUsedPct)) continue;
-    (share.side == Bound::kCompute ? sol.compute : sol.memory).push_back({share.unit, std::min(100.0, *pct * stretch)});
+    const double over_launch = std::min(100.0, *pct * (share.over_elapsed ? stretch : 1));
+    (share.side == Bound::kCompute ? sol.compute : sol.memory).push_back({share.unit, over_launch});
   }
   if (sol.compute.empty() || sol.compute.front().unit != "SM" || sol.memory.empty()) return std::nullopt;
-  if (const auto all = CounterValue(counters_json, "memory_throughput_pct");
-      all && std::min(100.0, *all * stretch) > Busiest(sol.memory).pct + kOtherMemoryUnitPct)
-    sol.memory.push_back({"memory pipelines", std::min(100.0, *all * stretch)});
+  if (const auto all = CounterValue(counters_json, "memory_throughput_pct")) {
+    const double over_launch = std::min(100.0, *all * stretch);
+    if (over_launch > Busiest(sol.memory).pct + kOtherMemoryUnitPct)
+      sol.memory.push_back({"memory pipelines", over_launch});
+  }
   const UnitShare compute = Busiest(sol.compute), memory = Busiest(sol.memory);
   if (std::max(compute.pct, memory.pct) < kLatencyBelowPct)
     sol.bound = Bound::kLatency;
