@@ -19,20 +19,21 @@ constexpr double kTensorUsedPct = 1;
 // less, it is one of them counted a little differently, as gpu__dram_throughput against dram__).
 constexpr double kOtherMemoryUnitPct = 5;
 
-// The shares counters_json holds (keys of profilers/metric_set.cpp), each a % of its unit's peak:
-// over the profiled range's elapsed cycles (taken over the timed launch instead, see Stretch), or,
-// for the tensor pipes and L1, over the active cycles, which the range's overhead does not dilute.
+// The shares counters_json holds (keys of profilers/metric_set.cpp), each a % of its unit's peak.
 struct ShareKey {
   const char* key;
   const char* unit;
   Bound side;
-  bool over_elapsed;
 };
 const ShareKey kShares[] = {
-    {"sm_throughput_pct", "SM", Bound::kCompute, true},    {"tensor_pipe_pct", "tensor pipes", Bound::kCompute, false},
-    {"dram_throughput_pct", "DRAM", Bound::kMemory, true}, {"l2_throughput_pct", "L2", Bound::kMemory, true},
-    {"l1_throughput_pct", "L1", Bound::kMemory, false},
+    {"sm_throughput_pct", "SM", Bound::kCompute},    {"tensor_pipe_pct", "tensor pipes", Bound::kCompute},
+    {"dram_throughput_pct", "DRAM", Bound::kMemory}, {"l2_throughput_pct", "L2", Bound::kMemory},
+    {"l1_throughput_pct", "L1", Bound::kMemory},
 };
+// The shares of elapsed cycles, which a profiled range longer than the launch dilutes; L1's and the
+// tensor pipes' are of active cycles, which it does not.
+const char* const kElapsedShares[] = {"sm_throughput_pct", "dram_throughput_pct", "l2_throughput_pct",
+                                      "memory_throughput_pct"};
 
 // The busiest unit; the first of equals.
 UnitShare Busiest(const std::vector<UnitShare>& shares) {
@@ -51,22 +52,23 @@ std::string Percent(double pct) {
 
 std::string ShareText(const UnitShare& share) { return share.unit + " " + Percent(share.pct); }
 
-// The profiled range of a short kernel lasts longer than its timed launch (an H100's transpose 8192²:
-// 0.31 ms against 0.19 ms), and each share is of that range's elapsed time: scaled by the ratio, the
-// counted work is taken over the timed duration, as the tool's own time says it ran (its DRAM share
-// then matches the timed throughput over the DRAM's peak: 85% there, where the range said 52%).
-double Stretch(const std::string& counters_json) {
-  const double profiled = CounterValue(counters_json, kProfiledMsKey).value_or(0);
-  const double timed = CounterValue(counters_json, kTimedMsKey).value_or(0);
-  return profiled > 0 && timed > 0 ? profiled / timed : 1;
-}
-
 }  // namespace
 
-std::string WithTimedDuration(const std::string& counters_json, double timed_ms) {
+std::string OverTimedLaunch(const std::string& counters_json, double timed_ms) {
   if (counters_json.empty() || !(timed_ms > 0)) return counters_json;
   nlohmann::json json = nlohmann::json::parse(counters_json);
   json[kTimedMsKey] = timed_ms;
+  const auto profiled = json.find(kProfiledMsKey);
+  if (profiled == json.end() || !profiled->is_number() || !(profiled->get<double>() > 0)) return json.dump();
+  const double stretch = profiled->get<double>() / timed_ms;
+  nlohmann::json over_range = nlohmann::json::object();
+  for (const char* key : kElapsedShares) {
+    const auto share = json.find(key);
+    if (share == json.end() || !share->is_number()) continue;
+    over_range[key] = *share;
+    *share = std::min(100.0, share->get<double>() * stretch);
+  }
+  json[kOverProfiledRangeKey] = over_range;
   return json.dump();
 }
 
@@ -84,19 +86,14 @@ std::string ToString(Bound bound) {
 
 std::optional<SpeedOfLight> SpeedOfLightOf(const std::string& counters_json) {
   SpeedOfLight sol;
-  const double stretch = Stretch(counters_json);
   for (const ShareKey& share : kShares) {
     const auto pct = CounterValue(counters_json, share.key);
     if (!pct || (share.key == std::string("tensor_pipe_pct") && *pct < kTensorUsedPct)) continue;
-    const double over_launch = std::min(100.0, *pct * (share.over_elapsed ? stretch : 1));
-    (share.side == Bound::kCompute ? sol.compute : sol.memory).push_back({share.unit, over_launch});
+    (share.side == Bound::kCompute ? sol.compute : sol.memory).push_back({share.unit, *pct});
   }
   if (sol.compute.empty() || sol.compute.front().unit != "SM" || sol.memory.empty()) return std::nullopt;
-  if (const auto all = CounterValue(counters_json, "memory_throughput_pct")) {
-    const double over_launch = std::min(100.0, *all * stretch);
-    if (over_launch > Busiest(sol.memory).pct + kOtherMemoryUnitPct)
-      sol.memory.push_back({"memory pipelines", over_launch});
-  }
+  if (const auto all = CounterValue(counters_json, "memory_throughput_pct"))
+    if (*all > Busiest(sol.memory).pct + kOtherMemoryUnitPct) sol.memory.push_back({"memory pipelines", *all});
   const UnitShare compute = Busiest(sol.compute), memory = Busiest(sol.memory);
   if (std::max(compute.pct, memory.pct) < kLatencyBelowPct)
     sol.bound = Bound::kLatency;

@@ -23,12 +23,19 @@ inline constexpr double kLatencyBelowPct = 60;
 inline constexpr double kAtTheLimitPct = 80;
 
 // The counters' keys of the profiled range's duration and of the timed launch's (the median the sweep
-// measured), by which the shares are taken over the timed duration (speed_of_light.cpp: Stretch).
+// measured).
 inline constexpr const char* kProfiledMsKey = "profiled_ms";
 inline constexpr const char* kTimedMsKey = "timed_ms";
+// Where OverTimedLaunch keeps the shares as CUPTI counted them over the profiled range.
+inline constexpr const char* kOverProfiledRangeKey = "over_profiled_range";
 
-// counters_json with the timed median beside the profiled duration (the hardware pass stores it so).
-std::string WithTimedDuration(const std::string& counters_json, double timed_ms);
+// counters_json as the hardware pass stores it: the timed median beside the profiled duration, and
+// each share of elapsed cycles (SM, DRAM, L2, the busiest memory unit) taken over the timed launch,
+// at most 100%. The profiled range of a short kernel lasts longer than its launch (an H100's
+// transpose 8192²: 0.31 ms against 0.19 ms) and dilutes those shares; scaled once here, every reader
+// (the counters' line, the charts, the speed of light, --json) sees one value. The range's own
+// values stay under kOverProfiledRangeKey. Shares of active cycles (L1, the tensor pipes) stand.
+std::string OverTimedLaunch(const std::string& counters_json, double timed_ms);
 
 struct UnitShare {
   std::string unit;  // "SM", "tensor pipes", "DRAM", "L2", "L1", "memory pipelines"
@@ -42,8 +49,8 @@ struct SpeedOfLight {
   UnitShare limiting;  // the busiest unit of the bounding side (of either side when latency-bound)
 };
 
-// The speed of light of counters_json, each share taken over the timed duration where it is stored;
-// nullopt without the SM's share or any memory share.
+// The speed of light of counters_json (the shares as stored: over the timed launch since the hardware
+// pass takes them so); nullopt without the SM's share or any memory share.
 std::optional<SpeedOfLight> SpeedOfLightOf(const std::string& counters_json);
 
 // The headroom in one line: "memory-bound: DRAM 93% of peak, at the limit", "compute-bound: SM 84%

@@ -36,24 +36,33 @@ TEST(SpeedOfLight, AMemoryBoundKernelNearItsDramPeak) {
 // An H100's transpose 8192² winner (2026-11-27): the profiled range lasted 0.305 ms, the timed
 // launch 0.188 ms. Over the range it reads latency-bound; over the timed launch, DRAM at 85% of peak,
 // which its timed 2850 GB/s over the DRAM's 3352 GB/s says too.
-TEST(SpeedOfLight, SharesAreTakenOverTheTimedLaunchWhereItIsStored) {
+TEST(SpeedOfLight, TheHardwarePassTakesTheElapsedSharesOverTheTimedLaunch) {
   const std::string range =
       nlohmann::json{{"sm_throughput_pct", 33.17}, {"dram_throughput_pct", 52.30},   {"l2_throughput_pct", 46.77},
                      {"l1_throughput_pct", 22.0},  {"memory_throughput_pct", 52.30}, {"profiled_ms", 0.305312}}
           .dump();
   EXPECT_EQ(Headroom(range), "latency-bound: SM 33% and DRAM 52% of peak, both below 60%");
-  const std::string timed = WithTimedDuration(range, 0.18837);
-  EXPECT_EQ(nlohmann::json::parse(timed)["timed_ms"], 0.18837);
+  const std::string timed = OverTimedLaunch(range, 0.18837);
+  const auto stored = nlohmann::json::parse(timed);
+  EXPECT_EQ(stored["timed_ms"], 0.18837);
+  EXPECT_NEAR(stored["dram_throughput_pct"].get<double>(), 52.30 * 0.305312 / 0.18837, 1e-9)
+      << "stored over the launch, so the counters' line reads the same share";
+  EXPECT_NEAR(stored["sm_throughput_pct"].get<double>(), 33.17 * 0.305312 / 0.18837, 1e-9);
+  EXPECT_EQ(stored["l1_throughput_pct"], 22.0) << "a share of active cycles stands";
+  EXPECT_EQ(stored[kOverProfiledRangeKey]["dram_throughput_pct"], 52.30) << "the range's value is kept";
+  EXPECT_FALSE(stored[kOverProfiledRangeKey].contains("l1_throughput_pct"));
   EXPECT_EQ(Headroom(timed), "memory-bound: DRAM 84% of peak, at the limit");
-  EXPECT_EQ(WithTimedDuration("", 0.2), "") << "no counters, nothing added";
-  EXPECT_EQ(WithTimedDuration(range, 0), range) << "no timed launch, the range stands";
+  EXPECT_EQ(OverTimedLaunch("", 0.2), "") << "no counters, nothing added";
+  EXPECT_EQ(OverTimedLaunch(range, 0), range) << "no timed launch, the range stands";
+  EXPECT_EQ(nlohmann::json::parse(OverTimedLaunch(R"({"dram_throughput_pct":50})", 2.0)),
+            nlohmann::json::parse(R"({"dram_throughput_pct":50,"timed_ms":2.0})"))
+      << "without the profiled duration nothing is scaled";
 }
 
 TEST(SpeedOfLight, ASharePastThePeakOverTheTimedLaunchIsThePeak) {
   nlohmann::json c = nlohmann::json::parse(Counters(10, 90, 40, 30));
   c["profiled_ms"] = 0.3;
-  c["timed_ms"] = 0.2;
-  EXPECT_EQ(Headroom(c.dump()), "memory-bound: DRAM 100% of peak, at the limit");
+  EXPECT_EQ(Headroom(OverTimedLaunch(c.dump(), 0.2)), "memory-bound: DRAM 100% of peak, at the limit");
 }
 
 TEST(SpeedOfLight, AComputeBoundKernelWithItsSmShare) {

@@ -81,6 +81,19 @@ TEST_F(Summary, TheJsonOfASweepKeepsItsContractKeys) {
   EXPECT_FALSE(doc.contains("shard"));
 }
 
+// A kernel measured in GB/s that its counters call compute-bound is far from the copy bandwidth by
+// nature: neither the text nor the JSON compares it with the copy.
+TEST_F(Summary, AComputeBoundBestIsNotComparedWithTheCopy) {
+  db::MeasurementRecord best = Record(2, 1.0);
+  best.counters_json = R"({"sm_throughput_pct":91,"dram_throughput_pct":12,"l2_throughput_pct":20})";
+  const SweepOutcome out = Outcome(Gpu(0), {Record(1, 2.0), best});
+  EXPECT_FALSE(OutcomeJson(spec, out, db::Objective::kTime)["best"].contains("fraction_of_copy"));
+  std::ostringstream text;
+  ReportSweep(spec, out, false, db::Objective::kTime, text);
+  EXPECT_EQ(text.str().find("of device-to-device copy"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("compute-bound: SM 91% of peak"), std::string::npos) << text.str();
+}
+
 TEST_F(Summary, TheTextNamesTheGpuTheCandidatesAndTheBest) {
   std::ostringstream text;
   const SweepOutcome out = Outcome(Gpu(3), {Record(1, 2.0), Record(2, 1.0)});

@@ -66,7 +66,7 @@ bool HardwarePass::ProfileBatch(const std::vector<HardwareWork>& works) {
 
 void HardwarePass::Take(const ProfileResult& result, db::MeasurementRecord& record) {
   if (!result.counters_json.empty())
-    record.counters_json = db::WithTimedDuration(result.counters_json, record.time_ms_median);
+    record.counters_json = db::OverTimedLaunch(result.counters_json, record.time_ms_median);
   if (result.energy) {
     record.energy_j = result.energy->joules_per_launch;
     record.power_w = result.energy->power_w;

@@ -105,6 +105,17 @@ std::string BestText(const db::MeasurementRecord& best) {
          " " + best.perf_unit;
 }
 
+// The best's throughput over the device-to-device copy's, where that is its ceiling: a bandwidth whose
+// counters do not say it is compute-bound, of a kernel without host stages (a pipeline is compared
+// with its stages).
+std::optional<double> FractionOfCopy(const TemplateSpec& spec, const SweepOutcome& out,
+                                     const db::MeasurementRecord& best) {
+  if (best.perf_unit != "GB/s" || !(out.copy_gbps > 0) || spec.pipeline.enabled ||
+      !db::CeilingApplies(best.perf_unit, best.counters_json))
+    return std::nullopt;
+  return best.perf_value / out.copy_gbps;
+}
+
 // The best by the objective, against copy bandwidth where it is a bandwidth and its counters do not
 // say it is compute-bound (a pipeline: against its stages), with its counters, speed of light and
 // energy, and the leaders.
@@ -116,10 +127,9 @@ void PrintBest(const TemplateSpec& spec, const SweepOutcome& out, db::Objective 
   }
   os << "\nbest" << (objective == db::Objective::kTime ? "" : std::string(" (") + db::ToString(objective) + ")") << ": "
      << BestText(*best);
-  if (best->perf_unit == "GB/s" && out.copy_gbps > 0 && !spec.pipeline.enabled &&
-      db::CeilingApplies(best->perf_unit, best->counters_json))
-    os << " = " << Fixed(100 * best->perf_value / out.copy_gbps, 1) << "% of device-to-device copy ("
-       << Fixed(out.copy_gbps, 0) << " GB/s, same run)";
+  if (const auto fraction = FractionOfCopy(spec, out, *best))
+    os << " = " << Fixed(100 * *fraction, 1) << "% of device-to-device copy (" << Fixed(out.copy_gbps, 0)
+       << " GB/s, same run)";
   os << "\n" << db::HardwareText(*best, "  ");
   PrintPipelineStages(out.pipeline_stages, os);
   os << "\n";
@@ -208,8 +218,7 @@ nlohmann::json OutcomeJson(const TemplateSpec& spec, const SweepOutcome& out, db
   if (!out.shard.empty()) doc.update({{"shard", out.shard}, {"shard_candidates", out.shard_candidates}});
   if (best) {
     doc["best"] = RecordWithHardwareJson(*best);
-    if (best->perf_unit == "GB/s" && out.copy_gbps > 0)
-      doc["best"]["fraction_of_copy"] = best->perf_value / out.copy_gbps;
+    if (const auto fraction = FractionOfCopy(spec, out, *best)) doc["best"]["fraction_of_copy"] = *fraction;
   }
   if (out.pipeline_stages) doc["pipeline_stages"] = StagesJson(*out.pipeline_stages);
   doc.update(ToJson(SummariseLeaders(out.stored)));
