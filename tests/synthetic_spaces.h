@@ -66,7 +66,7 @@ inline std::vector<std::size_t> Drive(SearchStrategy& strategy, const Space& spa
 
 inline std::vector<std::size_t> RunStrategy(const std::string& name, const Space& space, const TimeFunction& time,
                                             unsigned long long seed = 0, std::size_t budget = 0) {
-  const auto strategy = MakeStrategy({name, budget, seed}, space.candidates, space.params);
+  const auto strategy = MakeStrategy({name, budget, seed, nullptr}, space.candidates, space.params);
   return Drive(*strategy, space, time);
 }
 

@@ -109,7 +109,7 @@ TEST(Landscape, WithoutTheTemplateTheStoredCandidatesAreTheSpace) {
 
 TEST(Simulation, BruteForceReachesTheOptimumAtItsPositionEveryRun) {
   const Landscape l = LandscapeFromRecords(TransposeCandidates(), Transpose().params, CompleteRecords());
-  const StrategySummary s = SimulateStrategy(l, {"brute_force", 0, 0}, 5);
+  const StrategySummary s = SimulateStrategy(l, {"brute_force", 0, 0, nullptr}, 5);
   EXPECT_EQ(s.reached, 5u);
   EXPECT_DOUBLE_EQ(*s.median_to_target, static_cast<double>(OptimumPosition()));
   EXPECT_DOUBLE_EQ(s.mean_evaluations, static_cast<double>(l.candidates.size()));
@@ -118,7 +118,7 @@ TEST(Simulation, BruteForceReachesTheOptimumAtItsPositionEveryRun) {
 
 TEST(Simulation, RandomNeedsAboutHalfTheSpaceForOneGoodCandidate) {
   const Landscape l = LandscapeFromRecords(TransposeCandidates(), Transpose().params, CompleteRecords());
-  const StrategySummary s = SimulateStrategy(l, {"random", 0, 100}, 400);
+  const StrategySummary s = SimulateStrategy(l, {"random", 0, 100, nullptr}, 400);
   const double expected = (static_cast<double>(l.candidates.size()) + 1) / 2;  // (n + 1) / (k + 1), k = 1
   EXPECT_EQ(s.reached, 400u);
   EXPECT_NEAR(*s.mean_to_target, expected, 1.5);
@@ -126,7 +126,7 @@ TEST(Simulation, RandomNeedsAboutHalfTheSpaceForOneGoodCandidate) {
 
 TEST(Simulation, BudgetLimitsHowOftenTheTargetIsReached) {
   const Landscape l = LandscapeFromRecords(TransposeCandidates(), Transpose().params, CompleteRecords());
-  const StrategySummary s = SimulateStrategy(l, {"random", 3, 0}, 200);
+  const StrategySummary s = SimulateStrategy(l, {"random", 3, 0, nullptr}, 200);
   EXPECT_DOUBLE_EQ(s.mean_evaluations, 3.0);
   EXPECT_GT(s.reached, 0u);
   EXPECT_LT(s.reached, 100u);
@@ -161,6 +161,41 @@ TEST(SimulateCommand, JsonPerStrategy) {
     EXPECT_TRUE(s.contains("reached_fraction") && s.contains("evaluations_mean") &&
                 s.contains("best_over_optimum_mean"));
   }
+}
+
+// With another GPU model's sweep stored, --warm-start adds each strategy but brute force started
+// from it: the other model's fastest configuration, the optimum here too, comes first.
+TEST(SimulateCommand, WarmStartFromAnotherGpuModelsSweep) {
+  TempDir dir;
+  const std::string path = MakeDatabase(dir);
+  {
+    db::Store store = db::Store::Open(path, db::OpenMode::kReadWrite);
+    const auto templ = store.EnsureTemplate({"transpose", Transpose().hash, ""});
+    const auto sweep = store.StartSweep(store.EnsureGpu(db::testing::SampleGpu("GPU-2222", "NVIDIA H200")), templ,
+                                        db::testing::SampleSweep("8192x8192"));
+    for (db::MeasurementRecord r : CompleteRecords()) {
+      r.time_ms_median *= 0.7;
+      store.AddMeasurement(sweep, r);
+    }
+  }
+  const auto r = RunTuner("simulate transpose --device H200 --strategy brute_force,bayesian --runs 5 --warm-start "
+                          "--json --db " + path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("warm start from 1 stored sweep (NVIDIA H100 80GB HBM3 8192x8192)"), std::string::npos) << r.err;
+  const auto strategies = nlohmann::json::parse(r.out)["sweeps"][0]["strategies"];
+  ASSERT_EQ(strategies.size(), 3u) << strategies.dump();
+  EXPECT_EQ(strategies[0]["strategy"], "brute_force");
+  EXPECT_EQ(strategies[1]["strategy"], "bayesian");
+  EXPECT_EQ(strategies[2]["strategy"], "bayesian (warm)");
+  EXPECT_EQ(strategies[2]["reached"], 5);
+  EXPECT_EQ(strategies[2]["evaluations_to_within_5pct"]["max"], 1);
+
+  TempDir other;
+  const auto alone = RunTuner("simulate transpose --device H100 --strategy bayesian --runs 2 --warm-start --json "
+                              "--db " + MakeDatabase(other));
+  ASSERT_EQ(alone.exit_code, 0) << alone.err;
+  EXPECT_NE(alone.err.find("no other stored sweep of 'transpose' to start warm from"), std::string::npos) << alone.err;
+  EXPECT_EQ(nlohmann::json::parse(alone.out)["sweeps"][0]["strategies"].size(), 1u);
 }
 
 TEST(SimulateCommand, TextTableAndOneStrategyWithBudget) {

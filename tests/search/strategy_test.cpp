@@ -29,7 +29,7 @@ const std::vector<std::string> kAll = {"brute_force", "random", "annealing", "ge
 TEST(Strategy, NamesAreKnownAndUnknownIsUsageError) {
   EXPECT_EQ(StrategyNames(), kAll);
   const Space space = MakeSpace({{1, 2}});
-  EXPECT_THROW(MakeStrategy({"hill_climbing", 0, 0}, space.candidates, space.params), UsageError);
+  EXPECT_THROW(MakeStrategy({"hill_climbing", 0, 0, nullptr}, space.candidates, space.params), UsageError);
 }
 
 TEST(Strategy, BruteForceVisitsEveryCandidateInOrder) {
@@ -72,7 +72,7 @@ TEST(Strategy, ResumedHistoryCountsAsEvaluatedAndAgainstTheBudget) {
   std::vector<Evaluation> stored;
   for (std::size_t c = 0; c < 5; ++c) stored.push_back({c, true, *Bowl(Point(space.candidates[c]))});
   for (const std::string& name : kAll) {
-    const auto strategy = MakeStrategy({name, 12, 3}, space.candidates, space.params);
+    const auto strategy = MakeStrategy({name, 12, 3, nullptr}, space.candidates, space.params);
     const std::vector<std::size_t> order = Drive(*strategy, space, Bowl, stored);
     EXPECT_EQ(order.size(), 7u) << name;
     for (const std::size_t c : order) EXPECT_GE(c, 5u) << name;
@@ -84,7 +84,7 @@ TEST(Strategy, OptimisersResumingAfterManyStoredResultsStillSearch) {
   std::vector<Evaluation> stored;  // an interrupted brute-force sweep: its best early, 300 slower after
   for (std::size_t c = 0; c < 300; ++c) stored.push_back({c, true, 100.0 + static_cast<double>(c)});
   for (const std::string name : {"annealing", "genetic", "bayesian"}) {
-    const auto strategy = MakeStrategy({name, 0, 1}, space.candidates, space.params);
+    const auto strategy = MakeStrategy({name, 0, 1, nullptr}, space.candidates, space.params);
     EXPECT_GE(Drive(*strategy, space, Bowl, stored).size(), 20u) << name;
   }
 }
@@ -109,7 +109,7 @@ TEST(Strategy, StoredResultsBecomeAHistoryToResumeFrom) {
   EXPECT_EQ(stored[1].candidate, 2u);
   EXPECT_TRUE(stored[1].ok);
   EXPECT_DOUBLE_EQ(stored[1].time_ms, 1.5);
-  const auto strategy = MakeStrategy({"brute_force", 0, 0}, space.candidates, space.params);
+  const auto strategy = MakeStrategy({"brute_force", 0, 0, nullptr}, space.candidates, space.params);
   EXPECT_EQ(Drive(*strategy, space, Bowl, stored), (std::vector<std::size_t>{1, 3}));
 }
 
@@ -135,7 +135,7 @@ TEST(Strategy, ACandidateThatKilledItsWorkerTwiceIsNotTriedAgain) {
 TEST(Strategy, PipelinedCallsProposeDistinctCandidates) {
   const Space& space = BowlSpace();
   for (const std::string& name : kAll) {
-    const auto strategy = MakeStrategy({name, 0, 5}, space.candidates, space.params);
+    const auto strategy = MakeStrategy({name, 0, 5, nullptr}, space.candidates, space.params);
     std::vector<Evaluation> history;
     std::set<std::size_t> seen;
     for (int round = 0; round < 30; ++round) {
@@ -150,9 +150,9 @@ TEST(Strategy, PipelinedCallsProposeDistinctCandidates) {
 
 TEST(Strategy, BadHistoryIsRejected) {
   const Space space = MakeSpace({{1, 2, 3}});
-  const auto strategy = MakeStrategy({"annealing", 0, 0}, space.candidates, space.params);
+  const auto strategy = MakeStrategy({"annealing", 0, 0, nullptr}, space.candidates, space.params);
   EXPECT_THROW(strategy->Next({{7, true, 1.0}}), std::invalid_argument);
-  const auto other = MakeStrategy({"random", 0, 0}, space.candidates, space.params);
+  const auto other = MakeStrategy({"random", 0, 0, nullptr}, space.candidates, space.params);
   other->Next({{0, true, 1.0}, {1, true, 2.0}});
   EXPECT_THROW(other->Next({{0, true, 1.0}}), std::invalid_argument);
 }
@@ -167,9 +167,9 @@ TEST(Strategy, OptimisersEndWhenEveryCandidateFails) {
 TEST(Strategy, MismatchedParametersAreRejected) {
   Space space = MakeSpace({{1, 2}, {3, 4}});
   space.params[1].name = "Q";
-  EXPECT_THROW(MakeStrategy({"annealing", 0, 0}, space.candidates, space.params), std::invalid_argument);
+  EXPECT_THROW(MakeStrategy({"annealing", 0, 0, nullptr}, space.candidates, space.params), std::invalid_argument);
   space.params[1] = {"P1", {3}, {}};
-  EXPECT_THROW(MakeStrategy({"genetic", 0, 0}, space.candidates, space.params), std::invalid_argument);
+  EXPECT_THROW(MakeStrategy({"genetic", 0, 0, nullptr}, space.candidates, space.params), std::invalid_argument);
 }
 
 TEST(CandidateGraph, NeighboursStepOneValueSkippingWhatConstraintsLeaveOut) {

@@ -97,7 +97,7 @@ TEST(Shard, AShareDependsOnTheCandidatesNotOnTheirOrder) {
 TEST(Shard, TheSharesOfARandomSweepAreOneSweepsPicksWhateverTheSeed) {
   const std::vector<ParamValues> candidates = Candidates();
   for (unsigned long long seed : {1ULL, 2ULL, 99ULL}) {
-    const StrategyOptions options{"random", 40, seed};
+    const StrategyOptions options{"random", 40, seed, nullptr};
     const std::vector<std::size_t> whole = PlannedShare(*MakeStrategy(options, candidates, Params()), {}, {});
     ASSERT_EQ(whole.size(), 40u);
     std::vector<std::size_t> union_of_shares;
@@ -133,7 +133,7 @@ db::MeasurementRecord StoredResult(const ParamValues& params) {
 void StoreSweep(const std::string& path, const std::string& uuid, const std::vector<ParamValues>& candidates,
                 const std::vector<bool>& owned) {
   std::vector<db::MeasurementRecord> results;
-  for (std::size_t c : PlannedShare(*MakeStrategy({"brute_force"}, candidates, Params()), {}, owned))
+  for (std::size_t c : PlannedShare(*MakeStrategy({"brute_force", 0, 0, nullptr}, candidates, Params()), {}, owned))
     results.push_back(StoredResult(candidates[c]));
   std::vector<db::MeasurementRecord*> fastest;
   for (db::MeasurementRecord& r : results)
@@ -192,7 +192,7 @@ TEST(Shard, MergedShardsHoldOneFullSweepAndItsBest) {
   // leaders it times in turns are the full sweep's (each node confirmed its own three).
   const std::vector<db::MeasurementRecord> records = StoredRecords(dir.File("merged.db"));
   const std::vector<Evaluation> history = StoredEvaluations(candidates, records);
-  EXPECT_TRUE(PlannedShare(*MakeStrategy({"brute_force"}, candidates, Params()), history, {}).empty());
+  EXPECT_TRUE(PlannedShare(*MakeStrategy({"brute_force", 0, 0, nullptr}, candidates, Params()), history, {}).empty());
   const std::vector<Leader> leaders = ConfirmedLeaders(records, 3);
   ASSERT_EQ(leaders.size(), 3u);
   EXPECT_EQ(Identities(leaders), Identities(ConfirmedLeaders(StoredRecords(dir.File("full.db")), 3)));

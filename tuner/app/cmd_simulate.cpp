@@ -1,8 +1,10 @@
 // tuner simulate: replay a complete stored sweep without a GPU and count, per search strategy, the
 // evaluations needed to come within 5% of the sweep's optimum (simulation.h).
 #include <algorithm>
+#include <functional>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -18,6 +20,7 @@
 #include "db/query/store.h"
 #include "db/row_json.h"
 #include "search/simulation.h"
+#include "sweep/warm_sources.h"
 #include "template/problem_size.h"
 
 namespace tuner {
@@ -35,6 +38,7 @@ struct SimulateOptions {
   std::vector<std::string> strategies;
   std::size_t runs = 0;
   StrategyOptions strategy;  // budget and seed; the name is set per strategy
+  bool warm_start = false;   // each strategy but brute force also from the other stored sweeps
 };
 
 // One GPU's complete sweep, replayable.
@@ -65,7 +69,39 @@ SimulateOptions ReadOptions(const po::variables_map& vm) {
       ParseWholeNumber("runs", vm["runs"].as<std::string>(), 1, kMaxRuns, "more runs hardly change the statistics"));
   o.strategy.max_evaluations = BudgetOption(vm);
   o.strategy.seed = SeedOption(vm);
+  o.warm_start = vm.count("warm-start") > 0;
   return o;
+}
+
+// The template's other stored sweeps, as `tune --warm-start auto` would find them for this GPU model;
+// null (and said) when there are none.
+std::shared_ptr<const WarmStart> WarmStartFor(db::Store& store, const SimulateOptions& o, const StoredSweep& sweep) {
+  const std::vector<OtherSweep> others = OtherSweeps(store, o.kernel, sweep.template_hash, sweep.gpu.name, o.size_key);
+  auto warm = std::make_shared<const WarmStart>(MakeWarmStart(sweep.landscape.candidates, RecordsOf(others)));
+  if (warm->sweeps > 0) {
+    std::cerr << "tuner simulate: " << sweep.gpu.name << ": warm start from " << OtherSweepsText(others) << "\n";
+    return warm;
+  }
+  std::cerr << "tuner simulate: " << sweep.gpu.name << ": no other stored sweep of '" << o.kernel
+            << "' to start warm from (another GPU model, another size)\n";
+  return nullptr;
+}
+
+// Each strategy's summary from a cold start, and with a warm start (but brute force's) where there is one.
+std::vector<StrategySummary> SimulateSweep(const StoredSweep& sweep, const SimulateOptions& o,
+                                           const std::shared_ptr<const WarmStart>& warm,
+                                           const std::function<void()>& run_done) {
+  std::vector<StrategySummary> summaries;
+  for (const std::string& name : o.strategies) {
+    StrategyOptions options = o.strategy;
+    options.name = name;
+    summaries.push_back(SimulateStrategy(sweep.landscape, options, o.runs, kTolerance, run_done));
+    if (!warm || name == "brute_force") continue;
+    options.warm = warm;
+    summaries.push_back(SimulateStrategy(sweep.landscape, options, o.runs, kTolerance, run_done));
+    summaries.back().strategy += " (warm)";
+  }
+  return summaries;
 }
 
 // The stored rows of this template version and size, one group per GPU (uuid).
@@ -179,7 +215,7 @@ int RunSimulate(int argc, char** argv) {
   const CommandSpec spec{
       "simulate",
       "tuner simulate KERNEL [--size WxH] [--device NAME] [--strategy S|all] [--budget N] [--runs R] "
-      "[--seed S] [--db PATH] [--json]",
+      "[--seed S] [--warm-start] [--db PATH] [--json]",
       "Replay a complete stored sweep without a GPU: each strategy's evaluations are answered from\n"
       "the stored results. Prints, per strategy, how many evaluations it needed to come within 5% of\n"
       "the optimum (over R runs seeded S, S+1, ...) and how often it got there within the budget.",
@@ -195,6 +231,9 @@ int RunSimulate(int argc, char** argv) {
   options.add_options()("runs", po::value<std::string>()->default_value("50"),
                         "runs per strategy, seeded S, S+1, ... (1 to 100000)");
   AddSeedOption(options, "0", "seed of the first run (0 to 2^64-1)");
+  options.add_options()("warm-start",
+                        "also run each strategy but brute force from a warm start: the template's other stored "
+                        "sweeps (other GPU models, other sizes), as tune --warm-start auto uses them");
   AddJsonOption(options);
   AddTemplatesOption(options);
   AddDatabaseOption(options);
@@ -216,17 +255,13 @@ int RunSimulate(int argc, char** argv) {
                       {"seed", o.strategy.seed},  {"sweeps", ordered_json::array()}};
   const auto sweeps = CompleteSweeps(groups, templ, o, hash);
   ProgressBar progress(ProgressStyleFor(StderrIsTerminal()), "tuner simulate", false);
-  ProgressCounts runs{sweeps.size() * o.strategies.size() * o.runs, 0, 0, 0};
+  ProgressCounts runs{sweeps.size() * o.strategies.size() * o.runs * (o.warm_start ? 2 : 1), 0, 0, 0};
   for (const StoredSweep& sweep : sweeps) {
-    std::vector<StrategySummary> summaries;
-    for (const std::string& name : o.strategies) {
-      StrategyOptions options = o.strategy;
-      options.name = name;
-      summaries.push_back(SimulateStrategy(sweep.landscape, options, o.runs, kTolerance, [&] {
-        ++runs.done;
-        progress.Update(0, runs);
-      }));
-    }
+    const auto warm = o.warm_start ? WarmStartFor(store, o, sweep) : nullptr;
+    const std::vector<StrategySummary> summaries = SimulateSweep(sweep, o, warm, [&] {
+      ++runs.done;
+      progress.Update(0, runs);
+    });
     progress.Finish();
     if (JsonOutput(vm))
       doc["sweeps"].push_back(SweepJson(sweep, summaries));

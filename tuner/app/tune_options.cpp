@@ -41,7 +41,10 @@ void AddSweepOptions(po::options_description& options) {
   options.add_options()("budget-seconds", po::value<std::string>()->default_value("0"),
                         "stop measuring after this many seconds (0: no limit)");
   AddSeedOption(options, "1", "seed of the random and optimising strategies (0 to 2^64-1)");
-  options.add_options()("timeout-floor", po::value<std::string>()->default_value("10"),
+  options.add_options()("warm-start", po::value<std::string>()->default_value("auto"),
+                        "auto: a strategy other than brute force first evaluates the fastest configurations of the template's "
+                        "other stored sweeps (other GPU models, other sizes), and the Bayesian one takes their "
+                        "results as its prior; off: a cold start")("timeout-floor", po::value<std::string>()->default_value("10"),
                         "seconds a candidate may always take before it is killed (0.001 to 86400); unset, 10 "
                         "until a candidate answered, then shorter where kernels take milliseconds")(
       "counters", po::value<std::string>()->default_value("winner"),
@@ -61,6 +64,14 @@ StrategyOptions ReadStrategy(const po::variables_map& vm) {
   return strategy;
 }
 
+// --warm-start auto|off.
+bool ReadWarmStart(const po::variables_map& vm) {
+  const std::string value = vm["warm-start"].as<std::string>();
+  if (value != "auto" && value != "off")
+    throw UsageError("--warm-start " + Quoted(value) + ": expected auto or off");
+  return value == "auto";
+}
+
 SweepOptions ReadSweepOptions(const po::variables_map& vm, int argc, char** argv) {
   SweepOptions sweep;
   sweep.force = vm.count("force") > 0;
@@ -69,6 +80,7 @@ SweepOptions ReadSweepOptions(const po::variables_map& vm, int argc, char** argv
   sweep.tighten_deadlines = vm["timeout-floor"].defaulted();  // a floor the user sets is kept
   sweep.command_line = JoinArgs(argc, argv);
   sweep.strategy = ReadStrategy(vm);
+  sweep.warm_start = ReadWarmStart(vm);
   sweep.budget_seconds =
       ParseSeconds("budget-seconds", vm["budget-seconds"].as<std::string>(), 0, HUGE_VAL, "0: no limit");
   if (vm.count("gpus") && !Planned(sweep.strategy))

@@ -11,6 +11,8 @@ namespace tuner {
 namespace {
 
 constexpr std::size_t kInitialSamples = 10;     // random candidates before the model proposes
+constexpr std::size_t kWarmInitialSamples = 2;  // with a prior, the model proposes from this many
+constexpr std::size_t kMinFitted = 3;           // observations with a prior before its weight is fitted
 constexpr double kRefitGrowth = 1.5;            // hyperparameters are chosen again when the data grew by half
 constexpr std::size_t kMaxPool = 20000;         // candidates scored per proposal: a fixed sample of larger spaces
 constexpr std::size_t kMaxObservations = 1000;  // the model's size limit: the strategy stops there
@@ -42,6 +44,7 @@ class BayesianOptimisation : public StrategyBase {
       : StrategyBase(space.size(), options),
         space_(std::move(space)),
         patience_(std::clamp(space_.size() / 8, kMinPatience, kMaxPatience)) {
+    if (options.warm) TakePrior(options.warm->prior);
     ChoosePool();
   }
 
@@ -55,6 +58,17 @@ class BayesianOptimisation : public StrategyBase {
           extent > 1 ? static_cast<double>(space_.Coordinates(candidate)[d]) / static_cast<double>(extent - 1) : 0.0;
     }
     return x;
+  }
+
+  // Candidates no other sweep measured take the mean of those that were.
+  void TakePrior(const std::vector<std::optional<double>>& prior) {
+    double sum = 0;
+    std::size_t known = 0;
+    for (const auto& p : prior)
+      if (p) sum += *p, ++known;
+    if (known == 0) return;
+    prior_.resize(prior.size());
+    for (std::size_t c = 0; c < prior.size(); ++c) prior_[c] = prior[c].value_or(sum / static_cast<double>(known));
   }
 
   // Every candidate, or a seeded sample of a space too large to score every candidate each time.
@@ -92,24 +106,69 @@ class BayesianOptimisation : public StrategyBase {
   void Observe(std::size_t candidate, double y) {
     xs_.push_back(Point(candidate));
     ys_.push_back(y);
-    if (model_) model_->Add(xs_.back(), y);
+    observed_.push_back(candidate);
+    residuals_.push_back(y - PriorMean(candidate));
+    if (model_) model_->Add(xs_.back(), residuals_.back());
+  }
+
+  // What the prior predicts of a candidate's log time (0 without a prior: the model is of the times).
+  double PriorMean(std::size_t candidate) const {
+    return prior_.empty() ? 0 : prior_offset_ + prior_weight_ * prior_[candidate];
+  }
+
+  // Least squares of the observed log times on the prior: an offset (this sweep's scale) and a weight
+  // (how far the other sweeps' differences hold here, at least 0); the weight stays 1 until a few
+  // observations with distinct priors can say otherwise.
+  void FitPrior() {
+    if (prior_.empty()) return;
+    const auto n = static_cast<double>(observed_.size());
+    double mean_p = 0, mean_y = 0;
+    for (std::size_t i = 0; i < observed_.size(); ++i) mean_p += prior_[observed_[i]] / n, mean_y += ys_[i] / n;
+    double cov = 0, var = 0;
+    for (std::size_t i = 0; i < observed_.size(); ++i) {
+      cov += (prior_[observed_[i]] - mean_p) * (ys_[i] - mean_y);
+      var += (prior_[observed_[i]] - mean_p) * (prior_[observed_[i]] - mean_p);
+    }
+    prior_weight_ = observed_.size() >= kMinFitted && var > 1e-12 ? std::max(0.0, cov / var) : 1.0;
+    prior_offset_ = mean_y - prior_weight_ * mean_p;
+    for (std::size_t i = 0; i < observed_.size(); ++i) residuals_[i] = ys_[i] - PriorMean(observed_[i]);
   }
 
   void Refit() {
-    const GpHyper hyper = MostLikelyHyper(HyperGrid(), xs_, ys_);
+    FitPrior();
+    const GpHyper hyper = MostLikelyHyper(HyperGrid(), xs_, residuals_);
     Eigen::MatrixXd pool(static_cast<Eigen::Index>(space_.dimensions()), static_cast<Eigen::Index>(pool_.size()));
     for (std::size_t i = 0; i < pool_.size(); ++i) pool.col(static_cast<Eigen::Index>(i)) = Point(pool_[i]);
     model_ = std::make_unique<GaussianProcess>(std::move(pool), hyper);
-    for (std::size_t i = 0; i < xs_.size(); ++i) model_->Add(xs_[i], ys_[i]);
+    for (std::size_t i = 0; i < xs_.size(); ++i) model_->Add(xs_[i], residuals_[i]);
     next_refit_ = static_cast<std::size_t>(std::ceil(kRefitGrowth * static_cast<double>(xs_.size())));
+  }
+
+  // The model's posterior over the pool in log time: the prior's prediction plus the residuals' (the
+  // process works on standardised residuals: mean 0, variance 1). Without a prior, in the process's
+  // own units, as before priors existed (the proposals are the same either way).
+  GaussianProcess::Posterior LogTimePosterior() const {
+    GaussianProcess::Posterior posterior = model_->Predict();
+    if (prior_.empty()) return posterior;
+    const Eigen::Map<const Eigen::VectorXd> r(residuals_.data(), static_cast<Eigen::Index>(residuals_.size()));
+    const double mean = r.mean();
+    const double sd = std::sqrt((r.array() - mean).square().mean());
+    const double scale = sd > 1e-12 ? sd : 1.0;
+    for (std::size_t i = 0; i < pool_.size(); ++i) {
+      const auto k = static_cast<Eigen::Index>(i);
+      posterior.mean[k] = PriorMean(pool_[i]) + mean + scale * posterior.mean[k];
+      posterior.sd[k] *= scale;
+    }
+    posterior.observed = Eigen::Map<const Eigen::VectorXd>(ys_.data(), static_cast<Eigen::Index>(ys_.size()));
+    return posterior;
   }
 
   std::optional<std::size_t> Propose() override {
     if (Best() && SinceImprovement() >= patience_) return std::nullopt;
     if (xs_.size() >= kMaxObservations) return std::nullopt;
-    if (!slowest_ || xs_.size() < kInitialSamples) return RandomUnvisited();
+    if (!slowest_ || xs_.size() < (prior_.empty() ? kInitialSamples : kWarmInitialSamples)) return RandomUnvisited();
     if (!model_ || xs_.size() >= next_refit_) Refit();
-    const GaussianProcess::Posterior posterior = model_->Predict();
+    const GaussianProcess::Posterior posterior = LogTimePosterior();
     const double best = posterior.observed.minCoeff();
     std::optional<std::size_t> chosen;
     double chosen_improvement = -1;
@@ -130,6 +189,10 @@ class BayesianOptimisation : public StrategyBase {
   std::vector<std::size_t> pool_;    // the candidates the model scores, ascending
   std::vector<Eigen::VectorXd> xs_;  // the model's observations
   std::vector<double> ys_;
+  std::vector<std::size_t> observed_;  // the candidate of each observation
+  std::vector<double> residuals_;      // ys_ less the prior's prediction: what the process models
+  std::vector<double> prior_;          // per candidate, a warm start's prior; empty: a cold start
+  double prior_offset_ = 0, prior_weight_ = 1;
   std::vector<std::size_t> failed_;  // failed before any candidate passed: not yet in the model
   std::optional<double> slowest_;    // the largest log time that passed
   std::unique_ptr<GaussianProcess> model_;

@@ -47,7 +47,14 @@ const std::vector<std::string>& StrategyNames() {
 std::unique_ptr<SearchStrategy> MakeStrategy(const StrategyOptions& options, const std::vector<ParamValues>& candidates,
                                              const std::vector<ParamSpec>& params) {
   RequireStrategyName(options.name);
-  if (options.name == "brute_force") return std::make_unique<BruteForce>(candidates.size(), options);
+  if (options.warm && options.warm->prior.size() != candidates.size())
+    throw std::invalid_argument("a warm start of " + std::to_string(options.warm->prior.size()) +
+                                " candidates for a space of " + std::to_string(candidates.size()));
+  if (options.name == "brute_force") {
+    StrategyOptions in_order = options;
+    in_order.warm.reset();  // it measures everything, in enumeration order
+    return std::make_unique<BruteForce>(candidates.size(), in_order);
+  }
   if (options.name == "random") return std::make_unique<RandomSampling>(candidates.size(), options);
   if (options.name == "annealing") return MakeAnnealing(CandidateGraph(candidates, params), options);
   if (options.name == "bayesian") return MakeBayesian(CandidateGraph(candidates, params), options);

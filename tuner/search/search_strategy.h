@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "db/query/records.h"
+#include "search/warm_start.h"
 #include "template/search_space.h"
 #include "template/template_spec.h"
 
@@ -40,6 +41,9 @@ struct StrategyOptions {
   std::string name = "brute_force";  // brute_force | random | annealing | genetic | bayesian
   std::size_t max_evaluations = 0;   // 0: no limit; counts every distinct candidate proposed or in history
   unsigned long long seed = 0;       // same seed, same history: same proposals
+  // Other stored sweeps' word on this space: every strategy but brute force evaluates its seeds
+  // first, and the Bayesian strategy takes its prior. Null: a cold start.
+  std::shared_ptr<const WarmStart> warm;
 };
 
 // The strategy names MakeStrategy accepts, brute force first.

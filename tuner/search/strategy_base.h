@@ -68,6 +68,7 @@ class StrategyBase : public SearchStrategy {
   std::optional<std::size_t> best_;
   std::size_t since_improvement_ = 0;
   StrategyRng rng_;
+  std::vector<std::size_t> seeds_;  // a warm start's, not yet proposed, the first last
 };
 
 // A strategy that walks the neighbourhood graph and stops once it has gone `patience` evaluations

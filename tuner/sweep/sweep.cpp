@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iostream>
 #include <memory>
 
 #include "common/version.h"
@@ -15,6 +16,7 @@
 #include "sweep/sweep_ledger.h"
 #include "sweep/sweep_row.h"
 #include "sweep/timing_plan.h"
+#include "sweep/warm_sources.h"
 #include "sweep/worker_client.h"
 
 namespace tuner {
@@ -58,6 +60,7 @@ class SweepRun {
   SweepOutcome Run();
 
  private:
+  std::shared_ptr<const WarmStart> WarmStartFromStore();
   void TakeShare();
   void Resume();
   void MeasurePlanned(SearchStrategy& strategy);
@@ -127,10 +130,11 @@ SweepOutcome SweepRun::Run() {
   outcome_.already_stored = history_.size();
   StrategyOptions strategy_options = options_.strategy;  // --budget counts new evaluations only
   if (strategy_options.max_evaluations) strategy_options.max_evaluations += history_.size();
+  const bool planned = options_.strategy.name == "brute_force" || options_.strategy.name == "random";
+  if (options_.warm_start && options_.strategy.name != "brute_force") strategy_options.warm = WarmStartFromStore();
   const auto strategy = MakeStrategy(strategy_options, all_, spec_.params);
   // Brute force and random sampling do not look at results, so their whole order is known at once
   // and every candidate can be compiled ahead of the GPU.
-  const bool planned = options_.strategy.name == "brute_force" || options_.strategy.name == "random";
   if (planned)
     MeasurePlanned(*strategy);
   else
@@ -141,6 +145,19 @@ SweepOutcome SweepRun::Run() {
   if (!stop_.Requested() && !spec_.pipeline.enabled) MeasureHardware();
   Finish();
   return outcome_;
+}
+
+// The template's other stored sweeps (other GPU models, other sizes) as a warm start; null when
+// there are none.
+std::shared_ptr<const WarmStart> SweepRun::WarmStartFromStore() {
+  const std::vector<OtherSweep> others =
+      OtherSweeps(store_, spec_.name, spec_.hash, outcome_.gpu.name, outcome_.size.Key());
+  if (others.empty()) return nullptr;
+  auto warm = std::make_shared<const WarmStart>(MakeWarmStart(all_, RecordsOf(others)));
+  if (warm->sweeps == 0) return nullptr;
+  std::cerr << "tuner tune: starting warm from " << OtherSweepsText(others) << ": their " << warm->seeds.size()
+            << " fastest configurations first (--warm-start off: a cold start)\n";
+  return warm;
 }
 
 // The candidates this node measures: all of them, or its share under --shard.

@@ -34,6 +34,7 @@ struct SweepOptions {
   int compile_threads = 0;          // 0: one per core
   ProgressBar* progress = nullptr;  // shared by the sweeps of one command; null: no bar
   StrategyOptions strategy;         // which candidates, in which order; max_evaluations is the budget
+  bool warm_start = true;           // a guided strategy starts from the template's other stored sweeps
   double budget_seconds = 0;        // stop measuring after this long (0: no limit)
   std::size_t shard = 0;            // of several GPUs of one model, this one measures the candidates
   std::size_t shards = 1;           // whose index % shards == shard (planned strategies only)

@@ -1,0 +1,34 @@
+// A warm start: what other stored sweeps of the same template (other GPU models, other sizes) say
+// about this space. Their fastest configurations are evaluated first, and their times, each relative
+// to its own sweep's best, become a prior: the Bayesian strategy models this sweep's times as a
+// fitted multiple of that prior plus what it does not explain.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+#include "db/query/records.h"
+#include "template/search_space.h"
+
+namespace tuner {
+
+// How many of the other sweeps' fastest configurations a warm start evaluates first.
+inline constexpr std::size_t kWarmSeeds = 5;
+
+struct WarmStart {
+  std::size_t sweeps = 0;  // the other sweeps it was made from
+  // Per candidate of this space: the mean over the other sweeps that measured it of
+  // log(time / that sweep's best), a failed one counted twice as slow as that sweep's slowest;
+  // nullopt where none measured it.
+  std::vector<std::optional<double>> prior;
+  std::vector<std::size_t> seeds;  // candidates to evaluate first, the most promising first
+};
+
+// `others`: each other sweep's stored records (any status; `skipped` ones and those due another try
+// are left out). A sweep without an ok record tells nothing and is not counted.
+WarmStart MakeWarmStart(const std::vector<ParamValues>& candidates,
+                        const std::vector<std::vector<db::MeasurementRecord>>& others,
+                        std::size_t seed_count = kWarmSeeds);
+
+}  // namespace tuner
