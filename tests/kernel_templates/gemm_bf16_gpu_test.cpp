@@ -6,7 +6,8 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
-#include <utility>
+#include <tuple>
+#include <vector>
 
 #include "db_test_util.h"
 #include "gpu_test_support.h"
@@ -19,16 +20,19 @@ using db::testing::TempDir;
 using testing::ExpectEveryCandidateOk;
 using testing::TuneJson;
 
-// Random samples of the space (the strategy's fixed seed): 24 candidates at 512x1024x768, 8 at 1024^3.
+// Random samples of the space (the strategy's fixed seed): 24 candidates at 512x1024x768, 8 at
+// 1024^3, and 8 of the same kernel for half inputs (gemm_fp16).
 TEST(GemmBf16Gpu, RandomSamplesOfCandidatesPassTheirCheck) {
   TUNER_GPU_TEST(1);
-  for (const auto& [size, budget] : {std::pair<std::string, std::size_t>{"512x1024x768", 24}, {"1024x1024x1024", 8}}) {
+  const std::vector<std::tuple<std::string, std::string, std::size_t>> runs = {
+      {"gemm_bf16", "512x1024x768", 24}, {"gemm_bf16", "1024x1024x1024", 8}, {"gemm_fp16", "1024x1024x1024", 8}};
+  for (const auto& [name, size, budget] : runs) {
     TempDir dir;
     const nlohmann::json doc =
-        TuneJson(dir, "gemm_bf16 --size " + size + " --strategy random --budget " + std::to_string(budget));
+        TuneJson(dir, name + " --size " + size + " --strategy random --budget " + std::to_string(budget));
     ExpectEveryCandidateOk(doc);
-    EXPECT_EQ(doc.at("candidates").size(), budget) << size;
-    ASSERT_TRUE(doc.contains("best")) << size;
+    EXPECT_EQ(doc.at("candidates").size(), budget) << name << " at " << size;
+    ASSERT_TRUE(doc.contains("best")) << name << " at " << size;
     EXPECT_EQ(doc.at("best").at("perf_unit"), "GFLOP/s");
   }
 }

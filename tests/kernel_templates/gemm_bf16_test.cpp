@@ -1,12 +1,15 @@
-// The tensor-core GEMM without a GPU: its space is what the constraints promise (whole tiles, 4 to 8
-// warps, every stage in the opt-in shared memory), and a pairwise sample of it (every pair of values
-// of block tile, warp tile, stages and layout) compiles with NVRTC for sm_80 and sm_90 to plausible
-// kernels: no spills, at most 255 registers, all shared memory dynamic, and every candidate launches
-// on sm_90 while on sm_80 exactly those above its 163 KiB are invalid, naming shared memory.
+// The tensor-core GEMM (gemm_bf16, and gemm_fp16, its kernel for half inputs) without a GPU: its
+// space is what the constraints promise (whole tiles, 4 to 8 warps, every stage in the opt-in shared
+// memory), and a pairwise sample of it (every pair of values of block tile, warp tile, stages and
+// layout) compiles with NVRTC for sm_80 and sm_90 to plausible kernels: no spills, at most 255
+// registers, all shared memory dynamic, and every candidate launches on sm_90 while on sm_80
+// exactly those above its 163 KiB are invalid, naming shared memory.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
 #include <thread>
+#include <utility>
 
 #include "db_test_util.h"
 #include "explore/explore.h"
@@ -19,10 +22,12 @@
 namespace tuner {
 namespace {
 
-const TemplateSpec& GemmBf16() {
+const TemplateSpec& Shipped(const std::string& name) {
   static const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs({}));
-  return library.Find("gemm_bf16");
+  return library.Find(name);
 }
+
+const TemplateSpec& GemmBf16() { return Shipped("gemm_bf16"); }
 
 long long Param(const ParamValues& params, const std::string& name) {
   for (const auto& [key, value] : params)
@@ -53,12 +58,25 @@ TEST(GemmBf16, TheSpaceHoldsWholeTilesOfFourToEightWarpsInTheOptInSharedMemory) 
   EXPECT_EQ(EnumerateCandidates(GemmBf16(), ParseProblemSize(GemmBf16(), "512x1024x768")).size(), 216u);
 }
 
-class GemmBf16Compiles : public ::testing::TestWithParam<const char*> {};
+// gemm_fp16 is the same kernel and space for half inputs.
+TEST(GemmBf16, TheHalfTemplateIsTheSameKernelAndSpace) {
+  const TemplateSpec& half = Shipped("gemm_fp16");
+  EXPECT_EQ(half.source_text, GemmBf16().source_text);
+  EXPECT_EQ(half.args[0].type, ScalarType::kHalf);
+  EXPECT_EQ(half.args[1].type, ScalarType::kHalf);
+  EXPECT_EQ(GemmBf16().args[0].type, ScalarType::kBfloat16);
+  const ProblemSize size = ParseProblemSize(half, "");
+  EXPECT_EQ(EnumerateCandidates(half, size), EnumerateCandidates(GemmBf16(), size));
+}
+
+// (template, architecture)
+class GemmBf16Compiles : public ::testing::TestWithParam<std::pair<const char*, const char*>> {};
 
 TEST_P(GemmBf16Compiles, APairwiseSampleCompilesWithoutSpillsAndLaunchesWhereItsSharedMemoryFits) {
-  const std::string arch = GetParam();
-  const ProblemSize size = ParseProblemSize(GemmBf16(), "1024x1024x1024");
-  const std::vector<ParamValues> candidates = EnumerateCandidates(GemmBf16(), size);
+  const TemplateSpec& spec = Shipped(GetParam().first);
+  const std::string arch = GetParam().second;
+  const ProblemSize size = ParseProblemSize(spec, "1024x1024x1024");
+  const std::vector<ParamValues> candidates = EnumerateCandidates(spec, size);
   std::vector<ParamValues> sample = testing::PairwiseSample(candidates);
   ASSERT_LE(sample.size(), 24u);
   // and the one with the most shared memory (212 KiB: 4 stages of 256x128x64, padded)
@@ -69,7 +87,7 @@ TEST_P(GemmBf16Compiles, APairwiseSampleCompilesWithoutSpillsAndLaunchesWhereIts
   const auto threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const DeviceLimits limits = ArchLimits(arch);
   const Exploration exploration =
-      ExploreCandidates(GemmBf16(), sample, size, limits, arch, dir.File("cubins"), threads, TUNER_EXECUTABLE);
+      ExploreCandidates(spec, sample, size, limits, arch, dir.File("cubins"), threads, TUNER_EXECUTABLE);
   ASSERT_EQ(exploration.explored.size(), sample.size());
   std::size_t too_large = 0;
   for (const ExploredCandidate& c : exploration.explored) {
@@ -91,7 +109,10 @@ TEST_P(GemmBf16Compiles, APairwiseSampleCompilesWithoutSpillsAndLaunchesWhereIts
   EXPECT_EQ(too_large > 0, arch == "sm_80");  // 212 KiB: only sm_90 holds it
 }
 
-INSTANTIATE_TEST_SUITE_P(Archs, GemmBf16Compiles, ::testing::Values("sm_80", "sm_90"));
+INSTANTIATE_TEST_SUITE_P(TemplatesAndArchs, GemmBf16Compiles,
+                         ::testing::Values(std::make_pair("gemm_bf16", "sm_80"), std::make_pair("gemm_bf16", "sm_90"),
+                                           std::make_pair("gemm_fp16", "sm_80"), std::make_pair("gemm_fp16", "sm_90")),
+                         [](const auto& info) { return std::string(info.param.first) + "_" + info.param.second; });
 
 }  // namespace
 }  // namespace tuner
