@@ -1,9 +1,10 @@
 // The tensor-core GEMM (gemm_bf16, and gemm_fp16, its kernel for half inputs) without a GPU: its
 // space is what the constraints promise (whole tiles, 4 to 8 warps, every stage in the opt-in shared
 // memory), and a pairwise sample of it (every pair of values of block tile, warp tile, stages and
-// layout) compiles with NVRTC for sm_80 and sm_90 to plausible kernels: no spills, at most 255
-// registers, all shared memory dynamic, and every candidate launches on sm_90 while on sm_80
-// exactly those above its 163 KiB are invalid, naming shared memory.
+// layout) compiles with NVRTC for sm_80 and sm_90 to plausible kernels: no spills and no stack frame
+// (the accumulators stay in registers), at most 255 registers, all shared memory dynamic, and every
+// candidate launches on sm_90 while on sm_80 exactly those above its 163 KiB are invalid, naming
+// shared memory.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -101,6 +102,7 @@ TEST_P(GemmBf16Compiles, APairwiseSampleCompilesWithoutSpillsAndLaunchesWhereIts
     }
     ASSERT_TRUE(c.compiled) << name << "\n" << c.compile_log;
     EXPECT_EQ(c.info.spill_bytes, 0) << name;
+    EXPECT_EQ(c.info.stack_bytes, 0) << name;  // the accumulators and fragments stay in registers
     EXPECT_EQ(c.info.static_smem_bytes, 0) << name;
     EXPECT_GE(c.info.regs_per_thread, 64) << name;  // 32 to 128 fp32 accumulators per thread alone
     EXPECT_LE(c.info.regs_per_thread, 255) << name;
