@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The tensor-core GEMM against cuBLAS in the same run (issue 27, requirement 2): gemm_bf16 tuned at
-# M = N = K (default 8192: every one of its 216 candidates, stopped after BENCH_SECONDS, default 300,
+# M = N = K (default 8192: every one of its 216 candidates, stopped after BENCH_SECONDS, default 240,
 # so that the script ends within 6 minutes on an H100), against cuBLAS bf16 as PyTorch calls it
 # (torch.mm on bfloat16 CUDA tensors, fp32 accumulation; median of 20 after 5 warm-ups, CUDA
 # events). Both are in TFLOP/s of 2 M N K; the ratio targets >= 70%. mma.sync is what the template
@@ -9,7 +9,7 @@
 # one to keep. A reference that cannot be measured (PyTorch missing) ends the script with exit 1.
 #
 #   bench/bench_gemm_bf16.sh [path/to/tuner] [SIZE]     (default: build/bin/tuner 8192)
-#   BENCH_GPU=N selects the GPU (default 0); BENCH_SECONDS=S the tuning time limit (default 300).
+#   BENCH_GPU=N selects the GPU (default 0); BENCH_SECONDS=S the tuning time limit (default 240).
 set -euo pipefail
 source "$(dirname "$0")/bench_common.sh"
 bench_init bench_gemm_bf16 "$@"
@@ -19,7 +19,7 @@ n=${2:-8192}
 [[ "$n" =~ ^[1-9][0-9]*$ ]] || bench_usage "SIZE '$n': expected a whole number (M = N = K)"
 gpu=${BENCH_GPU:-0}
 [[ "$gpu" =~ ^[0-9]+$ ]] || bench_usage "BENCH_GPU='$gpu': expected a GPU index"
-seconds=${BENCH_SECONDS:-300}
+seconds=${BENCH_SECONDS:-240}
 [[ "$seconds" =~ ^[1-9][0-9]*$ ]] || bench_usage "BENCH_SECONDS='$seconds': expected a whole number of seconds"
 bench_require_gpus $((gpu + 1))
 export XDG_CACHE_HOME=$work/cache
