@@ -105,3 +105,24 @@ bench_sweep_options() {
   size_args=()
   [ -z "$size" ] || size_args=(--size "$size")
 }
+
+# bench_cublas_gflops GPU DTYPE N: cuBLAS's rate for an N^3 matrix product as PyTorch calls it
+# (torch.mm on CUDA tensors of DTYPE, float32 with TF32 off, or bfloat16 with fp32 accumulation;
+# inputs uniform in [-1, 1)), in GFLOP/s of 2 N^3: the median of 20 after 5 warm-ups, CUDA events.
+# Fails (with PyTorch's message on stderr) where it cannot be measured.
+bench_cublas_gflops() {
+  CUDA_VISIBLE_DEVICES=$1 python3 - "$2" "$3" <<'PY'
+import sys, torch
+dtype, n = getattr(torch, sys.argv[1]), int(sys.argv[2])
+torch.backends.cuda.matmul.allow_tf32 = False
+a = (torch.rand(n, n, device="cuda") * 2 - 1).to(dtype)
+b = (torch.rand(n, n, device="cuda") * 2 - 1).to(dtype)
+for _ in range(5): torch.mm(a, b)
+start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+times = []
+for _ in range(20):
+    start.record(); torch.mm(a, b); stop.record(); torch.cuda.synchronize(); times.append(start.elapsed_time(stop))
+times.sort()
+print(2 * n**3 / (times[len(times) // 2] * 1e6))
+PY
+}

@@ -30,19 +30,8 @@ db=$(bench_database kernels)
 # cuBLAS SGEMM 4096^3 in GFLOP/s, for matmul and conv1d; exit 1 when it cannot be measured.
 cublas_gflops=0
 if [[ " ${kernels[*]} " == *" matmul "* || " ${kernels[*]} " == *" conv1d "* ]]; then
-  cublas_gflops=$(CUDA_VISIBLE_DEVICES=$gpu python3 - 2>"$work/cublas.log" <<'PY'
-import torch
-torch.backends.cuda.matmul.allow_tf32 = False
-a = torch.rand(4096, 4096, device="cuda"); b = torch.rand(4096, 4096, device="cuda")
-for _ in range(5): torch.mm(a, b)
-start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-times = []
-for _ in range(20):
-    start.record(); torch.mm(a, b); stop.record(); torch.cuda.synchronize(); times.append(start.elapsed_time(stop))
-times.sort()
-print(2 * 4096**3 / (times[len(times) // 2] * 1e6))
-PY
-  ) || bench_die "the cuBLAS reference (PyTorch torch.mm on GPU $gpu) could not be measured: $(tail -1 "$work/cublas.log")"
+  cublas_gflops=$(bench_cublas_gflops "$gpu" float32 4096 2>"$work/cublas.log") \
+    || bench_die "the cuBLAS reference (PyTorch torch.mm on GPU $gpu) could not be measured: $(tail -1 "$work/cublas.log")"
 fi
 
 bench_header

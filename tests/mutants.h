@@ -111,6 +111,42 @@ inline std::vector<Mutant> CoalescingMutants() {
   };
 }
 
+// gemm_bf16 and gemm_fp16 share their kernel (gemm_bf16.cu), and so its mutants. 512^3: every block
+// tile divides it; 8 to 16 K slices, more than any STAGES.
+inline std::vector<Mutant> GemmTensorCoreMutants() {
+  return {
+      {"dropped k-tile: the last K slice is never multiplied",
+       {{"for (int kt = 0; kt < k_tiles; ++kt)", "for (int kt = 0; kt < k_tiles - 1; ++kt)"}},
+       "512x512x512",
+       "1"},
+      {"wrong fragment index: A's pieces of rows 8-15 and of k 8-15 are swapped",
+       {{"\"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3])", "\"r\"(a[0]), \"r\"(a[2]), \"r\"(a[1]), \"r\"(a[3])"}},
+       "512x512x512",
+       "1"},
+      {"missing __syncthreads: a warp multiplies the slices before the other warps' copies land",
+       {{"    __syncthreads();           // everyone's have;", "    // mutant: no barrier;"},
+        {"  const int k_tiles = K / BLOCK_K;\n", "  const int k_tiles = K / BLOCK_K;\n  " + kOtherWarpsLate}},
+       "512x512x512",
+       "1",
+       true},
+      {"missing cp.async.wait_group: the stage is read before this thread's own copies land",
+       {{"    WaitGroups<STAGES - 2>();  // this thread's", "    // mutant: no wait;"}},
+       "512x512x512",
+       "1",
+       true},
+      {"wrong layout: A's fragments are read from a dense, unswizzled tile, not where the copies put them",
+       {{"    const unsigned int address = SharedAddress(sa + TileOffset<A_CHUNKS>(row, k16 * 2 + lane / 16));",
+         "    const unsigned int address = SharedAddress(sa + row * A_CHUNKS * 8 + (k16 * 2 + lane / 16) * "
+         "8);"}},
+       "512x512x512",
+       "1"},
+  };
+}
+
+// 9 of their 216 candidates at 512^3, with every value of every parameter.
+inline const std::string kGemmTensorCoreSample =
+    "(BLOCK_M + 2 * BLOCK_N + 3 * BLOCK_K + 5 * WARP_M + 7 * WARP_N + 11 * STAGES + 13 * SWIZZLE) % 23 == 0";
+
 inline const std::vector<TemplateMutants>& AllMutants() {
   static const std::vector<TemplateMutants> all = [] {
     std::vector<TemplateMutants> t;
@@ -361,6 +397,8 @@ inline const std::vector<TemplateMutants>& AllMutants() {
          // 158 of the 12,064 candidates at 200x152x76, with every pair of parameter values.
          "(TILE_M + 2 * TILE_N + 3 * TILE_K + 5 * WORK_M + 7 * WORK_N + 11 * VEC_A + 13 * VEC_B + 17 * A_TRANSPOSED"
          " + 19 * PAD_A + 23 * STRIDE_N + 29 * UNROLL_K + 31 * DB) % 79 == 0"});
+    t.push_back({"gemm_bf16", GemmTensorCoreMutants(), kGemmTensorCoreSample});
+    t.push_back({"gemm_fp16", GemmTensorCoreMutants(), kGemmTensorCoreSample});
     t.push_back({"divergence",
                  {
                      {"wrong mapping: the per-warp mapping shifts the lane by 4 bits, so elements repeat and others "

@@ -28,7 +28,8 @@ const TemplateLibrary& Shipped() {
 
 const std::vector<std::string> kShipped = {
     "transpose", "matmul",     "reduction",  "conv1d",  "coalescing",     "coalescing_fp64", "adjacent_difference",
-    "histogram", "gemm_large", "divergence", "streams", "unified_memory", "add_scale_bf16"};
+    "histogram", "gemm_large", "divergence", "streams", "unified_memory", "add_scale_bf16",
+    "gemm_bf16", "gemm_fp16"};
 
 // The first line of an xz-compressed JSON Lines file.
 std::string FirstLineOfXz(const std::string& path) {
@@ -74,7 +75,9 @@ TEST(KernelTemplates, TolerancesAreTheDerivedOnes) {
                                               {"reduction", 0},       // exact up to 2^30 values
                                               {"matmul", 4096.0 / (1 << 22)},      // 2^-22 * K
                                               {"gemm_large", 2048.0 / (1 << 22)},  // 2^-22 * K
-                                              {"conv1d", 100.0 / (1 << 22)}};      // 2^-22 * TAPS
+                                              {"conv1d", 100.0 / (1 << 22)},       // 2^-22 * TAPS
+                                              {"gemm_bf16", 0x1p-24 * 8192 * std::sqrt(8192.0)},   // K^1.5 / 2^24
+                                              {"gemm_fp16", 0x1p-24 * 8192 * std::sqrt(8192.0)}};
   for (const auto& [name, expected] : atol) {
     const TemplateSpec& spec = Shipped().Find(name);
     const Variables vars = MakeVariables(ParseProblemSize(spec, ""), {});

@@ -1,0 +1,231 @@
+// C = A · B on the tensor cores: A (M x K) and B (K x N) row-major 16-bit floats, bfloat16 (or half
+// with -DFP16=1, the gemm_fp16 description), C (M x N) row-major fp32, accumulated in fp32.
+//
+// Each block computes a BLOCK_M x BLOCK_N tile of C; its warps each a WARP_M x WARP_N part of it, as
+// (WARP_M / 16) x (WARP_N / 8) mma.sync.m16n8k16 tiles. The K loop streams BLOCK_K-deep slices of A
+// and B through STAGES shared-memory buffers with cp.async: STAGES - 1 slices are in flight while
+// the warps multiply the oldest. Fragments go from shared memory to registers with ldmatrix, whose
+// 8-row reads must hit 8 different 16-byte bank groups: rows are padded by 16 bytes (SWIZZLE = 0)
+// or their 16-byte chunks XOR-permuted (SWIZZLE = 1).
+// The values are handled as their 16 bits: the tensor cores take them as they are, and only the
+// reference widens them (by a shift for bfloat16, cvt for half).
+
+#ifndef FP16
+#define FP16 0
+#endif
+#if FP16
+#define MMA_TYPE "f16"
+#else
+#define MMA_TYPE "bf16"
+#endif
+
+typedef unsigned short element;  // the bits of a __nv_bfloat16 (or __half)
+
+constexpr int WARPS_M = BLOCK_M / WARP_M;
+constexpr int WARPS_N = BLOCK_N / WARP_N;
+constexpr int THREADS = WARPS_M * WARPS_N * 32;
+constexpr int MMA_M = WARP_M / 16;                      // m16n8k16 tiles of a warp, down
+constexpr int MMA_N = WARP_N / 8;                       // and across
+constexpr int A_CHUNKS = BLOCK_K / 8;                   // 16-byte chunks (8 elements) in a row of A's tile
+constexpr int B_CHUNKS = BLOCK_N / 8;                   // and of B's
+constexpr int ROW_PAD = SWIZZLE ? 0 : 8;                // elements added to each row of a padded tile
+constexpr int A_STAGE = BLOCK_M * (BLOCK_K + ROW_PAD);  // elements of one stage of A's tile
+constexpr int B_STAGE = BLOCK_K * (BLOCK_N + ROW_PAD);
+constexpr int GROUP_M = 8;  // tile rows per group of blocks (TileOfBlock)
+
+// ---- Reference: one output per thread, products and sum in double ------------------------------
+
+__device__ double WidenReference(element e) {
+#if FP16
+  float f;
+  asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(e));
+  return f;
+#else
+  return __uint_as_float((unsigned int)e << 16);
+#endif
+}
+
+extern "C" __global__ void gemm_tc_reference(const element* A, const element* B, float* C, int M, int N, int K) {
+  const int col = blockIdx.x * blockDim.x + threadIdx.x;
+  const int row = blockIdx.y * blockDim.y + threadIdx.y;
+  if (row >= M || col >= N) return;
+  double sum = 0.0;
+  for (int k = 0; k < K; ++k)
+    sum += WidenReference(A[(long long)row * K + k]) * WidenReference(B[(long long)k * N + col]);
+  C[(long long)row * N + col] = (float)sum;
+}
+
+// ---- Shared-memory layout ----------------------------------------------------------------------
+
+// Element offset of 16-byte chunk `chunk` of row `row` in a tile of CHUNKS chunks per row.
+// ldmatrix reads one chunk of 8 consecutive rows; shared memory serves 8 chunks (128 bytes) at once
+// when they lie in 8 different positions of a 128-byte line. Padding shifts each row by one chunk;
+// the swizzle XORs the chunk index with the row's line number (rows of 64 bytes share a line in
+// pairs), which keeps rows dense and the cp.async writes of a row whole.
+template <int CHUNKS>
+__device__ __forceinline__ int TileOffset(int row, int chunk) {
+#if SWIZZLE
+  constexpr int ROWS_PER_LINE = CHUNKS >= 8 ? 1 : 8 / CHUNKS;
+  constexpr int LINE_MASK = (CHUNKS >= 8 ? 8 : CHUNKS) - 1;
+  return row * CHUNKS * 8 + (chunk ^ ((row / ROWS_PER_LINE) & LINE_MASK)) * 8;
+#else
+  return row * (CHUNKS * 8 + ROW_PAD) + chunk * 8;
+#endif
+}
+
+__device__ __forceinline__ unsigned int SharedAddress(const element* p) {
+  return (unsigned int)__cvta_generic_to_shared(p);
+}
+
+// ---- Global to shared: cp.async ----------------------------------------------------------------
+
+__device__ __forceinline__ void CopyChunk(element* shared, const element* global) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(SharedAddress(shared)), "l"(global));
+}
+
+__device__ __forceinline__ void CommitGroup() { asm volatile("cp.async.commit_group;\n" ::); }
+
+// Waits until at most `PENDING` of this thread's committed groups are still in flight.
+template <int PENDING>
+__device__ __forceinline__ void WaitGroups() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING));
+}
+
+// One stage: A's BLOCK_M x BLOCK_K tile at (m0, k0) and B's BLOCK_K x BLOCK_N tile at (k0, n0).
+// Consecutive threads copy consecutive chunks of a row, so a warp reads whole 128-byte lines.
+__device__ __forceinline__ void LoadStage(element* sa, element* sb, const element* A, const element* B, int m0, int n0,
+                                          int k0, int N, int K) {
+#pragma unroll
+  for (int j = 0; j < BLOCK_M * A_CHUNKS / THREADS; ++j) {
+    const int i = threadIdx.x + j * THREADS;
+    const int row = i / A_CHUNKS, chunk = i % A_CHUNKS;
+    CopyChunk(sa + TileOffset<A_CHUNKS>(row, chunk), A + (long long)(m0 + row) * K + k0 + chunk * 8);
+  }
+#pragma unroll
+  for (int j = 0; j < BLOCK_K * B_CHUNKS / THREADS; ++j) {
+    const int i = threadIdx.x + j * THREADS;
+    const int row = i / B_CHUNKS, chunk = i % B_CHUNKS;
+    CopyChunk(sb + TileOffset<B_CHUNKS>(row, chunk), B + (long long)(k0 + row) * N + n0 + chunk * 8);
+  }
+}
+
+// ---- Shared to registers: ldmatrix -------------------------------------------------------------
+
+// A's fragments for one 16-deep k step. mma's A operand is four 8x8 pieces: rows 0-7 and 8-15 at
+// k 0-7, then the same rows at k 8-15. ldmatrix.x4 loads piece i from the rows whose addresses
+// lanes 8i..8i+7 give, so lane l points at row l % 16, k half l / 16.
+__device__ __forceinline__ void LoadFragmentsA(unsigned int a[MMA_M][4], const element* sa, int warp_m0, int k16,
+                                               int lane) {
+#pragma unroll
+  for (int i = 0; i < MMA_M; ++i) {
+    const int row = warp_m0 + i * 16 + lane % 16;
+    const unsigned int address = SharedAddress(sa + TileOffset<A_CHUNKS>(row, k16 * 2 + lane / 16));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(a[i][0]), "=r"(a[i][1]), "=r"(a[i][2]), "=r"(a[i][3])
+                 : "r"(address));
+  }
+}
+
+// B's fragments for one 16-deep k step. B's tile is k-major (rows of k), mma's B operand is k-pairs
+// of one column: .trans transposes each 8x8 piece on the way. One x4 load covers two 8-wide column
+// blocks: pieces k 0-7 and 8-15 of the first, then of the second, so lane l points at k row l % 16,
+// column block l / 16.
+__device__ __forceinline__ void LoadFragmentsB(unsigned int b[MMA_N][2], const element* sb, int warp_n0, int k16,
+                                               int lane) {
+#pragma unroll
+  for (int j = 0; j < MMA_N / 2; ++j) {
+    const int row = k16 * 16 + lane % 16;
+    const int chunk = (warp_n0 + j * 16) / 8 + lane / 16;
+    const unsigned int address = SharedAddress(sb + TileOffset<B_CHUNKS>(row, chunk));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(b[2 * j][0]), "=r"(b[2 * j][1]), "=r"(b[2 * j + 1][0]), "=r"(b[2 * j + 1][1])
+                 : "r"(address));
+  }
+}
+
+// ---- The tensor cores --------------------------------------------------------------------------
+
+// c (16x8, fp32: lane l holds rows l / 4 and l / 4 + 8, columns 2 (l % 4) and the next) += a · b.
+// Not volatile: it has no effect but its outputs, so the compiler may schedule it between loads.
+__device__ __forceinline__ void Mma(float c[4], const unsigned int a[4], const unsigned int b[2]) {
+  asm("mma.sync.aligned.m16n8k16.row.col.f32." MMA_TYPE "." MMA_TYPE
+      ".f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+// The warp's part of one stage: BLOCK_K / 16 steps of fragments and MMA_M x MMA_N products.
+__device__ __forceinline__ void MultiplyStage(float acc[MMA_M][MMA_N][4], const element* sa, const element* sb,
+                                              int warp_m0, int warp_n0, int lane) {
+#pragma unroll
+  for (int k16 = 0; k16 < BLOCK_K / 16; ++k16) {
+    unsigned int a[MMA_M][4], b[MMA_N][2];
+    LoadFragmentsA(a, sa, warp_m0, k16, lane);
+    LoadFragmentsB(b, sb, warp_n0, k16, lane);
+#pragma unroll
+    for (int i = 0; i < MMA_M; ++i)
+#pragma unroll
+      for (int j = 0; j < MMA_N; ++j) Mma(acc[i][j], a[i], b[j]);
+  }
+}
+
+// ---- The kernel --------------------------------------------------------------------------------
+
+// The tile of C this block computes. Blocks run in order of their index, GROUP_M tile rows at a
+// time, column after column: consecutive blocks share A's rows and B's columns while they are in
+// L2 (a plain row-major order would stream all of B per row of tiles, 128 MiB at 8192^3).
+__device__ __forceinline__ void TileOfBlock(int& tile_m, int& tile_n) {
+  const int tiles_m = gridDim.y, tiles_n = gridDim.x;
+  const int block = blockIdx.y * tiles_n + blockIdx.x;
+  const int first_m = block / (GROUP_M * tiles_n) * GROUP_M;
+  const int rows = min(tiles_m - first_m, GROUP_M);
+  const int in_group = block % (GROUP_M * tiles_n);
+  tile_m = first_m + in_group % rows;
+  tile_n = in_group / rows;
+}
+
+__device__ __forceinline__ void StoreTile(float* C, const float acc[MMA_M][MMA_N][4], int row0, int col0, int N,
+                                          int lane) {
+#pragma unroll
+  for (int i = 0; i < MMA_M; ++i)
+#pragma unroll
+    for (int j = 0; j < MMA_N; ++j) {
+      const int row = row0 + i * 16 + lane / 4, col = col0 + j * 8 + (lane % 4) * 2;
+      *reinterpret_cast<float2*>(C + (long long)row * N + col) = make_float2(acc[i][j][0], acc[i][j][1]);
+      *reinterpret_cast<float2*>(C + (long long)(row + 8) * N + col) = make_float2(acc[i][j][2], acc[i][j][3]);
+    }
+}
+
+// M, N and K are whole multiples of the block tile (the description's constraints).
+extern "C" __global__ void __launch_bounds__(THREADS)
+    gemm_tc(const element* __restrict__ A, const element* __restrict__ B, float* __restrict__ C, int M, int N, int K) {
+  extern __shared__ __align__(128) element shared[];
+  element* sa = shared;                     // STAGES tiles of A
+  element* sb = shared + STAGES * A_STAGE;  // then STAGES tiles of B
+  int tile_m, tile_n;
+  TileOfBlock(tile_m, tile_n);
+  const int m0 = tile_m * BLOCK_M, n0 = tile_n * BLOCK_N;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int warp_m0 = warp / WARPS_N * WARP_M, warp_n0 = warp % WARPS_N * WARP_N;
+  float acc[MMA_M][MMA_N][4] = {};
+  const int k_tiles = K / BLOCK_K;
+
+  // Prologue: the first STAGES - 1 slices in flight, one commit group each (empty past the end, so
+  // that group t is always slice t).
+#pragma unroll
+  for (int s = 0; s < STAGES - 1; ++s) {
+    if (s < k_tiles) LoadStage(sa + s * A_STAGE, sb + s * B_STAGE, A, B, m0, n0, s * BLOCK_K, N, K);
+    CommitGroup();
+  }
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    WaitGroups<STAGES - 2>();  // this thread's copies of slice kt have landed
+    __syncthreads();           // everyone's have; and no warp still reads the stage refilled below
+    const int next = kt + STAGES - 1;
+    const int refill = next % STAGES;  // the stage slice kt - 1 was in
+    if (next < k_tiles) LoadStage(sa + refill * A_STAGE, sb + refill * B_STAGE, A, B, m0, n0, next * BLOCK_K, N, K);
+    CommitGroup();
+    const int stage = kt % STAGES;
+    MultiplyStage(acc, sa + stage * A_STAGE, sb + stage * B_STAGE, warp_m0, warp_n0, lane);
+  }
+  StoreTile(C, acc, m0 + warp_m0, n0 + warp_n0, N, lane);
+}
