@@ -12,17 +12,19 @@
 #                 (--keep-db PATH keeps it; the path must not exist), then replayed.
 #
 #   bench/bench_strategies.sh [--db PATH | --examples] [--keep-db PATH] [--gpu N] [--runs 50]
-#                               [--tuner PATH]
+#                               [--tuner PATH] [--warm-start]
+# --warm-start: each strategy also from a warm start (the template's other GPU models and sizes).
 set -euo pipefail
 source "$(dirname "$0")/bench_common.sh"
 bench_init bench_strategies "$@"
 
 examples_commit=74907e8
-tuner_path=build/bin/tuner db="" examples=0 keep_db="" gpu=0 runs=50
+tuner_path=build/bin/tuner db="" examples=0 keep_db="" gpu=0 runs=50 warm=()
 while (($#)); do
   case "$1" in
     --db) db=${2:?}; shift 2 ;;
     --examples) examples=1; shift ;;
+    --warm-start) warm=(--warm-start); shift ;;
     --keep-db) keep_db=${2:?}; shift 2 ;;
     --gpu) gpu=${2:?}; shift 2 ;;
     --runs) runs=${2:?}; shift 2 ;;
@@ -37,7 +39,7 @@ done
 [ -z "$db" ] || [ -f "$db" ] || bench_usage "--db '$db': no such file"
 [[ "$gpu" =~ ^[0-9]+$ ]] || bench_usage "--gpu '$gpu': expected a GPU index"
 bench_require_tuner "$tuner_path"
-replay_args=(--runs "$runs")
+replay_args=(--runs "$runs" "${warm[@]}")
 
 # The example sweeps in a database of $work, and the template versions they were measured with.
 import_examples() {
@@ -53,7 +55,7 @@ import csv, json, sys
 loaded = {t["name"]: t["hash"] for t in json.load(sys.stdin)["templates"]}
 stored = {(r["kernel"], r["template_hash"]) for r in csv.DictReader(open(sys.argv[1], newline=""))}
 for name, hash in sorted(stored):
-    if loaded.get(name) != hash: print(f"--rename={name}={name}@{sys.argv[2]}")' bench/examples/h100-h200.csv "$examples_commit")
+    if loaded.get(name) != hash: print(f"--rename={name}={name}_at_{sys.argv[2]}")' bench/examples/h100-h200.csv "$examples_commit")
   python3 bench/examples_to_export.py bench/examples/h100-h200.csv $renames >"$work/examples.jsonl"
   "$tuner" db import "$work/examples.jsonl" --db "$work/examples.db" >/dev/null || bench_die "importing the examples failed"
   db=$work/examples.db

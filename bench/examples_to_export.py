@@ -13,6 +13,9 @@ import csv
 import json
 import sys
 
+# The CSV has no memory size, and an import takes none below one byte: every GPU gets this one, so
+# cards of one name stay one model.
+UNKNOWN_MEMORY = 1
 FLOATS = ("time_ms_median", "time_ms_min", "time_ms_max", "time_ms_spread", "perf_value", "occupancy", "compile_ms")
 INTS = ("samples", "regs_per_thread", "smem_bytes", "spill_bytes", "blocks_per_sm")
 TEXTS = ("params_json", "launch_json", "status", "reason", "perf_unit", "limiter", "error_text", "measured_at")
@@ -30,7 +33,7 @@ def export_line(row, renames):
     copy_gbps = float(row["ceiling_value"] or 0) if row["perf_unit"] == "GB/s" else 0.0
     return {
         "gpu": {"uuid": row["gpu_uuid"], "name": row["gpu_name"], "cc_major": int(cc[:-1]), "cc_minor": int(cc[-1]),
-                "sm_count": int(row["sm_count"]), "memory_bytes": 0, "driver_version": row["driver_version"],
+                "sm_count": int(row["sm_count"]), "memory_bytes": UNKNOWN_MEMORY, "driver_version": row["driver_version"],
                 "cuda_version": row["cuda_version"], "sm_clock_mhz": 0},
         "template": {"name": renames.get(row["kernel"], row["kernel"]), "hash": row["template_hash"],
                      "first_seen": row["sweep_started_at"]},
