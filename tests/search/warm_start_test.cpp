@@ -80,7 +80,7 @@ TEST(WarmStart, EveryGuidedStrategyEvaluatesTheSeedsFirstAndBruteForceIgnoresThe
   const std::vector<ParamValues> all = Candidates();
   auto warm = std::make_shared<WarmStart>(MakeWarmStart(all, {Sweep(12, 3, 5.0, 0)}, 3));
   ASSERT_EQ(warm->seeds.front(), IndexOf(12, 3));
-  for (const std::string& name : {"random", "annealing", "genetic", "bayesian"}) {
+  for (const char* name : {"random", "annealing", "genetic", "bayesian"}) {
     StrategyOptions options;
     options.name = name;
     options.seed = 7;

@@ -54,8 +54,13 @@ ordered_json Json(const ImportedTemplate& imported, const WrittenTemplate& writt
 }  // namespace
 
 int RunFormatImport(int argc, char** argv) {
+  // Results files take other options than a T1 description.
+  if (argc > 1 && (std::string(argv[1]) == "kernel-tuner-cache" || std::string(argv[1]) == "t4"))
+    return RunResultsImport(argc, argv);
   const CommandSpec spec{
-      "import", "tuner import t1 FILE [--output DIR] [--name NAME] [--kernel-file FILE] [--opencl-header FILE] [--json]",
+      "import",
+      "tuner import t1 FILE [--output DIR] [--name NAME] [--kernel-file FILE] [--opencl-header FILE] [--json]\n"
+      "       tuner import kernel-tuner-cache|t4 FILE --template NAME ... (see 'tuner import t4 --help')",
       "Turn a T1 description (the JSON input format of Kernel Tuner, KTT and benchmark_hub) into a template: "
       "NAME.toml\n"
       "and a copy of its kernel source in DIR. Its Python-like conditions become the template's constraints; the\n"
@@ -64,7 +69,8 @@ int RunFormatImport(int argc, char** argv) {
       "tuner import t1 convolution.json --output kernels && tuner tune convolution --templates kernels"};
   po::options_description options("Options");
   po::positional_options_description positional;
-  AddFormatArgument(options, positional, "the format of FILE: t1");
+  AddFormatArgument(options, positional,
+                    "the format of FILE: t1 (kernel-tuner-cache and t4: results, see their --help)");
   options.add_options()("file", po::value<std::string>()->required(),
                         "the T1 description (JSON); its KernelFile is taken from its folder")(
       "output,o", po::value<std::string>(), "the folder to write into (default: NAME, in the current folder)")(

@@ -18,6 +18,7 @@
 #include "db/query/selection.h"
 #include "db/query/store.h"
 #include "db/row_json.h"
+#include "exchange/imported_sweep.h"
 #include "reports/report_format.h"
 #include "template/problem_size.h"
 #include "template/template_library.h"
@@ -77,7 +78,10 @@ ordered_json SelectionJson(const db::Selection& s, const db::LookupTarget& targe
       {"gpu", db::ToJson(target.gpu)}, {"status", db::ToString(s.status)}, {"note", s.Describe(target)}};
   if (s.status == db::LookupStatus::kNotFound) return out;
   out["fallback"] = db::ToString(s.fallback);
-  out["from"] = {{"size", s.row.size_key}, {"gpu", db::ToJson(s.row.gpu)}, {"size_distance", s.size_distance}};
+  out["from"] = {{"size", s.row.size_key},
+                 {"gpu", db::ToJson(s.row.gpu)},
+                 {"size_distance", s.size_distance},
+                 {"imported", IsImportedGpu(s.row.gpu)}};  // published results, not measured here
   out["template_hash"] = s.row.templ.hash;
   out["stale"] = s.row.stale;
   out.update(db::RecordJson(s.row.measurement, QueryJsonKeys()));
@@ -98,6 +102,8 @@ void PrintSelection(const db::Selection& s, const db::LookupTarget& target, cons
               db::ToString(s.status), s.Describe(target).c_str());
   if (s.status == db::LookupStatus::kNotFound) return;
   const db::MeasurementRecord& m = s.row.measurement;
+  if (IsImportedGpu(s.row.gpu))
+    std::printf("  %-11s published results of %s, not measured here\n", "imported", s.row.gpu.name.c_str());
   const ordered_json launch = db::ParseStoredJson(m.launch_json);
   std::printf("  %-11s %s\n", "parameters", report::ParamsText(m.params_json).c_str());
   if (launch.is_object())

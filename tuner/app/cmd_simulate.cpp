@@ -16,9 +16,11 @@
 #include "common/option_values.h"
 #include "common/progress_bar.h"
 #include "common/text_table.h"
+#include "common/whole_file.h"
 #include "db/query/selection.h"
 #include "db/query/store.h"
 #include "db/row_json.h"
+#include "exchange/imported_sweep.h"
 #include "search/simulation.h"
 #include "sweep/warm_sources.h"
 #include "template/problem_size.h"
@@ -39,6 +41,7 @@ struct SimulateOptions {
   std::size_t runs = 0;
   StrategyOptions strategy;  // budget and seed; the name is set per strategy
   bool warm_start = false;   // each strategy but brute force also from the other stored sweeps
+  std::string orders_path;   // --orders: each run's configurations in order, as JSON lines ("": none)
 };
 
 // One GPU's complete sweep, replayable.
@@ -70,6 +73,7 @@ SimulateOptions ReadOptions(const po::variables_map& vm) {
   o.strategy.max_evaluations = BudgetOption(vm);
   o.strategy.seed = SeedOption(vm);
   o.warm_start = vm.count("warm-start") > 0;
+  if (vm.count("orders")) o.orders_path = vm["orders"].as<std::string>();
   return o;
 }
 
@@ -171,7 +175,8 @@ ordered_json SummaryJson(const StrategySummary& s) {
             {"min", s.min_to_target ? ordered_json(*s.min_to_target) : ordered_json()},
             {"max", s.max_to_target ? ordered_json(*s.max_to_target) : ordered_json()}}},
           {"evaluations_mean", s.mean_evaluations},
-          {"best_over_optimum_mean", s.mean_best_ratio}};
+          {"best_over_optimum_mean", s.mean_best_ratio},
+          {"methodology_score", OptionalJson(s.methodology_score)}};
 }
 
 ordered_json SweepJson(const StoredSweep& sweep, const std::vector<StrategySummary>& summaries) {
@@ -181,6 +186,7 @@ ordered_json SweepJson(const StoredSweep& sweep, const std::vector<StrategySumma
   for (const auto& t : l.time_ms) within += t && *t <= *l.time_ms[optimum] * (1 + kTolerance);
   ordered_json out = {
       {"gpu", db::ToJson(sweep.gpu)},
+      {"imported", IsImportedGpu(sweep.gpu)},
       {"template_hash", sweep.template_hash},
       {"candidates", l.candidates.size()},
       {"ok", l.OkCount()},
@@ -197,16 +203,41 @@ std::string Cell(const std::optional<double>& value) { return value ? Fixed(*val
 void PrintSweep(const StoredSweep& sweep, const std::vector<StrategySummary>& summaries, const SimulateOptions& o) {
   const Landscape& l = sweep.landscape;
   const std::size_t optimum = *l.Optimum();
-  std::cout << o.kernel << " " << o.size_key << " on " << sweep.gpu.name << " (" << sweep.gpu.uuid
-            << "): " << l.candidates.size() << " candidates, " << l.OkCount() << " ok, optimum "
-            << Fixed(*l.time_ms[optimum], 4) << " ms " << ParamsJson(l.candidates[optimum]) << "\n";
-  TextTable table({"strategy", "reached", "evals to 5% mean", "median", "min", "max", "evals used", "best/opt"});
+  std::cout << o.kernel << " " << o.size_key << " on " << sweep.gpu.name << " ("
+            << (IsImportedGpu(sweep.gpu) ? "imported" : sweep.gpu.uuid) << "): " << l.candidates.size()
+            << " candidates, " << l.OkCount() << " ok, optimum " << Fixed(*l.time_ms[optimum], 4) << " ms "
+            << ParamsJson(l.candidates[optimum]) << "\n";
+  TextTable table(
+      {"strategy", "reached", "evals to 5% mean", "median", "min", "max", "evals used", "best/opt", "score"});
   for (const StrategySummary& s : summaries)
     table.Add({s.strategy, std::to_string(s.reached) + "/" + std::to_string(s.runs), Cell(s.mean_to_target),
                Cell(s.median_to_target), s.min_to_target ? std::to_string(*s.min_to_target) : "-",
                s.max_to_target ? std::to_string(*s.max_to_target) : "-", Fixed(s.mean_evaluations, 1),
-               Fixed(s.mean_best_ratio, 3)});
+               Fixed(s.mean_best_ratio, 3), s.methodology_score ? Fixed(*s.methodology_score, 3) : "-"});
   table.Print(std::cout);
+  if (!summaries.empty() && !summaries.front().methodology_score)
+    std::cout << "no methodology score: " << summaries.front().score_note << "\n";
+  else
+    std::cout << "score: the methodology of Willemsen et al. 2024 (0 random search, 1 the optimum from the start), "
+                 "each evaluation charged its stored compile and run time\n";
+}
+
+// One JSON line per run: the GPU, the strategy, the run and its configurations in the order
+// evaluated (what bench/compare_methodology_score.sh hands the methodology's own package).
+std::string OrderLines(const StoredSweep& sweep, const std::vector<StrategySummary>& summaries) {
+  std::string lines;
+  for (const StrategySummary& s : summaries)
+    for (std::size_t run = 0; run < s.orders.size(); ++run) {
+      ordered_json configurations = ordered_json::array();
+      for (const std::size_t c : s.orders[run])
+        configurations.push_back(ordered_json::parse(ParamsJson(sweep.landscape.candidates[c])));
+      lines +=
+          ordered_json{
+              {"gpu", sweep.gpu.name}, {"strategy", s.strategy}, {"run", run}, {"configurations", configurations}}
+              .dump() +
+          "\n";
+    }
+  return lines;
 }
 
 }  // namespace
@@ -215,10 +246,13 @@ int RunSimulate(int argc, char** argv) {
   const CommandSpec spec{
       "simulate",
       "tuner simulate KERNEL [--size WxH] [--device NAME] [--strategy S|all] [--budget N] [--runs R] "
-      "[--seed S] [--warm-start] [--db PATH] [--json]",
+      "[--seed S] [--warm-start] [--orders FILE] [--db PATH] [--json]",
       "Replay a complete stored sweep without a GPU: each strategy's evaluations are answered from\n"
       "the stored results. Prints, per strategy, how many evaluations it needed to come within 5% of\n"
-      "the optimum (over R runs seeded S, S+1, ...) and how often it got there within the budget.",
+      "the optimum (over R runs seeded S, S+1, ...), how often it got there within the budget, and the\n"
+      "community's methodology score (Willemsen et al. 2024; 0 is random search, 1 the optimum from the\n"
+      "start), each evaluation charged the compile and run time stored for it. Sweeps imported from\n"
+      "published results ('tuner import kernel-tuner-cache|t4') replay like measured ones.",
       "tuner simulate transpose --strategy all --runs 50"};
   po::options_description options("Options");
   po::positional_options_description positional;
@@ -234,6 +268,8 @@ int RunSimulate(int argc, char** argv) {
   options.add_options()("warm-start",
                         "also run each strategy but brute force from a warm start: the template's other stored "
                         "sweeps (other GPU models, other sizes), as tune --warm-start auto uses them");
+  options.add_options()("orders", po::value<std::string>(),
+                        "also write each run's configurations, in the order evaluated, to FILE (JSON lines)");
   AddJsonOption(options);
   AddTemplatesOption(options);
   AddDatabaseOption(options);
@@ -254,6 +290,8 @@ int RunSimulate(int argc, char** argv) {
                       {"runs", o.runs},           {"budget", o.strategy.max_evaluations},
                       {"seed", o.strategy.seed},  {"sweeps", ordered_json::array()}};
   const auto sweeps = CompleteSweeps(groups, templ, o, hash);
+  if (!o.orders_path.empty()) RequireNoFolder("orders", o.orders_path);
+  std::string orders;
   ProgressBar progress(ProgressStyleFor(StderrIsTerminal()), "tuner simulate", false);
   ProgressCounts runs{sweeps.size() * o.strategies.size() * o.runs * (o.warm_start ? 2 : 1), 0, 0, 0};
   for (const StoredSweep& sweep : sweeps) {
@@ -263,11 +301,13 @@ int RunSimulate(int argc, char** argv) {
       progress.Update(0, runs);
     });
     progress.Finish();
+    if (!o.orders_path.empty()) orders += OrderLines(sweep, summaries);
     if (JsonOutput(vm))
       doc["sweeps"].push_back(SweepJson(sweep, summaries));
     else
       PrintSweep(sweep, summaries, o);
   }
+  if (!o.orders_path.empty()) WriteWholeFile(o.orders_path, orders);
   if (JsonOutput(vm)) std::cout << doc.dump(2) << "\n";
   return kExitOk;
 }

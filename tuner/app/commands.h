@@ -14,7 +14,8 @@ int RunQuery(int argc, char** argv);
 int RunSimulate(int argc, char** argv);
 int RunReport(int argc, char** argv);
 int RunDb(int argc, char** argv);
-int RunFormatImport(int argc, char** argv);  // tuner import: a T1 description as a template
-int RunFormatExport(int argc, char** argv);  // tuner export: stored results as T4
+int RunFormatImport(int argc, char** argv);   // tuner import: a T1 description as a template
+int RunResultsImport(int argc, char** argv);  // tuner import kernel-tuner-cache|t4: published results as a sweep
+int RunFormatExport(int argc, char** argv);   // tuner export: stored results as T4
 
 }  // namespace tuner

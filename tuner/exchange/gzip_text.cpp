@@ -45,10 +45,11 @@ std::string Gunzip(const std::string& compressed, std::size_t max_bytes, const s
     z.avail_out = sizeof chunk;
     const int status = inflate(&z, Z_NO_FLUSH);
     if (status != Z_OK && status != Z_STREAM_END && status != Z_BUF_ERROR)
-      throw UsageError(what + ": corrupt gzip data (" + (z.msg ? z.msg : "zlib error " + std::to_string(status)) + ")");
+      throw UsageError(what + ": corrupt gzip data (" +
+                       (z.msg ? std::string(z.msg) : "zlib error " + std::to_string(status)) + ")");
     text.append(chunk, sizeof chunk - z.avail_out);
     if (text.size() > max_bytes)
-      throw UsageError(what + ": inflates to more than " + std::to_string(max_bytes >> 20) + " MiB");
+      throw UsageError(what + ": inflates to more than " + std::to_string(max_bytes) + " bytes");
     if (status == Z_STREAM_END) {
       if (z.avail_in == 0) return text;
       if (inflateReset(&z) != Z_OK) throw UsageError(what + ": zlib could not read the next gzip member");

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
+
+#include "search/methodology_score.h"
 
 namespace tuner {
 
@@ -14,6 +17,13 @@ std::map<std::string, const db::MeasurementRecord*> ByParams(const std::vector<d
   for (const db::MeasurementRecord& r : records)
     if (r.status != CandidateStatus::kSkipped) by_params[CandidateIdentity(r.params_json)] = &r;
   return by_params;
+}
+
+// The stored evaluation of each candidate, by identity.
+std::map<std::string, const db::MeasurementRecord*> ByIdentity(const std::vector<db::MeasurementRecord>& records) {
+  std::map<std::string, const db::MeasurementRecord*> by_identity;
+  for (const db::MeasurementRecord& r : records) by_identity[CandidateIdentity(r.params_json)] = &r;
+  return by_identity;
 }
 
 std::optional<double> TimeOf(const db::MeasurementRecord& r) {
@@ -43,7 +53,7 @@ std::size_t Landscape::OkCount() const {
 
 Landscape LandscapeFromRecords(std::vector<ParamValues> candidates, std::vector<ParamSpec> params,
                                const std::vector<db::MeasurementRecord>& records) {
-  Landscape landscape{std::move(candidates), std::move(params), {}};
+  Landscape landscape{std::move(candidates), std::move(params), {}, {}};
   const std::vector<Evaluation> stored = StoredEvaluations(landscape.candidates, records);
   if (stored.size() < landscape.candidates.size()) {
     std::size_t first_missing = 0;
@@ -55,21 +65,28 @@ Landscape LandscapeFromRecords(std::vector<ParamValues> candidates, std::vector<
   }
   for (const Evaluation& e : stored)
     landscape.time_ms.push_back(e.ok ? std::optional<double>(e.time_ms) : std::nullopt);
+  const auto by_identity = ByIdentity(records);
+  for (const ParamValues& c : landscape.candidates) {
+    const auto found = by_identity.find(ParamsJson(c));
+    landscape.cost_ms.push_back(found == by_identity.end() ? 0 : EvaluationCostMs(*found->second));
+  }
   return landscape;
 }
 
 Landscape LandscapeFromRecordsOnly(const std::vector<db::MeasurementRecord>& records) {
-  std::vector<std::pair<ParamValues, std::optional<double>>> stored;
-  for (const auto& [json, record] : ByParams(records)) stored.emplace_back(ParamsFromJson(json), TimeOf(*record));
+  std::vector<std::tuple<ParamValues, std::optional<double>, double>> stored;
+  for (const auto& [json, record] : ByParams(records))
+    stored.emplace_back(ParamsFromJson(json), TimeOf(*record), EvaluationCostMs(*record));
   // Odometer order over ascending values, as a template that lists its values ascending enumerates.
   const auto values_less = [](const auto& a, const auto& b) {
-    return std::lexicographical_compare(a.first.begin(), a.first.end(), b.first.begin(), b.first.end(),
+    const ParamValues &pa = std::get<0>(a), &pb = std::get<0>(b);
+    return std::lexicographical_compare(pa.begin(), pa.end(), pb.begin(), pb.end(),
                                         [](const auto& x, const auto& y) { return x.second < y.second; });
   };
   std::sort(stored.begin(), stored.end(), values_less);
   Landscape landscape;
   std::vector<std::set<long long>> values;
-  for (auto& [params, time] : stored) {
+  for (auto& [params, time, cost] : stored) {
     if (landscape.params.empty()) {
       for (const auto& [name, value] : params) landscape.params.push_back({name, {}, {}});
       values.resize(params.size());
@@ -77,6 +94,7 @@ Landscape LandscapeFromRecordsOnly(const std::vector<db::MeasurementRecord>& rec
     for (std::size_t d = 0; d < params.size() && d < values.size(); ++d) values[d].insert(params[d].second);
     landscape.candidates.push_back(std::move(params));
     landscape.time_ms.push_back(time);
+    landscape.cost_ms.push_back(cost);
   }
   for (std::size_t d = 0; d < values.size(); ++d) landscape.params[d].values.assign(values[d].begin(), values[d].end());
   return landscape;
@@ -89,6 +107,7 @@ SimulatedRun SimulateRun(const Landscape& landscape, const StrategyOptions& opti
   while (const std::optional<std::size_t> next = strategy->Next(history)) {
     const std::optional<double>& time = landscape.time_ms.at(*next);
     history.push_back({*next, time.has_value(), time.value_or(0)});
+    run.order.push_back(*next);
     if (time && (!run.best_ms || *time < *run.best_ms)) run.best_ms = time;
     if (time && *time <= target_ms && !run.evaluations_to_target) run.evaluations_to_target = history.size();
   }
@@ -96,12 +115,17 @@ SimulatedRun SimulateRun(const Landscape& landscape, const StrategyOptions& opti
   return run;
 }
 
+double EvaluationCostMs(const db::MeasurementRecord& record) {
+  return record.compile_ms + record.samples * record.time_ms_median;
+}
+
 StrategySummary SimulateStrategy(const Landscape& landscape, const StrategyOptions& options, std::size_t runs,
-                                 double tolerance, const std::function<void()>& run_done) {
+                                 double tolerance, const std::function<void()>& run_done,
+                                 const MethodologySettings& score_settings) {
   const std::optional<std::size_t> optimum = landscape.Optimum();
   if (!optimum) throw std::invalid_argument("no candidate of the stored sweep succeeded: nothing to search for");
   const double optimum_ms = *landscape.time_ms[*optimum];
-  StrategySummary summary{options.name, runs, 0, {}, {}, {}, {}, 0, 0};
+  StrategySummary summary{options.name, runs, 0, {}, {}, {}, {}, 0, 0, {}, {}, {}};
   std::vector<std::size_t> to_target;
   double evaluations = 0, ratio = 0;
   std::size_t found = 0;
@@ -115,7 +139,13 @@ StrategySummary SimulateStrategy(const Landscape& landscape, const StrategyOptio
       ++found;
     }
     if (run.evaluations_to_target) to_target.push_back(*run.evaluations_to_target);
+    summary.orders.push_back(run.order);
     if (run_done) run_done();
+  }
+  try {
+    summary.methodology_score = MethodologyScore(landscape.time_ms, landscape.cost_ms, summary.orders, score_settings);
+  } catch (const std::invalid_argument& e) {
+    summary.score_note = e.what();
   }
   summary.reached = to_target.size();
   summary.mean_evaluations = runs ? evaluations / static_cast<double>(runs) : 0;

@@ -1,6 +1,7 @@
 // Replaying a complete stored sweep without a GPU: each strategy's evaluations are answered from
 // the stored measurements, to count how many evaluations it needs to come within a tolerance
-// (5%) of the sweep's optimum.
+// (5%) of the sweep's optimum, and to score it as the community's methodology does
+// (methodology_score.h), each evaluation charged the compile and run time the sweep records.
 #pragma once
 
 #include <cstddef>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "db/query/records.h"
+#include "search/methodology_space.h"
 #include "search/search_strategy.h"
 #include "template/search_space.h"
 #include "template/template_spec.h"
@@ -27,6 +29,9 @@ struct Landscape {
   std::vector<ParamValues> candidates;
   std::vector<ParamSpec> params;
   std::vector<std::optional<double>> time_ms;  // nullopt: the candidate did not succeed
+  // What evaluating each candidate cost, as stored: its compile time and its timed runs (samples x
+  // median). All 0 when the store does not know (then there is no methodology score).
+  std::vector<double> cost_ms;
 
   std::optional<std::size_t> Optimum() const;  // the fastest ok candidate
   std::size_t OkCount() const;
@@ -45,6 +50,7 @@ struct SimulatedRun {
   std::size_t evaluations = 0;
   std::optional<std::size_t> evaluations_to_target;  // counting the one that reached it
   std::optional<double> best_ms;
+  std::vector<std::size_t> order;  // the candidates in the order evaluated
 };
 SimulatedRun SimulateRun(const Landscape& landscape, const StrategyOptions& options, double target_ms);
 
@@ -57,11 +63,20 @@ struct StrategySummary {
   std::optional<std::size_t> min_to_target, max_to_target;
   double mean_evaluations = 0;  // until the strategy stopped
   double mean_best_ratio = 0;   // best time found / optimum, over runs that found an ok candidate
+  // The community's score over the runs (methodology_score.h); empty when the sweep's costs are
+  // unknown, with the reason in score_note.
+  std::optional<double> methodology_score;
+  std::string score_note;
+  std::vector<std::vector<std::size_t>> orders;  // each run's candidates in the order evaluated
 };
+
+// What evaluating a stored candidate cost: compile_ms plus samples x time_ms_median (0 if unknown).
+double EvaluationCostMs(const db::MeasurementRecord& record);
 
 // `runs` runs with seeds options.seed, options.seed + 1, ..., `run_done` called after each (for
 // progress). Throws std::invalid_argument when the landscape has no ok candidate.
 StrategySummary SimulateStrategy(const Landscape& landscape, const StrategyOptions& options, std::size_t runs,
-                                 double tolerance = 0.05, const std::function<void()>& run_done = {});
+                                 double tolerance = 0.05, const std::function<void()>& run_done = {},
+                                 const MethodologySettings& score_settings = {});
 
 }  // namespace tuner

@@ -1,0 +1,105 @@
+// tuner import kernel-tuner-cache|t4: published results stored as a sweep, replayed by simulate.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.h"
+#include "db_test_util.h"
+#include "gzip_test_util.h"
+
+namespace tuner {
+namespace {
+
+using db::testing::TempDir;
+using nlohmann::json;
+using testing::RunCommand;
+
+const std::string kTuner = TUNER_EXECUTABLE;
+const std::string kResults = std::string(TUNER_FIXTURES_DIR) + "/results/";
+
+// A T1-imported vector_add template in dir/kernels and a database path beside it.
+struct ImportFixture {
+  TempDir dir;
+  std::string kernels = dir.File("kernels"), db = dir.File("t.db");
+  ImportFixture() {
+    const auto r = RunCommand(kTuner + " import t1 " + TUNER_FIXTURES_DIR + "/t1/vector_add.json -o " + kernels);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+  }
+  testing::CliResult Import(const std::string& format, const std::string& file, const std::string& extra = "") {
+    return RunCommand(kTuner + " import " + format + " " + file + " --template vector_add --templates " + kernels +
+                      " --db " + db + " --json " + extra);
+  }
+};
+
+TEST(ResultsImport, AKernelTunerCacheBecomesAnImportedSweepThatSimulateReplaysAndScores) {
+  ImportFixture f;
+  const auto first = f.Import("kernel-tuner-cache", kResults + "vector_add_cache.json");
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  const json out = json::parse(first.out);
+  EXPECT_EQ(out["configurations"], 22);
+  EXPECT_EQ(out["ok"], 20);
+  EXPECT_EQ(out["failed"], 2);
+  EXPECT_EQ(out["gpu_model"], "NVIDIA Test GPU");
+  EXPECT_EQ(out["size"], "1000000");
+  EXPECT_EQ(out["rows_changed"], 22);
+  const auto again = f.Import("kernel-tuner-cache", kResults + "vector_add_cache.json");
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(json::parse(again.out)["rows_changed"], 0);  // the same file twice changes nothing
+
+  const auto sim = RunCommand(kTuner + " simulate vector_add --templates " + f.kernels + " --db " + f.db +
+                              " --runs 5 --strategy brute_force,random,annealing --json");
+  ASSERT_EQ(sim.exit_code, 0) << sim.err;
+  const json doc = json::parse(sim.out);
+  ASSERT_EQ(doc["sweeps"].size(), 1u);
+  const json& sweep = doc["sweeps"][0];
+  EXPECT_TRUE(sweep["imported"].get<bool>());
+  EXPECT_EQ(sweep["candidates"], 22);
+  EXPECT_EQ(sweep["optimum"]["params"], json::parse(R"({"block_size_x":128,"tile_size":2})"));
+  for (const json& s : sweep["strategies"]) {
+    ASSERT_TRUE(s["methodology_score"].is_number()) << s.dump();
+    EXPECT_LE(s["methodology_score"].get<double>(), 1.0);
+  }
+}
+
+TEST(ResultsImport, AGzippedT4FileNeedsItsGpuModelNamed) {
+  ImportFixture f;
+  std::ofstream(f.dir.File("t4.json.gz"), std::ios::binary)
+      << testing::Gzip(testing::ReadFileText(kResults + "vector_add_t4.json"));
+  const auto unnamed = f.Import("t4", f.dir.File("t4.json.gz"));
+  EXPECT_EQ(unnamed.exit_code, 2);
+  EXPECT_NE(unnamed.err.find("does not name its GPU; name it with --gpu-model"), std::string::npos) << unnamed.err;
+  EXPECT_FALSE(std::filesystem::exists(f.db));
+  const auto named = f.Import("t4", f.dir.File("t4.json.gz"), "--gpu-model 'NVIDIA A100-PCIE-40GB'");
+  ASSERT_EQ(named.exit_code, 0) << named.err;
+  EXPECT_EQ(json::parse(named.out)["ok"], 20);
+  EXPECT_EQ(json::parse(named.out)["gpu_uuid"], "imported:NVIDIA A100-PCIE-40GB");
+}
+
+TEST(ResultsImport, AMalformedFileIsRefusedNamingTheLineAndNothingIsStored) {
+  ImportFixture f;
+  std::string text = testing::ReadFileText(kResults + "vector_add_cache.json");
+  const std::string time = "\"time\": 1.395625";
+  text.replace(text.find(time), time.size(), "\"time\": null");
+  std::ofstream(f.dir.File("bad.json")) << text;
+  const auto r = f.Import("kernel-tuner-cache", f.dir.File("bad.json"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("line 10 (\"32,2\"), field time: is null, not a number of milliseconds"), std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(f.db));
+  // A configuration the template's constraints exclude is refused too.
+  text = testing::ReadFileText(kResults + "vector_add_cache.json");
+  const std::string config = "\"block_size_x\": 1024, \"tile_size\": 2";
+  text.replace(text.find(config), config.size(), "\"block_size_x\": 1024, \"tile_size\": 3");
+  std::ofstream(f.dir.File("outside.json")) << text;
+  const auto outside = f.Import("kernel-tuner-cache", f.dir.File("outside.json"));
+  EXPECT_EQ(outside.exit_code, 2);
+  EXPECT_NE(outside.err.find("block_size_x=1024 tile_size=3 is not a candidate of template 'vector_add'"),
+            std::string::npos)
+      << outside.err;
+  EXPECT_NE(RunCommand(kTuner + " import t9 x").err.find("not a format"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tuner

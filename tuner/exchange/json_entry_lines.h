@@ -1,0 +1,24 @@
+// Where the entries of a results file start: a refusal names the line of the configuration it is
+// about, and nlohmann-json's document keeps no positions, so a second, SAX pass over the text
+// counts the lines.
+#pragma once
+
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace tuner {
+
+// The document, its member order kept. A syntax error is a UsageError naming `what`, the line and
+// the column: "the Kernel Tuner cache 'A100.json': line 7, column 3: syntax error ...".
+nlohmann::ordered_json ParseJsonNamingLine(const std::string& text, const std::string& what);
+
+// The line (from 1) on which each element of the top-level member `member` starts, in order: the
+// values of an object, the items of an array. Empty when there is no such member. `text` must parse.
+std::vector<std::size_t> EntryLines(const std::string& text, const std::string& member);
+
+// "line 12" for entry `index`, or "entry 12" when the lines are unknown.
+std::string EntryPlace(const std::vector<std::size_t>& lines, std::size_t index);
+
+}  // namespace tuner
