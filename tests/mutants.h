@@ -129,9 +129,12 @@ inline std::vector<Mutant> GemmTensorCoreMutants() {
        "512x512x512",
        "1",
        true},
+      // At 512^3 the inputs stay in L2 and the copies may land before the reads (8-warp blocks
+      // passed on an H100); at 4096^3 A and B (64 MiB) exceed its 50 MiB, and a slice read right
+      // after its copies were issued is read before DRAM answers.
       {"missing cp.async.wait_group: the stage is read before this thread's own copies land",
        {{"    WaitGroups<STAGES - 2>();  // this thread's", "    // mutant: no wait;"}},
-       "512x512x512",
+       "4096x4096x4096",
        "1",
        true},
       {"wrong layout: A's fragments are read from a dense, unswizzled tile, not where the copies put them",
@@ -143,7 +146,7 @@ inline std::vector<Mutant> GemmTensorCoreMutants() {
   };
 }
 
-// 9 of their 216 candidates at 512^3, with every value of every parameter.
+// 9 of their 216 candidates at 512^3 and 4096^3, with every value of every parameter.
 inline const std::string kGemmTensorCoreSample =
     "(BLOCK_M + 2 * BLOCK_N + 3 * BLOCK_K + 5 * WARP_M + 7 * WARP_N + 11 * STAGES + 13 * SWIZZLE) % 23 == 0";
 
