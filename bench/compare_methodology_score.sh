@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Our methodology score (tuner simulate) beside the `autotuning-methodology` package's, on the same
-# runs: each benchmark_hub Kernel Tuner cache named is imported (tuner import kernel-tuner-cache),
-# replayed by our strategies (tuner simulate --orders), and the same runs, configuration by
-# configuration, are scored by the package (its SearchspaceStatistics, RandomSearchCalculatedBaseline
-# and StochasticOptimizationAlgorithm curve, with the paper's cutoff 0.96 and the package's default
-# start 0.01 and resolution 10^4). The package draws its curve from a bagged ensemble (random) and
-# charges each evaluation every time the cache records (compile, benchmark, framework, strategy,
-# verification), where ours charges the compile time and the timed runs: small differences are expected.
+# Our methodology score (tuner simulate) beside the `autotuning-methodology` package's (PyPI, 1.1.0),
+# on the same runs: each benchmark_hub space named (its T4 file, KERNEL/GPU_T4.json.gz) is imported
+# (tuner import t4), replayed by our strategies (tuner simulate --orders), and the same runs,
+# configuration by configuration, are scored by the package (SearchspaceStatistics,
+# RandomSearchCalculatedBaseline, StochasticOptimizationAlgorithm, with its default settings: cutoff
+# 0.95, start 0.01, resolution 1000, every time key). The package fits its curve with a bagged
+# ensemble (random), and charges each evaluation the framework's time too (about 2 ms a
+# configuration) where ours charges the compile time and the timed runs: small differences are expected.
 #
 #   bench/compare_methodology_score.sh BENCHMARK_HUB [SPACE...]
 #     BENCHMARK_HUB  a checkout of github.com/AutoTuningAssociation/benchmark_hub (its cachefiles/)
@@ -43,23 +43,25 @@ fi
 for space in "${spaces[@]}"; do
   kernel=${space%/*}
   gpu=${space#*/}
-  cache=$hub/cachefiles/$kernel/$gpu.json.gz
-  [ -f "$cache" ] || cache=$hub/cachefiles/$kernel/$gpu.json
-  if [ ! -f "$cache" ]; then
-    echo "compare_methodology_score: no cache $hub/cachefiles/$kernel/$gpu.json[.gz]; skipping $space" >&2
+  t4=$hub/cachefiles/$kernel/${gpu}_T4.json.gz
+  [ -f "$t4" ] || t4=$hub/cachefiles/$kernel/${gpu}_T4.json
+  if [ ! -f "$t4" ]; then
+    echo "compare_methodology_score: no T4 file $hub/cachefiles/$kernel/${gpu}_T4.json[.gz]; skipping $space" >&2
     continue
   fi
   db=$work/$kernel-$gpu.db
-  size=$("$tuner" import kernel-tuner-cache "$cache" --template "$kernel" --gpu-model "$gpu" --db "$db" --json |
-    python3 -c 'import json,sys; print(json.load(sys.stdin)["size"])')
-  "$tuner" simulate "$kernel" --size "$size" --db "$db" --strategy "$strategies" --runs "$runs" \
-    --orders "$work/orders.jsonl" --json >"$work/ours.json"
+  "$tuner" import t4 "$t4" --template "$kernel" --gpu-model "$gpu" --size 1 --db "$db" >/dev/null 2>&1
+  "$tuner" simulate "$kernel" --size 1 --db "$db" --strategy "$strategies" --runs "$runs" \
+    --orders "$work/orders.jsonl" --json >"$work/ours.json" 2>"$work/simulate.log" || {
+    cat "$work/simulate.log" >&2
+    exit 1
+  }
   echo "== $space: $(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["sweeps"][0]; print(s["candidates"], "candidates,", s["ok"], "ok")' "$work/ours.json")"
   if ((have_package)); then
-    mkdir -p "$work/caches/$kernel" "$work/visualizations"
-    if [[ $cache == *.gz ]]; then gzip -dc "$cache" >"$work/caches/$kernel/$gpu.json"; else cp "$cache" "$work/caches/$kernel/$gpu.json"; fi
-    "$venv/bin/python" bench/methodology_package_score.py "$work/caches" "$kernel" "$gpu" "$work/orders.jsonl" \
-      "$work/ours.json" "$work/visualizations"
+    mkdir -p "$work/run"
+    if [[ $t4 == *.gz ]]; then gzip -dc "$t4" >"$work/space_T4.json"; else cp "$t4" "$work/space_T4.json"; fi
+    "$venv/bin/python" bench/methodology_package_score.py "$work/space_T4.json" "$kernel" "$gpu" "$work/orders.jsonl" \
+      "$work/ours.json" "$work/run"
   else
     python3 -c 'import json,sys
 for s in json.load(open(sys.argv[1]))["sweeps"][0]["strategies"]:

@@ -1,10 +1,11 @@
-"""The `autotuning-methodology` package's score of runs that `tuner simulate --orders` wrote.
+"""The `autotuning-methodology` package's score (version 1.1.0's API) of runs `tuner simulate --orders` wrote.
 
-Usage: methodology_package_score.py CACHES KERNEL GPU ORDERS.jsonl OURS.json VISUALIZATIONS
-CACHES/KERNEL/GPU.json is the brute-forced Kernel Tuner cache (uncompressed). Each run's configurations
-are looked up in it and handed to the package as the results of a Kernel Tuner run (T4 evaluations with
-the cache's times), then scored as its get_strategy_scores scores them; OURS.json (simulate --json)
-gives our score of the same runs, printed beside it.
+Usage: methodology_package_score.py T4_FILE APPLICATION GPU ORDERS.jsonl OURS.json RUN_FOLDER
+T4_FILE is the brute-forced space as a T4 results file (uncompressed), the package's "full search space
+file". Each run's configurations are looked up in it and handed to the package as the results of a
+tuning run (T4 evaluations with the file's times, in seconds as the package's runner converts them),
+then scored as its get_strategy_scores scores them, with its default settings (cutoff 0.95, start 0.01,
+resolution 1000, every time key); OURS.json (simulate --json) gives our score of the same runs.
 """
 import json
 import sys
@@ -17,54 +18,52 @@ from autotuning_methodology.curves import StochasticOptimizationAlgorithm
 from autotuning_methodology.runner import write_results
 from autotuning_methodology.searchspace_statistics import SearchspaceStatistics
 
-TIME_KEYS = ["compilation", "benchmark", "framework", "search_algorithm", "validation"]
-CACHE_KEYS = {"compilation": "compile_time", "benchmark": "benchmark_time", "framework": "framework_time",
-              "search_algorithm": "strategy_time", "validation": "verification_time"}
-ERRORS = {"CompilationFailedConfig": "compile", "RuntimeFailedConfig": "runtime", "InvalidConfig": "constraints"}
+TIME_KEYS = ["compilation", "runtimes", "framework", "search_algorithm", "validation"]
 
 
-def evaluation(entry):
-    """A cache entry as the T4 evaluation a Kernel Tuner run reports."""
-    value = entry["time"]
-    invalidity = ERRORS.get(value, "runtime") if isinstance(value, str) else "correct"
-    return {"invalidity": invalidity,
-            "times": {key: entry.get(CACHE_KEYS[key], 0) for key in TIME_KEYS},
-            "measurements": [{"name": "time", "value": value, "unit": "ms"}]}
+def in_seconds(times):
+    return {k: ([x / 1000 for x in v] if isinstance(v, list) else v / 1000) for k, v in times.items()}
 
 
-def main(caches, kernel, gpu, orders_path, ours_path, visualizations):
-    with open(Path(caches) / kernel / f"{gpu}.json", encoding="utf-8") as f:
-        data = json.load(f)
-    keys = data["tune_params_keys"]
-    by_params = {tuple(e[k] for k in keys): e for e in data["cache"].values()}
+def main(t4_file, application, gpu, orders_path, ours_path, run_folder):
+    with open(t4_file, encoding="utf-8") as f:
+        results = json.load(f)["results"]
+    names = list(results[0]["configuration"].keys())
+    by_config = {}
+    for r in results:
+        evaluation = dict(r, times=in_seconds(r["times"]))
+        for key in TIME_KEYS:
+            evaluation["times"].setdefault(key, 0)
+        by_config[tuple(r["configuration"][k] for k in names)] = evaluation
     runs = {}
     with open(orders_path, encoding="utf-8") as f:
         for line in f:
             run = json.loads(line)
             runs.setdefault(run["strategy"], []).append(
-                [evaluation(by_params[tuple(c[k] for k in keys)]) for c in run["configurations"]])
-    ours = {s["strategy"]: s["methodology_score"] for s in json.load(open(ours_path))["sweeps"][0]["strategies"]}
+                [by_config[tuple(c[k] for k in names)] for c in run["configurations"]])
+    with open(ours_path, encoding="utf-8") as f:
+        ours = {s["strategy"]: s["methodology_score"] for s in json.load(f)["sweeps"][0]["strategies"]}
 
-    stats = SearchspaceStatistics(kernel_name=kernel, device_name=gpu, minimization=True,
+    stats = SearchspaceStatistics(application_name=application, device_name=gpu, minimization=True,
                                   objective_time_keys=TIME_KEYS, objective_performance_keys=["time"],
-                                  bruteforced_caches_path=Path(caches))
-    _, _, end = stats.cutoff_point_fevals_time(0.96)
-    _, _, start = stats.cutoff_point_fevals_time(0.01)
-    time_range = np.linspace(start, end, 10000)
+                                  full_search_space_file_path=Path(t4_file))
+    _, _, start, end = stats.cutoff_point_fevals_time_start_end(0.01, 0.95)
+    time_range = np.linspace(start, end, 1000)
     baseline = RandomSearchCalculatedBaseline(stats)
     dist = stats.objective_performances_total_sorted
     print(f"{'strategy':<12} {'package':>8} {'ours':>8}")
     for strategy, repeated in runs.items():
-        description = ResultsDescription("compare", kernel, gpu, strategy, strategy, True,
+        description = ResultsDescription(Path(run_folder), application, gpu, strategy, strategy, True,
                                          objective_time_keys=TIME_KEYS, objective_performance_keys=["time"],
-                                         minimization=True, visualization_caches_path=Path(visualizations))
+                                         minimization=True)
         write_results(repeated, description)
         curve = StochasticOptimizationAlgorithm(description)
         parts = curve.get_curve_over_time(time_range, dist=dist, confidence_level=0.95)
-        values = np.concatenate([parts[2], parts[6]]) if parts[5].ndim > 0 else parts[2]
+        values = np.concatenate([parts[2], parts[6]])
         standardised = baseline.get_standardised_curves(time_range, [values], x_type="time")[0]
         ours_score = ours.get(strategy)
-        print(f"{strategy:<12} {np.mean(standardised):8.3f} {ours_score if ours_score is None else f'{ours_score:8.3f}'}")
+        ours_text = "-" if ours_score is None else f"{ours_score:.3f}"
+        print(f"{strategy:<12} {np.mean(standardised):8.3f} {ours_text:>8}")
 
 
 if __name__ == "__main__":

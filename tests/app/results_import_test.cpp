@@ -61,6 +61,17 @@ TEST(ResultsImport, AKernelTunerCacheBecomesAnImportedSweepThatSimulateReplaysAn
     ASSERT_TRUE(s["methodology_score"].is_number()) << s.dump();
     EXPECT_LE(s["methodology_score"].get<double>(), 1.0);
   }
+
+  // query answers from the imported sweep, and says so.
+  const auto query = RunCommand(kTuner + " query vector_add --device 'Test GPU' --templates " + f.kernels + " --db " +
+                                f.db + " --json");
+  ASSERT_EQ(query.exit_code, 0) << query.err;
+  const json answer = json::parse(query.out);
+  const json& selection = answer["results"][0];
+  EXPECT_TRUE(selection["from"]["imported"].get<bool>()) << query.out;
+  EXPECT_EQ(selection["params"], json::parse(R"({"block_size_x":128,"tile_size":2})"));
+  const auto text = RunCommand(kTuner + " query vector_add --device 'Test GPU' --templates " + f.kernels + " --db " + f.db);
+  EXPECT_NE(text.out.find("published results of NVIDIA Test GPU, not measured here"), std::string::npos) << text.out;
 }
 
 TEST(ResultsImport, AGzippedT4FileNeedsItsGpuModelNamed) {

@@ -52,9 +52,27 @@ MethodologySpace::MethodologySpace(const std::vector<std::optional<double>>& tim
   if (!(median_cost_ms_ > 0))
     throw std::invalid_argument("the stored sweep records no compile or run times: its tuning time is unknown");
   cost_per_evaluation_ms_ = MeanCostPerEvaluation(time_ms, cost_ms);
-  const double start = static_cast<double>(EvaluationsToCutoff(settings.cutoff_start)) * median_cost_ms_;
-  const double end = static_cast<double>(EvaluationsToCutoff(settings.cutoff)) * median_cost_ms_;
-  time_range_ = Linspace(start, end, std::max<std::size_t>(settings.resolution, 2));
+  SetTimeRange(settings);
+}
+
+// The package's cutoff_point_fevals_time_start_end: at least two evaluations apart.
+void MethodologySpace::SetTimeRange(const MethodologySettings& settings) {
+  std::size_t start = EvaluationsToCutoff(settings.cutoff_start), end = EvaluationsToCutoff(settings.cutoff);
+  if (end < start + 2) {
+    // (The package takes the smaller of this and cutoff_point(1.0)[0], the optimum's time rather
+    // than the evaluations to it, apparently by mistake; the evaluations are meant.)
+    const std::size_t to_optimum = EvaluationsToCutoff(1.0);
+    if (start == 0) {
+      end = std::min(to_optimum, end + 2);
+    } else {
+      end = std::min(to_optimum, end + 1);
+      --start;
+    }
+  }
+  if (end == start) throw std::invalid_argument("the time range is empty: random search finds the optimum at once");
+  const double start_ms = settings.cutoff_start > 0 ? static_cast<double>(start) * median_cost_ms_ : 0.0;
+  time_range_ =
+      Linspace(start_ms, static_cast<double>(end) * median_cost_ms_, std::max<std::size_t>(settings.resolution, 2));
 }
 
 // The package's "mean_per_feval": the valid ones' mean cost plus the share of failures times theirs.
@@ -74,6 +92,10 @@ std::size_t MethodologySpace::EvaluationsToCutoff(double fraction) const {
   // i: how many valid times lie above the target (the first at or below it, slowest first).
   std::size_t i = 0;
   while (i < n && valid_ascending_[n - 1 - i] > target) ++i;
+  if (fraction != 1.0 && valid_ascending_[n - 1 - i] == optimum) {
+    if (i == 0) throw std::invalid_argument("every valid candidate is the optimum: nothing to search for");
+    --i;
+  }
   return static_cast<std::size_t>(std::ceil(static_cast<double>(i) / static_cast<double>(n + 1 - i)));
 }
 

@@ -11,12 +11,13 @@
 
 namespace tuner {
 
-// The package's settings: the time range runs from where random search is expected to reach
-// `cutoff_start` of the way from the median to the optimum to where it reaches `cutoff`.
+// The package's default settings (its experiments_defaults.json, version 1.1.0): the time range
+// runs from where random search is expected to reach `cutoff_start` of the way from the median to
+// the optimum to where it reaches `cutoff`.
 struct MethodologySettings {
-  double cutoff = 0.96;            // the paper's evaluation's cutoff_percentile
-  double cutoff_start = 0.01;      // the package's default cutoff_percentile_start
-  std::size_t resolution = 10000;  // points in the time range (the package's default)
+  double cutoff = 0.95;           // cutoff_percentile
+  double cutoff_start = 0.01;     // cutoff_percentile_start
+  std::size_t resolution = 1000;  // points in the time range
 };
 
 class MethodologySpace {
@@ -34,13 +35,16 @@ class MethodologySpace {
   // Random search's expected best time at each point of TimeRange().
   std::vector<double> RandomCurve() const;
   // Evaluations random search needs, in expectation, to reach `fraction` of the way from the
-  // median to the optimum (the package's cutoff_point).
+  // median to the optimum (the package's cutoff_point: one time fewer where that point is the
+  // optimum itself, unless `fraction` is 1). Throws std::invalid_argument where the first
+  // evaluation would be the optimum.
   std::size_t EvaluationsToCutoff(double fraction) const;
 
  private:
   double MeanCostPerEvaluation(const std::vector<std::optional<double>>& time_ms,
                                const std::vector<double>& cost_ms) const;
   double RandomDraw(double evaluations) const;
+  void SetTimeRange(const MethodologySettings& settings);
 
   std::vector<double> valid_ascending_;
   double median_cost_ms_ = 0;
