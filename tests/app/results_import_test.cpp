@@ -70,7 +70,8 @@ TEST(ResultsImport, AKernelTunerCacheBecomesAnImportedSweepThatSimulateReplaysAn
   const json& selection = answer["results"][0];
   EXPECT_TRUE(selection["from"]["imported"].get<bool>()) << query.out;
   EXPECT_EQ(selection["params"], json::parse(R"({"block_size_x":128,"tile_size":2})"));
-  const auto text = RunCommand(kTuner + " query vector_add --device 'Test GPU' --templates " + f.kernels + " --db " + f.db);
+  const auto text =
+      RunCommand(kTuner + " query vector_add --device 'Test GPU' --templates " + f.kernels + " --db " + f.db);
   EXPECT_NE(text.out.find("published results of NVIDIA Test GPU, not measured here"), std::string::npos) << text.out;
 }
 
@@ -86,6 +87,21 @@ TEST(ResultsImport, AGzippedT4FileNeedsItsGpuModelNamed) {
   ASSERT_EQ(named.exit_code, 0) << named.err;
   EXPECT_EQ(json::parse(named.out)["ok"], 20);
   EXPECT_EQ(json::parse(named.out)["gpu_uuid"], "imported:NVIDIA A100-PCIE-40GB");
+}
+
+TEST(ResultsImport, WhatExportT4WritesImportsBackWithItsGpuModel) {
+  ImportFixture f;
+  ASSERT_EQ(f.Import("kernel-tuner-cache", kResults + "vector_add_cache.json").exit_code, 0);
+  const auto exported = RunCommand(kTuner + " export t4 vector_add --templates " + f.kernels + " --db " + f.db +
+                                   " -o " + f.dir.File("t4.json"));
+  ASSERT_EQ(exported.exit_code, 0) << exported.err;
+  const auto back = RunCommand(kTuner + " import t4 " + f.dir.File("t4.json") + " --template vector_add --templates " +
+                               f.kernels + " --db " + f.dir.File("back.db") + " --json");
+  ASSERT_EQ(back.exit_code, 0) << back.err;
+  const json out = json::parse(back.out);
+  EXPECT_EQ(out["gpu_model"], "NVIDIA Test GPU");  // the metadata's device_query name
+  EXPECT_EQ(out["ok"], 20);
+  EXPECT_EQ(out["failed"], 2);
 }
 
 TEST(ResultsImport, AMalformedFileIsRefusedNamingTheLineAndNothingIsStored) {
