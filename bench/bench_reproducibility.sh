@@ -48,7 +48,7 @@ case "$timing" in isolated|back_to_back|graph) ;; *) bench_usage "--timing '$tim
 bench_require_tuner "$tuner_path"
 bench_require_gpus 1
 export XDG_CACHE_HOME=$work/cache
-ncu_found=$(command -v "$ncu" || true)
+ncu_found=$(command -v "$ncu" || command -v /usr/local/cuda/bin/ncu || true)
 started=$(bench_now)
 
 # tune_once NAME SIZE MODE OUT: one run in a fresh process with an empty database; the exit status.

@@ -75,7 +75,8 @@ TEST(TimingModesGpu, TheTemplatesDefaultModeAppliesAndTheSummarySaysIt) {
   const auto r = RunTuner(std::string("tune ") + kTiny + " --budget 4 --db " + dir.File("t.db"),
                           "XDG_CACHE_HOME=" + dir.File("cache"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("timed graph; throttling: "), std::string::npos) << r.out;  // add_scale_bf16 says graph
+  // add_scale_bf16 says graph.
+  EXPECT_NE(r.out.find("timed graph; throttling accounted: "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("NVML read "), std::string::npos) << r.out;
 }
 

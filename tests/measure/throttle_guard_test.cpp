@@ -68,12 +68,12 @@ TEST(ThrottleGuard, RetriesAreBoundedAndTheLastSampleIsKept) {
 }
 
 TEST(ThrottleGuard, WithoutNvmlNothingIsReadOrDiscardedAndTheReasonIsSaid) {
-  ThrottleGuard guard(nullptr, "no throttle accounting: NVML was not found");
+  ThrottleGuard guard(nullptr, "NVML was not found");
   EXPECT_EQ(guard.Sample([] { return 2.5; }), 2.5);
   const ThrottleCount count = guard.TakeCount();
   EXPECT_EQ(count.reads, 0);
   EXPECT_EQ(count.discarded, 0);
-  EXPECT_EQ(count.unavailable, "no throttle accounting: NVML was not found");
+  EXPECT_EQ(count.unavailable, "NVML was not found");
 }
 
 TEST(ThrottleGuard, AReaderThatFailsIsGivenUpAndSaysWhy) {

@@ -229,10 +229,10 @@ TEST(WorkerProtocol, RepliesRoundTrip) {
   EXPECT_EQ(read.static_smem_bytes, 1024);
   ExpectSameStats(read.time_ms, measured.time_ms);
 
-  const InterleaveReply turns = RoundTripReply(
-      InterleaveReply{{{1, 0.5, 2, 0.1, 10}, {3, 2.5, 4, 0.2, 10}}, {0, 0, "no throttle accounting: no NVML"}});
+  const InterleaveReply turns =
+      RoundTripReply(InterleaveReply{{{1, 0.5, 2, 0.1, 10}, {3, 2.5, 4, 0.2, 10}}, {0, 0, "no NVML"}});
   ASSERT_EQ(turns.time_ms.size(), 2u);
-  EXPECT_EQ(turns.throttle.unavailable, "no throttle accounting: no NVML");
+  EXPECT_EQ(turns.throttle.unavailable, "no NVML");
   ExpectSameStats(turns.time_ms[1], {3, 2.5, 4, 0.2, 10});
 
   EXPECT_EQ(RoundTripReply(CopyBandwidthReply{3012.5}).gbps, 3012.5);

@@ -24,7 +24,7 @@ ThrottleGuard ThrottleGuard::ForGpu(const std::string& uuid) {
     read();  // a GPU that does not report them is known now, not at the first sample
     return ThrottleGuard(std::move(read), "");
   } catch (const std::runtime_error& e) {
-    return ThrottleGuard(nullptr, std::string("no throttle accounting: ") + e.what());
+    return ThrottleGuard(nullptr, e.what());
   }
 }
 
@@ -38,7 +38,7 @@ bool ThrottleGuard::Throttled() {
     highest_mhz_ = std::max(highest_mhz_, reading.sm_mhz);
     return LoweredByThrottling(reading, highest_mhz_);
   } catch (const std::runtime_error& e) {
-    unavailable_ = std::string("no throttle accounting: ") + e.what();
+    unavailable_ = e.what();
     return false;
   }
 }

@@ -171,13 +171,13 @@ void PrintSizes(const TemplateSpec& templ, std::size_t sizes, const TextTable& t
      << "\n";
 }
 
-// "timed graph; throttling: 2 samples discarded and taken again (NVML read 812 times)": how the
-// times were taken.
+// "timed graph; throttling accounted: 2 sample(s) discarded and taken again (NVML read 812 times)":
+// how the times were taken.
 std::string TimingText(const SweepOutcome& out) {
-  std::string text = std::string("timed ") + ToText(out.timing) + "; throttling: ";
-  if (!out.throttle.unavailable.empty()) return text + "not accounted (" + out.throttle.unavailable + ")";
-  return text + std::to_string(out.throttle.discarded) + " sample(s) discarded and taken again (NVML read " +
-         std::to_string(out.throttle.reads) + " times)";
+  const std::string text = std::string("timed ") + ToText(out.timing) + "; throttling ";
+  if (!out.throttle.unavailable.empty()) return text + "not accounted: " + out.throttle.unavailable;
+  return text + "accounted: " + std::to_string(out.throttle.discarded) +
+         " sample(s) discarded and taken again (NVML read " + std::to_string(out.throttle.reads) + " times)";
 }
 
 nlohmann::json ThrottleJson(const ThrottleCount& throttle) {
