@@ -58,13 +58,13 @@ tune_once() {
   timeout 300 "$tuner" tune "$1" --size "$2" --timing "$3" --counters off --db "$db" --json >"$4" 2>"$4.err"
 }
 
-# The mode a template is tuned in: the asked one, else isolated where the tool refuses it.
-mode_for() {
-  local name=$1 size=$2 asked=$3 out="$work/probe-$1.json"
-  if tune_once "$name" "$size" "$asked" "$out"; then echo "$asked"; return; fi
-  if grep -q "cannot time $name" "$out.err"; then echo isolated; return; fi
-  cat "$out.err" >&2
-  bench_die "tuner tune $name --size $size --timing $asked failed"
+# tune_first NAME SIZE MODE OUT: the first run, in the asked mode, or isolated where the tool refuses
+# that mode for the template (exit 2, "cannot time NAME"); prints the mode it ran in.
+tune_first() {
+  if tune_once "$1" "$2" "$3" "$4"; then echo "$3"; return; fi
+  if grep -q "cannot time $1" "$4.err" && tune_once "$1" "$2" isolated "$4"; then echo isolated; return; fi
+  cat "$4.err" >&2
+  bench_die "tuner tune $1 --size $2 --timing $3 failed"
 }
 
 # restricted_template NAME PARAMS_JSON DIR: a copy of the shipped template in DIR, named NAME_winner,
@@ -140,8 +140,8 @@ summaries=()
 for entry in ${list//,/ }; do
   IFS=: read -r name size mode <<<"$entry"
   [ -n "$name" ] && [ -n "$size" ] || bench_usage "--templates entry '$entry': expected NAME:SIZE[:MODE]"
-  mode=$(mode_for "$name" "$size" "${mode:-$timing}")
-  for ((i = 1; i <= runs; ++i)); do
+  mode=$(tune_first "$name" "$size" "${mode:-$timing}" "$work/$name-1.json") || exit 1  # it said why
+  for ((i = 2; i <= runs; ++i)); do
     out="$work/$name-$i.json"
     tune_once "$name" "$size" "$mode" "$out" || { cat "$out.err" >&2; bench_die "run $i of $name failed"; }
   done
