@@ -69,6 +69,7 @@ TEST(Cli, EveryBadOptionIsRefusedBeforeAnyWork) {
       {"query transpose --objective speed", "--objective 'speed'"},
       {"tune transpose --timing warm", "--timing 'warm' is not one of isolated, back_to_back or graph"},
       {"query transpose --timing Graph", "--timing 'Graph' is not one of isolated, back_to_back or graph"},
+      {"report --timing cold", "--timing 'cold' is not one of isolated, back_to_back or graph"},
       {"tune histogram --timing graph",
        "--timing graph cannot time histogram: its output 'bins' is reset before each launch"},
       {"tune streams --timing back_to_back", "--timing back_to_back cannot time streams: its [pipeline]"},
