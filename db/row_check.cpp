@@ -194,6 +194,7 @@ void CheckMeasurement(Checker& c, const MeasurementRecord& m) {
   c.Text("measurement.error_text", m.error_text, 1 << 22, "\t\n\r");
   c.Time("measurement.measured_at", m.measured_at);
   c.Between("measurement.worker_kills", m.worker_kills, 0, 2);
+  c.OneOf("measurement.timing_mode", m.timing_mode, {"isolated", "back_to_back", "graph"});
   c.Require(m.counters_json.empty() || nlohmann::json::parse(m.counters_json, nullptr, false).is_object(),
             "measurement.counters_json", Quoted(m.counters_json.substr(0, 200)), "empty or a JSON object");
   c.NonNegative("measurement.energy_j", m.energy_j);

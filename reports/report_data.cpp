@@ -10,6 +10,7 @@
 #include "db/query/best.h"
 #include "base/number_text.h"
 #include "db/query/selection.h"
+#include "db/query/timing_filter.h"
 #include "reports/report_format.h"
 
 namespace tuner::report {
@@ -150,6 +151,7 @@ ReportData SelectReportData(db::Store& store, const ReportRequest& request) {
       else
         rows.push_back(std::move(row));
     }
+    rows = db::OneTimingMode(std::move(rows), request.timing_mode);
     const auto labels = request.labels.find(kernel);
     data.kernels.push_back(GroupKernel(kernel, rows, labels == request.labels.end() ? ValueLabels{} : labels->second));
     data.kernels.back().stale_rows_left_out = stale;

@@ -21,6 +21,9 @@ struct ReportRequest {
   std::vector<std::string> size_keys;         // complete size keys ("8192x8192"); empty: every size
   bool include_stale = false;                 // also results of older versions of the templates
   std::map<std::string, ValueLabels> labels;  // by kernel: value names from the templates at hand
+  // Results of different timing modes are never shown together: of each GPU, size and template
+  // version, the rows of this mode, or ("") of the mode it was most recently tuned in.
+  std::string timing_mode;
 };
 
 // One GPU card, one problem size, one template version: what the per-candidate charts show.

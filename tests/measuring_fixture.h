@@ -13,7 +13,8 @@ namespace tuner::testing {
 
 inline const char* const kOkReply =
     R"(echo '{"ok":true,"worker_s":0.001,"status":"ok","reason":"","regs_per_thread":40,"static_smem_bytes":0,)"
-    R"("time_ms":{"median":2.0,"min":1.5,"max":3.0,"spread":0.01,"count":12}}')";
+    R"("time_ms":{"median":2.0,"min":1.5,"max":3.0,"spread":0.01,"count":12},)"
+    R"("throttle":{"reads":24,"discarded":1,"unavailable":""}}')";
 
 // The small template's one candidate, compiled as far as the measurer cares, measured through `fake`.
 struct Measuring {

@@ -41,6 +41,7 @@ const std::vector<MeasurementField>& MeasurementFields() {
       {"power_w", &R::power_w, 6, kEnergy},
       {"energy_launch_ms", &R::energy_launch_ms, 6, kEnergy},
       {"perf_per_joule", &R::perf_per_joule, 6, kEnergy},
+      {"timing_mode", &R::timing_mode, 7},
   };
   return fields;
 }

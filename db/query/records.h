@@ -71,6 +71,9 @@ struct MeasurementRecord {
   double power_w = 0;           // mean power reading while it ran back to back
   double energy_launch_ms = 0;  // wall time per launch while it ran back to back (power_w x this ~ energy_j)
   double perf_per_joule = 0;    // GB/J or GFLOP/J: the work of one launch over energy_j
+  // How its time was taken (base/timing_mode.h's text): results of different modes are never
+  // compared. Rows stored before schema version 7 were timed isolated.
+  std::string timing_mode = "isolated";
 };
 
 std::string NowUtc();  // "2026-11-22T01:49:28Z": the form of every *_at field

@@ -161,24 +161,117 @@ ALTER TABLE measurements ADD COLUMN energy_launch_ms REAL NOT NULL DEFAULT 0;
 ALTER TABLE measurements ADD COLUMN perf_per_joule REAL NOT NULL DEFAULT 0;
 )sql";
 
-// The columns of measurements that make a row of best_per_gpu, in its order.
-const std::string kBestColumns =
-    "template_id, gpu_id, size_key, id, time_ms_median, perf_value, perf_unit, params_json, launch_json, measured_at";
+// Version 7: how each measurement was timed (base/timing_mode.h); every earlier row was timed
+// isolated. A candidate keeps one row per mode, so a sweep in another mode adds its results beside the
+// stored ones instead of replacing them: the key of measurements gains the mode, which SQLite changes
+// only by making the table again (its columns in the order the earlier versions left them, the mode
+// last). Results of different modes are never ranked together: best_per_gpu keeps the best row of
+// each (template version, GPU, size, timing mode) and best_per_model ranks within a mode; both are
+// made again with the mode, and best_per_gpu's triggers and their index with them.
+const char* kSchemaV7 = R"sql(
+DROP VIEW best_per_model;
+DROP TRIGGER best_after_insert;
+DROP TRIGGER best_after_update;
+DROP TRIGGER best_after_delete;
+DROP TABLE best_per_gpu;
+CREATE TABLE measurements_v7 (
+  id INTEGER PRIMARY KEY,
+  sweep_id INTEGER NOT NULL REFERENCES sweeps(id),
+  gpu_id INTEGER NOT NULL REFERENCES gpus(id),
+  template_id INTEGER NOT NULL REFERENCES templates(id),
+  size_key TEXT NOT NULL,
+  params_json TEXT NOT NULL,
+  launch_json TEXT NOT NULL DEFAULT '',
+  status TEXT NOT NULL,
+  reason TEXT NOT NULL DEFAULT '',
+  time_ms_median REAL NOT NULL DEFAULT 0,
+  time_ms_min REAL NOT NULL DEFAULT 0,
+  time_ms_max REAL NOT NULL DEFAULT 0,
+  samples INTEGER NOT NULL DEFAULT 0,
+  perf_value REAL NOT NULL DEFAULT 0,
+  perf_unit TEXT NOT NULL DEFAULT '',
+  regs_per_thread INTEGER NOT NULL DEFAULT 0,
+  smem_bytes INTEGER NOT NULL DEFAULT 0,
+  blocks_per_sm INTEGER NOT NULL DEFAULT 0,
+  occupancy REAL NOT NULL DEFAULT 0,
+  limiter TEXT NOT NULL DEFAULT '',
+  compile_ms REAL NOT NULL DEFAULT 0,
+  error_text TEXT NOT NULL DEFAULT '',
+  measured_at TEXT NOT NULL DEFAULT '',
+  time_ms_spread REAL NOT NULL DEFAULT 0,
+  spill_bytes INTEGER NOT NULL DEFAULT 0,
+  worker_kills INTEGER NOT NULL DEFAULT 0,
+  counters_json TEXT NOT NULL DEFAULT '',
+  energy_j REAL NOT NULL DEFAULT 0,
+  power_w REAL NOT NULL DEFAULT 0,
+  energy_launch_ms REAL NOT NULL DEFAULT 0,
+  perf_per_joule REAL NOT NULL DEFAULT 0,
+  timing_mode TEXT NOT NULL DEFAULT 'isolated',
+  UNIQUE (gpu_id, template_id, size_key, timing_mode, params_json)
+);
+INSERT INTO measurements_v7 SELECT *, 'isolated' FROM measurements;
+DROP TABLE measurements;
+ALTER TABLE measurements_v7 RENAME TO measurements;
+CREATE INDEX measurements_group ON measurements(template_id, gpu_id, size_key, timing_mode, status, time_ms_median);
+CREATE VIEW best_per_model AS
+SELECT * FROM (
+  SELECT m.*, g.name AS gpu_name, g.cc_major, g.cc_minor, g.sm_count, g.memory_bytes,
+         t.name AS template_name, t.hash AS template_hash,
+         ROW_NUMBER() OVER (
+           PARTITION BY g.name, g.cc_major, g.cc_minor, g.sm_count, g.memory_bytes, m.template_id,
+                        m.size_key, m.timing_mode
+           ORDER BY m.time_ms_median, m.id) AS rank_in_model
+  FROM measurements m JOIN gpus g ON g.id = m.gpu_id JOIN templates t ON t.id = m.template_id
+  WHERE m.status = 'ok')
+WHERE rank_in_model = 1;
+CREATE TABLE best_per_gpu (
+  template_id INTEGER NOT NULL REFERENCES templates(id),
+  gpu_id INTEGER NOT NULL REFERENCES gpus(id),
+  size_key TEXT NOT NULL,
+  timing_mode TEXT NOT NULL,
+  measurement_id INTEGER NOT NULL REFERENCES measurements(id),
+  time_ms_median REAL NOT NULL,
+  perf_value REAL NOT NULL,
+  perf_unit TEXT NOT NULL,
+  params_json TEXT NOT NULL,
+  launch_json TEXT NOT NULL,
+  measured_at TEXT NOT NULL,
+  PRIMARY KEY (template_id, gpu_id, size_key, timing_mode)
+) WITHOUT ROWID;
+INSERT INTO best_per_gpu %BEST_RANKED%;
+CREATE TRIGGER best_after_insert AFTER INSERT ON measurements BEGIN %RECOMPUTE(NEW)% END;
+CREATE TRIGGER best_after_update AFTER UPDATE ON measurements BEGIN %RECOMPUTE(OLD)% %RECOMPUTE(NEW)% END;
+CREATE TRIGGER best_after_delete AFTER DELETE ON measurements BEGIN %RECOMPUTE(OLD)% END;
+)sql";
 
-// The fastest `ok` row of each group by ranking them all: how version 5 fills best_per_gpu, and
-// what `tuner db check` compares it with.
-std::string BestRankedSql() {
-  return "SELECT " + kBestColumns +
-         " FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY template_id, gpu_id, size_key "
-         "ORDER BY " +
+// What best_per_gpu groups by, and the columns of measurements that make its row, in its order:
+// as version 5 made it, and as version 7 makes it again with the timing mode.
+struct BestTable {
+  std::vector<std::string> group;
+  std::string columns;
+};
+const BestTable kBestV5 = {{"template_id", "gpu_id", "size_key"},
+                           "template_id, gpu_id, size_key, id, time_ms_median, perf_value, perf_unit, params_json, "
+                           "launch_json, measured_at"};
+const BestTable kBestV7 = {{"template_id", "gpu_id", "size_key", "timing_mode"},
+                           "template_id, gpu_id, size_key, timing_mode, id, time_ms_median, perf_value, perf_unit, "
+                           "params_json, launch_json, measured_at"};
+
+// The fastest `ok` row of each group by ranking them all: how versions 5 and 7 fill best_per_gpu,
+// and (the current table's) what `tuner db check` compares it with.
+std::string BestRankedSql(const BestTable& table = kBestV7) {
+  std::string partition;
+  for (const std::string& column : table.group) partition += (partition.empty() ? "" : ", ") + column;
+  return "SELECT " + table.columns + " FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY " + partition + " ORDER BY " +
          kFastestFirstSql + ") AS rank_in_group FROM measurements WHERE status = 'ok') WHERE rank_in_group = 1";
 }
 
 // `row` is NEW or OLD: the trigger's measurement, whose group is recomputed.
-std::string RecomputeGroupSql(const std::string& row) {
-  const std::string group =
-      "template_id = " + row + ".template_id AND gpu_id = " + row + ".gpu_id AND size_key = " + row + ".size_key";
-  return "DELETE FROM best_per_gpu WHERE " + group + "; INSERT INTO best_per_gpu SELECT " + kBestColumns +
+std::string RecomputeGroupSql(const BestTable& table, const std::string& row) {
+  std::string group;
+  for (const std::string& column : table.group)
+    group += (group.empty() ? "" : " AND ") + column + " = " + row + "." + column;
+  return "DELETE FROM best_per_gpu WHERE " + group + "; INSERT INTO best_per_gpu SELECT " + table.columns +
          " FROM measurements WHERE " + group + " AND status = 'ok' ORDER BY " + kFastestFirstSql + " LIMIT 1;";
 }
 
@@ -187,10 +280,12 @@ void ReplaceAll(std::string& text, const std::string& from, const std::string& t
     text.replace(at, from.size(), to);
 }
 
-std::string SchemaV5() {
-  std::string sql = kSchemaV5;
-  ReplaceAll(sql, "%BEST_RANKED%", BestRankedSql());
-  for (const std::string row : {"NEW", "OLD"}) ReplaceAll(sql, "%RECOMPUTE(" + row + ")%", RecomputeGroupSql(row));
+// A migration that makes best_per_gpu: its placeholders filled for `table`.
+std::string WithBestTable(const char* migration, const BestTable& table) {
+  std::string sql = migration;
+  ReplaceAll(sql, "%BEST_RANKED%", BestRankedSql(table));
+  for (const std::string row : {"NEW", "OLD"})
+    ReplaceAll(sql, "%RECOMPUTE(" + row + ")%", RecomputeGroupSql(table, row));
   return sql;
 }
 
@@ -344,8 +439,13 @@ sql::Connection OpenExistingForWriting(const std::string& path) {
 }  // namespace
 
 const std::vector<std::string>& Migrations() {
-  static const std::vector<std::string> migrations = {kSchemaV1, kSchemaV2,  kSchemaV3,
-                                                      kSchemaV4, SchemaV5(), kSchemaV6};
+  static const std::vector<std::string> migrations = {kSchemaV1,
+                                                      kSchemaV2,
+                                                      kSchemaV3,
+                                                      kSchemaV4,
+                                                      WithBestTable(kSchemaV5, kBestV5),
+                                                      kSchemaV6,
+                                                      WithBestTable(kSchemaV7, kBestV7)};
   return migrations;
 }
 

@@ -12,7 +12,7 @@
 namespace tuner::db {
 
 inline constexpr std::int32_t kApplicationId = 0x54554E52;  // "TUNR" in PRAGMA application_id
-inline constexpr int kSchemaVersion = 6;                    // PRAGMA user_version
+inline constexpr int kSchemaVersion = 7;                    // PRAGMA user_version
 inline constexpr int kBusyTimeoutMs = 30000;
 
 // migrations()[v] turns schema version v into v + 1; version 0 is an empty file.

@@ -14,6 +14,7 @@
 #include "db/query/selection.h"
 #include "db/query/sqlite.h"
 #include "db/query/store_columns.h"
+#include "db/query/timing_filter.h"
 
 namespace tuner::db {
 
@@ -263,7 +264,8 @@ std::vector<MeasurementRow> Store::ListMeasurements(const MeasurementFilter& fil
   return rows;
 }
 
-std::vector<MeasurementRow> Store::BestPerGpu(const std::string& template_name, const std::string& current_hash) {
+std::vector<MeasurementRow> Store::BestPerGpu(const std::string& template_name, const std::string& current_hash,
+                                              const std::string& timing_mode) {
   const auto lock = impl_->Lock();
   const std::string hash = current_hash.empty() ? LatestTemplateHash(template_name) : current_hash;
   // best_per_gpu is kept by triggers (schema version 5): a few hundred rows, read by their key.
@@ -277,14 +279,15 @@ std::vector<MeasurementRow> Store::BestPerGpu(const std::string& template_name, 
     rows.push_back(ReadRow(select));
     rows.back().stale = rows.back().templ.hash != hash;
   }
-  return rows;
+  return OneTimingMode(std::move(rows), timing_mode);
 }
 
-std::vector<MeasurementRow> Store::BestPerModel(const std::string& template_name, const std::string& current_hash) {
+std::vector<MeasurementRow> Store::BestPerModel(const std::string& template_name, const std::string& current_hash,
+                                                const std::string& timing_mode) {
   const auto lock = impl_->Lock();
-  std::map<std::tuple<GpuModel, std::string, std::string>, MeasurementRow> best;
-  for (MeasurementRow& row : BestPerGpu(template_name, current_hash)) {
-    auto key = std::make_tuple(ModelOf(row.gpu), row.templ.hash, row.size_key);
+  std::map<std::tuple<GpuModel, std::string, std::string, std::string>, MeasurementRow> best;
+  for (MeasurementRow& row : BestPerGpu(template_name, current_hash, timing_mode)) {
+    auto key = std::make_tuple(ModelOf(row.gpu), row.templ.hash, row.size_key, row.measurement.timing_mode);
     auto found = best.find(key);
     if (found == best.end())
       best.emplace(std::move(key), std::move(row));
@@ -293,7 +296,7 @@ std::vector<MeasurementRow> Store::BestPerModel(const std::string& template_name
   }
   std::vector<MeasurementRow> rows;
   for (auto& entry : best) rows.push_back(std::move(entry.second));
-  return rows;
+  return OneTimingMode(std::move(rows), timing_mode, ModeGroup::kModel);  // the cards of a model may differ
 }
 
 namespace {
@@ -308,7 +311,8 @@ const char* const kLookupVersionsSql =
 std::string LookupBestColumn(const MeasurementField& field) {
   const std::string name = field.name;
   if (name == "status") return "'ok'";
-  for (const char* copied : {"params_json", "launch_json", "time_ms_median", "perf_value", "perf_unit", "measured_at"})
+  for (const char* copied :
+       {"params_json", "launch_json", "time_ms_median", "perf_value", "perf_unit", "measured_at", "timing_mode"})
     if (name == copied) return "b." + name;
   return std::string(SqlType(field)) == "TEXT" ? "''" : "0";
 }
@@ -341,7 +345,7 @@ void Store::PrepareBestForLookup() {
     impl_->Prepared(sql);
 }
 
-std::vector<MeasurementRow> Store::BestForLookup(const std::string& template_name) {
+std::vector<MeasurementRow> Store::BestForLookup(const std::string& template_name, const std::string& timing_mode) {
   const auto lock = impl_->Lock();
   std::map<std::int64_t, GpuRecord> gpus;
   ForEachRow(impl_->Prepared(kLookupGpusSql), [&](const sql::Statement& s) {
@@ -367,7 +371,7 @@ std::vector<MeasurementRow> Store::BestForLookup(const std::string& template_nam
     row.measurement = ReadMeasurement(s, 4);
     row.measurement.id = s.Int64(3);
   });
-  return rows;
+  return OneTimingMode(std::move(rows), timing_mode);
 }
 
 std::int64_t Store::Import(const std::vector<MeasurementRow>& rows) {

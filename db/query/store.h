@@ -89,15 +89,20 @@ class Store {
   // The best `ok` row per (GPU uuid, template version, size) of one template; `stale` is set for
   // versions other than current_hash (current_hash "" means LatestTemplateHash). The input of
   // SelectBest (db/query/selection.h).
-  std::vector<MeasurementRow> BestPerGpu(const std::string& template_name, const std::string& current_hash);
+  // Of one timing mode (db/query/timing_filter.h): `timing_mode`, or "" for each group's most recently
+  // tuned one.
+  std::vector<MeasurementRow> BestPerGpu(const std::string& template_name, const std::string& current_hash,
+                                         const std::string& timing_mode = "");
   // The same reduced over the cards of a model: the best `ok` row per (GPU model = name, compute
   // capability, SMs, memory; template version; size). What reports show as "best per GPU".
-  std::vector<MeasurementRow> BestPerModel(const std::string& template_name, const std::string& current_hash);
+  std::vector<MeasurementRow> BestPerModel(const std::string& template_name, const std::string& current_hash,
+                                           const std::string& timing_mode = "");
   // What the application library reads: the rows of BestPerGpu(template_name, ""), in another
   // order, from the copy that best_per_gpu keeps (a few contiguous pages per template): the GPU,
   // the template version, the size and the measurement's params_json, launch_json, time_ms_median,
   // perf_value, perf_unit and measured_at; the sweep and the other measurement columns are empty.
-  std::vector<MeasurementRow> BestForLookup(const std::string& template_name);
+  // Of one timing mode, as BestPerGpu.
+  std::vector<MeasurementRow> BestForLookup(const std::string& template_name, const std::string& timing_mode = "");
   // Prepares BestForLookup's statements now (preparing the first statement loads the schema), so
   // that the first lookup of each kernel only runs them.
   void PrepareBestForLookup();

@@ -81,12 +81,13 @@ std::string UpsertMeasurementSql(bool only_if_newer) {
   int parameter = 5;
   const std::string values =
       MeasurementColumnList([&](const MeasurementField&) { return "?" + std::to_string(parameter++); });
-  std::string sql =
-      "INSERT INTO measurements (sweep_id, gpu_id, template_id, size_key, " + MeasurementColumns() +
-      ") VALUES (?1, ?2, ?3, ?4, " + values +
-      ") ON CONFLICT (gpu_id, template_id, size_key, params_json) DO UPDATE SET sweep_id = excluded.sweep_id";
+  std::string sql = "INSERT INTO measurements (sweep_id, gpu_id, template_id, size_key, " + MeasurementColumns() +
+                    ") VALUES (?1, ?2, ?3, ?4, " + values +
+                    ") ON CONFLICT (gpu_id, template_id, size_key, timing_mode, params_json) DO UPDATE SET sweep_id = "
+                    "excluded.sweep_id";
   for (const MeasurementField& field : MeasurementFields())
-    if (field.member != MeasurementField::Member(&MeasurementRecord::params_json))  // the key
+    if (field.member != MeasurementField::Member(&MeasurementRecord::params_json) &&
+        field.member != MeasurementField::Member(&MeasurementRecord::timing_mode))  // the key
       sql += std::string(", ") + field.name + " = excluded." + field.name;
   if (only_if_newer) sql += " WHERE excluded.measured_at > measurements.measured_at";
   return sql;

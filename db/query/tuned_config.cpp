@@ -52,6 +52,7 @@ TunedConfig FromRow(const db::MeasurementRow& row) {
   config.gpu_uuid = row.gpu.uuid;
   config.template_hash = row.templ.hash;
   config.measured_at = m.measured_at;
+  config.timing_mode = m.timing_mode;
   return config;
 }
 

@@ -57,6 +57,9 @@ struct TunedConfig {
   std::string gpu_uuid;
   std::string template_hash;
   std::string measured_at;
+  // How time_ms was taken: isolated, back_to_back or graph. Results of different modes are never
+  // compared: each GPU and size is served in the mode it was most recently tuned in.
+  std::string timing_mode;
 
   explicit operator bool() const { return status == TunedStatus::kFound; }
   long long Param(const std::string& name, long long default_value) const;

@@ -77,6 +77,35 @@ std::string Keys(const nlohmann::ordered_json& object) {
 }
 
 // The keys of a result are a contract scripts read (the Python package reads this document): in this order.
+// A graph result tuned after the isolated ones is served by default, and never ranked against them:
+// --timing picks a mode, and a mode with no result says so (exit 1).
+TEST(QueryCommand, TimingSelectsAModeAndModesAreNeverMixed) {
+  TempDir dir;
+  const std::string db = MakeDatabase(dir);
+  {
+    db::Store store = db::Store::Open(db, db::OpenMode::kReadWrite);
+    const auto gpu = store.EnsureGpu(db::testing::SampleGpu());
+    const auto templ = store.EnsureTemplate({"transpose", ShippedHash("transpose"), ""});
+    const auto sweep = store.StartSweep(gpu, templ, db::testing::SampleSweep("4096x4096"));
+    db::MeasurementRecord graph = db::testing::SampleMeasurement(32, 0.8);  // slower than isolated TILE=64
+    graph.timing_mode = "graph";
+    graph.measured_at = "2099-01-01T00:00:00Z";
+    store.AddMeasurement(sweep, graph);
+  }
+  const auto Best = [&](const std::string& args) {
+    const testing::CliResult r = RunTuner("query transpose --device h100 --size 4096x4096 --json --db " + db + args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r.exit_code == 0 ? nlohmann::json::parse(r.out)["results"][0] : nlohmann::json();
+  };
+  EXPECT_EQ(Best("")["timing_mode"], "graph");
+  EXPECT_EQ(Best("")["params"]["TILE"], 32);
+  EXPECT_EQ(Best(" --timing isolated")["params"]["TILE"], 64);
+  EXPECT_EQ(Best(" --timing graph")["time_ms"]["median"], 0.8);
+  const testing::CliResult none = RunTuner("query transpose --device h100 --timing back_to_back --db " + db);
+  EXPECT_EQ(none.exit_code, 1);
+  EXPECT_NE(none.err.find("no successful result of 'transpose' timed back_to_back"), std::string::npos) << none.err;
+}
+
 TEST(QueryCommand, JsonKeepsItsKeys) {
   TempDir dir;
   const testing::CliResult r =
@@ -85,8 +114,9 @@ TEST(QueryCommand, JsonKeepsItsKeys) {
   const auto best = nlohmann::ordered_json::parse(r.out)["results"][0];
   EXPECT_EQ(Keys(best),
             "gpu status note fallback from template_hash stale params launch time_ms perf regs_per_thread smem_bytes "
-            "blocks_per_sm occupancy limiter measured_at counters energy_j energy_launch_ms perf_per_joule "
-            "perf_per_joule_unit power_w");
+            "blocks_per_sm occupancy limiter measured_at timing_mode counters energy_j energy_launch_ms "
+            "perf_per_joule perf_per_joule_unit power_w");
+  EXPECT_EQ(best["timing_mode"], "isolated");
   EXPECT_EQ(Keys(best["time_ms"]), "median min max spread samples");
   EXPECT_EQ(Keys(best["perf"]), "value unit");
   EXPECT_TRUE(best["energy_j"].is_null());  // not measured

@@ -81,6 +81,18 @@ TEST(TuneOptions, EachIsReadIntoItsTypedField) {
   EXPECT_EQ(o.template_folders, (std::vector<std::string>{"a", "b"}));
 }
 
+TEST(TuneOptions, TimingIsReadAsItsModeAndLeftOutAsNone) {
+  EXPECT_FALSE(Read({}).timing.has_value()) << "left out: the template's mode";
+  EXPECT_EQ(Read({"--timing", "isolated"}).timing, TimingMode::kIsolated);
+  EXPECT_EQ(Read({"--timing", "back_to_back"}).timing, TimingMode::kBackToBack);
+  EXPECT_EQ(Read({"--timing=graph"}).timing, TimingMode::kGraph);
+}
+
+TEST(TuneOptions, AnUnknownTimingModeIsOneClearUsageError) {
+  EXPECT_EQ(Refusal({"--timing", "cudagraph"}), "--timing 'cudagraph' is not one of isolated, back_to_back or graph");
+  EXPECT_EQ(Refusal({"--timing", "Graph"}), "--timing 'Graph' is not one of isolated, back_to_back or graph");
+}
+
 TEST(TuneOptions, GpusAreReadOnceAllAsAnEmptyList) {
   EXPECT_EQ(*Read({"--gpus", "all"}).gpus, std::vector<int>{});
   EXPECT_EQ(*Read({"--gpus", "1,0,3"}).gpus, (std::vector<int>{1, 0, 3}));

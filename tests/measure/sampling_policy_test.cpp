@@ -92,5 +92,26 @@ TEST(SamplingPolicy, SlowerCandidatesGetFewSamples) {
   EXPECT_EQ(Take(run, {1.2, 1, false}).times_ms.size(), 5u);  // close to the best: timed fully
 }
 
+// back_to_back and graph: a batch of about a millisecond, from the first isolated launch's time.
+TEST(BatchLaunches, FillAboutAMillisecondBetweenOneAndTheCap) {
+  const SamplingPolicy policy;
+  EXPECT_EQ(BatchLaunches(policy, 0.004), 250);    // a 4 us kernel: 250 launches, 1 ms
+  EXPECT_EQ(BatchLaunches(policy, 0.0025), 400);   // 2.5 us
+  EXPECT_EQ(BatchLaunches(policy, 0.3), 3);        // 0.3 ms: 3 launches (0.9 ms)
+  EXPECT_EQ(BatchLaunches(policy, 0.8), 1);        // rounds to one launch
+  EXPECT_EQ(BatchLaunches(policy, 5.0), 1);        // a long kernel is never batched below one launch
+  EXPECT_EQ(BatchLaunches(policy, 0.0002), 1000);  // 0.2 us: the cap
+  EXPECT_EQ(BatchLaunches(policy, 0), 1000) << "an event that reads 0 gives the cap";
+  EXPECT_EQ(BatchLaunches(policy, -1), 1000);
+}
+
+TEST(BatchLaunches, FollowTheTargetAndTheCapOfThePolicy) {
+  SamplingPolicy policy;
+  policy.batch_ms = 2.0;
+  policy.max_batch_launches = 64;
+  EXPECT_EQ(BatchLaunches(policy, 0.1), 20);
+  EXPECT_EQ(BatchLaunches(policy, 0.001), 64);
+}
+
 }  // namespace
 }  // namespace tuner

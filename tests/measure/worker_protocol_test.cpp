@@ -114,6 +114,7 @@ TEST(WorkerProtocol, SetupRoundTrips) {
   setup.reference = SomeLaunch("reference");
   setup.atol = 1e-6;
   setup.rtol = 2e-5;
+  setup.timing = TimingMode::kGraph;
   const SetupRequest read = RoundTrip(setup);
   EXPECT_EQ(read.gpu, 3);
   EXPECT_EQ(read.uuid, "GPU-5c1f0e8a");
@@ -135,6 +136,13 @@ TEST(WorkerProtocol, SetupRoundTrips) {
   ExpectSameLaunch(*read.reference, *setup.reference);
   EXPECT_EQ(read.atol, 1e-6);
   EXPECT_EQ(read.rtol, 2e-5);
+  EXPECT_EQ(read.timing, TimingMode::kGraph);
+}
+
+TEST(WorkerProtocol, ASetupWithAnUnknownTimingModeIsAProtocolError) {
+  nlohmann::json request = ToJson(SetupRequest{});
+  request["timing"] = "warm";
+  EXPECT_THROW(ParseRequest(request.dump()), ProtocolError);
 }
 
 TEST(WorkerProtocol, ASetupWithoutAReferenceKernelRoundTrips) {
@@ -211,15 +219,20 @@ TEST(WorkerProtocol, RepliesRoundTrip) {
   measured.regs_per_thread = 40;
   measured.static_smem_bytes = 1024;
   measured.time_ms = {1.5, 1.25, 2.5, 0.02, 17};
+  measured.throttle = {34, 2, ""};
   const MeasureReply read = RoundTripReply(measured);
+  EXPECT_EQ(read.throttle.reads, 34);
+  EXPECT_EQ(read.throttle.discarded, 2);
   EXPECT_EQ(read.status, CandidateStatus::kOk);
   EXPECT_EQ(read.reason, "sampled briefly");
   EXPECT_EQ(read.regs_per_thread, 40);
   EXPECT_EQ(read.static_smem_bytes, 1024);
   ExpectSameStats(read.time_ms, measured.time_ms);
 
-  const InterleaveReply turns = RoundTripReply(InterleaveReply{{{1, 0.5, 2, 0.1, 10}, {3, 2.5, 4, 0.2, 10}}});
+  const InterleaveReply turns =
+      RoundTripReply(InterleaveReply{{{1, 0.5, 2, 0.1, 10}, {3, 2.5, 4, 0.2, 10}}, {0, 0, "no NVML"}});
   ASSERT_EQ(turns.time_ms.size(), 2u);
+  EXPECT_EQ(turns.throttle.unavailable, "no NVML");
   ExpectSameStats(turns.time_ms[1], {3, 2.5, 4, 0.2, 10});
 
   EXPECT_EQ(RoundTripReply(CopyBandwidthReply{3012.5}).gbps, 3012.5);

@@ -88,6 +88,34 @@ TEST_F(ReportTest, GroupsRowsIntoRunsWithTheirBest) {
   EXPECT_EQ(transpose.sweeps.size(), 4u);
 }
 
+// A run shows the rows of one timing mode: the one tuned last, or the one asked for; never both.
+TEST_F(ReportTest, ARunShowsOneTimingMode) {
+  {
+    db::Store store = db::Store::Open(db_path_, db::OpenMode::kReadWrite);
+    const auto gpu = store.EnsureGpu(db::testing::SampleGpu("GPU-1111-aaaa", "NVIDIA H100 80GB HBM3"));
+    const auto templ = store.EnsureTemplate({"transpose", "hash-transpose-1", ""});
+    const auto sweep = store.StartSweep(gpu, templ, db::testing::SampleSweep("8192x8192"));
+    db::MeasurementRecord graph = db::testing::SampleMeasurement(16, 0.001);  // faster than any isolated row
+    graph.timing_mode = "graph";
+    graph.measured_at = "2099-01-01T00:00:00Z";
+    store.AddMeasurement(sweep, graph);
+  }
+  const auto RunOf = [](const ReportData& data) {
+    const KernelReport& transpose = *std::find_if(data.kernels.begin(), data.kernels.end(),
+                                                  [](const KernelReport& k) { return k.kernel == "transpose"; });
+    return transpose.runs[1];  // H100, 8192x8192
+  };
+  const report::Run latest = RunOf(Select());
+  ASSERT_EQ(latest.rows.size(), 1u) << "only the graph row, tuned last";
+  EXPECT_EQ(latest.rows[0].measurement.timing_mode, "graph");
+  ReportRequest isolated;
+  isolated.timing_mode = "isolated";
+  const report::Run run = RunOf(Select(isolated));
+  EXPECT_EQ(run.rows.size(), 15u);
+  ASSERT_NE(run.Best(), nullptr);
+  EXPECT_EQ(run.Best()->measurement.params_json, "{\"TILE\":64,\"ROWS\":1}") << "the graph row never ranks here";
+}
+
 TEST_F(ReportTest, FiltersByDeviceAndSize) {
   ReportRequest request;
   request.kernels = {"transpose"};
@@ -299,7 +327,7 @@ TEST(ReportCsv, HasEveryFieldOfTheRecord) {
   EXPECT_EQ(header[35], "error_text");
   EXPECT_EQ(std::vector<std::string>(header.begin() + 36, header.end()),
             (std::vector<std::string>{"worker_kills", "counters_json", "energy_j", "power_w", "energy_launch_ms",
-                                      "perf_per_joule"}));
+                                      "perf_per_joule", "timing_mode"}));
   const auto cell = [&](const std::string& name) {
     const auto at = std::find(header.begin(), header.end(), name);
     return at == header.end() ? "(no column " + name + ")" : records[1][at - header.begin()];

@@ -37,5 +37,27 @@ TEST(StoredCandidates, AResumedSweepKnowsWhatIsStoredForItsModelAndItsCard) {
   EXPECT_EQ(stored.model_leaders[0].params_json, ParamsJson(all[1]));
 }
 
+// A sweep timed in one mode resumes from that mode's times only; a failure holds in every mode.
+TEST(StoredCandidates, ASweepResumesFromTheTimesOfItsModeAndEveryFailure) {
+  db::MeasurementRecord isolated = Record(1, 2.0), graph = Record(2, 1.5), wrong = Record(3, 0, "wrong_result");
+  graph.timing_mode = "graph";
+  wrong.timing_mode = "graph";
+  const std::vector<db::MeasurementRecord> stored = {isolated, graph, wrong};
+  const std::vector<db::MeasurementRecord> for_isolated = OfTimingMode(stored, TimingMode::kIsolated);
+  ASSERT_EQ(for_isolated.size(), 2u);
+  EXPECT_EQ(for_isolated[0].params_json, isolated.params_json);
+  EXPECT_EQ(for_isolated[1].params_json, wrong.params_json);
+  const std::vector<db::MeasurementRecord> for_graph = OfTimingMode(stored, TimingMode::kGraph);
+  ASSERT_EQ(for_graph.size(), 2u);
+  EXPECT_EQ(for_graph[0].params_json, graph.params_json);
+  EXPECT_TRUE(OfTimingMode(stored, TimingMode::kBackToBack).size() == 1u) << "only the failure";
+  db::MeasurementRecord retimed = wrong;  // the same candidate measured isolated since: its own record wins
+  retimed.timing_mode = "isolated";
+  retimed.status = CandidateStatus::kOk;
+  const std::vector<db::MeasurementRecord> both = OfTimingMode({wrong, retimed}, TimingMode::kIsolated);
+  ASSERT_EQ(both.size(), 1u);
+  EXPECT_EQ(both[0].status, CandidateStatus::kOk);
+}
+
 }  // namespace
 }  // namespace tuner

@@ -69,7 +69,8 @@ TEST_F(Summary, TheJsonOfASweepKeepsItsContractKeys) {
   EXPECT_EQ(Keys(doc), (std::set<std::string>{"kernel", "size", "template_hash", "gpu", "copy_gbps", "candidates_total",
                                               "measured_now", "already_stored", "interrupted", "time", "candidates",
                                               "best", "objective", "counters_unavailable", "energy_unavailable",
-                                              "hardware_pass", "leaders", "winner_vs_runner_up"}));
+                                              "hardware_pass", "leaders", "winner_vs_runner_up", "timing_mode",
+                                              "throttle"}));
   EXPECT_EQ(doc["gpu"], (nlohmann::json{{"index", 0}, {"name", "NVIDIA H100"}, {"uuid", "GPU-0"}, {"arch", "sm_90"}}));
   EXPECT_EQ(doc["size"], "1024");
   ASSERT_EQ(doc["candidates"].size(), 3u);
@@ -94,12 +95,36 @@ TEST_F(Summary, AComputeBoundBestIsNotComparedWithTheCopy) {
   EXPECT_NE(text.str().find("compute-bound: SM 91% of peak"), std::string::npos) << text.str();
 }
 
+// The mode the sweep timed in, and its throttle accounting: discarded samples and NVML's readings,
+// or why there were none.
+TEST_F(Summary, TheTimingModeAndTheThrottleAccountingAreShown) {
+  SweepOutcome out = Outcome(Gpu(0), {Record(1, 2.0), Record(2, 1.0)});
+  out.timing = TimingMode::kGraph;
+  out.throttle = {412, 3, ""};
+  const nlohmann::json doc = OutcomeJson(spec, out, db::Objective::kTime);
+  EXPECT_EQ(doc["timing_mode"], "graph");
+  EXPECT_EQ(doc["throttle"], (nlohmann::json{{"discarded_samples", 3}, {"nvml_reads", 412}, {"unavailable", nullptr}}));
+  std::ostringstream text;
+  ReportSweep(spec, out, false, db::Objective::kTime, text);
+  EXPECT_NE(text.str().find("\ntimed graph; throttling accounted: 3 sample(s) discarded and taken again "
+                            "(NVML read 412 times)\n"),
+            std::string::npos)
+      << text.str();
+  out.throttle = {0, 0, "NVML (libnvidia-ml.so.1, part of the NVIDIA driver) was not found"};
+  EXPECT_EQ(OutcomeJson(spec, out, db::Objective::kTime)["throttle"]["unavailable"], out.throttle.unavailable);
+  std::ostringstream without;
+  ReportSweep(spec, out, false, db::Objective::kTime, without);
+  EXPECT_NE(without.str().find("timed graph; throttling not accounted: NVML (libnvidia-ml.so.1"), std::string::npos)
+      << without.str();
+}
+
 TEST_F(Summary, TheTextNamesTheGpuTheCandidatesAndTheBest) {
   std::ostringstream text;
   const SweepOutcome out = Outcome(Gpu(3), {Record(1, 2.0), Record(2, 1.0)});
   EXPECT_TRUE(ReportSweep(spec, out, false, db::Objective::kTime, text));
   EXPECT_EQ(text.str().rfind("small 1024 on GPU 3 (NVIDIA H100, sm_90): 2 candidates, 1 measured now, 1 already "
-                             "stored\n\n",
+                             "stored\ntimed isolated; throttling accounted: 0 sample(s) discarded and taken "
+                             "again (NVML read 0 times)\n\n",
                              0),
             0u)
       << text.str();

@@ -17,6 +17,7 @@
 #include "base/number_text.h"
 #include "db/query/selection.h"
 #include "db/query/store.h"
+#include "db/query/timing_filter.h"
 #include "db/row_json.h"
 #include "exchange/imported_sweep.h"
 #include "reports/report_format.h"
@@ -69,7 +70,8 @@ const std::vector<db::JsonKey>& QueryJsonKeys() {
                                                 {&R::blocks_per_sm, "/blocks_per_sm"},
                                                 {&R::occupancy, "/occupancy"},
                                                 {&R::limiter, "/limiter"},
-                                                {&R::measured_at, "/measured_at"}};
+                                                {&R::measured_at, "/measured_at"},
+                                                {&R::timing_mode, "/timing_mode"}};
   return keys;
 }
 
@@ -110,8 +112,8 @@ void PrintSelection(const db::Selection& s, const db::LookupTarget& target, cons
     std::printf("  %-11s grid %s  block %s  shared %s B\n", "launch",
                 Dims(launch.value("grid", ordered_json())).c_str(), Dims(launch.value("block", ordered_json())).c_str(),
                 launch.value("shared_bytes", ordered_json(0)).dump().c_str());
-  std::printf("  %-11s %.4f ms median (min %.4f, max %.4f, %d samples)\n", "time", m.time_ms_median, m.time_ms_min,
-              m.time_ms_max, m.samples);
+  std::printf("  %-11s %.4f ms median (min %.4f, max %.4f, %d samples), timed %s\n", "time", m.time_ms_median,
+              m.time_ms_min, m.time_ms_max, m.samples, m.timing_mode.c_str());
   std::printf("  %-11s %.1f %s\n", "throughput", m.perf_value, m.perf_unit.c_str());
   std::printf("  %-11s %d registers/thread, %lld B shared/block, occupancy %.2f (%s)\n", "resources", m.regs_per_thread,
               static_cast<long long>(m.smem_bytes), m.occupancy, m.limiter.c_str());
@@ -119,27 +121,30 @@ void PrintSelection(const db::Selection& s, const db::LookupTarget& target, cons
   std::printf("%s", db::HardwareText(m, "  ").c_str());
 }
 
-// The best rows by the objective: the store's own for time, else the measurements with energy.
+// The best rows by the objective, of one timing mode (`timing`; "": each result's most recently
+// tuned one): the store's own for time, else the measurements with energy.
 std::vector<db::MeasurementRow> BestRows(db::Store& store, const std::string& kernel, const std::string& current_hash,
-                                         db::Objective objective) {
-  if (objective == db::Objective::kTime) return store.BestPerGpu(kernel, current_hash);
+                                         db::Objective objective, const std::string& timing) {
+  if (objective == db::Objective::kTime) return store.BestPerGpu(kernel, current_hash, timing);
   db::MeasurementFilter filter;
   filter.template_name = kernel;
   filter.status = CandidateStatus::kOk;
   std::vector<db::MeasurementRow> rows = store.ListMeasurements(filter);
   const std::string hash = current_hash.empty() ? store.LatestTemplateHash(kernel) : current_hash;
   for (db::MeasurementRow& row : rows) row.stale = row.templ.hash != hash;
-  return db::BestRowsBy(rows, objective);
+  return db::BestRowsBy(db::OneTimingMode(std::move(rows), timing), objective);
 }
 
 }  // namespace
 
 int RunQuery(int argc, char** argv) {
   const CommandSpec spec{
-      "query", "tuner query KERNEL [--gpu N | --device NAME] [--size WxH] [--db PATH] [--json]",
+      "query", "tuner query KERNEL [--gpu N | --device NAME] [--size WxH] [--timing MODE] [--db PATH] [--json]",
       "Print the stored best configuration of a kernel for a GPU and a problem size. When the exact\n"
       "size or GPU was not tuned, the nearest tuned size, then another card of the same model, then\n"
-      "another model of the same architecture is used, and the output says which.",
+      "another model of the same architecture is used, and the output says which. Results of\n"
+      "different timing modes are never compared: each GPU and size is served in the mode it was\n"
+      "most recently tuned in, or in the mode --timing names.",
       "tuner query transpose --size 8192x8192"};
   po::options_description options("Options");
   po::positional_options_description positional;
@@ -148,6 +153,9 @@ int RunQuery(int argc, char** argv) {
   AddGpuOption(options, "this machine's GPU N (see 'tuner devices'); default 0 when there is one");
   AddDeviceOption(options, "no GPU needed");
   AddObjectiveOption(options, "among the measurements that have it");
+  AddTimingOption(options,
+                  "only results timed so: isolated, back_to_back or graph (default: each GPU and size in the mode "
+                  "it was most recently tuned in)");
   AddJsonOption(options);
   AddTemplatesOption(options);
   AddDatabaseOption(options);
@@ -155,6 +163,7 @@ int RunQuery(int argc, char** argv) {
   if (!ParseCommandLine(argc, argv, spec, options, positional, &vm)) return kExitOk;
   RefuseTogether(vm, "gpu", "device");
   const db::Objective objective = ObjectiveOption(vm);
+  const std::optional<TimingMode> timing = TimingOption(vm);
   const std::optional<int> gpu_index = GpuOption(vm);
   const std::string size_text = SizeOption(vm);
   const std::string kernel = KernelArgument(vm);
@@ -167,11 +176,18 @@ int RunQuery(int argc, char** argv) {
   const std::optional<GpuInfo> gpu = gpu_index ? std::optional(RequireGpu(*gpu_index)) : std::nullopt;
 
   db::Store store = db::Store::Open(DatabasePath(vm), db::OpenMode::kReadOnly);
-  const std::vector<db::MeasurementRow> rows = BestRows(store, kernel, templ ? templ->hash : "", objective);
+  const std::vector<db::MeasurementRow> rows =
+      BestRows(store, kernel, templ ? templ->hash : "", objective, timing ? ToText(*timing) : "");
   if (rows.empty() && objective != db::Objective::kTime)
-    throw std::runtime_error("no result of " + Quoted(kernel) + " with a measured energy is stored in " + store.path() +
-                             "; tune it on a GPU whose driver reports energy (the winner's energy unless --counters off, "
-                             "every candidate's with --counters all or --objective " + db::ToString(objective) + ")");
+    throw std::runtime_error(
+        "no result of " + Quoted(kernel) + " with a measured energy is stored in " + store.path() +
+        "; tune it on a GPU whose driver reports energy (the winner's energy unless --counters off, "
+        "every candidate's with --counters all or --objective " +
+        db::ToString(objective) + ")");
+  if (rows.empty() && timing)
+    throw std::runtime_error("no successful result of " + Quoted(kernel) + " timed " + ToText(*timing) +
+                             " is stored in " + store.path() + "; run 'tuner tune " + kernel + " --timing " +
+                             ToText(*timing) + "' on a GPU first, or leave --timing out");
   if (rows.empty())
     throw std::runtime_error("no successful result of " + Quoted(kernel) + " is stored in " + store.path() +
                              "; run 'tuner tune " + kernel + "' on a GPU first");

@@ -56,6 +56,7 @@ report::ReportRequest Request(const po::variables_map& vm, std::vector<std::stri
   request.kernels = Get(vm, "kernel", std::vector<std::string>{});
   request.device = DeviceFilter(vm);
   request.include_stale = vm.count("include-stale") > 0;
+  if (const std::optional<TimingMode> timing = TimingOption(vm)) request.timing_mode = ToText(*timing);
   const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs(TemplateFolders(vm)));
   request.labels = Labels(library);
   for (const TemplateSpec& spec : library.templates) inputs->push_back(spec.description_path);
@@ -79,7 +80,8 @@ void RequireRows(const report::ReportData& data, const report::ReportRequest& re
 
 int RunReport(int argc, char** argv) {
   const CommandSpec spec{
-      "report", "tuner report [KERNEL...] [--device NAME] [--size WxH] [--format html|md|csv] [-o PATH]",
+      "report",
+      "tuner report [KERNEL...] [--device NAME] [--size WxH] [--timing MODE] [--format html|md|csv] [-o PATH]",
       "Write a report of the stored results: a self-contained HTML page with charts (default), Markdown\n"
       "with the charts as SVG files in a folder beside it, or CSV of the raw measurements. Without\n"
       "KERNEL, every kernel in the database. Ctrl-C stops it with a line saying what was written (exit 130).",
@@ -93,6 +95,9 @@ int RunReport(int argc, char** argv) {
       "format", po::value<std::string>(), "html, md or csv (default: from -o's extension, else html)");
   AddOutputFileOption(options, "output file, '-' for stdout (default report.html, report.md or report.csv)");
   options.add_options()("include-stale", "also results of older versions of the templates");
+  AddTimingOption(options,
+                  "only results timed so: isolated, back_to_back or graph (default: each GPU and size in the mode it "
+                  "was most recently tuned in; modes are never shown together)");
   AddDatabaseOption(options);
   AddTemplatesOption(options);
   po::positional_options_description positional;

@@ -16,6 +16,7 @@
 #include "sweep/sweep_target.h"
 #include "template/search_space.h"
 #include "template/template_library.h"
+#include "template/timing_choice.h"
 
 namespace tuner {
 
@@ -103,6 +104,7 @@ int RunTune(int argc, char** argv) {
   TuneOptions tune = ReadTuneOptions(vm, argc, argv);
   const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs(tune.template_folders));
   const TemplateSpec& templ = library.Find(tune.kernel);
+  tune.sweep.timing = ChooseTimingMode(templ, tune.timing).mode;  // a mode the template cannot have: UsageError
   // A space too large to walk in a moment is walked once the GPU is found: without one, say so at once.
   const bool long_walk = CountCombinations(templ) > kQuickWalk;
   std::vector<GpuInfo> gpus = long_walk ? FindGpus(tune) : std::vector<GpuInfo>{};

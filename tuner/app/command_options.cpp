@@ -111,6 +111,18 @@ db::Objective ObjectiveOption(const po::variables_map& vm) {
   return db::ParseObjective(vm["objective"].as<std::string>());
 }
 
+void AddTimingOption(po::options_description& options, const char* help) {
+  options.add_options()("timing", po::value<std::string>(), help);
+}
+
+std::optional<TimingMode> TimingOption(const po::variables_map& vm) {
+  if (!vm.count("timing")) return std::nullopt;
+  const std::string text = vm["timing"].as<std::string>();
+  const std::optional<TimingMode> mode = TimingModeFromText(text);
+  if (!mode) throw UsageError("--timing " + Quoted(text) + " is not one of " + TimingModeChoices());
+  return mode;
+}
+
 void AddBudgetOption(po::options_description& options, const char* help) {
   options.add_options()("budget", po::value<std::string>()->default_value("0"), help);
 }

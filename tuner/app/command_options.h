@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/cli.h"
+#include "base/timing_mode.h"
 #include "db/objective.h"
 
 namespace tuner {
@@ -53,6 +54,11 @@ std::optional<std::string> OutputFile(const po::variables_map& vm);
 // --objective time|energy|edp (default time). `note` (may be empty) is added to the help.
 void AddObjectiveOption(po::options_description& options, const std::string& note);
 db::Objective ObjectiveOption(const po::variables_map& vm);
+
+// --timing isolated|back_to_back|graph (base/timing_mode.h), no default: `help` says what leaving it
+// out means. A value that names no mode is a UsageError listing the modes.
+void AddTimingOption(po::options_description& options, const char* help);
+std::optional<TimingMode> TimingOption(const po::variables_map& vm);
 
 // --budget N: at most N evaluations (default 0: no limit).
 void AddBudgetOption(po::options_description& options, const char* help);

@@ -52,6 +52,10 @@ void AddSweepOptions(po::options_description& options) {
       "neighbours, 6 at most), explain (those and one candidate of each parameter value, the winner's neighbour "
       "where there is one), all, or off; energy for the winner unless off, for all under all");
   AddObjectiveOption(options, "energy objectives measure every correct candidate's energy");
+  AddTimingOption(options,
+                  "how launches are timed: isolated (L2 flushed, one launch between two events), back_to_back "
+                  "(a batch of launches on one stream, time / launches) or graph (the batch captured in a CUDA graph, "
+                  "one replay, time / launches); default: the template's [timing] mode, else isolated");
 }
 
 // --strategy, --budget, --seed.
@@ -141,6 +145,7 @@ TuneOptions ReadTuneOptions(const po::variables_map& vm, int argc, char** argv) 
   o.sweep.node_shard = ReadShard(vm, o.sweep.strategy);
   o.sweep.counters = ParseCounterMode(vm["counters"].as<std::string>());
   o.sweep.objective = ObjectiveOption(vm);
+  o.timing = TimingOption(vm);
   o.kernel = KernelArgument(vm);
   o.template_folders = TemplateFolders(vm);
   o.db_path = DatabasePath(vm);

@@ -10,6 +10,7 @@
 
 #include "measure/buffer_contents.h"
 #include "measure/kernel_args.h"
+#include "measure/launch_batch.h"
 #include "measure/sample_stats.h"
 #include "npy.h"
 
@@ -55,6 +56,8 @@ GpuSession::GpuSession(const SetupRequest& setup, const SamplingPolicy& policy)
       inputs_([this](const void* data, std::size_t bytes) { return utility_.Checksum(data, bytes); }),
       atol_(setup.atol),
       rtol_(setup.rtol),
+      timing_(setup.timing),
+      throttle_(ThrottleGuard::ForGpu(setup.uuid)),
       start_(MakeEvent()),
       stop_(MakeEvent()) {
   const std::set<std::string> symbol_sources = SymbolSources(setup);
@@ -86,6 +89,10 @@ GpuSession::GpuSession(const SetupRequest& setup, const SamplingPolicy& policy)
     has_zeroed_outputs_ |= decl.output && (decl.init == BufferInit::kZero || decl.init == BufferInit::kFile);
     buffers_.emplace(decl.name, std::move(buffer));
   }
+  if (timing_ != TimingMode::kIsolated && has_zeroed_outputs_)
+    throw std::runtime_error(std::string("the timing mode ") + ToText(timing_) +
+                             " repeats launches with nothing between them, but an output of this template is "
+                             "reset before each launch (zero or a file): time it isolated");
   int l2_bytes = 0;
   TUNER_CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, setup.gpu));
   flush_bytes_ = static_cast<std::size_t>(l2_bytes) * 2;  // twice L2, so nothing of the inputs stays
@@ -242,9 +249,9 @@ GpuSession::ReadyLaunch GpuSession::MakeReady(cudaKernel_t kernel, const KernelL
   return ready;
 }
 
-cudaError_t GpuSession::Launch(const ReadyLaunch& ready) {
+cudaError_t GpuSession::Launch(const ReadyLaunch& ready, cudaStream_t stream) {
   return cudaLaunchKernel(reinterpret_cast<const void*>(ready.kernel), ready.grid, ready.block,
-                          const_cast<void**>(ready.args.data()), ready.shared_bytes, nullptr);
+                          const_cast<void**>(ready.args.data()), ready.shared_bytes, stream);
 }
 
 // One sample: L2 flushed and accumulators cleared first, outside the timed region.
@@ -252,6 +259,21 @@ double GpuSession::TimedLaunch(const ReadyLaunch& ready) {
   FlushL2();
   if (has_zeroed_outputs_) PrepareOutputs(false);
   return EventMs([&] { TUNER_CUDA_CHECK(Launch(ready)); });
+}
+
+std::function<double()> GpuSession::ModeSampler(const ReadyLaunch& ready) {
+  if (timing_ == TimingMode::kIsolated)
+    return [this, &ready] { return throttle_.Sample([&] { return TimedLaunch(ready); }); };
+  auto batch = std::make_shared<std::unique_ptr<LaunchBatch>>();
+  return [this, &ready, batch] {
+    if (!*batch) {
+      const int launches = BatchLaunches(policy_, TimedLaunch(ready));
+      *batch = std::make_unique<LaunchBatch>(timing_, launches,
+                                             [&ready](cudaStream_t stream) { return Launch(ready, stream); });
+    }
+    const LaunchBatch& b = **batch;
+    return throttle_.Sample([&] { return EventMs([&] { b.Enqueue(); }) / b.launches(); });
+  };
 }
 
 // The inputs a launch overwrote, named, after filling them again ("" when none); `when` ends the
@@ -294,6 +316,7 @@ Samples GpuSession::TimeSamples(const std::function<double()>& sample, const Mea
 }
 
 MeasureReply GpuSession::Measure(const MeasureRequest& request) {
+  throttle_.TakeCount();  // the reply counts this request's samples only
   const KernelLaunch& launch = request.launch;
   Loaded loaded = Load(launch);
   const void* func = reinterpret_cast<const void*>(loaded.kernel);
@@ -329,13 +352,14 @@ MeasureReply GpuSession::Measure(const MeasureRequest& request) {
                                       : overwritten + "; " + mismatch);
   float checked_ms = 0;
   TUNER_CUDA_CHECK(cudaEventElapsedTime(&checked_ms, start_.get(), stop_.get()));
-  const Samples samples = TimeSamples([&] { return TimedLaunch(ready); }, request, checked_ms);
+  const Samples samples = TimeSamples(ModeSampler(ready), request, checked_ms);
   const std::string overwritten_while_timed = RestoredInputs(" while it was timed");
   const std::string wrong_later = overwritten_while_timed.empty() ? RecheckAfterTiming() : "";
   if (!overwritten_while_timed.empty() || !wrong_later.empty())
     return Judged(reply, CandidateStatus::kWrongResult,
                   overwritten_while_timed.empty() ? wrong_later : overwritten_while_timed);
   reply.time_ms = Summarise(samples.times_ms);
+  reply.throttle = throttle_.TakeCount();
   return Judged(reply, CandidateStatus::kOk, samples.note);
 }
 
@@ -343,21 +367,29 @@ InterleaveReply GpuSession::Interleave(const std::vector<KernelLaunch>& launches
   std::vector<Loaded> loaded;
   std::vector<ReadyLaunch> ready;
   std::vector<std::unique_ptr<HostPipeline>> pipelines;  // null for a kernel timed alone
+  ready.reserve(launches.size());                        // the samplers keep references to their launch
+  std::vector<std::function<double()>> sample;
   for (const KernelLaunch& launch : launches) {
     loaded.push_back(Load(launch));
     ready.push_back(MakeReady(loaded.back().kernel, launch));
     pipelines.push_back(launch.pipeline.enabled
                             ? std::make_unique<HostPipeline>(PipelineBuffers(), loaded.back().kernel, launch)
                             : nullptr);
+    HostPipeline* pipeline = pipelines.back().get();
+    sample.push_back(pipeline ? std::function<double()>([this, pipeline] {
+      return throttle_.Sample([&] { return PipelineSample(*pipeline); });
+    })
+                              : ModeSampler(ready.back()));
   }
+  throttle_.TakeCount();  // what the measures before counted is theirs
   std::vector<std::vector<double>> samples(launches.size());
   for (int round = 0; round < rounds; ++round)
-    for (std::size_t i = 0; i < launches.size(); ++i)
-      samples[i].push_back(pipelines[i] ? PipelineSample(*pipelines[i]) : TimedLaunch(ready[i]));
+    for (std::size_t i = 0; i < launches.size(); ++i) samples[i].push_back(sample[i]());
   const std::string overwritten = RestoredInputs(" while the leaders were timed in turns");
   if (!overwritten.empty()) throw std::runtime_error("a leader " + overwritten);
   InterleaveReply reply;
   for (const std::vector<double>& times : samples) reply.time_ms.push_back(Summarise(times));
+  reply.throttle = throttle_.TakeCount();
   return reply;
 }
 
@@ -406,11 +438,13 @@ MeasureReply GpuSession::MeasurePipeline(const MeasureRequest& request, const Lo
   const std::string wrong = PipelineProblems(pipeline, "");
   if (!wrong.empty()) return Judged(reply, CandidateStatus::kWrongResult, wrong);
   // The checked run is never the estimate: it may include loading the module and first touches.
-  const Samples samples = TimeSamples([&] { return PipelineSample(pipeline); }, request, 0);
+  const Samples samples =
+      TimeSamples([&] { return throttle_.Sample([&] { return PipelineSample(pipeline); }); }, request, 0);
   const std::string wrong_later = PipelineProblems(pipeline, " while it was timed");
   if (!wrong_later.empty()) return Judged(reply, CandidateStatus::kWrongResult, wrong_later);
   const std::string described = "pipeline: " + launch.pipeline.Describe();
   reply.time_ms = Summarise(samples.times_ms);
+  reply.throttle = throttle_.TakeCount();
   return Judged(reply, CandidateStatus::kOk, samples.note.empty() ? described : described + "; " + samples.note);
 }
 

@@ -13,6 +13,7 @@
 #include "measure/host_pipeline.h"
 #include "measure/input_guard.h"
 #include "measure/sampling_policy.h"
+#include "measure/throttle_guard.h"
 #include "measure/worker_protocol.h"
 
 namespace tuner {
@@ -20,7 +21,8 @@ namespace tuner {
 class GpuSession {
  public:
   // Allocates and fills the buffers, runs the reference once and keeps its outputs. Throws if the
-  // reference writes one of its inputs. Candidates are sampled as `policy` says.
+  // reference writes one of its inputs, or when the setup's timing mode batches launches of a kernel
+  // whose outputs must be reset before each launch. Candidates are sampled as `policy` says.
   explicit GpuSession(const SetupRequest& setup, const SamplingPolicy& policy = {});
 
   int gpu() const { return gpu_; }
@@ -90,8 +92,13 @@ class GpuSession {
   std::vector<void*> ArgPointers(const KernelLaunch& launch, std::vector<std::uint64_t>& storage);
   void CopySymbols(cudaLibrary_t library);
   ReadyLaunch MakeReady(cudaKernel_t kernel, const KernelLaunch& launch);
-  static cudaError_t Launch(const ReadyLaunch& ready);
+  static cudaError_t Launch(const ReadyLaunch& ready, cudaStream_t stream = nullptr);
   double TimedLaunch(const ReadyLaunch& ready);
+  // One sample in the session's timing mode, per launch, taken again while throttling lowered the
+  // clock: isolated, the flushed launch alone; back_to_back and graph, one batch's time over its
+  // launches, the batch made at the first sample from an isolated launch's time. `ready` must
+  // outlive the sampler.
+  std::function<double()> ModeSampler(const ReadyLaunch& ready);
   // The GPU's milliseconds for what `work()` queues, between the session's two events (waited for).
   template <typename Work>
   double EventMs(const Work& work);
@@ -118,6 +125,8 @@ class GpuSession {
   DevicePointer flush_buffer_;
   std::size_t flush_bytes_ = 0;
   bool has_zeroed_outputs_ = false;
+  TimingMode timing_ = TimingMode::kIsolated;
+  ThrottleGuard throttle_;
   Event start_, stop_;
 };
 

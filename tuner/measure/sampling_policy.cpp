@@ -1,5 +1,7 @@
 #include "measure/sampling_policy.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "measure/sample_stats.h"
@@ -15,6 +17,12 @@ std::string SlowerNote(const char* format, double ratio) {
 }
 
 }  // namespace
+
+int BatchLaunches(const SamplingPolicy& policy, double launch_ms) {
+  if (!(launch_ms > 0)) return policy.max_batch_launches;
+  const double launches = std::round(policy.batch_ms / launch_ms);
+  return static_cast<int>(std::clamp(launches, 1.0, static_cast<double>(policy.max_batch_launches)));
+}
 
 Samples TakeSamples(const SamplingPolicy& policy, const SamplingStart& start, const std::function<double()>& sample,
                     const SampleClock& now) {

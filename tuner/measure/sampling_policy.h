@@ -23,6 +23,14 @@ struct SamplingPolicy {
   // that loading the module cannot account for it, is not timed again.
   double hopeless = 5.0;
   double hopeless_min_ms = 2.0;
+  // back_to_back and graph: a batch lasts about this long. The events around it resolve about half
+  // a microsecond and a graph's replay costs a few microseconds of its own, so a millisecond keeps
+  // both under 1% of the batch while a sample still takes no longer than a flushed launch of a
+  // millisecond kernel.
+  double batch_ms = 1.0;
+  // ... with at most this many launches: the graph of a 1 us kernel (about 1000 nodes) still
+  // instantiates in a few milliseconds.
+  int max_batch_launches = 1000;
 };
 
 // What the sampling of one candidate starts from.
@@ -38,6 +46,11 @@ struct Samples {
 };
 
 using SampleClock = std::function<std::chrono::steady_clock::time_point()>;
+
+// The launches of one batch, from the first isolated launch's `launch_ms`: batch_ms / launch_ms
+// rounded, between 1 (a kernel of a millisecond or more) and max_batch_launches (also for a time
+// of 0 or less, which an event can report for the shortest kernels).
+int BatchLaunches(const SamplingPolicy& policy, double launch_ms);
 
 // Takes the samples the policy asks for from `sample` (one timed run, in milliseconds).
 Samples TakeSamples(const SamplingPolicy& policy, const SamplingStart& start, const std::function<double()>& sample,

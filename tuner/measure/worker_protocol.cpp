@@ -112,6 +112,25 @@ void Read(const json& j, SampleStats& s) {
   s.count = j.at("count");
 }
 
+json Write(const ThrottleCount& t) {
+  return {{"reads", t.reads}, {"discarded", t.discarded}, {"unavailable", t.unavailable}};
+}
+void Read(const json& j, ThrottleCount& t) {
+  t.reads = j.at("reads");
+  t.discarded = j.at("discarded");
+  t.unavailable = j.at("unavailable");
+}
+
+}  // namespace
+
+void AddThrottle(ThrottleCount& total, const ThrottleCount& more) {
+  total.reads += more.reads;
+  total.discarded += more.discarded;
+  if (total.unavailable.empty()) total.unavailable = more.unavailable;
+}
+
+namespace {
+
 // Requests.
 
 json Write(const SetupRequest& r) {
@@ -122,7 +141,8 @@ json Write(const SetupRequest& r) {
           {"symbols", WriteAll(r.symbols)},
           {"reference", r.reference ? Write(*r.reference) : json()},
           {"atol", r.atol},
-          {"rtol", r.rtol}};
+          {"rtol", r.rtol},
+          {"timing", ToText(r.timing)}};
 }
 void Read(const json& j, SetupRequest& r) {
   r.gpu = j.at("gpu");
@@ -134,6 +154,9 @@ void Read(const json& j, SetupRequest& r) {
   if (!j.at("reference").is_null()) Read(j.at("reference"), r.reference.emplace());
   r.atol = j.at("atol");
   r.rtol = j.at("rtol");
+  const std::optional<TimingMode> timing = TimingModeFromText(j.at("timing"));
+  if (!timing) throw ProtocolError("unknown timing mode " + j.at("timing").dump());
+  r.timing = *timing;
 }
 
 json Write(const WarmUpRequest&) { return json::object(); }
@@ -185,11 +208,9 @@ json Write(const CopyBandwidthReply& r) { return {{"gbps", r.gbps}}; }
 void Read(const json& j, CopyBandwidthReply& r) { r.gbps = j.at("gbps"); }
 
 json Write(const MeasureReply& r) {
-  return {{"status", ToText(r.status)},
-          {"reason", r.reason},
-          {"regs_per_thread", r.regs_per_thread},
-          {"static_smem_bytes", r.static_smem_bytes},
-          {"time_ms", Write(r.time_ms)}};
+  return {{"status", ToText(r.status)},           {"reason", r.reason},
+          {"regs_per_thread", r.regs_per_thread}, {"static_smem_bytes", r.static_smem_bytes},
+          {"time_ms", Write(r.time_ms)},          {"throttle", Write(r.throttle)}};
 }
 void Read(const json& j, MeasureReply& r) {
   r.status = CandidateStatusFromText(j.at("status"));
@@ -197,10 +218,14 @@ void Read(const json& j, MeasureReply& r) {
   r.regs_per_thread = j.at("regs_per_thread");
   r.static_smem_bytes = j.at("static_smem_bytes");
   Read(j.at("time_ms"), r.time_ms);
+  Read(j.at("throttle"), r.throttle);
 }
 
-json Write(const InterleaveReply& r) { return {{"time_ms", WriteAll(r.time_ms)}}; }
-void Read(const json& j, InterleaveReply& r) { ReadAll(j.at("time_ms"), r.time_ms); }
+json Write(const InterleaveReply& r) { return {{"time_ms", WriteAll(r.time_ms)}, {"throttle", Write(r.throttle)}}; }
+void Read(const json& j, InterleaveReply& r) {
+  ReadAll(j.at("time_ms"), r.time_ms);
+  Read(j.at("throttle"), r.throttle);
+}
 
 json Write(const StageTimes& t) { return {{"h2d_ms", t.h2d_ms}, {"kernel_ms", t.kernel_ms}, {"d2h_ms", t.d2h_ms}}; }
 void Read(const json& j, StageTimes& t) {

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "base/candidate_status.h"
+#include "base/timing_mode.h"
 #include "measure/sample_stats.h"
 #include "template/launch_types.h"  // LaunchGeometry, ScalarType, BufferInit, SymbolSpec
 #include "template/pipeline_run.h"  // PipelineRun
@@ -66,6 +67,19 @@ struct CopyBandwidthReply {
   double gbps = 0;  // (read + written bytes) / time
 };
 
+// The throttle accounting of a request's samples (measure/throttle_guard.h): how many times NVML's
+// clock-event reasons and SM clock were read around them, and how many samples were discarded and
+// taken again because power or thermal throttling had lowered the clock. `unavailable` says why
+// nothing was read (no NVML, a GPU that does not report it); "" when it was.
+struct ThrottleCount {
+  long long reads = 0;
+  long long discarded = 0;
+  std::string unavailable;
+};
+
+// Adds `more` to `total`; the first reason it was unavailable is kept.
+void AddThrottle(ThrottleCount& total, const ThrottleCount& more);
+
 // Status: ok, wrong_result, launch_error, invalid or fault (a sticky CUDA error: the worker exits
 // after replying).
 struct MeasureReply {
@@ -73,11 +87,13 @@ struct MeasureReply {
   std::string reason;
   int regs_per_thread = 0;  // of the loaded kernel; 0 when it was not loaded
   long long static_smem_bytes = 0;
-  SampleStats time_ms;  // status "ok": the statistics of its samples
+  SampleStats time_ms;  // status "ok": the statistics of its samples (per launch, in every mode)
+  ThrottleCount throttle;
 };
 
 struct InterleaveReply {
   std::vector<SampleStats> time_ms;  // one per launch, in the request's order
+  ThrottleCount throttle;
 };
 
 // Each stage of a pipeline alone, on the whole problem and one stream, timed as a run is.
@@ -127,6 +143,9 @@ struct SetupRequest {
   std::optional<KernelLaunch> reference;  // none when every output has an expected file
   double atol = 0;
   double rtol = 0;
+  // How every candidate of the session is timed. The supervisor sends back_to_back or graph only
+  // for a template whose launches can repeat with nothing between them (template/timing_choice.h).
+  TimingMode timing = TimingMode::kIsolated;
 };
 
 // Keeps the memory system busy until the clocks settle (after the GPU sat idle).

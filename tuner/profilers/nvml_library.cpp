@@ -8,6 +8,7 @@ constexpr int kNvmlSuccess = 0;
 constexpr int kNvmlNotSupported = 3;
 constexpr int kNvmlNoPermission = 4;
 constexpr unsigned kFieldPowerInstant = 186;  // NVML_FI_DEV_POWER_INSTANT, milliwatts
+constexpr int kClockSm = 1;                   // NVML_CLOCK_SM
 
 }  // namespace
 
@@ -30,6 +31,17 @@ struct NvmlFieldValue {
 
 namespace {
 
+using ReasonsFunction = int (*)(Nvml::Device, unsigned long long*);
+
+// Drivers before 535 know the reasons by their older name only.
+ReasonsFunction ClockEventReasonsFunction(const SharedLibrary& library) {
+  try {
+    return library.Function<ReasonsFunction>("nvmlDeviceGetCurrentClocksEventReasons");
+  } catch (const std::runtime_error&) {
+    return library.Function<ReasonsFunction>("nvmlDeviceGetCurrentClocksThrottleReasons");
+  }
+}
+
 SharedLibrary OpenNvml() {
   std::string why_not;
   std::optional<SharedLibrary> library = SharedLibrary::OpenFirst({"libnvidia-ml.so.1"}, &why_not);
@@ -47,6 +59,8 @@ Nvml::Nvml() : library_(OpenNvml()) {
     energy_ = library_.Function<int (*)(Device, unsigned long long*)>("nvmlDeviceGetTotalEnergyConsumption");
     power_ = library_.Function<int (*)(Device, unsigned*)>("nvmlDeviceGetPowerUsage");
     field_values_ = library_.Function<int (*)(Device, int, NvmlFieldValue*)>("nvmlDeviceGetFieldValues");
+    clock_event_reasons_ = ClockEventReasonsFunction(library_);
+    clock_info_ = library_.Function<int (*)(Device, int, unsigned*)>("nvmlDeviceGetClockInfo");
     Check(library_.Function<int (*)()>("nvmlInit_v2")(), "nvmlInit_v2");
   } catch (const NvmlError&) {
     throw;
@@ -100,6 +114,18 @@ unsigned Nvml::PowerMw(Device device) const {
   unsigned milliwatts = 0;
   Check(power_(device, &milliwatts), "nvmlDeviceGetPowerUsage");
   return milliwatts;
+}
+
+unsigned long long Nvml::ClockEventReasons(Device device) const {
+  unsigned long long reasons = 0;
+  Check(clock_event_reasons_(device, &reasons), "nvmlDeviceGetCurrentClocksEventReasons");
+  return reasons;
+}
+
+unsigned Nvml::SmClockMhz(Device device) const {
+  unsigned mhz = 0;
+  Check(clock_info_(device, kClockSm, &mhz), "nvmlDeviceGetClockInfo");
+  return mhz;
 }
 
 }  // namespace tuner

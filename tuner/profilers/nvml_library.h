@@ -1,6 +1,6 @@
-// The few NVML entry points the energy measurement needs, loaded at run time from the driver's
-// libnvidia-ml.so.1 (declared here: the toolkit ships no nvml.h). Only reads: never changes clocks,
-// power limits or modes.
+// The few NVML entry points the energy measurement and the throttle accounting need, loaded at run time from the
+// driver's libnvidia-ml.so.1 (declared here: the toolkit ships no nvml.h). Only reads: never changes clocks, power
+// limits or modes.
 #pragma once
 
 #include <stdexcept>
@@ -32,6 +32,11 @@ class Nvml {
   // driver has it, else nvmlDeviceGetPowerUsage's (an average over about a second on recent GPUs,
   // which lags a change of load).
   unsigned PowerMw(Device device) const;
+  // The clock-event reasons now, a mask of NVML's nvmlClocksEventReason* bits
+  // (nvmlDeviceGetCurrentClocksEventReasons; its older name ...ClocksThrottleReasons on older drivers).
+  unsigned long long ClockEventReasons(Device device) const;
+  // The SM clock now, in MHz (nvmlDeviceGetClockInfo, NVML_CLOCK_SM).
+  unsigned SmClockMhz(Device device) const;
 
  private:
   void Check(int result, const char* call) const;
@@ -43,6 +48,8 @@ class Nvml {
   int (*energy_)(Device, unsigned long long*);
   int (*power_)(Device, unsigned*);
   int (*field_values_)(Device, int, struct NvmlFieldValue*);
+  int (*clock_event_reasons_)(Device, unsigned long long*);
+  int (*clock_info_)(Device, int, unsigned*);
   mutable bool instant_power_ = true;  // until the driver refuses the field
 };
 

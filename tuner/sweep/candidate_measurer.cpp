@@ -94,6 +94,7 @@ void CandidateMeasurer::TakeReply(const MeasureReply& reply, const Compiled& com
     records_.FillResources(record, compiled, reply.regs_per_thread, reply.static_smem_bytes);
   record.status = reply.status;
   record.reason = reply.reason;
+  AddThrottle(throttle_, reply.throttle);
   if (record.status == CandidateStatus::kFault) worker_.Kill();  // it exits by itself; make sure before restarting
   if (!IsOk(record.status)) return;
   record.time_ms_median = reply.time_ms.median;

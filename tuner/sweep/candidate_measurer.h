@@ -35,6 +35,8 @@ class CandidateMeasurer {
   // most samples of one far slower than the best so far (the generous deadline).
   double CandidateTimeoutS() const { return deadline_.GenerousS(best_ms_); }
   double best_ms() const { return best_ms_; }
+  // The throttle accounting of every candidate measured so far.
+  const ThrottleCount& throttle() const { return throttle_; }
 
  private:
   std::optional<db::MeasurementRecord> MeasureOnce(const Compiled& compiled, bool estimate_only);
@@ -50,6 +52,7 @@ class CandidateMeasurer {
   double best_ms_ = 0;           // the best median so far, this run's
   int answered_by_worker_ = -1;  // WorkerClient::starts() of the worker that answered last
   bool hung_answering_worker_ = false;  // the last request hung a worker that had answered before
+  ThrottleCount throttle_;
 };
 
 }  // namespace tuner

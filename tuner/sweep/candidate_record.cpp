@@ -14,6 +14,7 @@ CandidateRecords::BaseRecord CandidateRecords::Base(const Compiled& compiled) co
   record.params_json = ParamsJson(compiled.params);
   record.launch_json = compiled.geometry.Json();
   record.measured_at = db::NowUtc();
+  record.timing_mode = ToText(timing_);
   const CompileResult& c = compiled.compile.result;
   record.compile_ms = compiled.compile.cache_hit ? 0 : c.compile_ms;
   record.spill_bytes = c.info.spill_bytes;

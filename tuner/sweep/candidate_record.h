@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "base/timing_mode.h"
 #include "compile/cubin_cache.h"
 #include "db/query/records.h"
 #include "occupancy/occupancy.h"
@@ -23,8 +24,10 @@ struct Compiled {
 
 class CandidateRecords {
  public:
-  CandidateRecords(const TemplateSpec& spec, const DeviceLimits& limits, const ProblemSize& size)
-      : spec_(spec), limits_(limits), size_(size) {}
+  // Every record says it was timed in `timing`.
+  CandidateRecords(const TemplateSpec& spec, const DeviceLimits& limits, const ProblemSize& size,
+                   TimingMode timing = TimingMode::kIsolated)
+      : spec_(spec), limits_(limits), size_(size), timing_(timing) {}
 
   // Parameters, launch, compile time and resources, and the status if the candidate cannot run
   // (invalid, compile_error); otherwise its status is for the GPU to decide.
@@ -43,6 +46,7 @@ class CandidateRecords {
   const TemplateSpec& spec_;
   const DeviceLimits& limits_;
   const ProblemSize& size_;
+  TimingMode timing_;
 };
 
 }  // namespace tuner

@@ -20,4 +20,16 @@ StoredCandidates ReadStoredCandidates(const std::vector<ParamValues>& all,
   return stored;
 }
 
+std::vector<db::MeasurementRecord> OfTimingMode(std::vector<db::MeasurementRecord> records, TimingMode mode) {
+  std::set<std::string> taken;  // params_json of the candidates with a record kept
+  for (const db::MeasurementRecord& record : records)
+    if (record.timing_mode == ToText(mode)) taken.insert(record.params_json);
+  std::vector<db::MeasurementRecord> kept;
+  for (db::MeasurementRecord& record : records) {
+    const bool own = record.timing_mode == ToText(mode);
+    if (own || (!IsOk(record.status) && taken.insert(record.params_json).second)) kept.push_back(std::move(record));
+  }
+  return kept;
+}
+
 }  // namespace tuner

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/timing_mode.h"
 #include "db/query/records.h"
 #include "search/search_strategy.h"
 #include "sweep/leaders.h"
@@ -23,6 +24,12 @@ struct StoredCandidates {
   std::set<std::string> here;         // params_json of the candidates stored for this very card
   std::vector<Leader> model_leaders;  // the leaders the model's cards confirmed
 };
+
+// The stored records a sweep timed in `mode` resumes from: the records of that mode, and of a candidate
+// that has none, a failure of another mode (a kernel that fails its check or faults does so in every
+// mode; one record per candidate, the first stored). A time of another mode is never compared with
+// this mode's, so that candidate is measured again.
+std::vector<db::MeasurementRecord> OfTimingMode(std::vector<db::MeasurementRecord> records, TimingMode mode);
 
 // From the records of the model (every card) and of this card; `all`: every candidate.
 StoredCandidates ReadStoredCandidates(const std::vector<ParamValues>& all,

@@ -35,6 +35,7 @@ SweepPlace StartSweep(const SweepTarget& target, const GpuInfo& gpu, const Sweep
                       SweepOutcome& outcome) {
   outcome.gpu = gpu;
   outcome.size = target.size;
+  outcome.timing = options.timing;
   SweepPlace place;
   place.gpu_id = store.EnsureGpu({gpu, DriverVersion(), RuntimeVersion(), gpu.sm_clock_mhz});
   place.template_id = store.EnsureTemplate({target.spec.name, target.spec.hash, ""});
@@ -61,6 +62,7 @@ class SweepRun {
 
  private:
   std::shared_ptr<const WarmStart> WarmStartFromStore();
+  SetupRequest Setup();
   void TakeShare();
   void Resume();
   void MeasurePlanned(SearchStrategy& strategy);
@@ -110,11 +112,11 @@ SweepRun::SweepRun(const SweepTarget& target, const GpuInfo& gpu, const SweepOpt
       stop_(*options.stop),
       place_(StartSweep(target, gpu, options, store, outcome_)),
       row_(store, place_.sweep_id),
-      records_(spec_, outcome_.gpu, outcome_.size),
+      records_(spec_, outcome_.gpu, outcome_.size, options.timing),
       pipeline_(spec_, outcome_.size, outcome_.gpu,
                 {options.compile_threads, options.cache_dir, options.worker_executable}, time_),
       worker_(
-          options.worker_executable, [this] { return pipeline_.Setup(); }, spec_.name, time_, stop_,
+          options.worker_executable, [this] { return Setup(); }, spec_.name, time_, stop_,
           [this] { return WantsProfiler(); }),
       ledger_(store, place_.sweep_id),
       measurer_(
@@ -160,6 +162,13 @@ std::shared_ptr<const WarmStart> SweepRun::WarmStartFromStore() {
   return warm;
 }
 
+// The worker's setup: the buffers, the reference and the sweep's timing mode.
+SetupRequest SweepRun::Setup() {
+  SetupRequest setup = pipeline_.Setup();
+  setup.timing = options_.timing;
+  return setup;
+}
+
 // The candidates this node measures: all of them, or its share under --shard.
 void SweepRun::TakeShare() {
   outcome_.candidates = all_.size();
@@ -173,8 +182,9 @@ void SweepRun::TakeShare() {
 
 void SweepRun::Resume() {
   const std::string size_key = outcome_.size.Key();
-  stored_ = ReadStoredCandidates(all_, store_.ModelMeasurements(place_.gpu_id, place_.template_id, size_key),
-                                 store_.Measurements(place_.gpu_id, place_.template_id, size_key));
+  stored_ = ReadStoredCandidates(
+      all_, OfTimingMode(store_.ModelMeasurements(place_.gpu_id, place_.template_id, size_key), options_.timing),
+      OfTimingMode(store_.Measurements(place_.gpu_id, place_.template_id, size_key), options_.timing));
   history_ = stored_.history;
 }
 
@@ -301,7 +311,10 @@ void SweepRun::ReportProgress() const {
 void SweepRun::Finish() {
   outcome_.interrupted = stop_.Reason() == StopReason::kInterrupted;
   row_.Finish(stop_.Requested() ? "interrupted" : "done");
-  outcome_.stored = store_.Measurements(place_.gpu_id, place_.template_id, outcome_.size.Key());
+  outcome_.stored =
+      OfTimingMode(store_.Measurements(place_.gpu_id, place_.template_id, outcome_.size.Key()), options_.timing);
+  AddThrottle(outcome_.throttle, measurer_.throttle());
+  AddThrottle(outcome_.throttle, plan_.throttle());
   outcome_.measured = ledger_.records();
   worker_.Stop();  // the worker ends with the sweep
   outcome_.time = time_.Split();

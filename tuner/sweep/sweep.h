@@ -42,6 +42,7 @@ struct SweepOptions {
   Shard node_shard;                 // of several nodes (--shard K/N), this one's share (planned strategies only)
   CounterMode counters = CounterMode::kWinner;    // which candidates get hardware counters after timing
   db::Objective objective = db::Objective::kTime;  // an energy objective measures every ok candidate's energy
+  TimingMode timing = TimingMode::kIsolated;       // how every candidate is timed (template/timing_choice.h)
   std::shared_ptr<SweepStop> stop = std::make_shared<SweepStop>();  // shared by the sweeps of one command
 };
 
@@ -57,7 +58,9 @@ struct SweepOutcome {
   GpuInfo gpu;
   ProblemSize size;
   std::vector<db::MeasurementRecord> measured;  // this run, in order
-  std::vector<db::MeasurementRecord> stored;    // everything stored for this GPU, version and size
+  std::vector<db::MeasurementRecord> stored;    // everything stored for this GPU, version and size, of its mode
+  TimingMode timing = TimingMode::kIsolated;
+  ThrottleCount throttle;  // the samples discarded for throttling, and the NVML readings around them
   std::size_t candidates = 0;
   std::string shard;                 // "K/N" under --shard K/N with N > 1, else ""
   std::size_t shard_candidates = 0;  // of the candidates, this node's share (all of them without --shard)

@@ -30,7 +30,8 @@ const std::vector<db::JsonKey>& TuneJsonKeys() {
       {&R::time_ms_max, "/time_ms_max"}, {&R::time_ms_spread, "/spread"},   {&R::samples, "/samples"},
       {&R::perf_value, "/perf"},         {&R::perf_unit, "/perf_unit"},     {&R::regs_per_thread, "/regs_per_thread"},
       {&R::smem_bytes, "/smem_bytes"},   {&R::spill_bytes, "/spill_bytes"}, {&R::blocks_per_sm, "/blocks_per_sm"},
-      {&R::occupancy, "/occupancy"},     {&R::limiter, "/limiter"},         {&R::worker_kills, "/worker_kills"}};
+      {&R::occupancy, "/occupancy"},     {&R::limiter, "/limiter"},         {&R::worker_kills, "/worker_kills"},
+      {&R::timing_mode, "/timing_mode"}};
   return keys;
 }
 
@@ -180,13 +181,29 @@ void PrintSizes(const TemplateSpec& templ, std::size_t sizes, const TextTable& t
      << "\n";
 }
 
+// "timed graph; throttling accounted: 2 sample(s) discarded and taken again (NVML read 812 times)":
+// how the times were taken.
+std::string TimingText(const SweepOutcome& out) {
+  const std::string text = std::string("timed ") + ToText(out.timing) + "; throttling ";
+  if (!out.throttle.unavailable.empty()) return text + "not accounted: " + out.throttle.unavailable;
+  return text + "accounted: " + std::to_string(out.throttle.discarded) +
+         " sample(s) discarded and taken again (NVML read " + std::to_string(out.throttle.reads) + " times)";
+}
+
+nlohmann::json ThrottleJson(const ThrottleCount& throttle) {
+  return {{"discarded_samples", throttle.discarded},
+          {"nvml_reads", throttle.reads},
+          {"unavailable", throttle.unavailable.empty() ? nlohmann::json() : nlohmann::json(throttle.unavailable)}};
+}
+
 }  // namespace
 
 void PrintSummary(const TemplateSpec& spec, const SweepOutcome& out, db::Objective objective, std::ostream& os) {
   os << spec.name << " " << out.size.Key() << " on GPU " << out.gpu.index << " (" << out.gpu.name << ", "
      << out.gpu.Arch() << "): " << out.candidates << " candidates"
      << (out.shard.empty() ? "" : " (" + std::to_string(out.shard_candidates) + " in shard " + out.shard + ")") << ", "
-     << out.measured.size() << " measured now, " << out.already_stored << " already stored\n\n";
+     << out.measured.size() << " measured now, " << out.already_stored << " already stored\n"
+     << TimingText(out) << "\n\n";
   PrintTable(out.stored, os);
   PrintBest(spec, out, objective, os);
   os << "\n" << Describe(out.time) << "\n";
@@ -206,6 +223,8 @@ nlohmann::json OutcomeJson(const TemplateSpec& spec, const SweepOutcome& out, db
       {"measured_now", out.measured.size()},
       {"already_stored", out.already_stored},
       {"interrupted", out.interrupted},
+      {"timing_mode", ToText(out.timing)},
+      {"throttle", ThrottleJson(out.throttle)},
       {"time", ToJson(out.time)},
       {"candidates", candidates},
       {"best", nullptr},

@@ -98,6 +98,7 @@ bool TimingPlan::TimeInTurns(const std::vector<std::size_t>& entries) {
   const WorkerAnswer<InterleaveReply> answer =
       parts_.worker.Call(request, parts_.measurer.CandidateTimeoutS() * kLeaders);
   if (!answer.body || answer.body->time_ms.size() != entries.size()) return false;
+  AddThrottle(throttle_, answer.body->throttle);
   for (std::size_t j = 0; j < entries.size(); ++j) {
     db::MeasurementRecord record = parts_.ledger.records()[entries[j]];
     const SampleStats& time_ms = answer.body->time_ms[j];

@@ -52,6 +52,9 @@ class TimingPlan {
   // together).
   void ConfirmLeaders();
 
+  // The throttle accounting of the leaders' rounds in turns.
+  const ThrottleCount& throttle() const { return throttle_; }
+
  private:
   bool ConfirmLeadersOnce();
   std::vector<Leader> LeadersToTime() const;
@@ -61,6 +64,7 @@ class TimingPlan {
 
   Parts parts_;
   MeasureLeader measure_leader_;
+  ThrottleCount throttle_;
 };
 
 }  // namespace tuner

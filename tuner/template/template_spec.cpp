@@ -17,6 +17,7 @@
 #include "template/search_space.h"
 #include "template/source_names.h"
 #include "template/template_values.h"
+#include "template/timing_choice.h"
 
 namespace tuner {
 
@@ -27,8 +28,8 @@ namespace fs = std::filesystem;
 // Keys written before the first table; a table's keys are listed where it is read.
 const std::vector<std::string> kTopLevelKeys = {"name",        "summary", "source", "kernel", "replaces_shipped",
                                                 "constraints", "options"};
-const std::vector<std::string> kTables = {"size",  "param", "launch",    "arg",     "symbol",
-                                          "check", "work",  "data_size", "pipeline"};
+const std::vector<std::string> kTables = {"size",  "param", "launch",    "arg",      "symbol",
+                                          "check", "work",  "data_size", "pipeline", "timing"};
 const char* const kOnlySizes = " (only sizes may be used here)";
 const char* const kCheckChoices =
     "name an independent reference kernel of the source (kernel = \"..._reference\"), give expected outputs "
@@ -458,6 +459,7 @@ TemplateSpec LoadTemplateFile(const std::string& description_path) {
   spec.launch = ReadLaunch(r, r.Table(*launch, "launch"), "launch", true, scopes.all);
   ReadArgsAndSymbols(r, root, scopes, spec);
   ReadPipeline(r, root, scopes.all, kTopLevelKeys, spec);
+  ReadTiming(r, root, kTopLevelKeys, spec);
   ReadCheck(r, root, scopes, spec);
   ReadWork(r, root, scopes, spec);
   ReadDataSizes(r, root, spec);

@@ -4,11 +4,13 @@
 
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "base/errors.h"
+#include "base/timing_mode.h"
 #include "template/launch_types.h"
 #include "template/source_headers.h"
 
@@ -108,6 +110,7 @@ struct TemplateSpec {
   WorkSpec work;
   std::vector<DataSizeSpec> data_sizes;  // sizes other than the defaults that have data files of their own
   PipelineSpec pipeline;
+  std::optional<TimingMode> timing_mode;  // [timing] mode; none: the template says nothing (template/timing_choice.h)
 };
 
 // Reads a description and its source, strictly (kernel_templates/README.md has the format): an

@@ -82,7 +82,7 @@ TEST(MeasurementFields, AreTheColumnsOfAFreshStore) {
 // columns of their version.
 TEST(MeasurementFields, SinceSchemaMatchesTheFixtures) {
   for (const auto& [fixture, version] :
-       {std::pair<const char*, int>{"schema_v1.db", 1}, {"schema_v4.db", 4}, {"schema_v5.db", 5}})
+       {std::pair<const char*, int>{"schema_v1.db", 1}, {"schema_v4.db", 4}, {"schema_v5.db", 5}, {"schema_v6.db", 6}})
     EXPECT_EQ(StoredColumns(std::string(TUNER_FIXTURES_DIR "/") + fixture), TableColumns(version)) << fixture;
 }
 

@@ -90,7 +90,7 @@ TEST(OpenForReading, AWalModeFileAtRestIsLeftInRollbackModeByAReaderWhoMayWriteI
 
 TEST(OpenForReading, AnOlderSchemaIsReadThroughAnUpgradeInMemory) {
   TempDir dir;
-  for (const char* fixture : {"schema_v1.db", "schema_v4.db", "schema_v5.db"}) {
+  for (const char* fixture : {"schema_v1.db", "schema_v4.db", "schema_v5.db", "schema_v6.db"}) {
     const std::string path = dir.File(fixture);
     fs::copy_file(std::string(TUNER_FIXTURES_DIR "/") + fixture, path);
     const std::string before = ReadBytes(path);
@@ -371,6 +371,50 @@ TEST(Migration, VersionFiveGainsEmptyCountersAndEnergy) {
   }
   EXPECT_TRUE(found);
   EXPECT_EQ(store.BestForLookup("transpose").size(), 4u) << "the lookup reads the new columns as empty";
+}
+
+// Version 6 (tests/fixtures/schema_v6.db, make_schema_v6.sh) gains the timing mode: every row it
+// holds was timed isolated, its counters and energy stay, and its best rows are the same; a row timed
+// in graph mode after the upgrade is kept beside them, never ranked with them.
+TEST(Migration, VersionSixRowsWereTimedIsolatedAndKeepTheirBest) {
+  TempDir dir;
+  const std::map<std::string, std::string> transpose = {{"new-hash GPU-aaaa 8192x8192", "{\"TILE\":64}"},
+                                                        {"new-hash GPU-bbbb 8192x8192", "{\"TILE\":32}"},
+                                                        {"old-hash GPU-aaaa 8192x8192", "{\"TILE\":16}"}};
+  for (OpenMode mode : {OpenMode::kReadWrite, OpenMode::kReadOnly}) {
+    const std::string path = dir.File(mode == OpenMode::kReadOnly ? "ro.db" : "rw.db");
+    fs::copy_file(TUNER_FIXTURES_DIR "/schema_v6.db", path);
+    Store store = Store::Open(path, mode);
+    EXPECT_EQ(store.SchemaVersion(), mode == OpenMode::kReadOnly ? 6 : kSchemaVersion);
+    EXPECT_EQ(BestParams(store, "transpose"), transpose);
+    bool energy_kept = false;
+    for (const MeasurementRow& row : store.ListMeasurements({})) {
+      EXPECT_EQ(row.measurement.timing_mode, "isolated");
+      energy_kept |=
+          row.measurement.energy_j == 0.0021 && row.measurement.counters_json == R"({"dram_throughput_pct":81.5})";
+    }
+    EXPECT_TRUE(energy_kept) << "version 6's columns survive the migration";
+    for (const MeasurementRow& row : store.BestForLookup("transpose"))
+      EXPECT_EQ(row.measurement.timing_mode, "isolated");
+    EXPECT_TRUE(store.FullCheck().empty());
+  }
+  EXPECT_EQ(CheckFileHeader(dir.File("rw.db")).schema_version, kSchemaVersion);
+  EXPECT_EQ(CheckFileHeader(dir.File("ro.db")).schema_version, 6) << "reading never upgrades the file";
+
+  Store store = Store::Open(dir.File("rw.db"), OpenMode::kReadWrite);
+  const auto gpu = store.EnsureGpu(SampleGpu("GPU-aaaa"));
+  const auto templ = store.EnsureTemplate({"transpose", "new-hash", ""});
+  const auto sweep = store.StartSweep(gpu, templ, SampleSweep());
+  MeasurementRecord graph = SampleMeasurement(128, 0.11);  // faster than the isolated best, 0.15 ms
+  graph.timing_mode = "graph";
+  store.AddMeasurement(sweep, graph);
+  EXPECT_TRUE(store.FullCheck().empty()) << "best_per_gpu keeps one best row per mode";
+  std::map<std::string, std::string> per_mode;
+  for (const std::string timing : {"isolated", "graph"})
+    for (const MeasurementRow& row : store.BestPerGpu("transpose", "", timing))
+      if (row.gpu.uuid == "GPU-aaaa" && !row.stale) per_mode[timing] = row.measurement.params_json;
+  EXPECT_EQ(per_mode["isolated"], "{\"TILE\":64}") << "the graph row is never ranked against isolated ones";
+  EXPECT_EQ(per_mode["graph"], "{\"TILE\":128,\"ROWS\":4}");
 }
 
 TEST(BestPerGpu, FollowsEveryChangeOfAMeasurement) {

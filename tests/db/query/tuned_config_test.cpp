@@ -75,6 +75,29 @@ TEST(TunedConfigs, ExactSizeWithParametersAndGeometry) {
   EXPECT_EQ(c.gpu_uuid, "GPU-1111");
 }
 
+// The library never compares modes: a slower graph result tuned last is served over a faster
+// isolated one, and says how it was timed.
+TEST(TunedConfigs, ServeTheModeTunedLastAndSayIt) {
+  TempDir dir;
+  const std::string path = MakeDatabase(dir);
+  EXPECT_EQ(TunedConfigs::Open(path).Lookup("transpose", kH100, {4096, 4096}).timing_mode, "isolated");
+  {
+    db::Store store = db::Store::Open(path, db::OpenMode::kReadWrite);
+    const auto gpu = store.EnsureGpu(db::testing::SampleGpu());
+    const auto current = store.EnsureTemplate({"transpose", "new", "2026-11-20T00:00:00Z"});
+    const auto sweep = store.StartSweep(gpu, current, db::testing::SampleSweep("4096x4096"));
+    db::MeasurementRecord graph = db::testing::SampleMeasurement(32, 1.5);  // slower than isolated TILE 64
+    graph.timing_mode = "graph";
+    graph.measured_at = "2099-01-01T00:00:00Z";
+    store.AddMeasurement(sweep, graph);
+  }
+  const TunedConfig c = TunedConfigs::Open(path).Lookup("transpose", kH100, {4096, 4096});
+  ASSERT_TRUE(c) << c.note;
+  EXPECT_EQ(c.timing_mode, "graph");
+  EXPECT_EQ(c.Param("TILE", 0), 32);
+  EXPECT_DOUBLE_EQ(c.time_ms, 1.5);
+}
+
 TEST(TunedConfigs, FallbacksAreNamed) {
   TempDir dir;
   const TunedConfigs configs = TunedConfigs::Open(MakeDatabase(dir));
