@@ -86,6 +86,13 @@ struct PipelineSpec {
   std::vector<std::string> chunked;  // buffer arguments split into chunks; the others move whole
 };
 
+// [arch_specific]: the candidates that need an architecture-specific target (arch_specific.h).
+struct ArchSpecificSpec {
+  std::string when;    // a condition over sizes and parameters; empty: no candidate needs a target
+  std::string target;  // "sm_90a", "sm_100f"
+  std::string why;     // what needs it, for the reason a candidate is invalid elsewhere: "wgmma"
+};
+
 struct TemplateSpec {
   std::string name;
   std::string summary;
@@ -108,6 +115,7 @@ struct TemplateSpec {
   WorkSpec work;
   std::vector<DataSizeSpec> data_sizes;  // sizes other than the defaults that have data files of their own
   PipelineSpec pipeline;
+  ArchSpecificSpec arch_specific;
 };
 
 // Reads a description and its source, strictly (kernel_templates/README.md has the format): an
