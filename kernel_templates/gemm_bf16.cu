@@ -3,11 +3,12 @@
 //
 // Two instruction families (INSTR): mma.sync on every GPU from sm_80 on, below; wgmma on sm_90a,
 // whose section explains it. With mma.sync each block computes a BLOCK_M x BLOCK_N tile of C; its
-// warps each a WARP_M x WARP_N part of it, as (WARP_M / 16) x (WARP_N / 8) mma.sync.m16n8k16 tiles. The K loop streams BLOCK_K-deep slices of A
-// and B through STAGES shared-memory buffers with cp.async: STAGES - 1 slices are in flight while
-// the warps multiply the oldest. Fragments go from shared memory to registers with ldmatrix, whose
-// 8-row reads must hit 8 different 16-byte bank groups: rows are padded by 16 bytes (SWIZZLE = 0)
-// or their 16-byte chunks XOR-permuted (SWIZZLE = 1).
+// warps each a WARP_M x WARP_N part of it, as (WARP_M / 16) x (WARP_N / 8) mma.sync.m16n8k16
+// tiles. The K loop streams BLOCK_K-deep slices of A and B through STAGES shared-memory buffers
+// with cp.async: STAGES - 1 slices are in flight while the warps multiply the oldest. Fragments go
+// from shared memory to registers with ldmatrix, whose 8-row reads must hit 8 different 16-byte
+// bank groups: rows are padded by 16 bytes (SWIZZLE = 0) or their 16-byte chunks XOR-permuted
+// (SWIZZLE = 1).
 // The values are handled as their 16 bits: the tensor cores take them as they are, and only the
 // reference widens them (by a shift for bfloat16, cvt for half).
 
@@ -51,7 +52,6 @@ extern "C" __global__ void gemm_tc_reference(const element* A, const element* B,
 __device__ __forceinline__ unsigned int SharedAddress(const element* p) {
   return (unsigned int)__cvta_generic_to_shared(p);
 }
-
 
 __device__ __forceinline__ void CopyChunk(element* shared, const element* global) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(SharedAddress(shared)), "l"(global));
@@ -103,9 +103,9 @@ __device__ __forceinline__ void TileOfBlock(int& tile_m, int& tile_n) {
 
 constexpr int WARPGROUPS = BLOCK_M / 64;
 constexpr int WG_THREADS = WARPGROUPS * 128;
-constexpr int WG_N = BLOCK_N / 128;                    // n128 products per warpgroup and k step
-constexpr int ROW_BYTES = 128;                         // a 64-deep row of 16-bit values
-constexpr int PANEL_BYTES = 64 * ROW_BYTES;            // B: 64 columns x 64 k rows
+constexpr int WG_N = BLOCK_N / 128;          // n128 products per warpgroup and k step
+constexpr int ROW_BYTES = 128;               // a 64-deep row of 16-bit values
+constexpr int PANEL_BYTES = 64 * ROW_BYTES;  // B: 64 columns x 64 k rows
 constexpr int A_STAGE_BYTES = BLOCK_M * ROW_BYTES;
 constexpr int B_STAGE_BYTES = BLOCK_N / 64 * PANEL_BYTES;
 constexpr int STAGE_BYTES = A_STAGE_BYTES + B_STAGE_BYTES;
@@ -114,7 +114,9 @@ static_assert(BLOCK_K == 64, "wgmma's tiles are one 128-byte swizzled row deep")
 static_assert(BLOCK_M % 64 == 0 && BLOCK_N % 128 == 0, "whole m64n128 products");
 
 // Byte offset of 16-byte chunk `chunk` of 128-byte row `row` in a 128-byte-swizzled tile.
-__device__ __forceinline__ int SwizzledOffset(int row, int chunk) { return row * ROW_BYTES + ((chunk ^ (row % 8)) * 16); }
+__device__ __forceinline__ int SwizzledOffset(int row, int chunk) {
+  return row * ROW_BYTES + ((chunk ^ (row % 8)) * 16);
+}
 
 __device__ __forceinline__ void CopyChunkTo(unsigned int shared_address, const element* global) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(shared_address), "l"(global));
@@ -154,20 +156,21 @@ __device__ __forceinline__ unsigned long long Descriptor(unsigned int address, u
 __device__ __forceinline__ void Wgmma(float d[64], unsigned long long a, unsigned long long b) {
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n128k16.f32." MMA_TYPE "." MMA_TYPE " {"
+      "wgmma.mma_async.sync.aligned.m64n128k16.f32." MMA_TYPE "." MMA_TYPE
+      " {"
       "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
       "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
       "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
       "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63},"
       " %64, %65, p, 1, 1, 0, 1;\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]),
+        "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]),
+        "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),
+        "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]),
+        "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]),
+        "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
+        "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]),
+        "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
       : "l"(a), "l"(b), "r"(1));
 }
 
@@ -188,7 +191,8 @@ __device__ __forceinline__ void MultiplySlice(float acc[WG_N][64], unsigned int 
   for (int s = 0; s < 4; ++s) {
     const unsigned long long a = Descriptor(sa + warpgroup * 64 * ROW_BYTES + s * 32, 16, 1024);
 #pragma unroll
-    for (int j = 0; j < WG_N; ++j) Wgmma(acc[j], a, Descriptor(sb + j * 2 * PANEL_BYTES + s * 16 * ROW_BYTES, PANEL_BYTES, 1024));
+    for (int j = 0; j < WG_N; ++j)
+      Wgmma(acc[j], a, Descriptor(sb + j * 2 * PANEL_BYTES + s * 16 * ROW_BYTES, PANEL_BYTES, 1024));
   }
   asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
   asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
@@ -204,7 +208,8 @@ __device__ __forceinline__ void StoreWarpgroupTile(float* C, const float acc[WG_
     for (int i = 0; i < 16; ++i) {
       const int col = col0 + j * 128 + i * 8 + (lane % 4) * 2;
       *reinterpret_cast<float2*>(C + (long long)row * N + col) = make_float2(acc[j][4 * i], acc[j][4 * i + 1]);
-      *reinterpret_cast<float2*>(C + (long long)(row + 8) * N + col) = make_float2(acc[j][4 * i + 2], acc[j][4 * i + 3]);
+      *reinterpret_cast<float2*>(C + (long long)(row + 8) * N + col) =
+          make_float2(acc[j][4 * i + 2], acc[j][4 * i + 3]);
     }
 }
 
@@ -225,7 +230,8 @@ extern "C" __global__ void __launch_bounds__(WG_THREADS)
   // that group t is always slice t).
 #pragma unroll
   for (int s = 0; s < STAGES - 1; ++s) {
-    if (s < slices) LoadSlice(base + s * STAGE_BYTES, base + s * STAGE_BYTES + A_STAGE_BYTES, A, B, m0, n0, s * 64, N, K);
+    if (s < slices)
+      LoadSlice(base + s * STAGE_BYTES, base + s * STAGE_BYTES + A_STAGE_BYTES, A, B, m0, n0, s * 64, N, K);
     CommitGroup();
   }
   for (int kt = 0; kt < slices; ++kt) {

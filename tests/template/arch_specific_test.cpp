@@ -54,8 +54,7 @@ TEST(ArchSpecific, RefusesAMissingConditionAPlainTargetAndUnknownKeys) {
     EXPECT_NE(error.find("'a' (sm_90a"), std::string::npos) << target << ": " << error;
   }
   EXPECT_NE(LoadError(Replaced(kDescription, "why = ", "reason = ")).find("reason"), std::string::npos);
-  EXPECT_NE(LoadError(Replaced(kDescription, "INSTR == 1", "INSTRUCTION == 1")).find("INSTRUCTION"),
-            std::string::npos);
+  EXPECT_NE(LoadError(Replaced(kDescription, "INSTR == 1", "INSTRUCTION == 1")).find("INSTRUCTION"), std::string::npos);
 }
 
 TEST(ArchSpecific, OnlyTheCandidatesThatNeedTheTargetCompileForIt) {
@@ -78,7 +77,8 @@ TEST(ArchSpecific, ElsewhereTheyAreInvalidWithTheReason) {
   EXPECT_NE(ArchOf(spec, 1, "sm_100").invalid_reason.find("this GPU is sm_100"), std::string::npos);
   EXPECT_NE(ArchOf(spec, 1, "sm_100a").invalid_reason.find("this GPU is sm_100,"), std::string::npos);
   const TemplateSpec plain = Load(dir, Replaced(kDescription, "why = \"wgmma\"\n", ""));
-  EXPECT_EQ(ArchOf(plain, 1, "sm_89").invalid_reason, "needs sm_90a: this GPU is sm_89, and sm_90a code runs only on sm_90");
+  EXPECT_EQ(ArchOf(plain, 1, "sm_89").invalid_reason,
+            "needs sm_90a: this GPU is sm_89, and sm_90a code runs only on sm_90");
 }
 
 TEST(ArchSpecific, AFamilyTargetRunsOnItsLaterMembers) {

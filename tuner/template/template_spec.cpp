@@ -28,7 +28,7 @@ namespace fs = std::filesystem;
 // Keys written before the first table; a table's keys are listed where it is read.
 const std::vector<std::string> kTopLevelKeys = {"name",        "summary", "source", "kernel", "replaces_shipped",
                                                 "constraints", "options"};
-const std::vector<std::string> kTables = {"size",  "param", "launch",    "arg",     "symbol",
+const std::vector<std::string> kTables = {"size",  "param", "launch",    "arg",      "symbol",
                                           "check", "work",  "data_size", "pipeline", "arch_specific"};
 const char* const kOnlySizes = " (only sizes may be used here)";
 const char* const kCheckChoices =
