@@ -118,16 +118,16 @@ inline std::vector<Mutant> GemmTensorCoreMutants() {
       {"dropped k-tile: the last K slice is never multiplied",
        {{"for (int kt = 0; kt < k_tiles; ++kt)", "for (int kt = 0; kt < k_tiles - 1; ++kt)"}},
        "512x512x512",
-       "1"},
+       "INSTR == 0"},
       {"wrong fragment index: A's pieces of rows 8-15 and of k 8-15 are swapped",
        {{"\"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3])", "\"r\"(a[0]), \"r\"(a[2]), \"r\"(a[1]), \"r\"(a[3])"}},
        "512x512x512",
-       "1"},
+       "INSTR == 0"},
       {"missing __syncthreads: a warp multiplies the slices before the other warps' copies land",
        {{"    __syncthreads();           // everyone's have;", "    // mutant: no barrier;"},
         {"  const int k_tiles = K / BLOCK_K;\n", "  const int k_tiles = K / BLOCK_K;\n  " + kOtherWarpsLate}},
        "512x512x512",
-       "1",
+       "INSTR == 0",
        true},
       // At 512^3 the inputs stay in L2 and the copies may land before the reads (8-warp blocks
       // passed on an H100); at 4096^3 A and B (64 MiB) exceed its 50 MiB, and a slice read right
@@ -135,20 +135,33 @@ inline std::vector<Mutant> GemmTensorCoreMutants() {
       {"missing cp.async.wait_group: the stage is read before this thread's own copies land",
        {{"    WaitGroups<STAGES - 2>();  // this thread's", "    // mutant: no wait;"}},
        "4096x4096x4096",
-       "1",
+       "INSTR == 0",
        true},
       {"wrong layout: A's fragments are read from a dense, unswizzled tile, not where the copies put them",
        {{"    const unsigned int address = SharedAddress(sa + TileOffset<A_CHUNKS>(row, k16 * 2 + lane / 16));",
          "    const unsigned int address = SharedAddress(sa + row * A_CHUNKS * 8 + (k16 * 2 + lane / 16) * "
          "8);"}},
        "512x512x512",
-       "1"},
+       "INSTR == 0"},
+      // wgmma (sm_90a):
+      {"wrong descriptor stride: wgmma reads B's groups of 8 k rows 512 bytes apart, not 1024",
+       {{"Descriptor(sb + j * 2 * PANEL_BYTES + s * 16 * ROW_BYTES, PANEL_BYTES, 1024)",
+         "Descriptor(sb + j * 2 * PANEL_BYTES + s * 16 * ROW_BYTES, PANEL_BYTES, 512)"}},
+       "512x512x512",
+       "INSTR == 1"},
+      {"wrong descriptor address: A's 16-deep k steps start 16 bytes apart in its rows, not 32",
+       {{"Descriptor(sa + warpgroup * 64 * ROW_BYTES + s * 32, 16, 1024)",
+         "Descriptor(sa + warpgroup * 64 * ROW_BYTES + s * 16, 16, 1024)"}},
+       "512x512x512",
+       "INSTR == 1"},
   };
 }
 
-// 9 of their 216 candidates at 512^3 and 4096^3, with every value of every parameter.
+// 9 of their 216 mma.sync candidates and 2 of their 10 wgmma ones (128 x 128 and 128 x 256, 3
+// stages) at 512^3 and 4096^3, with every value of every parameter.
 inline const std::string kGemmTensorCoreSample =
-    "(BLOCK_M + 2 * BLOCK_N + 3 * BLOCK_K + 5 * WARP_M + 7 * WARP_N + 11 * STAGES + 13 * SWIZZLE) % 23 == 0";
+    "(INSTR == 0 && (BLOCK_M + 2 * BLOCK_N + 3 * BLOCK_K + 5 * WARP_M + 7 * WARP_N + 11 * STAGES + 13 * SWIZZLE) % "
+    "23 == 0) || (INSTR == 1 && BLOCK_M == 128 && STAGES == 3)";
 
 inline const std::vector<TemplateMutants>& AllMutants() {
   static const std::vector<TemplateMutants> all = [] {

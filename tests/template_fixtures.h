@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "template/template_spec.h"
+
 namespace tuner::testing {
 
 inline const char* const kSmallDescription = R"toml(name = "small"
@@ -46,6 +48,16 @@ inline std::string WriteTemplateFiles(const std::string& folder, const std::stri
   std::ofstream(base.string() + ".toml") << description;
   std::ofstream(base.string() + ".cu") << source;
   return base.string() + ".toml";
+}
+
+// The TemplateError that loading the description at `path` gives, or "(loaded without an error)".
+inline std::string LoadErrorOf(const std::string& path) {
+  try {
+    LoadTemplateFile(path);
+  } catch (const TemplateError& e) {
+    return e.what();
+  }
+  return "(loaded without an error)";
 }
 
 }  // namespace tuner::testing

@@ -1,6 +1,7 @@
 // The tensor-core GEMM tuned end to end on a real GPU (skipped without one): random samples of its
 // candidates pass the check against the double-precision reference at a non-square size (a swap of
-// M and N, or of a tile's rows and columns, would show) and at 1024^3. Its mutants are
+// M and N, or of a tile's rows and columns, would show) and at 1024^3; on an sm_90 GPU every wgmma
+// candidate (sm_90a) does too, and elsewhere each is invalid for needing sm_90a. Its mutants are
 // mutation_gpu_test's; its speed against cuBLAS is bench/bench_gemm_bf16.sh's.
 #include <gtest/gtest.h>
 
@@ -11,6 +12,8 @@
 
 #include "db_test_util.h"
 #include "gpu_test_support.h"
+#include "mutants.h"
+#include "template/template_library.h"
 #include "tune_json.h"
 
 namespace tuner {
@@ -34,6 +37,26 @@ TEST(GemmBf16Gpu, RandomSamplesOfCandidatesPassTheirCheck) {
     EXPECT_EQ(doc.at("candidates").size(), budget) << name << " at " << size;
     ASSERT_TRUE(doc.contains("best")) << name << " at " << size;
     EXPECT_EQ(doc.at("best").at("perf_unit"), "GFLOP/s");
+  }
+}
+
+// The wgmma candidates alone (the shipped template with one added constraint, as the mutation test
+// samples it) at 1024^3 and 512x1024x768, each run on a fresh database.
+TEST(GemmBf16Gpu, EveryWgmmaCandidatePassesItsCheckOnSm90) {
+  TUNER_GPU_TEST(1);
+  const TemplateSpec& spec = LoadTemplateLibrary(TemplateSearchDirs({})).Find("gemm_bf16");
+  for (const std::string size : {"1024x1024x1024", "512x1024x768"}) {
+    TempDir dir;
+    testing::WriteMutant(spec, testing::Mutant{"none", {}, size, "0"}, "gemm_wgmma", dir.File("t"), "INSTR == 1");
+    const nlohmann::json doc = TuneJson(dir, "gemm_wgmma --templates " + dir.File("t") + " --size " + size);
+    ASSERT_EQ(doc.at("candidates").size(), 10u) << size;
+    if (doc.at("gpu").at("arch") != "sm_90") {
+      for (const nlohmann::json& c : doc.at("candidates"))
+        EXPECT_NE(c.dump().find("needs sm_90a (wgmma)"), std::string::npos) << c.dump();
+      continue;
+    }
+    ExpectEveryCandidateOk(doc);
+    ASSERT_TRUE(doc.contains("best")) << size;
   }
 }
 

@@ -1,10 +1,11 @@
 // The tensor-core GEMM (gemm_bf16, and gemm_fp16, its kernel for half inputs) without a GPU: its
-// space is what the constraints promise (whole tiles, 4 to 8 warps, every stage in the opt-in shared
-// memory), and a pairwise sample of it (every pair of values of block tile, warp tile, stages and
-// layout) compiles with NVRTC for sm_80 and sm_90 to plausible kernels: no spills and no stack frame
-// (the accumulators stay in registers), at most 255 registers, all shared memory dynamic, and every
-// candidate launches on sm_90 while on sm_80 exactly those above its 163 KiB are invalid, naming
-// shared memory.
+// space is what the constraints promise (whole tiles, 4 to 8 warps for mma.sync, 1 to 4 warpgroups
+// for wgmma, every stage in the opt-in shared memory), and a pairwise sample of its mma.sync
+// candidates (every pair of values of block tile, warp tile, stages and layout) with every wgmma
+// candidate compiles with NVRTC to plausible kernels: no spills and no stack frame (the accumulators
+// stay in registers), at most 255 registers, all shared memory dynamic. On sm_90 every candidate
+// launches, the wgmma ones compiled for sm_90a; on sm_80 the wgmma ones are invalid for needing
+// sm_90a, and of the others exactly those above its 163 KiB, naming shared memory.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include "expression/expression.h"
 #include "occupancy/arch_table.h"
 #include "pairwise_sample.h"
+#include "template/arch_specific.h"
 #include "template/search_space.h"
 #include "template/template_library.h"
 
@@ -41,22 +43,53 @@ long long SharedBytes(const ParamValues& params, const ProblemSize& size) {
   return static_cast<long long>(Evaluate(GemmBf16().launch.shared_bytes, MakeVariables(size, params)));
 }
 
+bool Wgmma(const ParamValues& params) { return Param(params, "INSTR") == 1; }
+
 TEST(GemmBf16, TheSpaceHoldsWholeTilesOfFourToEightWarpsInTheOptInSharedMemory) {
   const ProblemSize size = ParseProblemSize(GemmBf16(), "");
   const std::vector<ParamValues> candidates = EnumerateCandidates(GemmBf16(), size);
-  EXPECT_EQ(candidates.size(), 216u);
+  EXPECT_EQ(candidates.size(), 226u);
   bool above_48k = false;
+  std::size_t wgmma = 0;
   for (const ParamValues& c : candidates) {
-    const long long warps = (Param(c, "BLOCK_M") / Param(c, "WARP_M")) * (Param(c, "BLOCK_N") / Param(c, "WARP_N"));
-    EXPECT_GE(warps, 4);
-    EXPECT_LE(warps, 8);
     EXPECT_LE(SharedBytes(c, size), 227 * 1024);
     above_48k |= SharedBytes(c, size) > 48 * 1024;
+    const long long threads = EvaluateLaunch(GemmBf16().launch, MakeVariables(size, c)).ThreadsPerBlock();
+    if (Wgmma(c)) {  // 64-row warpgroups of m64n128k16 products on 64-deep slices, the rest held
+      ++wgmma;
+      EXPECT_EQ(threads, Param(c, "BLOCK_M") / 64 * 128);
+      EXPECT_EQ(Param(c, "BLOCK_K"), 64);
+      EXPECT_EQ(Param(c, "BLOCK_N") % 128, 0);
+      EXPECT_LE(Param(c, "BLOCK_M") * Param(c, "BLOCK_N"), 128 * 256);
+      EXPECT_EQ(Param(c, "WARP_M"), 64);  // mma.sync's parameters, held at their first values
+      EXPECT_EQ(Param(c, "WARP_N"), 64);
+      EXPECT_EQ(Param(c, "SWIZZLE"), 1);
+      continue;
+    }
+    const long long warps = (Param(c, "BLOCK_M") / Param(c, "WARP_M")) * (Param(c, "BLOCK_N") / Param(c, "WARP_N"));
+    EXPECT_EQ(threads, warps * 32);
+    EXPECT_GE(warps, 4);
+    EXPECT_LE(warps, 8);
   }
+  EXPECT_EQ(wgmma, 10u);  // 5 block tiles (not 256 x 256) x 3 or 4 stages
   EXPECT_TRUE(above_48k);
   // Sizes the tiles do not divide have no candidate at all rather than wrong ones.
   EXPECT_TRUE(EnumerateCandidates(GemmBf16(), ParseProblemSize(GemmBf16(), "1000x1024x1024")).empty());
-  EXPECT_EQ(EnumerateCandidates(GemmBf16(), ParseProblemSize(GemmBf16(), "512x1024x768")).size(), 216u);
+  EXPECT_EQ(EnumerateCandidates(GemmBf16(), ParseProblemSize(GemmBf16(), "512x1024x768")).size(), 226u);
+}
+
+// Only the wgmma candidates need sm_90a.
+TEST(GemmBf16, TheWgmmaCandidatesNeedSm90a) {
+  const ProblemSize size = ParseProblemSize(GemmBf16(), "");
+  for (const ParamValues& c : EnumerateCandidates(GemmBf16(), size)) {
+    const CandidateArch on_h100 = ArchOfCandidate(GemmBf16(), MakeVariables(size, c), "sm_90");
+    EXPECT_EQ(on_h100.arch, Wgmma(c) ? "sm_90a" : "sm_90") << ParamsJson(c);
+    const CandidateArch on_a100 = ArchOfCandidate(GemmBf16(), MakeVariables(size, c), "sm_80");
+    EXPECT_EQ(on_a100.invalid_reason,
+              Wgmma(c) ? "needs sm_90a (wgmma): this GPU is sm_80, and sm_90a code runs only on sm_90" : "")
+        << ParamsJson(c);
+  }
+  EXPECT_FALSE(Wgmma(ReferenceParams(GemmBf16())));  // the reference compiles for every GPU
 }
 
 // gemm_fp16 is the same kernel and space for half inputs.
@@ -78,8 +111,12 @@ TEST_P(GemmBf16Compiles, APairwiseSampleCompilesWithoutSpillsAndLaunchesWhereIts
   const std::string arch = GetParam().second;
   const ProblemSize size = ParseProblemSize(spec, "1024x1024x1024");
   const std::vector<ParamValues> candidates = EnumerateCandidates(spec, size);
-  std::vector<ParamValues> sample = testing::PairwiseSample(candidates);
+  std::vector<ParamValues> mma_sync, wgmma;
+  for (const ParamValues& c : candidates) (Wgmma(c) ? wgmma : mma_sync).push_back(c);
+  std::vector<ParamValues> sample = testing::PairwiseSample(mma_sync);
   ASSERT_LE(sample.size(), 24u);
+  ASSERT_EQ(wgmma.size(), 10u);
+  sample.insert(sample.end(), wgmma.begin(), wgmma.end());
   // and the one with the most shared memory (212 KiB: 4 stages of 256x128x64, padded)
   sample.push_back(*std::max_element(candidates.begin(), candidates.end(), [&](const auto& a, const auto& b) {
     return SharedBytes(a, size) < SharedBytes(b, size);
@@ -93,6 +130,11 @@ TEST_P(GemmBf16Compiles, APairwiseSampleCompilesWithoutSpillsAndLaunchesWhereIts
   std::size_t too_large = 0;
   for (const ExploredCandidate& c : exploration.explored) {
     const std::string name = ParamsJson(c.params);
+    if (Wgmma(c.params) && arch == "sm_80") {
+      EXPECT_FALSE(c.compiled) << name;
+      EXPECT_NE(c.invalid_reason.find("needs sm_90a (wgmma): this GPU is sm_80"), std::string::npos) << name;
+      continue;
+    }
     const bool fits = SharedBytes(c.params, size) <= static_cast<long long>(limits.smem_per_block_optin_bytes);
     EXPECT_EQ(c.invalid_reason.empty(), fits) << name << ": " << c.invalid_reason;
     if (!fits) {

@@ -14,6 +14,7 @@
 #include "compile/compiler.h"
 #include "db_test_util.h"
 #include "expression/expression.h"
+#include "template/arch_specific.h"
 #include "template/search_space.h"
 #include "template/template_library.h"
 
@@ -64,8 +65,11 @@ TEST_P(ShippedMutants, ApplyOnceReachACandidateAndCompileToDifferentCode) {
     ASSERT_NO_THROW(mutated.source_text = Mutate(spec.source_text, mutant)) << mutant.bug;
     const ParamValues params = FirstAffected(spec, GetParam().sample, mutant);
     ASSERT_FALSE(params.empty()) << mutant.bug << ": reaches no candidate at " << mutant.size;
-    const CompileResult original = CompileCandidate(spec, params, spec.kernel, "sm_90");
-    const CompileResult broken = CompileCandidate(mutated, params, spec.kernel, "sm_90");
+    // sm_90a for the candidates that need it (wgmma)
+    const std::string arch =
+        ArchOfCandidate(spec, MakeVariables(ParseProblemSize(spec, mutant.size), params), "sm_90").arch;
+    const CompileResult original = CompileCandidate(spec, params, spec.kernel, arch);
+    const CompileResult broken = CompileCandidate(mutated, params, spec.kernel, arch);
     ASSERT_TRUE(original.ok) << original.log;
     EXPECT_TRUE(broken.ok) << mutant.bug << ":\n" << broken.log;
     EXPECT_NE(broken.cubin, original.cubin) << mutant.bug << " changes nothing in " << ParamsJson(params);

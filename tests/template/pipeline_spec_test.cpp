@@ -81,12 +81,7 @@ TemplateSpec Load(const TempDir& dir, const std::string& description) {
 
 std::string LoadError(const std::string& description) {
   TempDir dir;
-  try {
-    Load(dir, description);
-  } catch (const TemplateError& e) {
-    return e.what();
-  }
-  return "(loaded without an error)";
+  return testing::LoadErrorOf(testing::WriteTemplateFiles(dir.File("t"), "scale", description, kSource));
 }
 
 Variables Candidate(long long n, long long block, long long streams, long long chunk, long long memory) {

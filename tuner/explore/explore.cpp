@@ -2,6 +2,7 @@
 
 #include "compile/compile_pool.h"
 #include "expression/expression.h"
+#include "template/arch_specific.h"
 
 namespace tuner {
 
@@ -11,16 +12,21 @@ ExploredCandidate ExploreOne(const TemplateSpec& spec, const ProblemSize& size, 
                              const std::string& arch, ParallelCompiler& compiler, int slot, const ParamValues& params) {
   ExploredCandidate c;
   c.params = params;
+  CandidateArch target;
   try {
-    c.geometry = EvaluateLaunch(spec.launch, MakeVariables(size, params));
+    const Variables vars = MakeVariables(size, params);
+    c.geometry = EvaluateLaunch(spec.launch, vars);
+    target = ArchOfCandidate(spec, vars, arch);
   } catch (const ExpressionError& e) {
     c.invalid_reason = e.what();
     return c;
   }
+  c.invalid_reason = target.invalid_reason;  // not compiled: NVRTC has no such target for this architecture
+  if (!c.invalid_reason.empty()) return c;
   const int threads = static_cast<int>(c.geometry.ThreadsPerBlock());
   const auto dynamic_smem = static_cast<std::size_t>(c.geometry.shared_bytes);
   c.invalid_reason = ComputeOccupancy(device, {threads, 0, dynamic_smem}).invalid_reason;
-  const CachedCompile compiled = compiler.Compile(slot, spec, params, spec.kernel, arch);
+  const CachedCompile compiled = compiler.Compile(slot, spec, params, spec.kernel, target.arch);
   c.compiled = compiled.result.ok;
   if (!c.compiled) {
     c.compile_log = compiled.result.log.empty() ? "NVRTC failed without a log" : compiled.result.log;

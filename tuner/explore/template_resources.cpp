@@ -8,6 +8,7 @@
 #include "compile/compile_failure.h"
 #include "compile/parallel_compiler.h"
 #include "expression/expression.h"
+#include "template/arch_specific.h"
 
 namespace tuner {
 
@@ -83,14 +84,19 @@ TemplateResources ResourcesFromTemplate(const TemplateSpec& spec, const ParamVal
   r.params = params;
   r.arch = arch;
   const Variables variables = MakeVariables(size, params);
+  CandidateArch target;
   try {
     r.geometry = EvaluateLaunch(spec.launch, variables);
     for (const std::string& constraint : spec.constraints)
       if (Evaluate(constraint, variables) == 0) r.violated_constraints.push_back(constraint);
+    target = ArchOfCandidate(spec, variables, arch);
   } catch (const ExpressionError& e) {
     throw UsageError("--param: " + spec.name + "'s launch geometry for these values: " + e.what());
   }
-  const CompileResult compiled = CompileOrThrow(spec, params, arch);
+  if (!target.invalid_reason.empty())
+    throw UsageError("--param: " + spec.name + " with " + ParamsJson(params) + " " + target.invalid_reason);
+  r.arch = target.arch;
+  const CompileResult compiled = CompileOrThrow(spec, params, target.arch);
   r.info = compiled.info;
   r.kernel.threads_per_block = static_cast<int>(r.geometry.ThreadsPerBlock());
   r.kernel.regs_per_thread = compiled.info.regs_per_thread;

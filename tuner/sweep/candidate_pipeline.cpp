@@ -7,6 +7,7 @@
 #include "compile/compile_failure.h"
 #include "compile/cubin_cache.h"
 #include "expression/expression.h"
+#include "template/arch_specific.h"
 #include "template/pipeline_spec.h"
 
 namespace tuner {
@@ -36,18 +37,23 @@ CandidatePipeline::CandidatePipeline(const TemplateSpec& spec, const ProblemSize
 Compiled CandidatePipeline::Compile(const ParamValues& params, int slot) {
   const auto working = clock_.Time(SweepClock::Part::kCompileWork);
   Compiled compiled{params, {}, {}, {}};
+  CandidateArch target;
   try {
     const Variables vars = MakeVariables(size_, params);
     compiled.geometry = EvaluateLaunch(spec_.launch, vars);
     PlanPipeline(spec_, vars);  // a host-side value out of range makes the candidate invalid
+    target = ArchOfCandidate(spec_, vars, arch_);
   } catch (const ExpressionError& e) {
     compiled.invalid_reason = e.what();
     return compiled;
   }
+  compiled.invalid_reason = target.invalid_reason;
+  if (!compiled.invalid_reason.empty()) return compiled;
   const KernelResources resources{static_cast<int>(compiled.geometry.ThreadsPerBlock()), 0,
                                   static_cast<std::size_t>(compiled.geometry.shared_bytes)};
   compiled.invalid_reason = ComputeOccupancy(gpu_, resources).invalid_reason;
-  if (compiled.invalid_reason.empty()) compiled.compile = compiler_.Compile(slot, spec_, params, spec_.kernel, arch_);
+  if (compiled.invalid_reason.empty())
+    compiled.compile = compiler_.Compile(slot, spec_, params, spec_.kernel, target.arch);
   return compiled;
 }
 
@@ -89,7 +95,11 @@ SetupRequest CandidatePipeline::Setup() {
   }
   setup.symbols = spec_.symbols;
   if (spec_.check.kernel.empty()) return setup;  // expected files are the whole check
-  const CachedCompile reference = compiler_.Compile(threads_, spec_, params, spec_.check.kernel, arch_);
+  const CandidateArch target = ArchOfCandidate(spec_, vars, arch_);
+  if (!target.invalid_reason.empty())
+    throw std::runtime_error("the reference configuration of " + spec_.name + " cannot run here: it " +
+                             target.invalid_reason + "; list a configuration every GPU runs first");
+  const CachedCompile reference = compiler_.Compile(threads_, spec_, params, spec_.check.kernel, target.arch);
   if (!reference.result.ok) {
     const std::string reason = CompileFailureReason(reference.result.log, spec_.source_path), fix = LikelyFix(reason);
     throw std::runtime_error("the reference kernel '" + spec_.check.kernel + "' of " + spec_.name +

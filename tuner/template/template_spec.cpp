@@ -8,6 +8,7 @@
 #include "common/content_hash.h"
 #include "common/spelling.h"
 #include "npy.h"
+#include "template/arch_specific.h"
 #include "template/data_files.h"
 #include "template/default_tolerance.h"
 #include "template/description_reader.h"
@@ -29,7 +30,7 @@ namespace fs = std::filesystem;
 const std::vector<std::string> kTopLevelKeys = {"name",        "summary", "source", "kernel", "replaces_shipped",
                                                 "constraints", "options"};
 const std::vector<std::string> kTables = {"size",  "param", "launch",    "arg",      "symbol",
-                                          "check", "work",  "data_size", "pipeline", "timing"};
+                                          "check", "work",  "data_size", "pipeline", "timing", "arch_specific"};
 const char* const kOnlySizes = " (only sizes may be used here)";
 const char* const kCheckChoices =
     "name an independent reference kernel of the source (kernel = \"..._reference\"), give expected outputs "
@@ -460,6 +461,7 @@ TemplateSpec LoadTemplateFile(const std::string& description_path) {
   ReadArgsAndSymbols(r, root, scopes, spec);
   ReadPipeline(r, root, scopes.all, kTopLevelKeys, spec);
   ReadTiming(r, root, kTopLevelKeys, spec);
+  ReadArchSpecific(r, root, scopes.all, kTopLevelKeys, spec);
   ReadCheck(r, root, scopes, spec);
   ReadWork(r, root, scopes, spec);
   ReadDataSizes(r, root, spec);

@@ -88,6 +88,13 @@ struct PipelineSpec {
   std::vector<std::string> chunked;  // buffer arguments split into chunks; the others move whole
 };
 
+// [arch_specific]: the candidates that need an architecture-specific target (arch_specific.h).
+struct ArchSpecificSpec {
+  std::string when;    // a condition over sizes and parameters; empty: no candidate needs a target
+  std::string target;  // "sm_90a", "sm_100f"
+  std::string why;     // what needs it, for the reason a candidate is invalid elsewhere: "wgmma"
+};
+
 struct TemplateSpec {
   std::string name;
   std::string summary;
@@ -111,6 +118,7 @@ struct TemplateSpec {
   std::vector<DataSizeSpec> data_sizes;  // sizes other than the defaults that have data files of their own
   PipelineSpec pipeline;
   std::optional<TimingMode> timing_mode;  // [timing] mode; none: the template says nothing (template/timing_choice.h)
+  ArchSpecificSpec arch_specific;
 };
 
 // Reads a description and its source, strictly (kernel_templates/README.md has the format): an
