@@ -22,7 +22,10 @@
 set -euo pipefail
 source "$(dirname "$0")/bench_common.sh"
 bench_init bench_hub_strategies "$@"
-case "${1:-}" in -h|--help) bench_help; exit 0 ;; esac
+case "${1:-}" in
+  -h|--help) bench_help; exit 0 ;;
+  -*) bench_usage "unknown option '$1'" ;;
+esac
 [ $# -ge 1 ] && [ -d "$1/cachefiles" ] && [ -d "$1/kernels" ] ||
   bench_usage "give a benchmark_hub checkout (with cachefiles/ and kernels/) as the first argument"
 hub=$(cd "$1" && pwd)
