@@ -80,21 +80,21 @@ __device__ __forceinline__ void TileOfBlock(int& tile_m, int& tile_n) {
   tile_n = in_group / rows;
 }
 
-#if INSTR == 1
+#if INSTR >= 1
 
-// ---- The wgmma path (INSTR = 1, sm_90a only) -------------------------------------------------
+// ---- The wgmma path (INSTR = 1 or 2, sm_90a only) --------------------------------------------
 
-// Hopper's warpgroup products, which read
-// both operands from shared memory through matrix descriptors, asynchronously.
+// Hopper's warpgroup products, which read both operands from shared memory through matrix
+// descriptors, asynchronously.
 //
 // Each block computes a BLOCK_M x BLOCK_N tile of C with BLOCK_M / 64 warpgroups (4 warps each),
 // warpgroup g the rows 64 g to 64 g + 63, all BLOCK_N columns, as BLOCK_N / 128
 // wgmma.m64n128k16 products per 16-deep k step. The K loop is the mma.sync path's: BLOCK_K = 64
 // slices (one 128-byte row of 16-bit values) through STAGES buffers with cp.async, STAGES - 1 in
-// flight. Shared memory holds each slice in the layouts a descriptor with 128-byte swizzle
-// describes (PTX ISA, "Shared Memory Matrix Layout"): 16-byte chunk c of a 128-byte row r sits at
-// chunk c ^ (r % 8) of that row, rows dense, the tile 1024-byte aligned (the hardware swizzles by
-// address bits 4-6 ^ 7-9).
+// flight (STAGES - 2 for wgmma_overlap, below). Shared memory holds each slice in the layouts a
+// descriptor with 128-byte swizzle describes (PTX ISA, "Shared Memory Matrix Layout"): 16-byte
+// chunk c of a 128-byte row r sits at chunk c ^ (r % 8) of that row, rows dense, the tile
+// 1024-byte aligned (the hardware swizzles by address bits 4-6 ^ 7-9).
 //   A (K-major): row m of the slice at byte 128 m; 8-row groups 1024 bytes apart (the stride byte
 //     offset); k step s starts 32 s bytes into the rows.
 //   B (MN-major, transposed by the instruction): panels of 64 columns, each 64 k rows of 128 bytes
@@ -109,6 +109,11 @@ constexpr int PANEL_BYTES = 64 * ROW_BYTES;  // B: 64 columns x 64 k rows
 constexpr int A_STAGE_BYTES = BLOCK_M * ROW_BYTES;
 constexpr int B_STAGE_BYTES = BLOCK_N / 64 * PANEL_BYTES;
 constexpr int STAGE_BYTES = A_STAGE_BYTES + B_STAGE_BYTES;
+// wgmma (INSTR = 1) waits for a slice's products before the next slice; wgmma_overlap (INSTR = 2)
+// leaves them running while it waits for the next slice's copies and issues its products, and
+// so keeps one slice fewer of copies in flight (its stage is still being read).
+constexpr int PENDING_PRODUCTS = INSTR - 1;           // wgmma groups left running at the end of a slice
+constexpr int AHEAD = STAGES - 1 - PENDING_PRODUCTS;  // slices whose copies are in flight
 
 static_assert(BLOCK_K == 64, "wgmma's tiles are one 128-byte swizzled row deep");
 static_assert(BLOCK_M % 64 == 0 && BLOCK_N % 128 == 0, "whole m64n128 products");
@@ -195,7 +200,7 @@ __device__ __forceinline__ void MultiplySlice(float acc[WG_N][64], unsigned int 
       Wgmma(acc[j], a, Descriptor(sb + j * 2 * PANEL_BYTES + s * 16 * ROW_BYTES, PANEL_BYTES, 1024));
   }
   asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(PENDING_PRODUCTS) : "memory");
   FenceAccumulators(acc);
 }
 
@@ -226,30 +231,32 @@ extern "C" __global__ void __launch_bounds__(WG_THREADS)
   float acc[WG_N][64] = {};
   const int slices = K / 64;
 
-  // Prologue: the first STAGES - 1 slices in flight, one commit group each (empty past the end, so
-  // that group t is always slice t).
+  // Prologue: the first AHEAD slices in flight, one commit group each (empty past the end, so that
+  // group t is always slice t).
 #pragma unroll
-  for (int s = 0; s < STAGES - 1; ++s) {
+  for (int s = 0; s < AHEAD; ++s) {
     if (s < slices)
       LoadSlice(base + s * STAGE_BYTES, base + s * STAGE_BYTES + A_STAGE_BYTES, A, B, m0, n0, s * 64, N, K);
     CommitGroup();
   }
   for (int kt = 0; kt < slices; ++kt) {
-    WaitGroups<STAGES - 2>();  // slice kt of this thread has landed
+    WaitGroups<AHEAD - 1>();  // slice kt of this thread has landed
     // cp.async wrote through the generic proxy, wgmma reads through the async proxy.
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-    __syncthreads();  // every thread's copies of slice kt have landed; the products of kt - 1 are done
-    const int next = kt + STAGES - 1;
+    __syncthreads();  // every thread's copies of slice kt have landed; the products of the refilled stage are done
+    const int next = kt + AHEAD;  // into the stage of slice kt - 1 - PENDING_PRODUCTS, whose products are done
     const unsigned int refill = base + next % STAGES * STAGE_BYTES;
     if (next < slices) LoadSlice(refill, refill + A_STAGE_BYTES, A, B, m0, n0, next * 64, N, K);
     CommitGroup();
     const unsigned int stage = base + kt % STAGES * STAGE_BYTES;
     MultiplySlice(acc, stage, stage + A_STAGE_BYTES, warpgroup);
   }
+  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+  FenceAccumulators(acc);
   StoreWarpgroupTile(C, acc, m0 + warpgroup * 64, n0, N);
 }
 
-#else  // INSTR == 0
+#else  // INSTR == 0: mma.sync
 
 // ---- The mma.sync path (INSTR = 0) ------------------------------------------------------------
 

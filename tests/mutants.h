@@ -148,20 +148,21 @@ inline std::vector<Mutant> GemmTensorCoreMutants() {
        {{"Descriptor(sb + j * 2 * PANEL_BYTES + s * 16 * ROW_BYTES, PANEL_BYTES, 1024)",
          "Descriptor(sb + j * 2 * PANEL_BYTES + s * 16 * ROW_BYTES, PANEL_BYTES, 512)"}},
        "512x512x512",
-       "INSTR == 1"},
+       "INSTR >= 1"},
       {"wrong descriptor address: A's 16-deep k steps start 16 bytes apart in its rows, not 32",
        {{"Descriptor(sa + warpgroup * 64 * ROW_BYTES + s * 32, 16, 1024)",
          "Descriptor(sa + warpgroup * 64 * ROW_BYTES + s * 16, 16, 1024)"}},
        "512x512x512",
-       "INSTR == 1"},
+       "INSTR >= 1"},
   };
 }
 
-// 9 of their 216 mma.sync candidates and 2 of their 10 wgmma ones (128 x 128 and 128 x 256, 3
-// stages) at 512^3 and 4096^3, with every value of every parameter.
+// 9 of their 216 mma.sync candidates and 2 of their 20 wgmma ones (128 x 128 waiting, 128 x 256
+// overlapping) at 512^3 and 4096^3, with every value of every parameter.
 inline const std::string kGemmTensorCoreSample =
     "(INSTR == 0 && (BLOCK_M + 2 * BLOCK_N + 3 * BLOCK_K + 5 * WARP_M + 7 * WARP_N + 11 * STAGES + 13 * SWIZZLE) % "
-    "23 == 0) || (INSTR == 1 && BLOCK_M == 128 && STAGES == 3)";
+    "23 == 0) || (INSTR == 1 && BLOCK_M == 128 && BLOCK_N == 128 && STAGES == 3) || "
+    "(INSTR == 2 && BLOCK_M == 128 && BLOCK_N == 256 && STAGES == 4)";
 
 inline const std::vector<TemplateMutants>& AllMutants() {
   static const std::vector<TemplateMutants> all = [] {

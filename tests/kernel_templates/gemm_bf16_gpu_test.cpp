@@ -44,12 +44,13 @@ TEST(GemmBf16Gpu, RandomSamplesOfCandidatesPassTheirCheck) {
 // samples it) at 1024^3 and 512x1024x768, each run on a fresh database.
 TEST(GemmBf16Gpu, EveryWgmmaCandidatePassesItsCheckOnSm90) {
   TUNER_GPU_TEST(1);
-  const TemplateSpec& spec = LoadTemplateLibrary(TemplateSearchDirs({})).Find("gemm_bf16");
+  const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs({}));  // outlives the spec it holds
+  const TemplateSpec& spec = library.Find("gemm_bf16");
   for (const std::string size : {"1024x1024x1024", "512x1024x768"}) {
     TempDir dir;
-    testing::WriteMutant(spec, testing::Mutant{"none", {}, size, "0"}, "gemm_wgmma", dir.File("t"), "INSTR == 1");
+    testing::WriteMutant(spec, testing::Mutant{"none", {}, size, "0"}, "gemm_wgmma", dir.File("t"), "INSTR >= 1");
     const nlohmann::json doc = TuneJson(dir, "gemm_wgmma --templates " + dir.File("t") + " --size " + size);
-    ASSERT_EQ(doc.at("candidates").size(), 10u) << size;
+    ASSERT_EQ(doc.at("candidates").size(), 20u) << size;
     if (doc.at("gpu").at("arch") != "sm_90") {
       for (const nlohmann::json& c : doc.at("candidates"))
         EXPECT_NE(c.dump().find("needs sm_90a (wgmma)"), std::string::npos) << c.dump();
