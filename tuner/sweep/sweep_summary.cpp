@@ -205,6 +205,7 @@ nlohmann::json OutcomeJson(const TemplateSpec& spec, const SweepOutcome& out, db
       {"candidates_total", out.candidates},
       {"measured_now", out.measured.size()},
       {"already_stored", out.already_stored},
+      {"strategy", ToJson(out.strategy)},
       {"interrupted", out.interrupted},
       {"time", ToJson(out.time)},
       {"candidates", candidates},
