@@ -108,15 +108,14 @@ TEST(TuneOptions, OptionsThatDoNotGoTogetherAreRefused) {
 }
 
 TEST(TuneOptions, AutoIsBruteForceWhereGpusOrShardsShareTheCandidatesAndSaysWhy) {
-  for (const auto& [args, option] : std::vector<std::pair<std::initializer_list<const char*>, std::string>>{
-           {{"--gpus", "all"}, "--gpus"},
-           {{"--shard", "1/2"}, "--shard"},
-           {{"--gpus", "0,1", "--strategy", "auto"}, "--gpus"}}) {
-    const TuneOptions o = Read(args);
+  const auto expect_brute_force = [](const TuneOptions& o, const std::string& option) {
     EXPECT_EQ(o.sweep.strategy.name, "brute_force") << option;
     EXPECT_EQ(o.sweep.strategy_reason,
               "brute force: " + option + " shares out the candidates of a planned strategy only");
-  }
+  };
+  expect_brute_force(Read({"--gpus", "all"}), "--gpus");
+  expect_brute_force(Read({"--shard", "1/2"}), "--shard");
+  expect_brute_force(Read({"--gpus", "0,1", "--strategy", "auto"}), "--gpus");
   const TuneOptions named = Read({"--gpus", "all", "--strategy", "random"});  // a named strategy is kept
   EXPECT_EQ(named.sweep.strategy.name, "random");
   EXPECT_EQ(named.sweep.strategy_reason, "");
