@@ -30,7 +30,7 @@ cublas_gflops=$(bench_cublas_gflops "$gpu" bfloat16 "$n" 2>"$work/cublas.log") \
 
 bench_header
 start=$(bench_now)
-"$tuner" tune gemm_bf16 --size "${n}x${n}x${n}" --gpu "$gpu" --force --budget-seconds "$seconds" --db "$db" --json \
+"$tuner" tune gemm_bf16 --strategy brute_force --size "${n}x${n}x${n}" --gpu "$gpu" --force --budget-seconds "$seconds" --db "$db" --json \
   >"$work/gemm_bf16.json" || bench_die "tuner tune gemm_bf16 failed"
 echo "gemm_bf16: swept in $(bench_seconds "$start" "$(bench_now)") s" >&2
 

@@ -37,7 +37,7 @@ fi
 bench_header
 for kernel in "${kernels[@]}"; do
   start=$(bench_now)
-  "$tuner" tune "$kernel" --gpu "$gpu" --force --db "$db" --json >"$work/$kernel.json" || bench_die "tuner tune $kernel failed"
+  "$tuner" tune "$kernel" --strategy brute_force --gpu "$gpu" --force --db "$db" --json >"$work/$kernel.json" || bench_die "tuner tune $kernel failed"
   echo "$kernel: swept in $(bench_seconds "$start" "$(bench_now)") s" >&2
 done
 

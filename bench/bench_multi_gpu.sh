@@ -18,7 +18,7 @@ run() {
   local name=$1 db=$2 start
   shift 2
   start=$(bench_now)
-  "$tuner" tune "$kernel" "${size_args[@]}" --db "$db" --json "$@" >"$work/$name.json" || bench_die "tuner tune $kernel $* failed"
+  "$tuner" tune "$kernel" --strategy brute_force "${size_args[@]}" --db "$db" --json "$@" >"$work/$name.json" || bench_die "tuner tune $kernel $* failed"
   bench_seconds "$start" "$(bench_now)"
 }
 

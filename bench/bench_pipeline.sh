@@ -38,7 +38,7 @@ tune() {  # tune NAME SIZE: the sweep's JSON in $work/NAME.json
   [ -z "$2" ] || size_args=(--size "$2")
   local start end
   start=$(bench_now)
-  "$tuner" tune "$1" "${size_args[@]}" --db "$db" --json >"$work/$1.json" || bench_die "tuner tune $1 failed"
+  "$tuner" tune "$1" --strategy brute_force "${size_args[@]}" --db "$db" --json >"$work/$1.json" || bench_die "tuner tune $1 failed"
   end=$(bench_now)
   echo "$1: swept in $(bench_seconds "$start" "$end") s" >&2
   [ -z "$json_dir" ] || { mkdir -p "$json_dir" && cp "$work/$1.json" "$json_dir/"; }

@@ -18,7 +18,7 @@ bench_sweep_options "$@"
 tune() {
   local name=$1 db=$2
   shift 2
-  "$tuner" tune "$kernel" "${size_args[@]}" --db "$db" --json "$@" >"$work/$name.json" || bench_die "tuner tune $kernel $* failed"
+  "$tuner" tune "$kernel" --strategy brute_force "${size_args[@]}" --db "$db" --json "$@" >"$work/$name.json" || bench_die "tuner tune $kernel $* failed"
 }
 
 # timed COMMAND...: runs it; prints its wall time.

@@ -66,7 +66,7 @@ bench_header
 tune() {
   local start end
   start=$(bench_now)
-  XDG_CACHE_HOME="$work/cache-$1" "$tuner" tune "baseline_$1" --size "$2" --gpu "$gpu" --templates bench/templates \
+  XDG_CACHE_HOME="$work/cache-$1" "$tuner" tune "baseline_$1" --strategy brute_force --size "$2" --gpu "$gpu" --templates bench/templates \
     --counters "$counters" --db "$work/$1-$3.db" --json >"$work/$1-$3.json" || bench_die "tuner tune baseline_$1 ($3) failed"
   end=$(bench_now)
   bench_seconds "$start" "$end"

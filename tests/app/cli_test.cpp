@@ -81,7 +81,8 @@ TEST(Cli, EveryBadOptionIsRefusedBeforeAnyWork) {
       {"tune transpose --strategy annealing --gpus all", "--gpus"},
       {"tune transpose --strategy bayesian --shard 1/2", "--shard"},
       {"tune transpose --strategy Bayesian",
-       "--strategy 'Bayesian': unknown search strategy (known: brute_force, random, annealing, genetic, bayesian)"},
+       "--strategy 'Bayesian': unknown search strategy (known: auto, brute_force, random, annealing, genetic, "
+       "bayesian)"},
       {"tune transpose --db /tmp", "--db '/tmp': is a folder"},
       {"explore transpose --gpu -1", "--gpu '-1'"},
       {"explore transpose --size ''", "--size ''"},

@@ -49,7 +49,8 @@ TEST(TuneOptions, LeftOutTheyReadAsTheirDefaults) {
   EXPECT_FALSE(o.sizes);
   EXPECT_EQ(o.gpu, 0);
   EXPECT_FALSE(o.gpus);
-  EXPECT_EQ(o.sweep.strategy.name, "brute_force");
+  EXPECT_EQ(o.sweep.strategy.name, "auto");  // chosen by the sweep from its estimated cost
+  EXPECT_EQ(o.sweep.strategy_reason, "");
   EXPECT_EQ(o.sweep.strategy.seed, 1u);
   EXPECT_DOUBLE_EQ(o.sweep.timeout_floor_s, 10);
   EXPECT_TRUE(o.sweep.tighten_deadlines);
@@ -116,6 +117,24 @@ TEST(TuneOptions, OptionsThatDoNotGoTogetherAreRefused) {
             "--shard shares the candidates of brute_force and random sweeps; --strategy genetic chooses each "
             "candidate from the results before it, so it runs on one node");
   EXPECT_NE(Refusal({"--strategy", "bogus"}).find("--strategy 'bogus'"), std::string::npos);
+}
+
+TEST(TuneOptions, AutoIsBruteForceWhereGpusOrShardsShareTheCandidatesAndSaysWhy) {
+  const auto expect_brute_force = [](const TuneOptions& o, const std::string& option) {
+    EXPECT_EQ(o.sweep.strategy.name, "brute_force") << option;
+    EXPECT_EQ(o.sweep.strategy_reason,
+              "brute force: " + option + " shares out the candidates of a planned strategy only");
+  };
+  expect_brute_force(Read({"--gpus", "all"}), "--gpus");
+  expect_brute_force(Read({"--shard", "1/2"}), "--shard");
+  expect_brute_force(Read({"--gpus", "0,1", "--strategy", "auto"}), "--gpus");
+  const TuneOptions named = Read({"--gpus", "all", "--strategy", "random"});  // a named strategy is kept
+  EXPECT_EQ(named.sweep.strategy.name, "random");
+  EXPECT_EQ(named.sweep.strategy_reason, "");
+  EXPECT_EQ(Read({"--strategy", "auto"}).sweep.strategy.name, "auto");
+  EXPECT_EQ(
+      Refusal({"--strategy", "Auto"}),
+      "--strategy 'Auto': unknown search strategy (known: auto, brute_force, random, annealing, genetic, bayesian)");
 }
 
 TEST(TuneOptions, SizesAreParsedAtTheTemplate) {

@@ -86,5 +86,58 @@ TEST(Bayesian, ASpaceLargerThanItsPoolIsSearchedThroughASeededSample) {
   EXPECT_LT(best, 20);  // within a few steps of the optimum (1) after 40 of 27,000
 }
 
+// Runs the Bayesian strategy on the bowl with a stopping rule; returns its proposals.
+std::vector<std::size_t> RunWithGain(double min_expected_gain, unsigned long long seed) {
+  StrategyOptions options{"bayesian", 0, seed, nullptr};
+  options.min_expected_gain = min_expected_gain;
+  const auto strategy = MakeStrategy(options, BowlSpace().candidates, BowlSpace().params);
+  return testing::Drive(*strategy, BowlSpace(), Bowl);
+}
+
+double BestOf(const std::vector<std::size_t>& order) {
+  double best = 1e300;
+  for (const std::size_t c : order) best = std::min(best, *Bowl(Point(BowlSpace().candidates[c])));
+  return best;
+}
+
+TEST(Bayesian, StopsOnceTheExpectedGainIsBelowItsThresholdWithinOnePercentOfTheOptimum) {
+  std::size_t with_rule = 0, without = 0;
+  for (unsigned long long seed = 0; seed < 10; ++seed) {
+    const std::vector<std::size_t> stopped = RunWithGain(0.005, seed);
+    EXPECT_LE(BestOf(stopped), 1.01) << "seed " << seed;  // the optimum is 1 ms
+    with_rule += stopped.size();
+    without += RunWithGain(0, seed).size();
+  }
+  EXPECT_LT(with_rule, without);  // the rule stops it before its patience runs out
+}
+
+TEST(Bayesian, AGreaterThresholdStopsSooner) {
+  // Expecting no candidate to be 50% faster is true as soon as the model proposes.
+  const std::vector<std::size_t> at_once = RunWithGain(0.5, 1);
+  EXPECT_LE(at_once.size(), 12u);  // 10 random candidates, then the model's first look stops it
+  EXPECT_LE(RunWithGain(0.05, 1).size(), RunWithGain(0.005, 1).size());
+}
+
+TEST(Bayesian, ProposalsAskedForAheadOfTheirResultsSpreadOut) {
+  // After 20 results, eight proposals in a row without results: a pending candidate damps its
+  // surroundings, so no two are one step apart (without the damping 3 to 9 pairs are, over these seeds).
+  for (unsigned long long seed = 0; seed < 6; ++seed) {
+    const auto strategy = MakeStrategy({"bayesian", 0, seed, nullptr}, BowlSpace().candidates, BowlSpace().params);
+    std::vector<Evaluation> history;
+    for (std::size_t k = 0; k < 20; ++k) {
+      const std::size_t c = *strategy->Next(history);
+      history.push_back({c, true, *Bowl(Point(BowlSpace().candidates[c]))});
+    }
+    std::vector<std::vector<long long>> batch;
+    for (std::size_t k = 0; k < 8; ++k) batch.push_back(Point(BowlSpace().candidates[*strategy->Next(history)]));
+    for (std::size_t a = 0; a < batch.size(); ++a)
+      for (std::size_t b = a + 1; b < batch.size(); ++b) {
+        long long distance = 0;
+        for (std::size_t d = 0; d < batch[a].size(); ++d) distance += std::llabs(batch[a][d] - batch[b][d]);
+        EXPECT_GT(distance, 1) << "seed " << seed << ": proposals " << a << " and " << b;
+      }
+  }
+}
+
 }  // namespace
 }  // namespace tuner

@@ -108,6 +108,65 @@ TEST(SweepGpu, AnOptimiserStaysWithinItsBudget) {
   }
 }
 
+// --strategy auto, the default: a small space is measured whole, said on stderr and in --json.
+// `tuner tune ARGS --json` on a fresh database and a cold cubin cache in `dir`: its document and stderr.
+struct TuneRun {
+  nlohmann::json doc;
+  std::string err;
+};
+TuneRun TuneCold(const std::string& args, const TempDir& dir) {
+  const auto r = RunTuner("tune " + args + " --json --db " + dir.File("t.db"), "XDG_CACHE_HOME=" + dir.File("cache"));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return {r.exit_code == 0 ? nlohmann::json::parse(r.out) : nlohmann::json::object(), r.err};
+}
+
+TEST(SweepGpu, AutoMeasuresASmallSpaceWhole) {
+  TUNER_GPU_TEST(1);
+  TempDir dir;
+  const auto [doc, err] = TuneCold("transpose --size 1024x2048", dir);
+  ASSERT_TRUE(doc.contains("strategy")) << err;
+  EXPECT_EQ(doc.at("strategy").at("name"), "brute_force") << err;
+  EXPECT_LT(doc.at("strategy").at("brute_force_estimate_s").get<double>(), 120);
+  EXPECT_EQ(doc.at("measured_now"), 30);
+  EXPECT_NE(err.find("30 candidates: brute force about"), std::string::npos) << err;
+  EXPECT_NE(err.find("measuring all"), std::string::npos) << err;
+}
+
+// A large space of slow compiles, cold cache: searched, compiling what it measures and a short
+// look-ahead, and stopped by the expected gain (or its time limit) long before the whole space.
+TEST(SweepGpu, AutoSearchesALargeSpaceWithACompileCostOfMinutes) {
+  TUNER_GPU_TEST(1);
+  TempDir dir;
+  const auto [doc, err] = TuneCold("gemm_large --counters off --budget-seconds 300", dir);
+  ASSERT_TRUE(doc.contains("strategy")) << err;
+  const auto& strategy = doc.at("strategy");
+  EXPECT_EQ(strategy.at("name"), "bayesian") << err;
+  EXPECT_GT(strategy.at("brute_force_estimate_s").get<double>(), 120);
+  EXPECT_DOUBLE_EQ(strategy.at("min_expected_gain").get<double>(), 0.005);
+  EXPECT_NE(err.find("searching instead (stops when the expected gain is below 0.5%); --strategy brute_force "
+                     "measures all"),
+            std::string::npos)
+      << err;
+  EXPECT_LT(doc.at("measured_now").get<int>(), doc.at("candidates_total").get<int>() / 4);
+  EXPECT_EQ(doc.at("best").at("status"), "ok");
+  // Compiled: the measured ones and at most the look-ahead (16) and the estimate's sample (16) more.
+  std::size_t cubins = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir.File("cache")))
+    cubins += entry.is_regular_file() && entry.path().extension() == ".cubin";
+  EXPECT_LE(cubins, doc.at("measured_now").get<std::size_t>() + 32 + 1) << "the reference kernel is one more";
+}
+
+// Under --gpus, auto is brute force, and says why.
+TEST(SweepGpu, AutoIsBruteForceUnderGpus) {
+  TUNER_GPU_TEST(1);
+  TempDir dir;
+  const auto [doc, err] = TuneCold("transpose --size 1024x1024 --gpus 0", dir);
+  ASSERT_TRUE(doc.contains("sweeps")) << err;
+  EXPECT_EQ(doc.at("sweeps").at(0).at("strategy").at("name"), "brute_force");
+  EXPECT_NE(err.find("brute force: --gpus shares out the candidates of a planned strategy only"), std::string::npos)
+      << err;
+}
+
 // Several GPUs (skipped with fewer than two): one sweep each; GPUs of one model share the
 // candidates without overlap, then each card times the model's leaders; every model gets a best.
 TEST(SweepGpu, SeveralGpusShareTheCandidatesOfOneModel) {

@@ -66,11 +66,11 @@ TEST_F(Summary, TheJsonOfASweepKeepsItsContractKeys) {
   const SweepOutcome out =
       Outcome(Gpu(0), {Record(1, 2.0), Record(2, 1.0), Record(3, 0, CandidateStatus::kWrongResult)});
   const nlohmann::json doc = OutcomeJson(spec, out, db::Objective::kTime);
-  EXPECT_EQ(Keys(doc), (std::set<std::string>{"kernel", "size", "template_hash", "gpu", "copy_gbps", "candidates_total",
-                                              "measured_now", "already_stored", "interrupted", "time", "candidates",
-                                              "best", "objective", "counters_unavailable", "energy_unavailable",
-                                              "hardware_pass", "leaders", "winner_vs_runner_up", "timing_mode",
-                                              "throttle"}));
+  EXPECT_EQ(Keys(doc),
+            (std::set<std::string>{"kernel", "size", "template_hash", "gpu", "copy_gbps", "candidates_total",
+                                   "measured_now", "already_stored", "strategy", "interrupted", "time", "candidates",
+                                   "best", "objective", "counters_unavailable", "energy_unavailable", "hardware_pass",
+                                   "leaders", "winner_vs_runner_up", "timing_mode", "throttle"}));
   EXPECT_EQ(doc["gpu"], (nlohmann::json{{"index", 0}, {"name", "NVIDIA H100"}, {"uuid", "GPU-0"}, {"arch", "sm_90"}}));
   EXPECT_EQ(doc["size"], "1024");
   ASSERT_EQ(doc["candidates"].size(), 3u);

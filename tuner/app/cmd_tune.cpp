@@ -102,6 +102,7 @@ int RunTune(int argc, char** argv) {
   po::variables_map vm;
   if (!ParseCommandLine(argc, argv, spec, options, positional, &vm)) return kExitOk;
   TuneOptions tune = ReadTuneOptions(vm, argc, argv);
+  if (!tune.sweep.strategy_reason.empty()) std::cerr << "tuner tune: " << tune.sweep.strategy_reason << "\n";
   const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs(tune.template_folders));
   const TemplateSpec& templ = library.Find(tune.kernel);
   tune.sweep.timing = ChooseTimingMode(templ, tune.timing).mode;  // a mode the template cannot have: UsageError

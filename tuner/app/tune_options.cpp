@@ -7,11 +7,12 @@
 
 #include "app/command_options.h"
 #include "base/errors.h"
-#include "common/option_values.h"
 #include "base/number_text.h"
+#include "common/option_values.h"
 #include "search/search_strategy.h"
 #include "sweep/hardware_plan.h"
 #include "sweep/shard.h"
+#include "sweep/strategy_choice.h"
 #include "template/data_files.h"
 
 namespace tuner {
@@ -35,8 +36,9 @@ void AddSweepOptions(po::options_description& options) {
       "shard", po::value<std::string>(),
       "K/N: measure this node's share K of N (a job array over several nodes; then 'tuner db merge')")(
       "force", "measure candidates that are already stored again")(
-      "strategy", po::value<std::string>()->default_value("brute_force"),
-      "brute_force, random, annealing, genetic or bayesian");
+      "strategy", po::value<std::string>()->default_value(kAutoStrategy),
+      "auto (brute force when it takes at most 2 minutes here, else bayesian until the expected gain is below "
+      "0.5%; brute force under --gpus and --shard), brute_force, random, annealing, genetic or bayesian");
   AddBudgetOption(options, "at most this many candidates evaluated (0: no limit)");
   options.add_options()("budget-seconds", po::value<std::string>()->default_value("0"),
                         "stop measuring after this many seconds (0: no limit)");
@@ -62,7 +64,7 @@ void AddSweepOptions(po::options_description& options) {
 StrategyOptions ReadStrategy(const po::variables_map& vm) {
   StrategyOptions strategy;
   strategy.name = vm["strategy"].as<std::string>();
-  RequireStrategyName(strategy.name);
+  RequireStrategyName(strategy.name, {kAutoStrategy});
   strategy.max_evaluations = BudgetOption(vm);
   strategy.seed = SeedOption(vm);
   return strategy;
@@ -87,6 +89,11 @@ SweepOptions ReadSweepOptions(const po::variables_map& vm, int argc, char** argv
   sweep.warm_start = ReadWarmStart(vm);
   sweep.budget_seconds =
       ParseSeconds("budget-seconds", vm["budget-seconds"].as<std::string>(), 0, HUGE_VAL, "0: no limit");
+  if (sweep.strategy.name == kAutoStrategy && (vm.count("gpus") || vm.count("shard"))) {
+    const StrategyChoice shared = BruteForceToShare(vm.count("gpus") ? "--gpus" : "--shard");
+    sweep.strategy.name = shared.strategy;
+    sweep.strategy_reason = shared.reason;
+  }
   if (vm.count("gpus") && !Planned(sweep.strategy))
     throw UsageError("--gpus shares the candidates of brute_force and random sweeps; tune with --strategy " +
                      sweep.strategy.name + " one GPU at a time (--gpu N)");

@@ -43,7 +43,8 @@ class BayesianOptimisation : public StrategyBase {
   BayesianOptimisation(CandidateGraph space, const StrategyOptions& options)
       : StrategyBase(space.size(), options),
         space_(std::move(space)),
-        patience_(std::clamp(space_.size() / 8, kMinPatience, kMaxPatience)) {
+        patience_(std::clamp(space_.size() / 8, kMinPatience, kMaxPatience)),
+        min_expected_gain_(options.min_expected_gain) {
     if (options.warm) TakePrior(options.warm->prior);
     ChoosePool();
   }
@@ -144,16 +145,24 @@ class BayesianOptimisation : public StrategyBase {
     next_refit_ = static_cast<std::size_t>(std::ceil(kRefitGrowth * static_cast<double>(xs_.size())));
   }
 
+  // The spread of the residuals the process standardises: one of its units in log time.
+  double ResidualScale() const {
+    const Eigen::Map<const Eigen::VectorXd> r(residuals_.data(), static_cast<Eigen::Index>(residuals_.size()));
+    const double sd = std::sqrt((r.array() - r.mean()).square().mean());
+    return sd > 1e-12 ? sd : 1.0;
+  }
+
   // The model's posterior over the pool in log time: the prior's prediction plus the residuals' (the
   // process works on standardised residuals: mean 0, variance 1). Without a prior, in the process's
-  // own units, as before priors existed (the proposals are the same either way).
-  GaussianProcess::Posterior LogTimePosterior() const {
+  // own units, as before priors existed (the proposals are the same either way); `log_scale` says
+  // how much log time one of its units is.
+  GaussianProcess::Posterior LogTimePosterior(double* log_scale) const {
     GaussianProcess::Posterior posterior = model_->Predict();
+    const double scale = ResidualScale();
+    *log_scale = prior_.empty() ? scale : 1.0;
     if (prior_.empty()) return posterior;
-    const Eigen::Map<const Eigen::VectorXd> r(residuals_.data(), static_cast<Eigen::Index>(residuals_.size()));
-    const double mean = r.mean();
-    const double sd = std::sqrt((r.array() - mean).square().mean());
-    const double scale = sd > 1e-12 ? sd : 1.0;
+    const double mean =
+        Eigen::Map<const Eigen::VectorXd>(residuals_.data(), static_cast<Eigen::Index>(residuals_.size())).mean();
     for (std::size_t i = 0; i < pool_.size(); ++i) {
       const auto k = static_cast<Eigen::Index>(i);
       posterior.mean[k] = PriorMean(pool_[i]) + mean + scale * posterior.mean[k];
@@ -163,29 +172,54 @@ class BayesianOptimisation : public StrategyBase {
     return posterior;
   }
 
+  // Proposals made before the results of earlier ones are in (a sweep compiling ahead) would crowd
+  // around one spot: each pending candidate damps the score of those the model correlates with it
+  // (local penalisation). Without pending candidates, 1.
+  double PendingPenalty(std::size_t candidate, const std::vector<Eigen::VectorXd>& pending) const {
+    if (pending.empty()) return 1.0;
+    const Eigen::VectorXd x = Point(candidate);
+    double penalty = 1.0;
+    for (const Eigen::VectorXd& p : pending) penalty *= 1.0 - model_->Correlation(x, p);
+    return penalty;
+  }
+
+  std::vector<Eigen::VectorXd> PendingPoints() const {
+    std::vector<Eigen::VectorXd> points;
+    for (const std::size_t c : Pending()) points.push_back(Point(c));
+    return points;
+  }
+
   std::optional<std::size_t> Propose() override {
     if (Best() && SinceImprovement() >= patience_) return std::nullopt;
     if (xs_.size() >= kMaxObservations) return std::nullopt;
     if (!slowest_ || xs_.size() < (prior_.empty() ? kInitialSamples : kWarmInitialSamples)) return RandomUnvisited();
     if (!model_ || xs_.size() >= next_refit_) Refit();
-    const GaussianProcess::Posterior posterior = LogTimePosterior();
+    double log_scale = 1;
+    const GaussianProcess::Posterior posterior = LogTimePosterior(&log_scale);
     const double best = posterior.observed.minCoeff();
+    const std::vector<Eigen::VectorXd> pending = PendingPoints();
     std::optional<std::size_t> chosen;
-    double chosen_improvement = -1;
+    double chosen_score = -1, greatest_improvement = 0;
     for (std::size_t i = 0; i < pool_.size(); ++i) {
       if (Visited(pool_[i])) continue;
       const auto k = static_cast<Eigen::Index>(i);
       const double improvement = ExpectedImprovement(posterior.mean[k], posterior.sd[k], best);
-      if (improvement > chosen_improvement) {  // ties: the first in enumeration order
-        chosen_improvement = improvement;
+      greatest_improvement = std::max(greatest_improvement, improvement);
+      const double score = improvement * PendingPenalty(pool_[i], pending);
+      if (score > chosen_score) {  // ties: the first in enumeration order
+        chosen_score = score;
         chosen = pool_[i];
       }
     }
+    // An expected improvement of d in log time is a time expected 1 - e^-d below the best.
+    if (min_expected_gain_ > 0 && chosen && 1 - std::exp(-greatest_improvement * log_scale) < min_expected_gain_)
+      return std::nullopt;
     return chosen ? chosen : RandomUnvisited();  // the pool is spent: outside it
   }
 
   CandidateGraph space_;
   std::size_t patience_;
+  double min_expected_gain_;         // 0: no stop by the expected gain
   std::vector<std::size_t> pool_;    // the candidates the model scores, ascending
   std::vector<Eigen::VectorXd> xs_;  // the model's observations
   std::vector<double> ys_;

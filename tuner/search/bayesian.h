@@ -4,6 +4,10 @@
 // greatest expected improvement over the fastest so far. A failed candidate counts as twice as slow
 // as the slowest that passed. The length scale and noise are those of a small grid under which the
 // measurements are most likely, chosen again whenever the measurements have grown by half.
+// Proposals asked for before earlier ones' results are in avoid the pending candidates' surroundings
+// (a sweep compiling ahead). It stops after a stretch without a better time, or, given
+// StrategyOptions::min_expected_gain, once no unmeasured candidate is expected to beat the best by
+// that fraction.
 #pragma once
 
 #include <memory>

@@ -25,6 +25,8 @@ class GaussianProcess {
   void Add(const Eigen::VectorXd& x, double y);
   std::size_t size() const { return y_.size(); }
   const GpHyper& hyper() const { return hyper_; }
+  // The kernel's correlation of two points' values, in (0, 1].
+  double Correlation(const Eigen::VectorXd& a, const Eigen::VectorXd& b) const { return Kernel((a - b).norm()); }
 
   // The posterior at every pool point, in standardised units, and the standardised observations.
   struct Posterior {

@@ -61,11 +61,13 @@ std::unique_ptr<SearchStrategy> MakeStrategy(const StrategyOptions& options, con
   return MakeGenetic(CandidateGraph(candidates, params), options);
 }
 
-void RequireStrategyName(const std::string& name) {
-  for (const std::string& known : StrategyNames())
+void RequireStrategyName(const std::string& name, const std::vector<std::string>& also) {
+  std::vector<std::string> names = also;
+  names.insert(names.end(), StrategyNames().begin(), StrategyNames().end());
+  for (const std::string& known : names)
     if (name == known) return;
   std::string known;
-  for (const std::string& n : StrategyNames()) known += (known.empty() ? "" : ", ") + n;
+  for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
   throw UsageError("--strategy " + Quoted(name) + ": unknown search strategy (known: " + known + ")");
 }
 

@@ -44,13 +44,17 @@ struct StrategyOptions {
   // Other stored sweeps' word on this space: every strategy but brute force evaluates its seeds
   // first, and the Bayesian strategy takes its prior. Null: a cold start.
   std::shared_ptr<const WarmStart> warm;
+  // The Bayesian strategy stops once the model expects no unmeasured candidate to beat the best by
+  // this fraction (0.005: 0.5%); 0: only its patience (and the budget) stop it. Others ignore it.
+  double min_expected_gain = 0;
 };
 
 // The strategy names MakeStrategy accepts, brute force first.
 const std::vector<std::string>& StrategyNames();
 
-// Throws UsageError naming --strategy unless `name` is one of StrategyNames().
-void RequireStrategyName(const std::string& name);
+// Throws UsageError naming --strategy unless `name` is one of StrategyNames() or of `also` (a
+// command's own choices, listed first in the message).
+void RequireStrategyName(const std::string& name, const std::vector<std::string>& also = {});
 
 // Throws UsageError for an unknown name, std::invalid_argument when `candidates` do not carry the
 // parameters of `params` in order.

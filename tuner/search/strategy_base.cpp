@@ -88,6 +88,13 @@ void StrategyBase::MarkVisited(std::size_t c) {
   unvisited_.pop_back();
 }
 
+std::vector<std::size_t> StrategyBase::Pending() const {
+  std::vector<std::size_t> pending;
+  for (std::size_t c = 0; c < CandidateCount(); ++c)
+    if (state_[c] == State::kPending) pending.push_back(c);
+  return pending;
+}
+
 std::optional<std::size_t> StrategyBase::RandomUnvisited() {
   if (unvisited_.empty()) return std::nullopt;
   return unvisited_[rng_.Below(unvisited_.size())];

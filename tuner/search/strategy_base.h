@@ -44,6 +44,8 @@ class StrategyBase : public SearchStrategy {
   std::size_t VisitedCount() const { return CandidateCount() - unvisited_.size(); }  // evaluated or pending
   bool Visited(std::size_t c) const { return state_[c] != State::kUnvisited; }
   bool Known(std::size_t c) const { return state_[c] == State::kKnown; }
+  // Proposed (by this strategy or its seeds) and not in the history yet, in candidate order.
+  std::vector<std::size_t> Pending() const;
   // time_ms of a known ok candidate; infinity when it failed or is not known yet.
   double Cost(std::size_t c) const { return cost_[c]; }
   std::optional<std::size_t> Best() const { return best_; }

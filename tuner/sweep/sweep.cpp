@@ -8,8 +8,10 @@
 #include "common/version.h"
 #include "compile/compile_pool.h"
 #include "db/objective.h"
+#include "search/strategy_base.h"
 #include "sweep/candidate_measurer.h"
 #include "sweep/candidate_pipeline.h"
+#include "sweep/guided_search.h"
 #include "sweep/hardware_pass.h"
 #include "sweep/same_compile_error.h"
 #include "sweep/stored_candidates.h"
@@ -61,6 +63,8 @@ class SweepRun {
   SweepOutcome Run();
 
  private:
+  StrategyOptions ChooseStrategy();
+  BruteForceCost EstimateBruteForce();
   std::shared_ptr<const WarmStart> WarmStartFromStore();
   SetupRequest Setup();
   void TakeShare();
@@ -99,6 +103,10 @@ class SweepRun {
   SameCompileError same_error_{spec_};
   std::vector<bool> owned_;          // this node's share of all_ under --shard; empty: all
   std::vector<Evaluation> history_;  // stored before this run, then measured now: what the strategy sees
+  std::vector<std::size_t> sample_;  // under --strategy auto, compiled first to estimate: a search measures them first
+  std::vector<Compiled> sample_compiled_;
+  std::vector<Compiled> guided_compiled_;  // a guided search's, by candidate index
+  std::unique_ptr<GuidedSearch> guided_;   // until the sweep ends: its compiles under way are not waited for
   bool copy_measured_ = false;
   std::size_t to_measure_ = 0;  // by this run, for the progress bar
   const SweepClock::Clock::time_point started_ = SweepClock::Clock::now();
@@ -130,10 +138,10 @@ SweepOutcome SweepRun::Run() {
   TakeShare();
   if (!options_.force) Resume();
   outcome_.already_stored = history_.size();
-  StrategyOptions strategy_options = options_.strategy;  // --budget counts new evaluations only
-  if (strategy_options.max_evaluations) strategy_options.max_evaluations += history_.size();
-  const bool planned = options_.strategy.name == "brute_force" || options_.strategy.name == "random";
-  if (options_.warm_start && options_.strategy.name != "brute_force") strategy_options.warm = WarmStartFromStore();
+  StrategyOptions strategy_options = ChooseStrategy();
+  if (strategy_options.max_evaluations) strategy_options.max_evaluations += history_.size();  // new evaluations only
+  const bool planned = strategy_options.name == "brute_force" || strategy_options.name == "random";
+  if (options_.warm_start && strategy_options.name != "brute_force") strategy_options.warm = WarmStartFromStore();
   const auto strategy = MakeStrategy(strategy_options, all_, spec_.params);
   // Brute force and random sampling do not look at results, so their whole order is known at once
   // and every candidate can be compiled ahead of the GPU.
@@ -147,6 +155,60 @@ SweepOutcome SweepRun::Run() {
   if (!stop_.Requested() && !spec_.pipeline.enabled) MeasureHardware();
   Finish();
   return outcome_;
+}
+
+// The strategy named, or under --strategy auto the one the estimated cost of brute force leads to,
+// said on stderr.
+StrategyOptions SweepRun::ChooseStrategy() {
+  StrategyOptions chosen = options_.strategy;
+  if (chosen.name != kAutoStrategy) {
+    outcome_.strategy = NamedStrategy(chosen.name);
+    if (!options_.strategy_reason.empty()) outcome_.strategy.reason = options_.strategy_reason;
+    return chosen;
+  }
+  outcome_.strategy = tuner::ChooseStrategy(EstimateBruteForce());
+  std::cerr << "tuner tune: " << outcome_.strategy.reason << "\n";
+  chosen.name = outcome_.strategy.strategy;
+  chosen.min_expected_gain = outcome_.strategy.min_expected_gain;
+  return chosen;
+}
+
+// Compiles a seeded sample of the candidates not stored yet, all at once: the cubin cache's hits
+// cost nothing, the misses' time is what every compile would take.
+BruteForceCost SweepRun::EstimateBruteForce() {
+  std::vector<bool> stored(all_.size(), false);
+  for (const Evaluation& e : history_) stored[e.candidate] = true;
+  std::vector<std::size_t> missing;
+  for (std::size_t c = 0; c < all_.size(); ++c)
+    if (!stored[c]) missing.push_back(c);
+  BruteForceCost cost;
+  cost.candidates = missing.size();
+  cost.compile_threads = pipeline_.CompileThreads();
+  StrategyRng rng(options_.strategy.seed);
+  const std::size_t count = std::min(missing.size(), EstimateSampleSize(cost.compile_threads));
+  for (std::size_t i = 0; i < count; ++i) std::swap(missing[i], missing[i + rng.Below(missing.size() - i)]);
+  sample_.assign(missing.begin(), missing.begin() + static_cast<std::ptrdiff_t>(count));
+  sample_compiled_.resize(count);
+  std::vector<double> seconds(count, 0);
+  {
+    CompilePool pool(count, pipeline_.CompileThreads(), [&](std::size_t i, int slot) {
+      const auto start = SweepClock::Clock::now();
+      sample_compiled_[i] = pipeline_.Compile(all_[sample_[i]], slot);
+      seconds[i] = SweepClock::SecondsSince(start);
+    });
+    if (count > 0) MeasureCopyBandwidth();  // the worker starts while the sample compiles
+    const auto compiling = time_.Time(SweepClock::Part::kCompile);
+    for (std::size_t i = 0; i < count; ++i) pool.WaitFor(i);
+  }
+  cost.sampled = count;
+  for (std::size_t i = 0; i < count; ++i) {
+    const Compiled& c = sample_compiled_[i];
+    if (!c.invalid_reason.empty() || c.compile.cache_hit)
+      ++cost.sample_cached;  // never compiled, or compiled before: no compile time
+    else
+      cost.sample_compile_s += seconds[i];
+  }
+  return cost;
 }
 
 // The template's other stored sweeps (other GPU models, other sizes) as a warm start; null when
@@ -203,7 +265,8 @@ void SweepRun::MeasureInOrder(const std::vector<std::size_t>& order) {
   auto pool = std::make_unique<CompilePool>(order.size(), pipeline_.CompileThreads(), [&](std::size_t i, int slot) {
     compiled[i] = pipeline_.Compile(all_[order[i]], slot);
   });
-  if (!order.empty()) MeasureCopyBandwidth();  // the worker starts while the first candidates compile
+  if (!order.empty() && !copy_measured_)
+    MeasureCopyBandwidth();  // the worker starts while the first candidates compile
   for (std::size_t i = 0; i < order.size() && !stop_.Requested() && !OutOfTime(); ++i) {
     {
       const auto compiling = time_.Time(SweepClock::Part::kCompile);  // the GPU is ready before the compile threads
@@ -215,14 +278,27 @@ void SweepRun::MeasureInOrder(const std::vector<std::size_t>& order) {
   pool.reset();
 }
 
-// Optimisers choose from the results so far: one candidate at a time, compiled when chosen.
+// Optimisers choose from the results so far: a few proposals ahead, each compiled when chosen
+// (sweep/guided_search.h). Under --strategy auto the sample compiled to estimate is measured first.
 void SweepRun::MeasureGuided(SearchStrategy& strategy) {
   const std::size_t budget = options_.strategy.max_evaluations, missing = all_.size() - history_.size();
   to_measure_ = budget ? std::min(budget, missing) : missing;
   ReportProgress();
+  for (std::size_t i = 0; i < sample_.size() && (!budget || i < budget); ++i)
+    if (stop_.Requested() || OutOfTime() || !MeasureAndStore(sample_[i], sample_compiled_[i], false)) return;
+  time_.SetCompileThreads(pipeline_.CompileThreads());
+  guided_compiled_.resize(all_.size());
+  guided_ = std::make_unique<GuidedSearch>(
+      strategy, DefaultLookAhead(pipeline_.CompileThreads()), pipeline_.CompileThreads(),
+      [this](std::size_t c, int slot) { guided_compiled_[c] = pipeline_.Compile(all_[c], slot); });
   while (!stop_.Requested() && !OutOfTime()) {
-    const auto next = strategy.Next(history_);
-    if (!next || !MeasureAndStore(*next, pipeline_.CompileNow(all_[*next]), false)) break;
+    guided_->Refill(history_);  // the strategy's choices: the tuner's own work
+    std::optional<std::size_t> next;
+    {
+      const auto compiling = time_.Time(SweepClock::Part::kCompile);  // the GPU waits for the compile threads
+      next = guided_->Next(history_);
+    }
+    if (!next || !MeasureAndStore(*next, guided_compiled_[*next], false)) break;
   }
 }
 
@@ -316,7 +392,8 @@ void SweepRun::Finish() {
   AddThrottle(outcome_.throttle, measurer_.throttle());
   AddThrottle(outcome_.throttle, plan_.throttle());
   outcome_.measured = ledger_.records();
-  worker_.Stop();  // the worker ends with the sweep
+  guided_.reset();  // compiles still under way finish here, after everything measured
+  worker_.Stop();   // the worker ends with the sweep
   outcome_.time = time_.Split();
 }
 

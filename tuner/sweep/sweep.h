@@ -17,6 +17,7 @@
 #include "sweep/hardware_plan.h"
 #include "sweep/leaders.h"
 #include "sweep/shard.h"
+#include "sweep/strategy_choice.h"
 #include "sweep/sweep_stop.h"
 #include "sweep/sweep_target.h"
 #include "sweep/sweep_time.h"
@@ -33,7 +34,9 @@ struct SweepOptions {
   bool tighten_deadlines = true;    // then shorter where kernels take milliseconds (false: a floor)
   int compile_threads = 0;          // 0: one per core
   ProgressBar* progress = nullptr;  // shared by the sweeps of one command; null: no bar
-  StrategyOptions strategy;         // which candidates, in which order; max_evaluations is the budget
+  StrategyOptions strategy;         // which candidates, in which order; max_evaluations is the budget;
+                                    // name "auto": chosen by the sweep (sweep/strategy_choice.h)
+  std::string strategy_reason;      // why the command chose strategy.name ("": the user named it)
   bool warm_start = true;           // a guided strategy starts from the template's other stored sweeps
   double budget_seconds = 0;        // stop measuring after this long (0: no limit)
   std::size_t shard = 0;            // of several GPUs of one model, this one measures the candidates
@@ -65,6 +68,7 @@ struct SweepOutcome {
   std::string shard;                 // "K/N" under --shard K/N with N > 1, else ""
   std::size_t shard_candidates = 0;  // of the candidates, this node's share (all of them without --shard)
   std::size_t already_stored = 0;
+  StrategyChoice strategy;                        // the strategy that ran, and why
   double copy_gbps = 0;                           // device-to-device copy bandwidth measured in the same run
   std::optional<PipelineStages> pipeline_stages;  // pipeline templates only
   bool interrupted = false;                       // by Ctrl-C

@@ -222,6 +222,7 @@ nlohmann::json OutcomeJson(const TemplateSpec& spec, const SweepOutcome& out, db
       {"candidates_total", out.candidates},
       {"measured_now", out.measured.size()},
       {"already_stored", out.already_stored},
+      {"strategy", ToJson(out.strategy)},
       {"interrupted", out.interrupted},
       {"timing_mode", ToText(out.timing)},
       {"throttle", ThrottleJson(out.throttle)},

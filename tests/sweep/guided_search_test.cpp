@@ -1,0 +1,131 @@
+// A guided search compiles what it measures and a short look-ahead, never the whole space, and
+// never waits for a compile once the strategy has stopped: a fake compiler counts the compiles.
+#include "sweep/guided_search.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <future>
+#include <mutex>
+#include <vector>
+
+#include "synthetic_spaces.h"
+
+namespace tuner {
+namespace {
+
+using testing::Bowl;
+using testing::BowlSpace;
+using testing::Point;
+
+// Counts compiles and marks each compiled candidate; a candidate compiled twice is counted twice.
+struct FakeCompiler {
+  explicit FakeCompiler(std::size_t candidates) : compiled(candidates) {}
+  std::function<void(std::size_t, int)> Work() {
+    return [this](std::size_t c, int) {
+      ++compiles;
+      compiled[c] = true;
+    };
+  }
+  std::atomic<std::size_t> compiles{0};
+  std::vector<std::atomic<bool>> compiled;
+};
+
+struct GuidedRun {
+  std::size_t evaluations = 0, compiles = 0;
+  double best_ms = 1e300;
+};
+
+// A strategy driven through a GuidedSearch against the bowl, every candidate compiled when handed over.
+GuidedRun RunGuided(const std::string& name, std::size_t look_ahead, int threads, unsigned long long seed) {
+  const auto& space = BowlSpace();
+  StrategyOptions options{name, 0, seed, nullptr};
+  const auto strategy = MakeStrategy(options, space.candidates, space.params);
+  FakeCompiler compiler(space.candidates.size());
+  GuidedRun run;
+  {
+    GuidedSearch search(*strategy, look_ahead, threads, compiler.Work());
+    std::vector<Evaluation> history;
+    while (const auto next = search.Next(history)) {
+      EXPECT_TRUE(compiler.compiled[*next]) << name << " measured candidate " << *next << " before its compile";
+      const double t = *Bowl(Point(space.candidates[*next]));
+      history.push_back({*next, true, t});
+      run.best_ms = std::min(run.best_ms, t);
+    }
+    run.evaluations = history.size();
+  }
+  run.compiles = compiler.compiles;
+  return run;
+}
+
+TEST(GuidedSearch, CompilesTheEvaluationsAndAtMostTheLookAhead) {
+  for (const std::string name : {"bayesian", "annealing", "genetic"}) {
+    for (unsigned long long seed = 0; seed < 3; ++seed) {
+      const GuidedRun run = RunGuided(name, 4, 2, seed);
+      EXPECT_GE(run.compiles, run.evaluations) << name;
+      EXPECT_LE(run.compiles, run.evaluations + 4) << name << " seed " << seed;
+      EXPECT_LT(run.compiles, BowlSpace().candidates.size() / 4) << name;  // never the whole space
+    }
+  }
+}
+
+TEST(GuidedSearch, BayesianProposalsAheadOfTheirResultsStillFindTheOptimum) {
+  // Eight proposals in flight: the model proposes without the last results, so they must not crowd.
+  int at_optimum = 0;
+  for (unsigned long long seed = 0; seed < 5; ++seed) at_optimum += RunGuided("bayesian", 8, 4, seed).best_ms == 1.0;
+  EXPECT_GE(at_optimum, 4);
+}
+
+TEST(GuidedSearch, TheLookAheadIsTheCompileThreadsUpToSixteen) {
+  EXPECT_EQ(DefaultLookAhead(0), 1u);
+  EXPECT_EQ(DefaultLookAhead(6), 6u);
+  EXPECT_EQ(DefaultLookAhead(64), 16u);
+}
+
+// Proposes 0, 1, 2, ... and stops once any result is in.
+class StopsAfterOneResult : public SearchStrategy {
+ public:
+  std::optional<std::size_t> Next(const std::vector<Evaluation>& history) override {
+    if (!history.empty()) return std::nullopt;
+    return next_++;
+  }
+
+ private:
+  std::size_t next_ = 0;
+};
+
+TEST(GuidedSearch, OnceTheStrategyStopsNoCompileIsWaitedForAndTheQueuedOnesAreDropped) {
+  std::mutex mutex;
+  std::condition_variable opened;
+  bool open = false;
+  std::vector<std::atomic<bool>> compiled(8);
+  std::atomic<std::size_t> compiles{0};
+  StopsAfterOneResult strategy;
+  GuidedSearch search(strategy, 4, 1, [&](std::size_t c, int) {
+    ++compiles;
+    if (c > 0) {  // the first compiles at once; the rest hang until the gate opens
+      std::unique_lock<std::mutex> lock(mutex);
+      opened.wait(lock, [&] { return open; });
+    }
+    compiled[c] = true;
+  });
+  std::vector<Evaluation> history;
+  ASSERT_EQ(search.Next(history), std::optional<std::size_t>(0));  // 0 to 3 proposed, 0 compiled
+  history.push_back({0, true, 1.0});
+  auto after_stop = std::async(std::launch::async, [&] { return search.Next(history); });
+  ASSERT_EQ(after_stop.wait_for(std::chrono::seconds(5)), std::future_status::ready) << "waited on a hung compile";
+  EXPECT_EQ(after_stop.get(), std::nullopt);
+  EXPECT_LE(compiles, 2u);  // 0, and 1 if its thread took it before the stop; 2 and 3 dropped
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    open = true;
+  }
+  opened.notify_all();
+  EXPECT_FALSE(compiled[2]);
+  EXPECT_FALSE(compiled[3]);
+}
+
+}  // namespace
+}  // namespace tuner

@@ -1,0 +1,55 @@
+// `--strategy auto`, tune's default: what a brute-force sweep of the candidates still to measure
+// would cost on this machine, estimated before measuring (a seeded sample compiled first: its
+// cubin-cache hits cost nothing, its misses give the compile time; the GPU's share at a floor per
+// candidate), and the choice it leads to: brute force when it takes at most kAutoThresholdS, else
+// the Bayesian strategy (warm-started where the store allows), stopped once the expected gain of a
+// further evaluation is below kAutoMinExpectedGain.
+#pragma once
+
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+namespace tuner {
+
+inline constexpr char kAutoStrategy[] = "auto";
+inline constexpr double kAutoThresholdS = 120;         // two minutes: longer is worth a search
+inline constexpr double kAutoMinExpectedGain = 0.005;  // the search stops when it expects < 0.5%
+inline constexpr double kGpuFloorS = 0.02;             // a candidate's worker round trip: check and one launch
+
+struct BruteForceCost {
+  std::size_t candidates = 0;     // still to measure
+  std::size_t sampled = 0;        // compiled first to estimate
+  std::size_t sample_cached = 0;  // of those, found in the cubin cache
+  double sample_compile_s = 0;    // the sample's compiles that missed the cache, summed
+  int compile_threads = 1;
+  double gpu_s_per_candidate = kGpuFloorS;
+
+  double CompileSeconds() const;  // the candidates' compiles spread over the threads
+  double Seconds() const;         // and the GPU's share
+};
+
+struct StrategyChoice {
+  std::string strategy;                 // what runs: brute_force or bayesian
+  std::string reason;                   // one line for stderr and tune --json
+  std::optional<double> brute_force_s;  // the estimate, when one was made
+  double min_expected_gain = 0;         // the search's stopping rule (0: none)
+};
+
+// Candidates compiled to estimate: one per compile thread, 4 to 16.
+std::size_t EstimateSampleSize(int compile_threads);
+
+// Given --strategy auto and the estimated cost. `threshold_s`: kAutoThresholdS but in tests.
+StrategyChoice ChooseStrategy(const BruteForceCost& cost, double threshold_s = kAutoThresholdS);
+
+// --strategy auto with --gpus or --shard, which share out the candidates of a planned strategy
+// only: brute force. `option`: "--gpus" or "--shard".
+StrategyChoice BruteForceToShare(const std::string& option);
+
+// A strategy the user named.
+StrategyChoice NamedStrategy(const std::string& name);
+
+nlohmann::json ToJson(const StrategyChoice& choice);
+
+}  // namespace tuner
