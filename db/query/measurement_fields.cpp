@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "db/query/schema.h"
+
 namespace tuner::db {
 
 namespace {
@@ -41,6 +43,10 @@ const std::vector<MeasurementField>& MeasurementFields() {
       {"power_w", &R::power_w, 6, kEnergy},
       {"energy_launch_ms", &R::energy_launch_ms, 6, kEnergy},
       {"perf_per_joule", &R::perf_per_joule, 6, kEnergy},
+      {"tie_ms", &R::tie_ms, kTrustSchemaVersion},
+      {"tie_rank", &R::tie_rank, kTrustSchemaVersion},
+      {"toolchain", &R::toolchain, kTrustSchemaVersion},
+      {"revalidation", &R::revalidation, kTrustSchemaVersion},
   };
   return fields;
 }

@@ -71,6 +71,12 @@ struct MeasurementRecord {
   double power_w = 0;           // mean power reading while it ran back to back
   double energy_launch_ms = 0;  // wall time per launch while it ran back to back (power_w x this ~ energy_j)
   double perf_per_joule = 0;    // GB/J or GFLOP/J: the work of one launch over energy_j
+  // A member of a tie its sweep reported (db/query/tie_rule.h): the tie's time, its fastest member's
+  // median, at which every member ranks (0: in no tie), and its place by the tie rule (1: chosen).
+  double tie_ms = 0;
+  int tie_rank = 0;
+  std::string toolchain;     // what measured it, "driver 13.0, runtime 12.9, nvrtc 12.9" (db/query/toolchain.h)
+  std::string revalidation;  // "" never revalidated, else the outcome (db/query/revalidation.h)
 };
 
 std::string NowUtc();  // "2026-11-22T01:49:28Z": the form of every *_at field

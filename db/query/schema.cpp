@@ -95,6 +95,11 @@ CREATE UNIQUE INDEX sweeps_uid ON sweeps(uid);
 ALTER TABLE measurements ADD COLUMN time_ms_spread REAL NOT NULL DEFAULT 0;
 ALTER TABLE measurements ADD COLUMN spill_bytes INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX measurements_best ON measurements(template_id, status, size_key, time_ms_median);
+%BEST_PER_MODEL%
+)sql";
+
+// The best `ok` row per GPU model, template version and size, ranked by %ORDER% (over m).
+const char* kBestPerModelView = R"sql(
 CREATE VIEW best_per_model AS
 SELECT * FROM (
   SELECT m.*, g.name AS gpu_name, g.cc_major, g.cc_minor, g.sm_count, g.memory_bytes,
@@ -102,7 +107,7 @@ SELECT * FROM (
          ROW_NUMBER() OVER (
            PARTITION BY g.name, g.cc_major, g.cc_minor, g.sm_count, g.memory_bytes, m.template_id,
                         m.size_key
-           ORDER BY m.time_ms_median, m.id) AS rank_in_model
+           ORDER BY %ORDER%) AS rank_in_model
   FROM measurements m JOIN gpus g ON g.id = m.gpu_id JOIN templates t ON t.id = m.template_id
   WHERE m.status = 'ok')
 WHERE rank_in_model = 1;
@@ -126,8 +131,7 @@ UPDATE measurements SET worker_kills = 1 WHERE status IN ('fault', 'timeout');
 // change of a measurement, with a copy of what a lookup reads. Clustered by template, the rows of
 // one kernel lie on a few pages: the application library's first lookup of a kernel reads them
 // instead of ranking every measurement of the template (41 ms for 30,000). The triggers' index
-// replaces measurements_best. %RECOMPUTE(ROW)% stands for the statements that recompute the group
-// of ROW (NEW or OLD).
+// replaces measurements_best (%BEST_TABLE%: kBestTable, as of version 5).
 const char* kSchemaV5 = R"sql(
 DROP INDEX measurements_best;
 CREATE INDEX measurements_group ON measurements(template_id, gpu_id, size_key, status, time_ms_median);
@@ -144,10 +148,7 @@ CREATE TABLE best_per_gpu (
   measured_at TEXT NOT NULL,
   PRIMARY KEY (template_id, gpu_id, size_key)
 ) WITHOUT ROWID;
-INSERT INTO best_per_gpu %BEST_RANKED%;
-CREATE TRIGGER best_after_insert AFTER INSERT ON measurements BEGIN %RECOMPUTE(NEW)% END;
-CREATE TRIGGER best_after_update AFTER UPDATE ON measurements BEGIN %RECOMPUTE(OLD)% %RECOMPUTE(NEW)% END;
-CREATE TRIGGER best_after_delete AFTER DELETE ON measurements BEGIN %RECOMPUTE(OLD)% END;
+%BEST_TABLE%
 )sql";
 
 // Version 6: what the hardware says about a candidate, measured after its timing for some `ok`
@@ -161,25 +162,64 @@ ALTER TABLE measurements ADD COLUMN energy_launch_ms REAL NOT NULL DEFAULT 0;
 ALTER TABLE measurements ADD COLUMN perf_per_joule REAL NOT NULL DEFAULT 0;
 )sql";
 
-// The columns of measurements that make a row of best_per_gpu, in its order.
-const std::string kBestColumns =
-    "template_id, gpu_id, size_key, id, time_ms_median, perf_value, perf_unit, params_json, launch_json, measured_at";
+// Ties and toolchains. A tie's members (leaders within their noise, db/query/tie_rule.h) rank at
+// the tie's time in the order of the tie rule, so best_per_gpu, its triggers and best_per_model
+// rank by db/query/best.h's rule with them (kFastestFirstSql); best_per_gpu keeps the toolchain for
+// the application library. A result keeps its toolchain; older rows know only their sweep's NVRTC.
+// A revalidation's outcome (db/query/revalidation.h) is kept with the result.
+const char* kTrustMigration = R"sql(
+ALTER TABLE measurements ADD COLUMN tie_ms REAL NOT NULL DEFAULT 0;
+ALTER TABLE measurements ADD COLUMN tie_rank INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE measurements ADD COLUMN toolchain TEXT NOT NULL DEFAULT '';
+ALTER TABLE measurements ADD COLUMN revalidation TEXT NOT NULL DEFAULT '';
+UPDATE measurements SET toolchain = (SELECT CASE WHEN s.nvrtc_version <> '' THEN 'nvrtc ' || s.nvrtc_version
+                                            ELSE '' END FROM sweeps s WHERE s.id = measurements.sweep_id);
+DROP TRIGGER best_after_insert;
+DROP TRIGGER best_after_update;
+DROP TRIGGER best_after_delete;
+ALTER TABLE best_per_gpu ADD COLUMN toolchain TEXT NOT NULL DEFAULT '';
+DELETE FROM best_per_gpu;
+%BEST_TABLE%
+DROP VIEW best_per_model;
+%BEST_PER_MODEL%
+)sql";
 
-// The fastest `ok` row of each group by ranking them all: how version 5 fills best_per_gpu, and
-// what `tuner db check` compares it with.
-std::string BestRankedSql() {
-  return "SELECT " + kBestColumns +
+// best_per_gpu as a migration leaves it: filled, and kept by triggers. %RECOMPUTE(ROW)% stands for
+// the statements that recompute the group of ROW (NEW or OLD).
+const char* kBestTable = R"sql(
+INSERT INTO best_per_gpu %BEST_RANKED%;
+CREATE TRIGGER best_after_insert AFTER INSERT ON measurements BEGIN %RECOMPUTE(NEW)% END;
+CREATE TRIGGER best_after_update AFTER UPDATE ON measurements BEGIN %RECOMPUTE(OLD)% %RECOMPUTE(NEW)% END;
+CREATE TRIGGER best_after_delete AFTER DELETE ON measurements BEGIN %RECOMPUTE(OLD)% END;
+)sql";
+
+// What makes a row of best_per_gpu (its columns, in order, from measurements) and how a group's
+// best is ranked, as of one schema version: the migrations of version 5 keep their own.
+struct BestRanking {
+  std::string columns;
+  std::string fastest_first;
+};
+
+const BestRanking kBestRankingV5 = {
+    "template_id, gpu_id, size_key, id, time_ms_median, perf_value, perf_unit, params_json, launch_json, measured_at",
+    "time_ms_median, id"};
+const BestRanking kBestRanking = {kBestRankingV5.columns + ", toolchain", kFastestFirstSql};
+
+// The best `ok` row of each group by ranking them all: how a migration fills best_per_gpu, and what
+// `tuner db check` compares it with.
+std::string BestRankedSql(const BestRanking& ranking = kBestRanking) {
+  return "SELECT " + ranking.columns +
          " FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY template_id, gpu_id, size_key "
          "ORDER BY " +
-         kFastestFirstSql + ") AS rank_in_group FROM measurements WHERE status = 'ok') WHERE rank_in_group = 1";
+         ranking.fastest_first + ") AS rank_in_group FROM measurements WHERE status = 'ok') WHERE rank_in_group = 1";
 }
 
 // `row` is NEW or OLD: the trigger's measurement, whose group is recomputed.
-std::string RecomputeGroupSql(const std::string& row) {
+std::string RecomputeGroupSql(const std::string& row, const BestRanking& ranking) {
   const std::string group =
       "template_id = " + row + ".template_id AND gpu_id = " + row + ".gpu_id AND size_key = " + row + ".size_key";
-  return "DELETE FROM best_per_gpu WHERE " + group + "; INSERT INTO best_per_gpu SELECT " + kBestColumns +
-         " FROM measurements WHERE " + group + " AND status = 'ok' ORDER BY " + kFastestFirstSql + " LIMIT 1;";
+  return "DELETE FROM best_per_gpu WHERE " + group + "; INSERT INTO best_per_gpu SELECT " + ranking.columns +
+         " FROM measurements WHERE " + group + " AND status = 'ok' ORDER BY " + ranking.fastest_first + " LIMIT 1;";
 }
 
 void ReplaceAll(std::string& text, const std::string& from, const std::string& to) {
@@ -187,10 +227,44 @@ void ReplaceAll(std::string& text, const std::string& from, const std::string& t
     text.replace(at, from.size(), to);
 }
 
+std::string BestTableSql(const BestRanking& ranking) {
+  std::string sql = kBestTable;
+  ReplaceAll(sql, "%BEST_RANKED%", BestRankedSql(ranking));
+  for (const std::string row : {"NEW", "OLD"})
+    ReplaceAll(sql, "%RECOMPUTE(" + row + ")%", RecomputeGroupSql(row, ranking));
+  return sql;
+}
+
+std::string BestPerModelView(const std::string& order) {
+  std::string sql = kBestPerModelView;
+  ReplaceAll(sql, "%ORDER%", order);
+  return sql;
+}
+
+std::string SchemaV2() {
+  std::string sql = kSchemaV2;
+  ReplaceAll(sql, "%BEST_PER_MODEL%", BestPerModelView("m.time_ms_median, m.id"));
+  return sql;
+}
+
 std::string SchemaV5() {
   std::string sql = kSchemaV5;
-  ReplaceAll(sql, "%BEST_RANKED%", BestRankedSql());
-  for (const std::string row : {"NEW", "OLD"}) ReplaceAll(sql, "%RECOMPUTE(" + row + ")%", RecomputeGroupSql(row));
+  ReplaceAll(sql, "%BEST_TABLE%", BestTableSql(kBestRankingV5));
+  return sql;
+}
+
+// kFastestFirstSql over the measurements named m.
+std::string FastestFirstOfM() {
+  std::string order = kFastestFirstSql;
+  for (const std::string column : {"tie_ms", "tie_rank", "time_ms_median"}) ReplaceAll(order, column, "m." + column);
+  ReplaceAll(order, ", id", ", m.id");
+  return order;
+}
+
+std::string TrustMigration() {
+  std::string sql = kTrustMigration;
+  ReplaceAll(sql, "%BEST_TABLE%", BestTableSql(kBestRanking));
+  ReplaceAll(sql, "%BEST_PER_MODEL%", BestPerModelView(FastestFirstOfM()));
   return sql;
 }
 
@@ -344,8 +418,9 @@ sql::Connection OpenExistingForWriting(const std::string& path) {
 }  // namespace
 
 const std::vector<std::string>& Migrations() {
-  static const std::vector<std::string> migrations = {kSchemaV1, kSchemaV2,  kSchemaV3,
-                                                      kSchemaV4, SchemaV5(), kSchemaV6};
+  static const std::vector<std::string> migrations = {kSchemaV1,  SchemaV2(), kSchemaV3,      kSchemaV4,
+                                                      SchemaV5(), kSchemaV6, TrustMigration()};
+  static_assert(kTrustSchemaVersion == kSchemaVersion, "the trust migration is the last: renumber it here");
   return migrations;
 }
 

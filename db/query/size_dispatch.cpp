@@ -110,7 +110,7 @@ std::vector<SizeTimes> TimesBySize(const std::vector<MeasurementRow>& rows) {
     SizeTimes& times = by_size[ParseSizeKey(row.size_key)];
     times.size_key = row.size_key;
     times.time_ms[row.measurement.params_json] = row.measurement.time_ms_median;
-    times.measurement_id[row.measurement.params_json] = row.measurement.id;
+    times.standing[row.measurement.params_json] = TimeStanding(row.measurement);
   }
   std::vector<SizeTimes> sizes;
   for (auto& [key, times] : by_size) sizes.push_back(std::move(times));
@@ -132,8 +132,8 @@ DispatchTable BuildDispatchTable(const std::vector<SizeTimes>& sizes, double tol
   for (const SizeTimes& s : sizes) {
     if (s.time_ms.empty()) throw std::invalid_argument("size " + s.size_key + " has no ok time");
     const auto standing = [&](const std::pair<const std::string, double>& entry) {
-      const auto id = s.measurement_id.find(entry.first);
-      return Standing{entry.second, entry.second, id == s.measurement_id.end() ? 0 : id->second};
+      const auto known = s.standing.find(entry.first);
+      return known == s.standing.end() ? Standing{entry.second, entry.second} : known->second;
     };
     const auto best = std::min_element(s.time_ms.begin(), s.time_ms.end(), [&](const auto& a, const auto& b) {
       return RanksBefore(standing(a), standing(b));

@@ -11,6 +11,7 @@
 #include "db/query/selection.h"
 #include "db/query/size_dispatch.h"
 #include "db/query/store.h"
+#include "db/query/toolchain.h"
 
 namespace tuner {
 
@@ -52,6 +53,7 @@ TunedConfig FromRow(const db::MeasurementRow& row) {
   config.gpu_uuid = row.gpu.uuid;
   config.template_hash = row.templ.hash;
   config.measured_at = m.measured_at;
+  config.toolchain = m.toolchain;
   return config;
 }
 
@@ -104,6 +106,10 @@ long long TunedConfig::Param(const std::string& name, long long default_value) c
   for (const auto& [key, value] : params)
     if (key == name) return value;
   return default_value;
+}
+
+bool TunedConfig::FromOtherToolchain(const std::string& current) const {
+  return !db::ToolchainChanges(db::ParseToolchain(toolchain), db::ParseToolchain(current)).empty();
 }
 
 // One GPU card's current `ok` rows of a kernel and their dispatch table.

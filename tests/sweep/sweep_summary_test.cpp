@@ -69,7 +69,8 @@ TEST_F(Summary, TheJsonOfASweepKeepsItsContractKeys) {
   EXPECT_EQ(Keys(doc), (std::set<std::string>{"kernel", "size", "template_hash", "gpu", "copy_gbps", "candidates_total",
                                               "measured_now", "already_stored", "interrupted", "time", "candidates",
                                               "best", "objective", "counters_unavailable", "energy_unavailable",
-                                              "hardware_pass", "leaders", "winner_vs_runner_up"}));
+                                              "hardware_pass", "leaders", "winner_vs_runner_up", "tie"}));
+  EXPECT_TRUE(doc["tie"].is_null());
   EXPECT_EQ(doc["gpu"], (nlohmann::json{{"index", 0}, {"name", "NVIDIA H100"}, {"uuid", "GPU-0"}, {"arch", "sm_90"}}));
   EXPECT_EQ(doc["size"], "1024");
   ASSERT_EQ(doc["candidates"].size(), 3u);

@@ -22,6 +22,7 @@ struct TuneOptions {
   std::optional<std::string> sizes;      // --sizes: a list of sizes, or "captured"
   int gpu = 0;                           // --gpu
   std::optional<std::vector<int>> gpus;  // --gpus: the indices; empty for all
+  bool revalidate = false;               // --revalidate: the stored leaders measured again (sweep/revalidate.h)
   SweepOptions sweep;                    // the rest: how each sweep runs
 };
 

@@ -373,6 +373,54 @@ TEST(Migration, VersionFiveGainsEmptyCountersAndEnergy) {
   EXPECT_EQ(store.BestForLookup("transpose").size(), 4u) << "the lookup reads the new columns as empty";
 }
 
+// The ties-and-toolchains migration (kTrustSchemaVersion): older rows are in no tie, know their
+// sweep's NVRTC as their toolchain, and the best rows stay; a tie stored afterwards ranks its chosen
+// member first in best_per_gpu, its view and the lookup, which reads the toolchain.
+TEST(Migration, OlderRowsGainTheirSweepsNvrtcAndNoTie) {
+  TempDir dir;
+  const std::string path = dir.File("rw.db");
+  fs::copy_file(TUNER_FIXTURES_DIR "/schema_v5.db", path);
+  Store store = Store::Open(path, OpenMode::kReadWrite);
+  const std::map<std::string, std::string> transpose = {{"new-hash GPU-aaaa 8192x8192", "{\"TILE\":64}"},
+                                                        {"new-hash GPU-bbbb 8192x8192", "{\"TILE\":32}"},
+                                                        {"old-hash GPU-aaaa 8192x8192", "{\"TILE\":16}"}};
+  EXPECT_EQ(BestParams(store, "transpose"), transpose);
+  for (const MeasurementRow& row : store.ListMeasurements({})) {
+    EXPECT_EQ(row.measurement.tie_rank, 0);
+    EXPECT_EQ(row.measurement.toolchain, "nvrtc 13.0");
+    EXPECT_EQ(row.measurement.revalidation, "");
+  }
+  for (const MeasurementRow& row : store.BestForLookup("transpose")) EXPECT_EQ(row.measurement.toolchain, "nvrtc 13.0");
+  EXPECT_TRUE(store.FullCheck().empty());
+
+  const auto gpu = store.EnsureGpu(SampleGpu());
+  const auto sweep = store.StartSweep(gpu, store.EnsureTemplate({"transpose", "new-hash", ""}), SampleSweep("64x64"));
+  MeasurementRecord fastest = SampleMeasurement(8, 1.0), chosen = SampleMeasurement(4, 1.01);
+  fastest.tie_ms = chosen.tie_ms = 1.0;
+  fastest.tie_rank = 2;
+  chosen.tie_rank = 1;
+  store.AddMeasurement(sweep, fastest);
+  store.AddMeasurement(sweep, chosen);
+  store.AddMeasurement(sweep, SampleMeasurement(2, 1.005));  // in no tie: after its members
+  for (const MeasurementRow& row : store.BestPerGpu("transpose", "new-hash"))
+    if (row.size_key == "64x64") {
+      EXPECT_EQ(row.measurement.params_json, chosen.params_json);
+    }
+  {
+    sql::Connection connection(path, sql::Connection::Mode::kReadOnly);
+    sql::Statement view(connection, "SELECT params_json FROM best_per_model WHERE size_key = '64x64'");
+    ASSERT_TRUE(view.Step());
+    EXPECT_EQ(view.Text(0), chosen.params_json);
+  }
+  EXPECT_TRUE(store.FullCheck().empty());
+  store.ClearTie(sweep);
+  for (const MeasurementRow& row : store.BestPerGpu("transpose", "new-hash"))
+    if (row.size_key == "64x64") {
+      EXPECT_EQ(row.measurement.params_json, fastest.params_json);
+    }
+  EXPECT_TRUE(store.FullCheck().empty());
+}
+
 TEST(BestPerGpu, FollowsEveryChangeOfAMeasurement) {
   TempDir dir;
   Store store = Store::Open(dir.File("t.db"), OpenMode::kReadWrite);
