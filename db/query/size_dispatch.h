@@ -16,7 +16,8 @@
 
 namespace tuner::db {
 
-// The `ok` median times of one size, by candidate (params_json), and their standings by the rule
+// The `ok` times of one size (RankingMs: a tie's members stand at the tie's time), by candidate
+// (params_json), and their standings by the rule
 // of db/query/best.h (a tie's chosen member first, then equal times by the lower id): a size's
 // winner is its best by that rule; a candidate without a standing stands at its time alone, and
 // among equals the first by params_json wins.

@@ -1,5 +1,6 @@
 // `tuner tune KERNEL`: sweep every candidate of a template on one GPU and store the results.
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <vector>
@@ -136,6 +137,8 @@ int RunTune(int argc, char** argv) {
   if (templ.check.own_configuration) std::cerr << "tuner tune: " << OwnConfigurationWarning(templ) << "\n";
   RequireNoFolder("db", tune.db_path);  // bad databases (a folder, a foreign or read-only file) before the GPU
   db::Store::CheckWritable(tune.db_path);
+  if (tune.revalidate && !std::filesystem::exists(tune.db_path))  // nothing to revalidate: create nothing
+    throw std::runtime_error("no database at '" + tune.db_path + "': nothing to revalidate; pass --db PATH or set TUNER_DB");
   if (!long_walk) gpus = FindGpus(tune);                                // no GPU: exit 3 before the database is touched
   ProgressBar bar(ProgressStyleFor(StderrIsTerminal()), "tuner tune");  // one for all GPUs' sweeps, on stderr
   tune.sweep.progress = &bar;
