@@ -183,6 +183,18 @@ void CheckResources(Checker& c, const MeasurementRecord& m) {
   c.OneOf("measurement.limiter", m.limiter, {"", "warps", "registers", "shared_memory", "blocks", "barriers"});
 }
 
+// A tie's member ranks at a positive time, its fastest member's median at most; in no tie, 0 and 0.
+void CheckTieAndToolchain(Checker& c, const MeasurementRecord& m) {
+  c.NonNegative("measurement.tie_ms", m.tie_ms);
+  c.Between("measurement.tie_rank", m.tie_rank, 0, 1 << 16);
+  c.Require((m.tie_rank == 0) == (m.tie_ms == 0), "measurement.tie_rank", std::to_string(m.tie_rank),
+            "0 with tie_ms 0 (in no tie), or 1 and up with tie_ms above 0 (a tie's member)");
+  c.Require(m.tie_ms <= m.time_ms_median, "measurement.tie_ms", NumberText(m.tie_ms),
+            "at most the member's own median (the tie's fastest member's)");
+  c.Text("measurement.toolchain", m.toolchain, 256);
+  c.Text("measurement.revalidation", m.revalidation, 1 << 16, "\t");
+}
+
 void CheckMeasurement(Checker& c, const MeasurementRecord& m) {
   CheckParams(c, m.params_json);
   CheckLaunch(c, m.launch_json);
@@ -200,6 +212,7 @@ void CheckMeasurement(Checker& c, const MeasurementRecord& m) {
   c.NonNegative("measurement.power_w", m.power_w);
   c.NonNegative("measurement.energy_launch_ms", m.energy_launch_ms);
   c.NonNegative("measurement.perf_per_joule", m.perf_per_joule);
+  CheckTieAndToolchain(c, m);
 }
 
 }  // namespace

@@ -428,6 +428,9 @@ const std::vector<BadRow> kBadRows = {
     {"/measurement/occupancy", 2, "measurement.occupancy"},
     {"/measurement/launch_json", "{\"grid\":[0,1,1],\"block\":[1,1,1],\"shared_bytes\":0}",
      "measurement.launch_json"},
+    {"/measurement/tie_rank", 1, "measurement.tie_rank"},  // a member of a tie without the tie's time
+    {"/measurement/tie_ms", -0.5, "measurement.tie_ms"},
+    {"/measurement/toolchain", "driver\x1b[2J", "measurement.toolchain"},
 };
 
 // Each bad row among good ones: exit 2 naming the line and the field, into an existing database
