@@ -57,8 +57,7 @@ bool IsUtcTime(const std::string& text) {
     return false;
   for (const std::size_t digit : {0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18})
     if (!std::isdigit(static_cast<unsigned char>(text[digit]))) return false;
-  return length == 20 && month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour < 24 && minute < 60 &&
-         second <= 60;
+  return length == 20 && month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour < 24 && minute < 60 && second <= 60;
 }
 
 // The problems of one row, each naming the field; the first one is reported.
@@ -69,7 +68,8 @@ class Checker {
   void Require(bool ok, const std::string& field, const std::string& value, const std::string& rule) {
     if (!ok && problem.empty()) problem = field + " is " + value + ": " + rule;
   }
-  void Text(const std::string& field, const std::string& value, std::size_t max_length, const std::string& allowed = "") {
+  void Text(const std::string& field, const std::string& value, std::size_t max_length,
+            const std::string& allowed = "") {
     Require(IsPlainText(value, max_length, allowed), field, Quoted(value),
             "text of at most " + std::to_string(max_length) + " bytes without control characters");
   }
@@ -110,7 +110,8 @@ void CheckGpu(Checker& c, const GpuRecord& g) {
 void CheckTemplate(Checker& c, const TemplateRecord& t) {
   c.Require(IsIdentifier(t.name) && t.name.size() <= 128, "template.name", Quoted(t.name),
             "a template's name (letters, digits and _, not starting with a digit)");
-  c.Require(IsToken(t.hash, "-_", 128), "template.hash", Quoted(t.hash), "a template's hash (letters, digits, - and _)");
+  c.Require(IsToken(t.hash, "-_", 128), "template.hash", Quoted(t.hash),
+            "a template's hash (letters, digits, - and _)");
   c.Time("template.first_seen", t.first_seen);
 }
 

@@ -23,9 +23,7 @@ bool RanksBefore(const Standing& a, const Standing& b) {
   return a.id < b.id;
 }
 
-double RankingMs(const MeasurementRecord& record) {
-  return record.tie_ms > 0 ? record.tie_ms : record.time_ms_median;
-}
+double RankingMs(const MeasurementRecord& record) { return record.tie_ms > 0 ? record.tie_ms : record.time_ms_median; }
 
 Standing TimeStanding(const MeasurementRecord& record) {
   Standing s;

@@ -37,7 +37,8 @@ std::string LeaderVerdict::Text() const {
     return std::string("failed: ") + ToText(after.status) + (after.reason.empty() ? "" : " (" + after.reason + ")");
   const double was = before.time_ms_median, now = after.time_ms_median;
   return ToString(verdict) + Format(": %.4f -> %.4f ms (%+.1f%%, noise %.1f%%)", was, now,
-                                    was > 0 ? 100 * (now / was - 1) : 0, was > 0 ? 100 * NoiseMs(before, after) / was : 0);
+                                    was > 0 ? 100 * (now / was - 1) : 0,
+                                    was > 0 ? 100 * NoiseMs(before, after) / was : 0);
 }
 
 LeaderVerdict Judge(const MeasurementRecord& before, const MeasurementRecord& after) {
@@ -60,9 +61,8 @@ SizeVerdict JudgeLeaders(const std::vector<MeasurementRecord>& before, const std
   SizeVerdict size;
   if (!before.empty()) size.winner_before = before.front().params_json;
   for (const MeasurementRecord& stored : before) {
-    const auto again = std::find_if(after.begin(), after.end(), [&](const MeasurementRecord& r) {
-      return r.params_json == stored.params_json;
-    });
+    const auto again = std::find_if(after.begin(), after.end(),
+                                    [&](const MeasurementRecord& r) { return r.params_json == stored.params_json; });
     if (again != after.end()) size.leaders.push_back(Judge(stored, *again));
   }
   const auto best = std::min_element(after.begin(), after.end(), FasterRecord);

@@ -14,9 +14,9 @@
 #include <stdexcept>
 #include <thread>
 
-#include "db/query/best.h"
 #include "base/errors.h"
 #include "base/random_hex.h"
+#include "db/query/best.h"
 
 namespace tuner::db {
 
@@ -418,8 +418,8 @@ sql::Connection OpenExistingForWriting(const std::string& path) {
 }  // namespace
 
 const std::vector<std::string>& Migrations() {
-  static const std::vector<std::string> migrations = {kSchemaV1,  SchemaV2(), kSchemaV3,      kSchemaV4,
-                                                      SchemaV5(), kSchemaV6, TrustMigration()};
+  static const std::vector<std::string> migrations = {kSchemaV1,  SchemaV2(), kSchemaV3,       kSchemaV4,
+                                                      SchemaV5(), kSchemaV6,  TrustMigration()};
   static_assert(kTrustSchemaVersion == kSchemaVersion, "the trust migration is the last: renumber it here");
   return migrations;
 }

@@ -6,8 +6,8 @@
 #include <limits>
 #include <stdexcept>
 
-#include "db/query/best.h"
 #include "base/number_text.h"
+#include "db/query/best.h"
 #include "db/query/selection.h"
 
 namespace tuner::db {

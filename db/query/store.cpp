@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "db/query/gpu_model.h"
 #include "base/random_hex.h"
+#include "db/query/gpu_model.h"
 #include "db/query/schema.h"
 #include "db/query/selection.h"
 #include "db/query/sqlite.h"

@@ -30,8 +30,8 @@ double IqrMs(const MeasurementRecord& record) { return record.time_ms_spread * r
 
 bool WithinNoise(const MeasurementRecord& a, const MeasurementRecord& b) {
   if (a.samples < kMinSamplesToCompare || b.samples < kMinSamplesToCompare) return false;
-  const double gap_ms = a.time_ms_median > b.time_ms_median ? a.time_ms_median - b.time_ms_median
-                                                            : b.time_ms_median - a.time_ms_median;
+  const double gap_ms =
+      a.time_ms_median > b.time_ms_median ? a.time_ms_median - b.time_ms_median : b.time_ms_median - a.time_ms_median;
   return gap_ms <= IqrMs(a) + IqrMs(b);
 }
 
@@ -99,10 +99,9 @@ std::optional<Tie> StoredTie(const std::vector<MeasurementRecord>& records) {
             [](const MeasurementRecord& a, const MeasurementRecord& b) { return a.tie_rank < b.tie_rank; });
   tie.chosen_by = BreakBetween(tie.members[0], tie.members[1]);
   tie.time_ms = tie.members[0].tie_ms;
-  const auto fastest =
-      std::min_element(tie.members.begin(), tie.members.end(), [](const MeasurementRecord& a, const MeasurementRecord& b) {
-        return a.time_ms_median < b.time_ms_median;
-      });
+  const auto fastest = std::min_element(
+      tie.members.begin(), tie.members.end(),
+      [](const MeasurementRecord& a, const MeasurementRecord& b) { return a.time_ms_median < b.time_ms_median; });
   tie.noise_ms = Noise(*fastest, tie.members);
   return tie;
 }

@@ -11,7 +11,8 @@ struct Part {
   std::string Toolchain::*member;
 };
 
-constexpr Part kParts[] = {{"driver", &Toolchain::driver}, {"runtime", &Toolchain::runtime}, {"nvrtc", &Toolchain::nvrtc}};
+constexpr Part kParts[] = {
+    {"driver", &Toolchain::driver}, {"runtime", &Toolchain::runtime}, {"nvrtc", &Toolchain::nvrtc}};
 
 }  // namespace
 
@@ -42,7 +43,8 @@ std::vector<std::string> ToolchainChanges(const Toolchain& stored, const Toolcha
   for (const Part& part : kParts) {
     const std::string& was = stored.*part.member;
     const std::string& now = current.*part.member;
-    if (!was.empty() && !now.empty() && was != now) changes.push_back(std::string(part.name) + " " + was + " -> " + now);
+    if (!was.empty() && !now.empty() && was != now)
+      changes.push_back(std::string(part.name) + " " + was + " -> " + now);
   }
   return changes;
 }

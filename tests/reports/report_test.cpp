@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <sstream>
 
-#include "cli_runner.h"
 #include "base/errors.h"
+#include "cli_runner.h"
 #include "db/query/measurement_fields.h"
 #include "db_test_util.h"
 #include "report_test_data.h"

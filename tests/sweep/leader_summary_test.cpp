@@ -126,8 +126,7 @@ TEST(LeaderSummary, AStoredTieLeadsWithItsChosenMemberAndIsReportedAsATie) {
   const nlohmann::json doc = ToJson(summary);
   EXPECT_EQ(doc["tie"]["chosen"], nlohmann::json::parse(chosen.params_json));
   EXPECT_EQ(doc["tie"]["rule"], "fewer_registers");
-  EXPECT_EQ(doc["tie"]["rule_order"],
-            (nlohmann::json{"fewer_registers", "less_shared_memory", "template_order"}));
+  EXPECT_EQ(doc["tie"]["rule_order"], (nlohmann::json{"fewer_registers", "less_shared_memory", "template_order"}));
   ASSERT_EQ(doc["tie"]["members"].size(), 3u);
   EXPECT_EQ(doc["tie"]["members"][1]["regs_per_thread"], 36);
   EXPECT_TRUE(ToJson(SummariseLeaders({fastest, chosen}))["tie"].is_null()) << "no tie stored: none reported";

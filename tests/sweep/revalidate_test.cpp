@@ -55,12 +55,14 @@ std::string Fixture(const TempDir& dir) {
 // storing it like a sweep with the new toolchain; counts the re-tunes.
 class FakeRemeasurer : public Remeasurer {
  public:
-  FakeRemeasurer(db::Store& store, std::map<std::size_t, MeasurementRecord> again) : store_(store), again_(std::move(again)) {}
+  FakeRemeasurer(db::Store& store, std::map<std::size_t, MeasurementRecord> again)
+      : store_(store), again_(std::move(again)) {}
 
   std::vector<MeasurementRecord> Leaders(const SweepTarget& leaders) override {
     std::vector<MeasurementRecord> measured;
-    const auto sweep = store_.StartSweep(store_.EnsureGpu(kGpu), store_.EnsureTemplate({"transpose", Transpose().hash, ""}),
-                                         db::testing::SampleSweep(leaders.size.Key()));
+    const auto sweep =
+        store_.StartSweep(store_.EnsureGpu(kGpu), store_.EnsureTemplate({"transpose", Transpose().hash, ""}),
+                          db::testing::SampleSweep(leaders.size.Key()));
     for (const ParamValues& candidate : leaders.candidates) {
       const std::size_t k = IndexOf(candidate);
       MeasurementRecord r = again_.count(k) ? again_.at(k) : Candidate(k, 1.0 + 0.1 * k);

@@ -124,8 +124,7 @@ TEST_F(Summary, SeveralGpusGetTheBestOfEachModel) {
 TEST_F(Summary, SeveralSizesGetOneLineEach) {
   SweepOutcome first = Outcome(Gpu(0), {Record(1, 2.0)});
   first.measured.front().compile_ms = 5;  // compiled by this run; the second size's came from the cache
-  const std::vector<SweepOutcome> outcomes = {first,
-                                              Outcome(Gpu(0), {Record(1, 0, CandidateStatus::kWrongResult)})};
+  const std::vector<SweepOutcome> outcomes = {first, Outcome(Gpu(0), {Record(1, 0, CandidateStatus::kWrongResult)})};
   std::ostringstream json;
   EXPECT_FALSE(ReportSizes(spec, outcomes, true, db::Objective::kTime, json));  // the second size has no best
   const nlohmann::json doc = nlohmann::json::parse(json.str());

@@ -10,11 +10,11 @@
 #include "app/commands.h"
 #include "app/stored_template.h"
 #include "base/errors.h"
+#include "base/number_text.h"
 #include "common/option_values.h"
 #include "cuda/device.h"
 #include "db/counters.h"
 #include "db/objective.h"
-#include "base/number_text.h"
 #include "db/query/selection.h"
 #include "db/query/store.h"
 #include "db/query/toolchain.h"
@@ -43,8 +43,8 @@ std::vector<db::GpuRecord> Targets(const po::variables_map& vm, const std::optio
     if (models.empty()) {
       std::string stored;
       for (const db::GpuRecord& m : db::ModelsIn(rows)) stored += (stored.empty() ? "" : ", ") + m.name;
-      throw std::runtime_error("no results of " + Quoted(kernel) + " for a GPU matching " + Quoted(name) + " (stored: " + stored +
-                               ")");
+      throw std::runtime_error("no results of " + Quoted(kernel) + " for a GPU matching " + Quoted(name) +
+                               " (stored: " + stored + ")");
     }
     return models;
   }
@@ -182,9 +182,11 @@ int RunQuery(int argc, char** argv) {
   db::Store store = db::Store::Open(DatabasePath(vm), db::OpenMode::kReadOnly);
   const std::vector<db::MeasurementRow> rows = BestRows(store, kernel, templ ? templ->hash : "", objective);
   if (rows.empty() && objective != db::Objective::kTime)
-    throw std::runtime_error("no result of " + Quoted(kernel) + " with a measured energy is stored in " + store.path() +
-                             "; tune it on a GPU whose driver reports energy (the winner's energy unless --counters off, "
-                             "every candidate's with --counters all or --objective " + db::ToString(objective) + ")");
+    throw std::runtime_error(
+        "no result of " + Quoted(kernel) + " with a measured energy is stored in " + store.path() +
+        "; tune it on a GPU whose driver reports energy (the winner's energy unless --counters off, "
+        "every candidate's with --counters all or --objective " +
+        db::ToString(objective) + ")");
   if (rows.empty())
     throw std::runtime_error("no successful result of " + Quoted(kernel) + " is stored in " + store.path() +
                              "; run 'tuner tune " + kernel + "' on a GPU first");

@@ -107,9 +107,8 @@ int RevalidateOne(const TemplateSpec& templ, const GpuInfo& gpu, Tuning run) {
     std::cout << "revalidated " << templ.name << " on " << gpu.name << " (" << toolchain << ")\n";
     PrintRevalidation(sizes, std::cout);
   }
-  const bool all_have_best = std::all_of(sizes.begin(), sizes.end(), [](const SizeRevalidation& s) {
-    return !s.best_after.empty();
-  });
+  const bool all_have_best =
+      std::all_of(sizes.begin(), sizes.end(), [](const SizeRevalidation& s) { return !s.best_after.empty(); });
   return all_have_best ? kExitOk : kExitFailed;
 }
 
@@ -117,7 +116,8 @@ int RevalidateOne(const TemplateSpec& templ, const GpuInfo& gpu, Tuning run) {
 
 int RunTune(int argc, char** argv) {
   const CommandSpec spec{
-      "tune", "tuner tune KERNEL [--size WxH | --sizes LIST] [--gpu N] [options] | tuner tune KERNEL --revalidate [--gpu N]",
+      "tune",
+      "tuner tune KERNEL [--size WxH | --sizes LIST] [--gpu N] [options] | tuner tune KERNEL --revalidate [--gpu N]",
       "Compile every candidate of a kernel template with NVRTC, check it against the reference, time it on\n"
       "the GPU and store every result. Running it again measures only what is missing. Ctrl-C stops\n"
       "with a summary (exit 130); a second Ctrl-C stops at once.",
@@ -138,7 +138,8 @@ int RunTune(int argc, char** argv) {
   RequireNoFolder("db", tune.db_path);  // bad databases (a folder, a foreign or read-only file) before the GPU
   db::Store::CheckWritable(tune.db_path);
   if (tune.revalidate && !std::filesystem::exists(tune.db_path))  // nothing to revalidate: create nothing
-    throw std::runtime_error("no database at '" + tune.db_path + "': nothing to revalidate; pass --db PATH or set TUNER_DB");
+    throw std::runtime_error("no database at '" + tune.db_path +
+                             "': nothing to revalidate; pass --db PATH or set TUNER_DB");
   if (!long_walk) gpus = FindGpus(tune);                                // no GPU: exit 3 before the database is touched
   ProgressBar bar(ProgressStyleFor(StderrIsTerminal()), "tuner tune");  // one for all GPUs' sweeps, on stderr
   tune.sweep.progress = &bar;

@@ -7,8 +7,8 @@
 
 #include "app/command_options.h"
 #include "base/errors.h"
-#include "common/option_values.h"
 #include "base/number_text.h"
+#include "common/option_values.h"
 #include "search/search_strategy.h"
 #include "sweep/hardware_plan.h"
 #include "sweep/shard.h"
@@ -110,7 +110,8 @@ bool ReadRevalidate(const po::variables_map& vm) {
     if (vm.count(option) && !vm[option].defaulted())
       throw UsageError(std::string("--revalidate and --") + option +
                        ": --revalidate measures again the stored leaders of every tuned size of the kernel on one "
-                       "GPU (--gpu N), and tunes a size again where its winner changed; leave --" + option + " out");
+                       "GPU (--gpu N), and tunes a size again where its winner changed; leave --" +
+                       option + " out");
   return true;
 }
 

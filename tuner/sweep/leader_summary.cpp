@@ -122,16 +122,17 @@ namespace {
 
 nlohmann::json TieJson(const db::Tie& tie) {
   using R = db::MeasurementRecord;
-  static const std::vector<db::JsonKey> keys = {{&R::params_json, "/params"},         {&R::time_ms_median, "/time_ms"},
-                                                {&R::time_ms_spread, "/spread"},      {&R::samples, "/samples"},
-                                                {&R::regs_per_thread, "/regs_per_thread"}, {&R::smem_bytes, "/smem_bytes"}};
+  static const std::vector<db::JsonKey> keys = {
+      {&R::params_json, "/params"}, {&R::time_ms_median, "/time_ms"},          {&R::time_ms_spread, "/spread"},
+      {&R::samples, "/samples"},    {&R::regs_per_thread, "/regs_per_thread"}, {&R::smem_bytes, "/smem_bytes"}};
   nlohmann::json members = nlohmann::json::array();
   for (const db::MeasurementRecord& m : tie.members) {
     nlohmann::json member = db::RecordJson(m, keys);
     members.push_back(member);
   }
   nlohmann::json rule_order = nlohmann::json::array();
-  for (db::TieBreak rule : {db::TieBreak::kFewerRegisters, db::TieBreak::kLessSharedMemory, db::TieBreak::kTemplateOrder})
+  for (db::TieBreak rule :
+       {db::TieBreak::kFewerRegisters, db::TieBreak::kLessSharedMemory, db::TieBreak::kTemplateOrder})
     rule_order.push_back(db::ToString(rule));
   return {{"members", members},
           {"chosen", members[0]["params"]},

@@ -36,8 +36,8 @@ enum class Separation {
 struct LeaderSummary {
   std::vector<LeaderStanding> leaders;  // best first (db/query/best.h: a tie's chosen member first)
   Separation separation = Separation::kNoRunnerUp;
-  double gap_ms = 0;    // between the winner's and the runner-up's medians
-  double noise_ms = 0;  // winner's IQR + runner-up's IQR
+  double gap_ms = 0;           // between the winner's and the runner-up's medians
+  double noise_ms = 0;         // winner's IQR + runner-up's IQR
   std::optional<db::Tie> tie;  // the tie its sweep stored, when the leaders were within their noise
 };
 

@@ -23,9 +23,9 @@ std::optional<std::size_t> EntryOf(const std::vector<db::MeasurementRecord>& mea
 
 }  // namespace
 
-std::vector<std::pair<std::size_t, db::MeasurementRecord>> StampedTie(const std::vector<db::MeasurementRecord>& measured,
-                                                                      const std::vector<Leader>& leaders,
-                                                                      const std::vector<ParamValues>& enumeration) {
+std::vector<std::pair<std::size_t, db::MeasurementRecord>> StampedTie(
+    const std::vector<db::MeasurementRecord>& measured, const std::vector<Leader>& leaders,
+    const std::vector<ParamValues>& enumeration) {
   std::vector<db::TieCandidate> candidates;
   for (const Leader& leader : leaders) {
     const std::optional<std::size_t> entry = EntryOf(measured, leader.params_json);

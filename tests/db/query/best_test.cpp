@@ -257,7 +257,6 @@ TEST(Best, QueryReportDispatchAndTheLibraryAgreeOnTies) {
   EXPECT_EQ(table.winners, (std::vector<std::string>{R"({"TILE":64,"ROWS":4})", R"({"TILE":16,"ROWS":4})"}));
 }
 
-
 // A tie stored by its sweep (db/query/tie_rule.h): TILE 64 is the fastest median, but the rule chose
 // TILE 16 (fewer registers) among the leaders within their noise, and every place serves it.
 TEST(Best, QueryReportDispatchAndTheLibraryServeTheTiesChosenMember) {
@@ -291,8 +290,8 @@ TEST(Best, QueryReportDispatchAndTheLibraryServeTheTiesChosenMember) {
   const report::ReportData data =
       report::SelectReportData(store, report::ReportRequest{{"transpose"}, "", {}, false, {}});
   EXPECT_EQ(report::ParamValue(RunOf(data, kCardB.uuid, "4096x4096").Best()->measurement.params_json, "TILE"), "16");
-  const db::DispatchTable table =
-      db::BuildDispatchTable(db::TimesBySize(store.ListMeasurements({"transpose", "", "", CandidateStatus::kOk, true})));
+  const db::DispatchTable table = db::BuildDispatchTable(
+      db::TimesBySize(store.ListMeasurements({"transpose", "", "", CandidateStatus::kOk, true})));
   EXPECT_EQ(table.winners, (std::vector<std::string>{R"({"TILE":16,"ROWS":4})"}));
 }
 

@@ -531,11 +531,12 @@ TEST(RowJson, AnExportLineKeepsEveryFieldInItsOrderAndReadsBackToTheSameLine) {
   EXPECT_EQ(Keys(line["sweep"]), (Names{"uid", "command", "strategy", "budget", "size_key", "status", "tool_version",
                                         "nvrtc_version", "started_at", "ended_at", "copy_gbps"}));
   EXPECT_EQ(Keys(line["measurement"]),
-            (Names{"params_json", "launch_json", "status", "reason", "time_ms_median", "time_ms_min", "time_ms_max",
-                   "time_ms_spread", "samples", "perf_value", "perf_unit", "regs_per_thread", "smem_bytes",
-                   "spill_bytes", "blocks_per_sm", "occupancy", "limiter", "compile_ms", "error_text", "measured_at",
-                   "worker_kills", "counters_json", "energy_j", "power_w", "energy_launch_ms", "perf_per_joule",
-                   "tie_ms", "tie_rank", "toolchain", "revalidation"}));
+            (Names{"params_json",    "launch_json",     "status",         "reason",      "time_ms_median",
+                   "time_ms_min",    "time_ms_max",     "time_ms_spread", "samples",     "perf_value",
+                   "perf_unit",      "regs_per_thread", "smem_bytes",     "spill_bytes", "blocks_per_sm",
+                   "occupancy",      "limiter",         "compile_ms",     "error_text",  "measured_at",
+                   "worker_kills",   "counters_json",   "energy_j",       "power_w",     "energy_launch_ms",
+                   "perf_per_joule", "tie_ms",          "tie_rank",       "toolchain",   "revalidation"}));
   EXPECT_EQ(line["measurement"]["status"], "fault");
   EXPECT_EQ(ToJson(RowFromJson(nlohmann::json::parse(line.dump()))).dump(), line.dump());
 }

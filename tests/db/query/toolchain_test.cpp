@@ -20,7 +20,7 @@ TEST(Toolchain, TextReadsBack) {
 
 TEST(Toolchain, OnlyPartsBothKnowAreCompared) {
   EXPECT_TRUE(ToolchainChanges({"13.0", "12.9", "12.9"}, {"13.0", "12.9", "12.9"}).empty());
-  EXPECT_TRUE(ToolchainChanges({"", "", "12.9"}, {"13.0", "12.9", "12.9"}).empty());  // an old row
+  EXPECT_TRUE(ToolchainChanges({"", "", "12.9"}, {"13.0", "12.9", "12.9"}).empty());      // an old row
   EXPECT_TRUE(ToolchainChanges({"13.0", "12.9", "12.9"}, {"", "12.9", "12.9"}).empty());  // no driver here
   EXPECT_EQ(ToolchainChanges({"12.8", "12.9", "12.8"}, {"13.0", "12.9", "12.9"}),
             (std::vector<std::string>{"driver 12.8 -> 13.0", "nvrtc 12.8 -> 12.9"}));
