@@ -28,13 +28,13 @@ const char* ToString(Objective objective) {
 
 std::optional<double> ObjectiveValue(const MeasurementRecord& r, Objective objective) {
   if (!IsOk(r.status)) return std::nullopt;
-  if (objective == Objective::kTime) return r.time_ms_median;
+  if (objective == Objective::kTime) return RankingMs(r);  // a tie's members rank at the tie's time
   if (!(r.energy_j > 0)) return std::nullopt;
   return objective == Objective::kEnergy ? r.energy_j : r.energy_j * r.time_ms_median * 1e-3;
 }
 
 Standing StandingOf(const MeasurementRecord& record, Objective objective) {
-  return {ObjectiveValue(record, objective), record.time_ms_median, record.id};
+  return {ObjectiveValue(record, objective), RankingMs(record), record.id, record.tie_rank};
 }
 
 std::optional<std::size_t> BestIndex(const std::vector<MeasurementRecord>& records, Objective objective) {

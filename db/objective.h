@@ -21,8 +21,8 @@ enum class Objective { kTime, kEnergy, kEdp };
 Objective ParseObjective(const std::string& text);
 const char* ToString(Objective objective);
 
-// The objective's value of an `ok` record (lower is better), or nullopt when it lacks what the
-// objective needs (not ok, or no energy measured).
+// The objective's value of an `ok` record (lower is better; the time is RankingMs, db/query/best.h), or nullopt when it
+// lacks what the objective needs (not ok, or no energy measured).
 std::optional<double> ObjectiveValue(const MeasurementRecord& record, Objective objective);
 
 // A record's standing by the objective (db/query/best.h: the one rule of "best").

@@ -57,8 +57,7 @@ bool IsUtcTime(const std::string& text) {
     return false;
   for (const std::size_t digit : {0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18})
     if (!std::isdigit(static_cast<unsigned char>(text[digit]))) return false;
-  return length == 20 && month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour < 24 && minute < 60 &&
-         second <= 60;
+  return length == 20 && month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour < 24 && minute < 60 && second <= 60;
 }
 
 // The problems of one row, each naming the field; the first one is reported.
@@ -69,7 +68,8 @@ class Checker {
   void Require(bool ok, const std::string& field, const std::string& value, const std::string& rule) {
     if (!ok && problem.empty()) problem = field + " is " + value + ": " + rule;
   }
-  void Text(const std::string& field, const std::string& value, std::size_t max_length, const std::string& allowed = "") {
+  void Text(const std::string& field, const std::string& value, std::size_t max_length,
+            const std::string& allowed = "") {
     Require(IsPlainText(value, max_length, allowed), field, Quoted(value),
             "text of at most " + std::to_string(max_length) + " bytes without control characters");
   }
@@ -110,7 +110,8 @@ void CheckGpu(Checker& c, const GpuRecord& g) {
 void CheckTemplate(Checker& c, const TemplateRecord& t) {
   c.Require(IsIdentifier(t.name) && t.name.size() <= 128, "template.name", Quoted(t.name),
             "a template's name (letters, digits and _, not starting with a digit)");
-  c.Require(IsToken(t.hash, "-_", 128), "template.hash", Quoted(t.hash), "a template's hash (letters, digits, - and _)");
+  c.Require(IsToken(t.hash, "-_", 128), "template.hash", Quoted(t.hash),
+            "a template's hash (letters, digits, - and _)");
   c.Time("template.first_seen", t.first_seen);
 }
 
@@ -183,6 +184,18 @@ void CheckResources(Checker& c, const MeasurementRecord& m) {
   c.OneOf("measurement.limiter", m.limiter, {"", "warps", "registers", "shared_memory", "blocks", "barriers"});
 }
 
+// A tie's member ranks at a positive time, its fastest member's median at most; in no tie, 0 and 0.
+void CheckTieAndToolchain(Checker& c, const MeasurementRecord& m) {
+  c.NonNegative("measurement.tie_ms", m.tie_ms);
+  c.Between("measurement.tie_rank", m.tie_rank, 0, 1 << 16);
+  c.Require((m.tie_rank == 0) == (m.tie_ms == 0), "measurement.tie_rank", std::to_string(m.tie_rank),
+            "0 with tie_ms 0 (in no tie), or 1 and up with tie_ms above 0 (a tie's member)");
+  c.Require(m.tie_ms <= m.time_ms_median, "measurement.tie_ms", NumberText(m.tie_ms),
+            "at most the member's own median (the tie's fastest member's)");
+  c.Text("measurement.toolchain", m.toolchain, 256);
+  c.Text("measurement.revalidation", m.revalidation, 1 << 16, "\t");
+}
+
 void CheckMeasurement(Checker& c, const MeasurementRecord& m) {
   CheckParams(c, m.params_json);
   CheckLaunch(c, m.launch_json);
@@ -201,6 +214,7 @@ void CheckMeasurement(Checker& c, const MeasurementRecord& m) {
   c.NonNegative("measurement.power_w", m.power_w);
   c.NonNegative("measurement.energy_launch_ms", m.energy_launch_ms);
   c.NonNegative("measurement.perf_per_joule", m.perf_per_joule);
+  CheckTieAndToolchain(c, m);
 }
 
 }  // namespace

@@ -103,6 +103,9 @@ int main(int argc, char** argv) {
     const tuner::GpuIdentity gpu = tuner::CurrentGpu();
     const tuner::TunedConfig config = tuner::TunedConfigs::Open(db).Lookup("transpose", gpu, {w, h});
     std::printf("%s on %s: %s\n", ToString(config.status), gpu.name.c_str(), config.note.c_str());
+    if (config.FromOtherToolchain(tuner::ApplicationToolchain()))  // a driver or runtime upgrade since tuning
+      std::printf("tuned with %s, running with %s: 'tuner tune transpose --revalidate' measures it again\n",
+                  config.toolchain.c_str(), tuner::ApplicationToolchain().c_str());
     const auto params = ParamsOrDefault(config);
     for (const auto& [name, value] : params) std::printf("  %s=%lld", name.c_str(), value);
     std::printf("\n");

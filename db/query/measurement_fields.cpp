@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "db/query/schema.h"
+
 namespace tuner::db {
 
 namespace {
@@ -42,6 +44,10 @@ const std::vector<MeasurementField>& MeasurementFields() {
       {"energy_launch_ms", &R::energy_launch_ms, 6, kEnergy},
       {"perf_per_joule", &R::perf_per_joule, 6, kEnergy},
       {"timing_mode", &R::timing_mode, 7},
+      {"tie_ms", &R::tie_ms, kTrustSchemaVersion},
+      {"tie_rank", &R::tie_rank, kTrustSchemaVersion},
+      {"toolchain", &R::toolchain, kTrustSchemaVersion},
+      {"revalidation", &R::revalidation, kTrustSchemaVersion},
   };
   return fields;
 }

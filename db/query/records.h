@@ -74,6 +74,12 @@ struct MeasurementRecord {
   // How its time was taken (base/timing_mode.h's text): results of different modes are never
   // compared. Rows stored before schema version 7 were timed isolated.
   std::string timing_mode = "isolated";
+  // A member of a tie its sweep reported (db/query/tie_rule.h): the tie's time, its fastest member's
+  // median, at which every member ranks (0: in no tie), and its place by the tie rule (1: chosen).
+  double tie_ms = 0;
+  int tie_rank = 0;
+  std::string toolchain;     // what measured it, "driver 13.0, runtime 12.9, nvrtc 12.9" (db/query/toolchain.h)
+  std::string revalidation;  // "" never revalidated, else the outcome (db/query/revalidation.h)
 };
 
 std::string NowUtc();  // "2026-11-22T01:49:28Z": the form of every *_at field

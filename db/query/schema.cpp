@@ -14,9 +14,9 @@
 #include <stdexcept>
 #include <thread>
 
-#include "db/query/best.h"
 #include "base/errors.h"
 #include "base/random_hex.h"
+#include "db/query/best.h"
 
 namespace tuner::db {
 
@@ -95,14 +95,19 @@ CREATE UNIQUE INDEX sweeps_uid ON sweeps(uid);
 ALTER TABLE measurements ADD COLUMN time_ms_spread REAL NOT NULL DEFAULT 0;
 ALTER TABLE measurements ADD COLUMN spill_bytes INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX measurements_best ON measurements(template_id, status, size_key, time_ms_median);
+%BEST_PER_MODEL%
+)sql";
+
+// The best `ok` row per GPU model and best_per_gpu's group (its columns but the GPU: %GROUP%, over
+// m), ranked by %ORDER% (over m).
+const char* kBestPerModelView = R"sql(
 CREATE VIEW best_per_model AS
 SELECT * FROM (
   SELECT m.*, g.name AS gpu_name, g.cc_major, g.cc_minor, g.sm_count, g.memory_bytes,
          t.name AS template_name, t.hash AS template_hash,
          ROW_NUMBER() OVER (
-           PARTITION BY g.name, g.cc_major, g.cc_minor, g.sm_count, g.memory_bytes, m.template_id,
-                        m.size_key
-           ORDER BY m.time_ms_median, m.id) AS rank_in_model
+           PARTITION BY g.name, g.cc_major, g.cc_minor, g.sm_count, g.memory_bytes, %GROUP%
+           ORDER BY %ORDER%) AS rank_in_model
   FROM measurements m JOIN gpus g ON g.id = m.gpu_id JOIN templates t ON t.id = m.template_id
   WHERE m.status = 'ok')
 WHERE rank_in_model = 1;
@@ -126,8 +131,7 @@ UPDATE measurements SET worker_kills = 1 WHERE status IN ('fault', 'timeout');
 // change of a measurement, with a copy of what a lookup reads. Clustered by template, the rows of
 // one kernel lie on a few pages: the application library's first lookup of a kernel reads them
 // instead of ranking every measurement of the template (41 ms for 30,000). The triggers' index
-// replaces measurements_best. %RECOMPUTE(ROW)% stands for the statements that recompute the group
-// of ROW (NEW or OLD).
+// replaces measurements_best (%BEST_TABLE%: kBestTable, as of version 5).
 const char* kSchemaV5 = R"sql(
 DROP INDEX measurements_best;
 CREATE INDEX measurements_group ON measurements(template_id, gpu_id, size_key, status, time_ms_median);
@@ -144,10 +148,7 @@ CREATE TABLE best_per_gpu (
   measured_at TEXT NOT NULL,
   PRIMARY KEY (template_id, gpu_id, size_key)
 ) WITHOUT ROWID;
-INSERT INTO best_per_gpu %BEST_RANKED%;
-CREATE TRIGGER best_after_insert AFTER INSERT ON measurements BEGIN %RECOMPUTE(NEW)% END;
-CREATE TRIGGER best_after_update AFTER UPDATE ON measurements BEGIN %RECOMPUTE(OLD)% %RECOMPUTE(NEW)% END;
-CREATE TRIGGER best_after_delete AFTER DELETE ON measurements BEGIN %RECOMPUTE(OLD)% END;
+%BEST_TABLE%
 )sql";
 
 // Version 6: what the hardware says about a candidate, measured after its timing for some `ok`
@@ -213,17 +214,7 @@ INSERT INTO measurements_v7 SELECT *, 'isolated' FROM measurements;
 DROP TABLE measurements;
 ALTER TABLE measurements_v7 RENAME TO measurements;
 CREATE INDEX measurements_group ON measurements(template_id, gpu_id, size_key, timing_mode, status, time_ms_median);
-CREATE VIEW best_per_model AS
-SELECT * FROM (
-  SELECT m.*, g.name AS gpu_name, g.cc_major, g.cc_minor, g.sm_count, g.memory_bytes,
-         t.name AS template_name, t.hash AS template_hash,
-         ROW_NUMBER() OVER (
-           PARTITION BY g.name, g.cc_major, g.cc_minor, g.sm_count, g.memory_bytes, m.template_id,
-                        m.size_key, m.timing_mode
-           ORDER BY m.time_ms_median, m.id) AS rank_in_model
-  FROM measurements m JOIN gpus g ON g.id = m.gpu_id JOIN templates t ON t.id = m.template_id
-  WHERE m.status = 'ok')
-WHERE rank_in_model = 1;
+%BEST_PER_MODEL%
 CREATE TABLE best_per_gpu (
   template_id INTEGER NOT NULL REFERENCES templates(id),
   gpu_id INTEGER NOT NULL REFERENCES gpus(id),
@@ -238,32 +229,67 @@ CREATE TABLE best_per_gpu (
   measured_at TEXT NOT NULL,
   PRIMARY KEY (template_id, gpu_id, size_key, timing_mode)
 ) WITHOUT ROWID;
+%BEST_TABLE%
+)sql";
+
+// Version 8: ties and toolchains. A tie's members (leaders within their noise, db/query/tie_rule.h)
+// rank at the tie's time in the order of the tie rule, so best_per_gpu, its triggers and
+// best_per_model rank by db/query/best.h's rule with them (kFastestFirstSql), still within one timing
+// mode; best_per_gpu keeps the toolchain for the application library. A result keeps its toolchain;
+// older rows know only their sweep's NVRTC. A revalidation's outcome (db/query/revalidation.h) is
+// kept with the result.
+const char* kTrustMigration = R"sql(
+ALTER TABLE measurements ADD COLUMN tie_ms REAL NOT NULL DEFAULT 0;
+ALTER TABLE measurements ADD COLUMN tie_rank INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE measurements ADD COLUMN toolchain TEXT NOT NULL DEFAULT '';
+ALTER TABLE measurements ADD COLUMN revalidation TEXT NOT NULL DEFAULT '';
+UPDATE measurements SET toolchain = (SELECT CASE WHEN s.nvrtc_version <> '' THEN 'nvrtc ' || s.nvrtc_version
+                                            ELSE '' END FROM sweeps s WHERE s.id = measurements.sweep_id);
+DROP TRIGGER best_after_insert;
+DROP TRIGGER best_after_update;
+DROP TRIGGER best_after_delete;
+ALTER TABLE best_per_gpu ADD COLUMN toolchain TEXT NOT NULL DEFAULT '';
+DELETE FROM best_per_gpu;
+%BEST_TABLE%
+DROP VIEW best_per_model;
+%BEST_PER_MODEL%
+)sql";
+
+// best_per_gpu as a migration leaves it: filled, and kept by triggers. %RECOMPUTE(ROW)% stands for
+// the statements that recompute the group of ROW (NEW or OLD).
+const char* kBestTable = R"sql(
 INSERT INTO best_per_gpu %BEST_RANKED%;
 CREATE TRIGGER best_after_insert AFTER INSERT ON measurements BEGIN %RECOMPUTE(NEW)% END;
 CREATE TRIGGER best_after_update AFTER UPDATE ON measurements BEGIN %RECOMPUTE(OLD)% %RECOMPUTE(NEW)% END;
 CREATE TRIGGER best_after_delete AFTER DELETE ON measurements BEGIN %RECOMPUTE(OLD)% END;
 )sql";
 
-// What best_per_gpu groups by, and the columns of measurements that make its row, in its order:
-// as version 5 made it, and as version 7 makes it again with the timing mode.
+// What best_per_gpu groups by, the columns of measurements that make its row (in its order) and how
+// a group's best is ranked, as of one schema version: version 5 made it (best_per_model ranking as
+// it does from version 2), version 7 made it again with the timing mode, version 8 ranks by the tie
+// rule and keeps the toolchain. Each migration keeps its own.
 struct BestTable {
   std::vector<std::string> group;
   std::string columns;
+  std::string fastest_first;
 };
 const BestTable kBestV5 = {{"template_id", "gpu_id", "size_key"},
                            "template_id, gpu_id, size_key, id, time_ms_median, perf_value, perf_unit, params_json, "
-                           "launch_json, measured_at"};
+                           "launch_json, measured_at",
+                           "time_ms_median, id"};
 const BestTable kBestV7 = {{"template_id", "gpu_id", "size_key", "timing_mode"},
                            "template_id, gpu_id, size_key, timing_mode, id, time_ms_median, perf_value, perf_unit, "
-                           "params_json, launch_json, measured_at"};
+                           "params_json, launch_json, measured_at",
+                           "time_ms_median, id"};
+const BestTable kBestV8 = {kBestV7.group, kBestV7.columns + ", toolchain", kFastestFirstSql};
 
-// The fastest `ok` row of each group by ranking them all: how versions 5 and 7 fill best_per_gpu,
-// and (the current table's) what `tuner db check` compares it with.
-std::string BestRankedSql(const BestTable& table = kBestV7) {
+// The best `ok` row of each group by ranking them all: how a migration fills best_per_gpu, and (the
+// current table's) what `tuner db check` compares it with.
+std::string BestRankedSql(const BestTable& table = kBestV8) {
   std::string partition;
   for (const std::string& column : table.group) partition += (partition.empty() ? "" : ", ") + column;
   return "SELECT " + table.columns + " FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY " + partition + " ORDER BY " +
-         kFastestFirstSql + ") AS rank_in_group FROM measurements WHERE status = 'ok') WHERE rank_in_group = 1";
+         table.fastest_first + ") AS rank_in_group FROM measurements WHERE status = 'ok') WHERE rank_in_group = 1";
 }
 
 // `row` is NEW or OLD: the trigger's measurement, whose group is recomputed.
@@ -272,7 +298,7 @@ std::string RecomputeGroupSql(const BestTable& table, const std::string& row) {
   for (const std::string& column : table.group)
     group += (group.empty() ? "" : " AND ") + column + " = " + row + "." + column;
   return "DELETE FROM best_per_gpu WHERE " + group + "; INSERT INTO best_per_gpu SELECT " + table.columns +
-         " FROM measurements WHERE " + group + " AND status = 'ok' ORDER BY " + kFastestFirstSql + " LIMIT 1;";
+         " FROM measurements WHERE " + group + " AND status = 'ok' ORDER BY " + table.fastest_first + " LIMIT 1;";
 }
 
 void ReplaceAll(std::string& text, const std::string& from, const std::string& to) {
@@ -280,14 +306,41 @@ void ReplaceAll(std::string& text, const std::string& from, const std::string& t
     text.replace(at, from.size(), to);
 }
 
-// A migration that makes best_per_gpu: its placeholders filled for `table`.
-std::string WithBestTable(const char* migration, const BestTable& table) {
-  std::string sql = migration;
+std::string BestTableSql(const BestTable& table) {
+  std::string sql = kBestTable;
   ReplaceAll(sql, "%BEST_RANKED%", BestRankedSql(table));
   for (const std::string row : {"NEW", "OLD"})
     ReplaceAll(sql, "%RECOMPUTE(" + row + ")%", RecomputeGroupSql(table, row));
   return sql;
 }
+
+// An ORDER BY over measurements (fastest_first's columns) as one over the measurements named m.
+std::string OverM(std::string order) {
+  for (const std::string column : {"tie_ms", "tie_rank", "time_ms_median"}) ReplaceAll(order, column, "m." + column);
+  ReplaceAll(order, ", id", ", m.id");
+  return order;
+}
+
+// best_per_model ranks as best_per_gpu does, over each GPU model instead of each GPU.
+std::string BestPerModelView(const BestTable& table) {
+  std::string group;
+  for (const std::string& column : table.group)
+    if (column != "gpu_id") group += (group.empty() ? "m." : ", m.") + column;
+  std::string sql = kBestPerModelView;
+  ReplaceAll(sql, "%GROUP%", group);
+  ReplaceAll(sql, "%ORDER%", OverM(table.fastest_first));
+  return sql;
+}
+
+// A migration with its placeholders (%BEST_TABLE%, %BEST_PER_MODEL%) filled for `table`.
+std::string WithBest(const char* migration, const BestTable& table) {
+  std::string sql = migration;
+  ReplaceAll(sql, "%BEST_TABLE%", BestTableSql(table));
+  ReplaceAll(sql, "%BEST_PER_MODEL%", BestPerModelView(table));
+  return sql;
+}
+
+std::string TrustMigration() { return WithBest(kTrustMigration, kBestV8); }
 
 [[noreturn]] void Refuse(const std::string& path, const std::string& problem) {
   throw BadDatabaseError("'" + path + "' is not a usable tuner database: " + problem +
@@ -440,12 +493,14 @@ sql::Connection OpenExistingForWriting(const std::string& path) {
 
 const std::vector<std::string>& Migrations() {
   static const std::vector<std::string> migrations = {kSchemaV1,
-                                                      kSchemaV2,
+                                                      WithBest(kSchemaV2, kBestV5),
                                                       kSchemaV3,
                                                       kSchemaV4,
-                                                      WithBestTable(kSchemaV5, kBestV5),
+                                                      WithBest(kSchemaV5, kBestV5),
                                                       kSchemaV6,
-                                                      WithBestTable(kSchemaV7, kBestV7)};
+                                                      WithBest(kSchemaV7, kBestV7),
+                                                      TrustMigration()};
+  static_assert(kTrustSchemaVersion == kSchemaVersion, "the trust migration is the last: renumber it here");
   return migrations;
 }
 

@@ -6,8 +6,8 @@
 #include <limits>
 #include <stdexcept>
 
-#include "db/query/best.h"
 #include "base/number_text.h"
+#include "db/query/best.h"
 #include "db/query/selection.h"
 
 namespace tuner::db {
@@ -29,8 +29,14 @@ struct Covering {
 
 int Count(Mask mask) { return static_cast<int>(std::bitset<32>(mask).count()); }
 
+// How many sizes `config` is the winner of: among coverings of equal cost, the one that is more
+// sizes' own best (a tie's chosen member, db/query/tie_rule.h) is kept.
+long Wins(const std::vector<std::string>& winners, const std::string& config) {
+  return std::count(winners.begin(), winners.end(), config);
+}
+
 std::vector<Covering> Coverings(const std::vector<SizeTimes>& sizes, const std::vector<double>& best,
-                                double tolerance) {
+                                const std::vector<std::string>& winners, double tolerance) {
   std::map<std::string, Covering> by_config;
   for (std::size_t i = 0; i < sizes.size(); ++i)
     for (const auto& [config, ms] : sizes[i].time_ms)
@@ -43,7 +49,9 @@ std::vector<Covering> Coverings(const std::vector<SizeTimes>& sizes, const std::
   std::map<Mask, Covering> by_mask;  // one configuration per set of sizes: the cheapest
   for (auto& [config, c] : by_config) {
     auto [it, fresh] = by_mask.emplace(c.mask, c);
-    if (!fresh && c.relative < it->second.relative) it->second = c;
+    if (!fresh && (c.relative < it->second.relative ||
+                   (c.relative == it->second.relative && Wins(winners, c.config) > Wins(winners, it->second.config))))
+      it->second = c;
   }
   std::vector<Covering> kept;  // a set inside another never makes a smaller cover
   for (const auto& [mask, c] : by_mask) {
@@ -51,10 +59,11 @@ std::vector<Covering> Coverings(const std::vector<SizeTimes>& sizes, const std::
     for (const auto& [other, unused] : by_mask) inside |= other != mask && (other & mask) == mask;
     if (!inside) kept.push_back(c);
   }
-  std::sort(kept.begin(), kept.end(), [](const Covering& a, const Covering& b) {
+  std::sort(kept.begin(), kept.end(), [&](const Covering& a, const Covering& b) {
     if (Count(a.mask) != Count(b.mask)) return Count(a.mask) > Count(b.mask);
     if (a.relative / Count(a.mask) != b.relative / Count(b.mask))
       return a.relative / Count(a.mask) < b.relative / Count(b.mask);
+    if (Wins(winners, a.config) != Wins(winners, b.config)) return Wins(winners, a.config) > Wins(winners, b.config);
     return a.config < b.config;
   });
   return kept;
@@ -109,8 +118,8 @@ std::vector<SizeTimes> TimesBySize(const std::vector<MeasurementRow>& rows) {
     if (!IsOk(row.measurement.status)) continue;
     SizeTimes& times = by_size[ParseSizeKey(row.size_key)];
     times.size_key = row.size_key;
-    times.time_ms[row.measurement.params_json] = row.measurement.time_ms_median;
-    times.measurement_id[row.measurement.params_json] = row.measurement.id;
+    times.time_ms[row.measurement.params_json] = RankingMs(row.measurement);  // a tie's members: its time
+    times.standing[row.measurement.params_json] = TimeStanding(row.measurement);
   }
   std::vector<SizeTimes> sizes;
   for (auto& [key, times] : by_size) sizes.push_back(std::move(times));
@@ -132,8 +141,8 @@ DispatchTable BuildDispatchTable(const std::vector<SizeTimes>& sizes, double tol
   for (const SizeTimes& s : sizes) {
     if (s.time_ms.empty()) throw std::invalid_argument("size " + s.size_key + " has no ok time");
     const auto standing = [&](const std::pair<const std::string, double>& entry) {
-      const auto id = s.measurement_id.find(entry.first);
-      return Standing{entry.second, entry.second, id == s.measurement_id.end() ? 0 : id->second};
+      const auto known = s.standing.find(entry.first);
+      return known == s.standing.end() ? Standing{entry.second, entry.second} : known->second;
     };
     const auto best = std::min_element(s.time_ms.begin(), s.time_ms.end(), [&](const auto& a, const auto& b) {
       return RanksBefore(standing(a), standing(b));
@@ -150,7 +159,7 @@ DispatchTable BuildDispatchTable(const std::vector<SizeTimes>& sizes, double tol
                                                            : std::optional<double>(it->second / table.best_ms[i] - 1));
     }
   }
-  const std::vector<Covering> coverings = Coverings(sizes, table.best_ms, tolerance);
+  const std::vector<Covering> coverings = Coverings(sizes, table.best_ms, table.winners, tolerance);
   table.exact =
       sizes.size() <= kExactCoverMaxSizes &&
       static_cast<double>(std::size_t{1} << sizes.size()) * static_cast<double>(coverings.size()) <= kMaxExactSteps;
@@ -163,7 +172,8 @@ DispatchTable BuildDispatchTable(const std::vector<SizeTimes>& sizes, double tol
     double pick_ms = std::numeric_limits<double>::infinity();
     for (const std::size_t k : chosen) {
       const auto it = sizes[i].time_ms.find(coverings[k].config);
-      if (it != sizes[i].time_ms.end() && it->second < pick_ms) {
+      if (it != sizes[i].time_ms.end() &&
+          (it->second < pick_ms || (it->second == pick_ms && it->first == table.winners[i]))) {
         pick = it->first;
         pick_ms = it->second;
       }

@@ -11,17 +11,20 @@
 #include <string>
 #include <vector>
 
+#include "db/query/best.h"
 #include "db/query/store.h"
 
 namespace tuner::db {
 
-// The `ok` median times of one size, by candidate (params_json), and their measurement ids: a
-// size's winner is its best by the rule of db/query/best.h (equal times: the lower id; without
-// ids, the first by params_json).
+// The `ok` times of one size (RankingMs: a tie's members stand at the tie's time), by candidate
+// (params_json), and their standings by the rule
+// of db/query/best.h (a tie's chosen member first, then equal times by the lower id): a size's
+// winner is its best by that rule; a candidate without a standing stands at its time alone, and
+// among equals the first by params_json wins.
 struct SizeTimes {
   std::string size_key;
   std::map<std::string, double> time_ms;
-  std::map<std::string, std::int64_t> measurement_id = {};
+  std::map<std::string, Standing> standing = {};
 };
 
 // Up to this many sizes the smallest set is searched exactly (breadth-first over the sets of

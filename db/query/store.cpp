@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "db/query/gpu_model.h"
 #include "base/random_hex.h"
+#include "db/query/gpu_model.h"
 #include "db/query/schema.h"
 #include "db/query/selection.h"
 #include "db/query/sqlite.h"
@@ -65,6 +65,18 @@ struct Store::Impl {
 
   void RequireWritable(const char* what) const {
     if (read_only) throw std::logic_error(std::string(what) + ": database " + connection.path() + " is open read-only");
+  }
+
+  // One statement of `what` in its own transaction, `values` bound to ?1, ?2, ... in order.
+  template <typename... Values>
+  void Write(const char* what, const std::string& sql, const Values&... values) {
+    RequireWritable(what);
+    sql::Transaction transaction(connection);
+    sql::Statement statement(connection, sql);
+    int index = 1;
+    (statement.Bind(index++, values), ...);
+    statement.Run();
+    transaction.Commit();
   }
 
   std::int64_t UpsertGpu(const GpuRecord& gpu) {
@@ -184,11 +196,20 @@ void Store::FinishSweep(std::int64_t sweep_id, const std::string& status) {
 
 void Store::SetCopyBandwidth(std::int64_t sweep_id, double copy_gbps) {
   const auto lock = impl_->Lock();
-  impl_->RequireWritable("SetCopyBandwidth");
-  sql::Transaction transaction(impl_->connection);
-  sql::Statement update(impl_->connection, "UPDATE sweeps SET copy_gbps = ?1 WHERE id = ?2");
-  update.Bind(1, copy_gbps).Bind(2, sweep_id).Run();
-  transaction.Commit();
+  impl_->Write("SetCopyBandwidth", "UPDATE sweeps SET copy_gbps = ?1 WHERE id = ?2", copy_gbps, sweep_id);
+}
+
+void Store::ClearTie(std::int64_t sweep_id, const std::string& timing_mode) {
+  const auto lock = impl_->Lock();
+  impl_->Write("ClearTie",
+               "UPDATE measurements SET tie_ms = 0, tie_rank = 0 WHERE tie_rank > 0 AND timing_mode = ?2 AND "
+               "(gpu_id, template_id, size_key) = (SELECT gpu_id, template_id, size_key FROM sweeps WHERE id = ?1)",
+               sweep_id, timing_mode);
+}
+
+void Store::SetRevalidation(std::int64_t measurement_id, const std::string& outcome) {
+  const auto lock = impl_->Lock();
+  impl_->Write("SetRevalidation", "UPDATE measurements SET revalidation = ?1 WHERE id = ?2", outcome, measurement_id);
 }
 
 void Store::AddMeasurement(std::int64_t sweep_id, const MeasurementRecord& measurement) {
@@ -311,8 +332,8 @@ const char* const kLookupVersionsSql =
 std::string LookupBestColumn(const MeasurementField& field) {
   const std::string name = field.name;
   if (name == "status") return "'ok'";
-  for (const char* copied :
-       {"params_json", "launch_json", "time_ms_median", "perf_value", "perf_unit", "measured_at", "timing_mode"})
+  for (const char* copied : {"params_json", "launch_json", "time_ms_median", "perf_value", "perf_unit", "measured_at",
+                             "timing_mode", "toolchain"})
     if (name == copied) return "b." + name;
   return std::string(SqlType(field)) == "TEXT" ? "''" : "0";
 }

@@ -69,6 +69,12 @@ class Store {
   void FinishSweep(std::int64_t sweep_id, const std::string& status);
   // The device-to-device copy bandwidth the sweep measured: the ceiling of memory-bound kernels.
   void SetCopyBandwidth(std::int64_t sweep_id, double copy_gbps);
+  // Clears the tie stored among the measurements of the sweep's GPU, template version and size timed
+  // in `timing_mode` (db/query/tie_rule.h): a sweep that measures them again decides its own; the
+  // ties of the other modes stand.
+  void ClearTie(std::int64_t sweep_id, const std::string& timing_mode);
+  // The outcome of revalidating the measurement (db/query/revalidation.h), kept with it.
+  void SetRevalidation(std::int64_t measurement_id, const std::string& outcome);
   // Committed at once. One row per (gpu, template version, size_key, params_json): a new measurement
   // of the same candidate replaces the old one.
   void AddMeasurement(std::int64_t sweep_id, const MeasurementRecord& measurement);
@@ -100,8 +106,8 @@ class Store {
   // What the application library reads: the rows of BestPerGpu(template_name, ""), in another
   // order, from the copy that best_per_gpu keeps (a few contiguous pages per template): the GPU,
   // the template version, the size and the measurement's params_json, launch_json, time_ms_median,
-  // perf_value, perf_unit and measured_at; the sweep and the other measurement columns are empty.
-  // Of one timing mode, as BestPerGpu.
+  // perf_value, perf_unit, measured_at and toolchain; the sweep and the other measurement columns are
+  // empty. Of one timing mode, as BestPerGpu.
   std::vector<MeasurementRow> BestForLookup(const std::string& template_name, const std::string& timing_mode = "");
   // Prepares BestForLookup's statements now (preparing the first statement loads the schema), so
   // that the first lookup of each kernel only runs them.

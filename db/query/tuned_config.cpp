@@ -11,6 +11,7 @@
 #include "db/query/selection.h"
 #include "db/query/size_dispatch.h"
 #include "db/query/store.h"
+#include "db/query/toolchain.h"
 
 namespace tuner {
 
@@ -53,6 +54,7 @@ TunedConfig FromRow(const db::MeasurementRow& row) {
   config.template_hash = row.templ.hash;
   config.measured_at = m.measured_at;
   config.timing_mode = m.timing_mode;
+  config.toolchain = m.toolchain;
   return config;
 }
 
@@ -105,6 +107,10 @@ long long TunedConfig::Param(const std::string& name, long long default_value) c
   for (const auto& [key, value] : params)
     if (key == name) return value;
   return default_value;
+}
+
+bool TunedConfig::FromOtherToolchain(const std::string& current) const {
+  return !db::ToolchainChanges(db::ParseToolchain(toolchain), db::ParseToolchain(current)).empty();
 }
 
 // One GPU card's current `ok` rows of a kernel and their dispatch table.

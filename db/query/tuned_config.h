@@ -9,7 +9,9 @@
 //
 // The same fallbacks as `tuner query`: the exact size on this GPU, else the nearest tuned size
 // (log-space distance per dimension), else another card of the same model, else another model
-// of the same architecture. Results of an older version of the template are never used.
+// of the same architecture. Results of an older version of the template are never used, nor results
+// that failed a revalidation; c.FromOtherToolchain(tuner::ApplicationToolchain()) says whether the
+// result was measured with another driver or runtime than the application's.
 // CMake: find_package(tuner_query) and target_link_libraries(app PRIVATE tuner::query).
 #pragma once
 
@@ -31,6 +33,18 @@ inline GpuIdentity CurrentGpu(int device = -1) {
   cudaDeviceProp prop{};
   if (cudaGetDeviceProperties(&prop, device) != cudaSuccess) return {};
   return GpuFromProperties(prop);
+}
+
+// The driver and runtime this application runs with, as TunedConfig::toolchain writes them
+// ("driver 13.0, runtime 12.9"), for TunedConfig::FromOtherToolchain.
+inline std::string ApplicationToolchain() {
+  const auto text = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
+  int driver = 0, runtime = 0;
+  std::string toolchain;
+  if (cudaDriverGetVersion(&driver) == cudaSuccess && driver > 0) toolchain = "driver " + text(driver);
+  if (cudaRuntimeGetVersion(&runtime) == cudaSuccess && runtime > 0)
+    toolchain += (toolchain.empty() ? "" : ", ") + std::string("runtime ") + text(runtime);
+  return toolchain;
 }
 #endif
 
@@ -60,9 +74,16 @@ struct TunedConfig {
   // How time_ms was taken: isolated, back_to_back or graph. Results of different modes are never
   // compared: each GPU and size is served in the mode it was most recently tuned in.
   std::string timing_mode;
+  // What measured it: "driver 13.0, runtime 12.9, nvrtc 12.9" ("" for results stored before tuner
+  // kept it, or only "nvrtc 12.9"). A driver, runtime or NVRTC upgrade can change the best
+  // configuration: `tuner tune KERNEL --revalidate` measures the stored leaders again.
+  std::string toolchain;
 
   explicit operator bool() const { return status == TunedStatus::kFound; }
   long long Param(const std::string& name, long long default_value) const;
+  // Whether it was measured with another driver, runtime or NVRTC than `current` (the same form,
+  // e.g. ApplicationToolchain()); only the parts both name are compared.
+  bool FromOtherToolchain(const std::string& current) const;
 };
 
 class TunedConfigs {

@@ -204,6 +204,20 @@ TEST(Cli, BadSizeCreatesNoDatabase) {
   EXPECT_FALSE(std::filesystem::exists(dir.File("t.db")));
 }
 
+// tune --revalidate: options that choose sizes or candidates are refused (exit 2), and without a
+// database there is nothing to revalidate; neither creates one.
+TEST(Cli, RevalidateRefusesBadInputAndCreatesNoDatabase) {
+  db::testing::TempDir dir;
+  const auto both = RunTuner("tune transpose --revalidate --size 64x64 --db " + dir.File("t.db"));
+  EXPECT_EQ(both.exit_code, 2) << both.err;
+  EXPECT_EQ(CountLines(both.err), 1) << both.err;
+  EXPECT_NE(both.err.find("--revalidate and --size"), std::string::npos) << both.err;
+  const auto missing = RunTuner("tune transpose --revalidate --db " + dir.File("t.db"));
+  EXPECT_EQ(missing.exit_code, 1) << missing.err;
+  EXPECT_NE(missing.err.find("nothing to revalidate"), std::string::npos) << missing.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.File("t.db")));
+}
+
 // 10^7 candidates, ten times what a command holds: counted, refused, and nothing created.
 TEST(Cli, ASpaceTooLargeToHoldIsRefusedBeforeAnyWork) {
   db::testing::TempDir dir;

@@ -8,9 +8,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-#include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
 #include "db/query/schema.h"
@@ -193,9 +193,10 @@ TEST(DbCommands, RefusedDatabasesAreLeftAsTheyWere) {
 TEST(DbCommands, MessagesStayOneLineWhateverTheName) {
   TempDir dir;
   const std::string db = MakeDatabase(dir, "x.db", "GPU-A", 3, "user_kernel");
-  for (const std::string& args : std::vector<std::string>{"db merge \"$(printf 'a\\nb')\"", "db \"$(printf 'a\\nb')\"",
-                                  "export t4 user_kernel --size 8192x8192 --device \"$(printf 'a\\nb')\"",
-                                  "query user_kernel --size 8192x8192 --device \"$(printf 'a\\nb')\""}) {
+  for (const std::string& args :
+       std::vector<std::string>{"db merge \"$(printf 'a\\nb')\"", "db \"$(printf 'a\\nb')\"",
+                                "export t4 user_kernel --size 8192x8192 --device \"$(printf 'a\\nb')\"",
+                                "query user_kernel --size 8192x8192 --device \"$(printf 'a\\nb')\""}) {
     SCOPED_TRACE(args);
     const testing::CliResult r = RunTuner(args + " --db " + db);
     EXPECT_NE(r.exit_code, 0);
@@ -298,8 +299,8 @@ TEST(DbCommands, NoOutputReplacesTheDatabase) {
   const std::string export_t4 = "export t4 user_kernel --size 8192x8192";
   for (const char* name : {"x.db", "soft.db", "hard.db"}) {
     const std::string output = " -o " + dir.File(name) + " --db " + db;
-    for (const std::string& args : {"report" + output, "report --format md" + output, "db export" + output,
-                                    export_t4 + output}) {
+    for (const std::string& args :
+         {"report" + output, "report --format md" + output, "db export" + output, export_t4 + output}) {
       SCOPED_TRACE(args);
       const testing::CliResult r = RunTuner(args);
       EXPECT_EQ(r.exit_code, 2) << r.err;
@@ -315,8 +316,9 @@ TEST(DbCommands, NoOutputReplacesTheDatabase) {
 TEST(DbCommands, AnOutputThatCannotBeCreatedIsBadUsage) {
   TempDir dir;
   const std::string db = MakeDatabase(dir, "x.db", "GPU-A", 3, "user_kernel");
-  for (const std::string& args : std::vector<std::string>{"report -o /proc/tuner-report.html", "db export -o /proc/tuner.jsonl",
-                                  "export t4 user_kernel --size 8192x8192 -o /proc/tuner-t4.json"}) {
+  for (const std::string& args :
+       std::vector<std::string>{"report -o /proc/tuner-report.html", "db export -o /proc/tuner.jsonl",
+                                "export t4 user_kernel --size 8192x8192 -o /proc/tuner-t4.json"}) {
     SCOPED_TRACE(args);
     const testing::CliResult r = RunTuner(args + " --db " + db);  // /proc takes no new files, even from root
     EXPECT_EQ(r.exit_code, 2) << r.err;
@@ -341,8 +343,8 @@ TEST(DbCommands, ImportRefusesWhatIsNotAFileOfLines) {
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("failed"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(db));
-  const testing::CliResult endless = testing::RunCommand("head -c 80000000 /dev/zero | " + std::string(TUNER_EXECUTABLE) +
-                                                         " db import - --db " + db);
+  const testing::CliResult endless =
+      testing::RunCommand("head -c 80000000 /dev/zero | " + std::string(TUNER_EXECUTABLE) + " db import - --db " + db);
   EXPECT_EQ(endless.exit_code, 2) << endless.err;
   EXPECT_NE(endless.err.find("a line of more than"), std::string::npos) << endless.err;
   EXPECT_FALSE(std::filesystem::exists(db));
@@ -426,8 +428,10 @@ const std::vector<BadRow> kBadRows = {
     {"/gpu/name", "H100\x1b[2J", "gpu.name"},
     {"/template/name", "../x", "template.name"},
     {"/measurement/occupancy", 2, "measurement.occupancy"},
-    {"/measurement/launch_json", "{\"grid\":[0,1,1],\"block\":[1,1,1],\"shared_bytes\":0}",
-     "measurement.launch_json"},
+    {"/measurement/launch_json", "{\"grid\":[0,1,1],\"block\":[1,1,1],\"shared_bytes\":0}", "measurement.launch_json"},
+    {"/measurement/tie_rank", 1, "measurement.tie_rank"},  // a member of a tie without the tie's time
+    {"/measurement/tie_ms", -0.5, "measurement.tie_ms"},
+    {"/measurement/toolchain", "driver\x1b[2J", "measurement.toolchain"},
 };
 
 // Each bad row among good ones: exit 2 naming the line and the field, into an existing database

@@ -9,6 +9,7 @@
 #include "cli_runner.h"
 #include "db/query/store.h"
 #include "db_test_util.h"
+#include "sweep/current_toolchain.h"
 #include "template/template_library.h"
 
 namespace tuner {
@@ -115,7 +116,7 @@ TEST(QueryCommand, JsonKeepsItsKeys) {
   EXPECT_EQ(Keys(best),
             "gpu status note fallback from template_hash stale params launch time_ms perf regs_per_thread smem_bytes "
             "blocks_per_sm occupancy limiter measured_at timing_mode counters energy_j energy_launch_ms "
-            "perf_per_joule perf_per_joule_unit power_w");
+            "perf_per_joule perf_per_joule_unit power_w toolchain other_toolchain toolchain_note revalidation tie_rank");
   EXPECT_EQ(best["timing_mode"], "isolated");
   EXPECT_EQ(Keys(best["time_ms"]), "median min max spread samples");
   EXPECT_EQ(Keys(best["perf"]), "value unit");
@@ -137,6 +138,40 @@ TEST(QueryCommand, NearestSizeAndDefaultsAreReported) {
   EXPECT_EQ(text.exit_code, 0);
   EXPECT_NE(text.out.find("nearest tuned size 16384x16384 (asked 12000x12000)"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("TILE=64"), std::string::npos) << text.out;
+}
+
+// A result measured with another driver, runtime or NVRTC than this machine's says so; one of this
+// machine's toolchain does not.
+TEST(QueryCommand, SaysWhenAResultComesFromAnotherToolchain) {
+  for (const bool other : {true, false}) {
+    TempDir dir;
+    const std::string path = dir.File("toolchain.db");
+    {
+      db::Store store = db::Store::Open(path, db::OpenMode::kReadWrite);
+      const auto sweep = store.StartSweep(store.EnsureGpu(db::testing::SampleGpu()),
+                                          store.EnsureTemplate({"transpose", ShippedHash("transpose"), ""}),
+                                          db::testing::SampleSweep("4096x4096"));
+      db::MeasurementRecord m = db::testing::SampleMeasurement(64, 0.5);
+      m.toolchain = other ? "driver 1.0, runtime 1.0, nvrtc 1.0" : db::ToText(CurrentToolchain());
+      store.AddMeasurement(sweep, m);
+    }
+    const std::string args = "query transpose --device h100 --size 4096x4096 --db " + path;
+    const testing::CliResult json = RunTuner(args + " --json");
+    ASSERT_EQ(json.exit_code, 0) << json.out << json.err;
+    const auto best = nlohmann::json::parse(json.out)["results"][0];
+    EXPECT_EQ(best["other_toolchain"], other);
+    const testing::CliResult text = RunTuner(args);
+    ASSERT_EQ(text.exit_code, 0) << text.err;
+    if (other) {
+      EXPECT_EQ(best["toolchain"], "driver 1.0, runtime 1.0, nvrtc 1.0");
+      const std::string note = best["toolchain_note"];
+      EXPECT_NE(note.find("another toolchain (runtime 1.0 -> "), std::string::npos) << note;
+      EXPECT_NE(text.out.find("note        measured with another toolchain"), std::string::npos) << text.out;
+    } else {
+      EXPECT_TRUE(best["toolchain_note"].is_null()) << best.dump();
+      EXPECT_EQ(text.out.find("another toolchain"), std::string::npos) << text.out;
+    }
+  }
 }
 
 TEST(QueryCommand, CorruptDatabaseExitsFourAndIsUnchanged) {

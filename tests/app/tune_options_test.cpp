@@ -137,6 +137,22 @@ TEST(TuneOptions, AutoIsBruteForceWhereGpusOrShardsShareTheCandidatesAndSaysWhy)
       "--strategy 'Auto': unknown search strategy (known: auto, brute_force, random, annealing, genetic, bayesian)");
 }
 
+TEST(TuneOptions, RevalidateTakesOneGpuAndNothingThatChoosesSizesOrCandidates) {
+  EXPECT_TRUE(Read({"--revalidate"}).revalidate);
+  EXPECT_EQ(Read({"--revalidate", "--gpu", "1"}).gpu, 1);
+  EXPECT_FALSE(Read({}).revalidate);
+  for (const char* option : {"--size", "--sizes", "--gpus", "--shard", "--budget", "--strategy"}) {
+    const char* value = std::string(option) == "--strategy" ? "random"
+                        : std::string(option) == "--shard"  ? "1/2"
+                        : std::string(option) == "--gpus"   ? "all"
+                        : std::string(option) == "--budget" ? "5"
+                                                            : "8x8";
+    const std::string refusal = Refusal({"--revalidate", option, value});
+    EXPECT_EQ(refusal.rfind(std::string("--revalidate and ") + option + ": ", 0), 0u) << option << ": " << refusal;
+  }
+  EXPECT_NE(Refusal({"--revalidate", "--force"}), "");
+}
+
 TEST(TuneOptions, SizesAreParsedAtTheTemplate) {
   db::testing::TempDir dir;
   const TemplateSpec spec =

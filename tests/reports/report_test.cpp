@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <sstream>
 
-#include "cli_runner.h"
 #include "base/errors.h"
+#include "cli_runner.h"
 #include "db/query/measurement_fields.h"
 #include "db_test_util.h"
 #include "report_test_data.h"
@@ -327,7 +327,8 @@ TEST(ReportCsv, HasEveryFieldOfTheRecord) {
   EXPECT_EQ(header[35], "error_text");
   EXPECT_EQ(std::vector<std::string>(header.begin() + 36, header.end()),
             (std::vector<std::string>{"worker_kills", "counters_json", "energy_j", "power_w", "energy_launch_ms",
-                                      "perf_per_joule", "timing_mode"}));
+                                      "perf_per_joule", "timing_mode", "tie_ms", "tie_rank", "toolchain",
+                                      "revalidation"}));
   const auto cell = [&](const std::string& name) {
     const auto at = std::find(header.begin(), header.end(), name);
     return at == header.end() ? "(no column " + name + ")" : records[1][at - header.begin()];

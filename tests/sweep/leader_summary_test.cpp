@@ -104,5 +104,33 @@ TEST(LeaderSummary, PrintedSummaryShowsSamplesSpreadAndVerdict) {
   EXPECT_EQ(none.str(), "");  // no candidate passed: the summary says so elsewhere
 }
 
+// A tie stored by its sweep (db/query/tie_rule.h): its chosen member leads, and the text and the
+// JSON name the tie, its members and the step of the rule that chose.
+TEST(LeaderSummary, AStoredTieLeadsWithItsChosenMemberAndIsReportedAsATie) {
+  db::MeasurementRecord fastest = Ok(R"({"TILE":64,"PAD":1})", 1.0, 0.01, 10, kConfirmed);
+  db::MeasurementRecord chosen = Ok(R"({"TILE":32,"PAD":1})", 1.01, 0.01, 10, kConfirmed);
+  db::MeasurementRecord third = Ok(R"({"TILE":16,"PAD":1})", 1.015, 0.01, 10, kConfirmed);
+  fastest.regs_per_thread = 40;
+  chosen.regs_per_thread = 32;
+  third.regs_per_thread = 36;
+  const auto tie = db::DecideTie({{fastest, 0}, {chosen, 1}, {third, 2}});
+  ASSERT_TRUE(tie);
+  const LeaderSummary summary = SummariseLeaders(db::Stamped(*tie));
+  EXPECT_EQ(summary.leaders[0].record.params_json, chosen.params_json);
+  ASSERT_TRUE(summary.tie);
+  std::ostringstream out;
+  PrintLeaders(summary, out);
+  EXPECT_NE(out.str().find("tie of 3 within noise (±2.0%): chosen by fewer registers: TILE=32 PAD=1"),
+            std::string::npos)
+      << out.str();
+  const nlohmann::json doc = ToJson(summary);
+  EXPECT_EQ(doc["tie"]["chosen"], nlohmann::json::parse(chosen.params_json));
+  EXPECT_EQ(doc["tie"]["rule"], "fewer_registers");
+  EXPECT_EQ(doc["tie"]["rule_order"], (nlohmann::json{"fewer_registers", "less_shared_memory", "template_order"}));
+  ASSERT_EQ(doc["tie"]["members"].size(), 3u);
+  EXPECT_EQ(doc["tie"]["members"][1]["regs_per_thread"], 36);
+  EXPECT_TRUE(ToJson(SummariseLeaders({fastest, chosen}))["tie"].is_null()) << "no tie stored: none reported";
+}
+
 }  // namespace
 }  // namespace tuner

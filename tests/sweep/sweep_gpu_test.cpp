@@ -596,5 +596,41 @@ TEST(SweepGpu, AfterAMergeOfShardsTheNextRunTimesTheOtherCardsLeadersHere) {
   EXPECT_EQ(nlohmann::json::parse(again.out).at("measured_now"), 0);
 }
 
+// Ties and revalidation on the GPU: a fresh tune of the shipped transpose reports its leaders'
+// tie (or none) consistently with what `query` serves, and revalidating it on the same toolchain
+// and GPU right away finds every leader holding, re-tunes nothing and keeps serving the winner.
+TEST(SweepGpu, ARevalidationRightAfterTuningHoldsEverything) {
+  TUNER_GPU_TEST(1);
+  TempDir dir;
+  const std::string db = " --db " + dir.File("t.db");
+  const std::string cache = "XDG_CACHE_HOME=" + dir.File("cache");
+  const auto tuned = RunTuner("tune transpose --size 1024x2048 --json" + db, cache);
+  ASSERT_EQ(tuned.exit_code, 0) << tuned.err;
+  const auto doc = nlohmann::json::parse(tuned.out);
+  ASSERT_TRUE(doc.contains("tie")) << tuned.out;
+  if (!doc["tie"].is_null()) {
+    EXPECT_EQ(doc["tie"]["chosen"], doc["best"]["params"]);
+    EXPECT_GE(doc["tie"]["members"].size(), 2u);
+  }
+  const auto query = RunTuner("query transpose --size 1024x2048 --json" + db);
+  ASSERT_EQ(query.exit_code, 0) << query.err;
+  const auto served = nlohmann::json::parse(query.out)["results"][0];
+  EXPECT_EQ(served["params"], doc["best"]["params"]) << "query serves what tune chose";
+  EXPECT_EQ(served["other_toolchain"], false);
+
+  const auto again = RunTuner("tune transpose --revalidate --json" + db, cache);
+  ASSERT_EQ(again.exit_code, 0) << again.out << again.err;
+  const auto revalidated = nlohmann::json::parse(again.out);
+  ASSERT_EQ(revalidated["sizes"].size(), 1u) << again.out;
+  const auto& size = revalidated["sizes"][0];
+  EXPECT_EQ(size["size"], "1024x2048");
+  EXPECT_EQ(size["leaders"].size(), 3u);
+  for (const auto& leader : size["leaders"]) EXPECT_EQ(leader["verdict"], "held") << leader.dump();
+  EXPECT_FALSE(size["retuned"].get<bool>()) << size.dump();
+  const auto after = nlohmann::json::parse(RunTuner("query transpose --size 1024x2048 --json" + db).out)["results"][0];
+  EXPECT_EQ(after["params"], size["best_after"]);
+  EXPECT_EQ(after["revalidation"].get<std::string>().rfind("held: ", 0), 0u) << after.dump();
+}
+
 }  // namespace
 }  // namespace tuner

@@ -70,7 +70,8 @@ TEST_F(Summary, TheJsonOfASweepKeepsItsContractKeys) {
             (std::set<std::string>{"kernel", "size", "template_hash", "gpu", "copy_gbps", "candidates_total",
                                    "measured_now", "already_stored", "strategy", "interrupted", "time", "candidates",
                                    "best", "objective", "counters_unavailable", "energy_unavailable", "hardware_pass",
-                                   "leaders", "winner_vs_runner_up", "timing_mode", "throttle"}));
+                                   "leaders", "winner_vs_runner_up", "timing_mode", "throttle", "tie"}));
+  EXPECT_TRUE(doc["tie"].is_null());
   EXPECT_EQ(doc["gpu"], (nlohmann::json{{"index", 0}, {"name", "NVIDIA H100"}, {"uuid", "GPU-0"}, {"arch", "sm_90"}}));
   EXPECT_EQ(doc["size"], "1024");
   ASSERT_EQ(doc["candidates"].size(), 3u);
@@ -161,8 +162,7 @@ TEST_F(Summary, SeveralGpusGetTheBestOfEachModel) {
 TEST_F(Summary, SeveralSizesGetOneLineEach) {
   SweepOutcome first = Outcome(Gpu(0), {Record(1, 2.0)});
   first.measured.front().compile_ms = 5;  // compiled by this run; the second size's came from the cache
-  const std::vector<SweepOutcome> outcomes = {first,
-                                              Outcome(Gpu(0), {Record(1, 0, CandidateStatus::kWrongResult)})};
+  const std::vector<SweepOutcome> outcomes = {first, Outcome(Gpu(0), {Record(1, 0, CandidateStatus::kWrongResult)})};
   std::ostringstream json;
   EXPECT_FALSE(ReportSizes(spec, outcomes, true, db::Objective::kTime, json));  // the second size has no best
   const nlohmann::json doc = nlohmann::json::parse(json.str());

@@ -10,17 +10,19 @@
 #include "app/commands.h"
 #include "app/stored_template.h"
 #include "base/errors.h"
+#include "base/number_text.h"
 #include "common/option_values.h"
 #include "cuda/device.h"
 #include "db/counters.h"
 #include "db/objective.h"
-#include "base/number_text.h"
 #include "db/query/selection.h"
 #include "db/query/store.h"
 #include "db/query/timing_filter.h"
+#include "db/query/toolchain.h"
 #include "db/row_json.h"
 #include "exchange/imported_sweep.h"
 #include "reports/report_format.h"
+#include "sweep/current_toolchain.h"
 #include "template/problem_size.h"
 #include "template/template_library.h"
 
@@ -43,8 +45,8 @@ std::vector<db::GpuRecord> Targets(const po::variables_map& vm, const std::optio
     if (models.empty()) {
       std::string stored;
       for (const db::GpuRecord& m : db::ModelsIn(rows)) stored += (stored.empty() ? "" : ", ") + m.name;
-      throw std::runtime_error("no results of " + Quoted(kernel) + " for a GPU matching " + Quoted(name) + " (stored: " + stored +
-                               ")");
+      throw std::runtime_error("no results of " + Quoted(kernel) + " for a GPU matching " + Quoted(name) +
+                               " (stored: " + stored + ")");
     }
     return models;
   }
@@ -75,7 +77,17 @@ const std::vector<db::JsonKey>& QueryJsonKeys() {
   return keys;
 }
 
-ordered_json SelectionJson(const db::Selection& s, const db::LookupTarget& target) {
+// The toolchain it was measured with, and a note when that is not this machine's.
+ordered_json ToolchainJson(const db::MeasurementRecord& m, const db::Toolchain& current) {
+  const std::string note = db::ToolchainNote(m.toolchain, current);
+  return {{"toolchain", m.toolchain},
+          {"other_toolchain", !note.empty()},
+          {"toolchain_note", note.empty() ? ordered_json() : ordered_json(note)},
+          {"revalidation", m.revalidation.empty() ? ordered_json() : ordered_json(m.revalidation)},
+          {"tie_rank", m.tie_rank}};
+}
+
+ordered_json SelectionJson(const db::Selection& s, const db::LookupTarget& target, const db::Toolchain& current) {
   ordered_json out = {
       {"gpu", db::ToJson(target.gpu)}, {"status", db::ToString(s.status)}, {"note", s.Describe(target)}};
   if (s.status == db::LookupStatus::kNotFound) return out;
@@ -89,6 +101,7 @@ ordered_json SelectionJson(const db::Selection& s, const db::LookupTarget& targe
   out.update(db::RecordJson(s.row.measurement, QueryJsonKeys()));
   const nlohmann::json hardware = db::HardwareJson(s.row.measurement);  // kept: items() does not keep its object alive
   for (const auto& [key, value] : hardware.items()) out[key] = value;
+  out.update(ToolchainJson(s.row.measurement, current));
   return out;
 }
 
@@ -99,7 +112,8 @@ std::string Dims(const ordered_json& dims) {
   return text;
 }
 
-void PrintSelection(const db::Selection& s, const db::LookupTarget& target, const std::string& kernel) {
+void PrintSelection(const db::Selection& s, const db::LookupTarget& target, const std::string& kernel,
+                    const db::Toolchain& current) {
   std::printf("%s %s on %s\n  %-11s %s\n", kernel.c_str(), SizeKey(target.sizes).c_str(), target.gpu.name.c_str(),
               db::ToString(s.status), s.Describe(target).c_str());
   if (s.status == db::LookupStatus::kNotFound) return;
@@ -117,7 +131,12 @@ void PrintSelection(const db::Selection& s, const db::LookupTarget& target, cons
   std::printf("  %-11s %.1f %s\n", "throughput", m.perf_value, m.perf_unit.c_str());
   std::printf("  %-11s %d registers/thread, %lld B shared/block, occupancy %.2f (%s)\n", "resources", m.regs_per_thread,
               static_cast<long long>(m.smem_bytes), m.occupancy, m.limiter.c_str());
-  std::printf("  %-11s %s\n", "measured", m.measured_at.c_str());
+  std::printf("  %-11s %s%s%s\n", "measured", m.measured_at.c_str(), m.toolchain.empty() ? "" : " with ",
+              m.toolchain.c_str());
+  if (const std::string note = db::ToolchainNote(m.toolchain, current); !note.empty())
+    std::printf("  %-11s %s\n", "note", note.c_str());
+  if (m.tie_rank == 1) std::printf("  %-11s chosen by the tie rule among leaders within their noise\n", "tie");
+  if (!m.revalidation.empty()) std::printf("  %-11s %s\n", "revalidated", m.revalidation.c_str());
   std::printf("%s", db::HardwareText(m, "  ").c_str());
 }
 
@@ -198,14 +217,15 @@ int RunQuery(int argc, char** argv) {
                       {"objective", db::ToString(objective)},
                       {"results", ordered_json::array()}};
   bool any_current = false;
+  const db::Toolchain current = CurrentToolchain();
   for (const db::GpuRecord& target_gpu : Targets(vm, gpu, rows, kernel)) {
     const db::LookupTarget target{target_gpu, sizes};
     const db::Selection selection = db::SelectBest(rows, target);
     any_current = any_current || selection.status == db::LookupStatus::kFound;
     if (JsonOutput(vm))
-      doc["results"].push_back(SelectionJson(selection, target));
+      doc["results"].push_back(SelectionJson(selection, target, current));
     else
-      PrintSelection(selection, target, kernel);
+      PrintSelection(selection, target, kernel, current);
   }
   if (JsonOutput(vm)) std::cout << doc.dump(2) << "\n";
   if (!any_current) std::cerr << "tuner query: no current result of '" << kernel << "' for this GPU and size\n";

@@ -1,5 +1,8 @@
 // `tuner tune KERNEL`: sweep every candidate of a template on one GPU and store the results.
+#include <algorithm>
+#include <filesystem>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "app/cli.h"
@@ -10,7 +13,9 @@
 #include "common/progress_bar.h"
 #include "cuda/device.h"
 #include "db/query/store.h"
+#include "sweep/current_toolchain.h"
 #include "sweep/multi_gpu_sweep.h"
+#include "sweep/revalidate.h"
 #include "sweep/sweep.h"
 #include "sweep/sweep_summary.h"
 #include "sweep/sweep_target.h"
@@ -87,11 +92,34 @@ int TuneOne(const SweepTarget& target, const GpuInfo& gpu, Tuning run) {
                   ReportSweep(target.spec, outcome, run.options.json, run.options.sweep.objective, std::cout));
 }
 
+// --revalidate: the stored leaders of every size on this GPU measured again, judged and re-tuned.
+int RevalidateOne(const TemplateSpec& templ, const GpuInfo& gpu, Tuning run) {
+  SweepOptions options = run.options.sweep;
+  options.progress = nullptr;  // one bar per sweep would restart at every size
+  SweepRemeasurer remeasurer(gpu, options, run.store);
+  // Each stored result in its own timing mode; with --timing, only the results of that mode.
+  const std::vector<SizeRevalidation> sizes = Revalidate(templ, gpu.uuid, run.store, remeasurer, run.options.timing);
+  run.bar.Finish();
+  const std::string toolchain = db::ToText(CurrentToolchain());
+  if (run.options.json) {
+    nlohmann::ordered_json doc = {{"kernel", templ.name}, {"gpu", gpu.name}, {"toolchain", toolchain}};
+    doc.update(RevalidationJson(sizes));
+    std::cout << doc.dump(2) << "\n";
+  } else {
+    std::cout << "revalidated " << templ.name << " on " << gpu.name << " (" << toolchain << ")\n";
+    PrintRevalidation(sizes, std::cout);
+  }
+  const bool all_have_best =
+      std::all_of(sizes.begin(), sizes.end(), [](const SizeRevalidation& s) { return !s.best_after.empty(); });
+  return all_have_best ? kExitOk : kExitFailed;
+}
+
 }  // namespace
 
 int RunTune(int argc, char** argv) {
   const CommandSpec spec{
-      "tune", "tuner tune KERNEL [--size WxH | --sizes LIST] [--gpu N] [options]",
+      "tune",
+      "tuner tune KERNEL [--size WxH | --sizes LIST] [--gpu N] [options] | tuner tune KERNEL --revalidate [--gpu N]",
       "Compile every candidate of a kernel template with NVRTC, check it against the reference, time it on\n"
       "the GPU and store every result. Running it again measures only what is missing. Ctrl-C stops\n"
       "with a summary (exit 130); a second Ctrl-C stops at once.",
@@ -109,16 +137,20 @@ int RunTune(int argc, char** argv) {
   // A space too large to walk in a moment is walked once the GPU is found: without one, say so at once.
   const bool long_walk = CountCombinations(templ) > kQuickWalk;
   std::vector<GpuInfo> gpus = long_walk ? FindGpus(tune) : std::vector<GpuInfo>{};
-  const std::vector<SweepTarget> targets = TargetsToTune(templ, tune);
+  const std::vector<SweepTarget> targets = tune.revalidate ? std::vector<SweepTarget>{} : TargetsToTune(templ, tune);
   if (templ.check.own_configuration) std::cerr << "tuner tune: " << OwnConfigurationWarning(templ) << "\n";
   RequireNoFolder("db", tune.db_path);  // bad databases (a folder, a foreign or read-only file) before the GPU
   db::Store::CheckWritable(tune.db_path);
+  if (tune.revalidate && !std::filesystem::exists(tune.db_path))  // nothing to revalidate: create nothing
+    throw std::runtime_error("no database at '" + tune.db_path +
+                             "': nothing to revalidate; pass --db PATH or set TUNER_DB");
   if (!long_walk) gpus = FindGpus(tune);                                // no GPU: exit 3 before the database is touched
   ProgressBar bar(ProgressStyleFor(StderrIsTerminal()), "tuner tune");  // one for all GPUs' sweeps, on stderr
   tune.sweep.progress = &bar;
   db::Store store = db::Store::Open(tune.db_path, db::OpenMode::kReadWrite);
   StopOnInterrupt(&g_sweep_interrupted);
   const Tuning run{tune, store, bar};
+  if (tune.revalidate) return RevalidateOne(templ, gpus.front(), run);
   if (tune.sizes) return TuneSizes(templ, targets, gpus.front(), run);
   if (tune.gpus) return TuneOnGpus(targets.front(), gpus, run);
   return TuneOne(targets.front(), gpus.front(), run);

@@ -125,6 +125,19 @@ void ReadSizesAndGpus(const po::variables_map& vm, TuneOptions& o) {
   o.size_text = SizeOption(vm);
 }
 
+// --revalidate: every stored size on one GPU, its leaders measured again; what chooses sizes, GPUs
+// or candidates does not go with it.
+bool ReadRevalidate(const po::variables_map& vm) {
+  if (!vm.count("revalidate")) return false;
+  for (const char* option : {"size", "sizes", "gpus", "shard", "force", "strategy", "budget", "budget-seconds", "seed"})
+    if (vm.count(option) && !vm[option].defaulted())
+      throw UsageError(std::string("--revalidate and --") + option +
+                       ": --revalidate measures again the stored leaders of every tuned size of the kernel on one "
+                       "GPU (--gpu N), and tunes a size again where its winner changed; leave --" +
+                       option + " out");
+  return true;
+}
+
 }  // namespace
 
 void AddTuneOptions(po::options_description& options, po::positional_options_description& positional) {
@@ -139,6 +152,10 @@ void AddTuneOptions(po::options_description& options, po::positional_options_des
   options.add_options()("gpus", po::value<std::string>(),
                         "several GPUs at once: 'all' or 0,1 (one worker each; GPUs of one model share the candidates)");
   AddSweepOptions(options);
+  options.add_options()("revalidate",
+                        "measure the stored leaders of every tuned size again on this GPU and toolchain: keep what "
+                        "holds, flag regressions beyond the noise, store failures (never served) and tune a size "
+                        "again where its winner changed");
   AddJsonOption(options);
   AddTemplatesOption(options);
   AddDatabaseOption(options);
@@ -146,6 +163,7 @@ void AddTuneOptions(po::options_description& options, po::positional_options_des
 
 TuneOptions ReadTuneOptions(const po::variables_map& vm, int argc, char** argv) {
   TuneOptions o;
+  o.revalidate = ReadRevalidate(vm);
   ReadSizesAndGpus(vm, o);
   o.sweep = ReadSweepOptions(vm, argc, argv);
   if (vm.count("gpus")) o.gpus = ParseGpuList(vm["gpus"].as<std::string>());

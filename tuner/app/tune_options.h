@@ -23,6 +23,7 @@ struct TuneOptions {
   int gpu = 0;                           // --gpu
   std::optional<std::vector<int>> gpus;  // --gpus: the indices; empty for all
   std::optional<TimingMode> timing;      // --timing; none: the template's mode (template/timing_choice.h)
+  bool revalidate = false;               // --revalidate: the stored leaders measured again (sweep/revalidate.h)
   SweepOptions sweep;                    // the rest: how each sweep runs
 };
 

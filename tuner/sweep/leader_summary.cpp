@@ -1,6 +1,7 @@
 #include "sweep/leader_summary.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "common/text_table.h"
 #include "db/query/best.h"
@@ -12,15 +13,16 @@ namespace tuner {
 namespace {
 
 LeaderStanding StandingOf(const db::MeasurementRecord& record) {
-  return {record, record.time_ms_spread * record.time_ms_median, record.reason.rfind(kConfirmedReasonPrefix, 0) == 0};
+  return {record, db::IqrMs(record), record.reason.rfind(kConfirmedReasonPrefix, 0) == 0};
 }
 
 // Whether the runner-up's 25th percentile lies above the winner's 75th whatever the skew: each
-// quartile lies within one IQR of its median, so a gap above both IQRs together separates them.
-Separation Compare(const LeaderStanding& winner, const LeaderStanding& runner_up, double gap_ms, double noise_ms) {
+// quartile lies within one IQR of its median, so a gap above both IQRs together separates them
+// (db/query/tie_rule.h: the same test makes a tie).
+Separation Compare(const LeaderStanding& winner, const LeaderStanding& runner_up) {
   if (winner.record.samples < kMinSamplesToCompare || runner_up.record.samples < kMinSamplesToCompare)
     return Separation::kTooFewSamples;
-  return gap_ms > noise_ms ? Separation::kDistinguishable : Separation::kWithinNoise;
+  return db::WithinNoise(winner.record, runner_up.record) ? Separation::kWithinNoise : Separation::kDistinguishable;
 }
 
 std::string Percent(double part, double whole) { return whole > 0 ? Fixed(100 * part / whole, 1) + "%" : "-"; }
@@ -38,9 +40,10 @@ LeaderSummary SummariseLeaders(const std::vector<db::MeasurementRecord>& records
   if (summary.leaders.size() < 2) return summary;
   const LeaderStanding& winner = summary.leaders[0];
   const LeaderStanding& runner_up = summary.leaders[1];
-  summary.gap_ms = runner_up.record.time_ms_median - winner.record.time_ms_median;
+  summary.gap_ms = std::fabs(runner_up.record.time_ms_median - winner.record.time_ms_median);
   summary.noise_ms = winner.iqr_ms + runner_up.iqr_ms;
-  summary.separation = Compare(winner, runner_up, summary.gap_ms, summary.noise_ms);
+  summary.separation = Compare(winner, runner_up);
+  summary.tie = db::StoredTie(records);
   return summary;
 }
 
@@ -58,7 +61,18 @@ std::string ToString(Separation separation) {
   return "";
 }
 
+namespace {
+
+std::string DescribeTie(const db::Tie& tie) {
+  return "tie of " + std::to_string(tie.members.size()) + " within noise (±" + Percent(tie.noise_ms, tie.time_ms) +
+         "): chosen by " + db::Describe(tie.chosen_by) + ": " + report::ParamsText(tie.members[0].params_json) +
+         " (rule: fewer registers, then less shared memory, then the template's order)";
+}
+
+}  // namespace
+
 std::string DescribeSeparation(const LeaderSummary& s) {
+  if (s.tie) return DescribeTie(*s.tie);
   if (s.separation == Separation::kNoRunnerUp)
     return "only one candidate passed: no runner-up to compare the winner with";
   const double winner_ms = s.leaders[0].record.time_ms_median;
@@ -104,6 +118,33 @@ const std::vector<db::JsonKey>& LeaderJsonKeys() {
 
 }  // namespace
 
+namespace {
+
+nlohmann::json TieJson(const db::Tie& tie) {
+  using R = db::MeasurementRecord;
+  static const std::vector<db::JsonKey> keys = {
+      {&R::params_json, "/params"}, {&R::time_ms_median, "/time_ms"},          {&R::time_ms_spread, "/spread"},
+      {&R::samples, "/samples"},    {&R::regs_per_thread, "/regs_per_thread"}, {&R::smem_bytes, "/smem_bytes"}};
+  nlohmann::json members = nlohmann::json::array();
+  for (const db::MeasurementRecord& m : tie.members) {
+    nlohmann::json member = db::RecordJson(m, keys);
+    members.push_back(member);
+  }
+  nlohmann::json rule_order = nlohmann::json::array();
+  for (db::TieBreak rule :
+       {db::TieBreak::kFewerRegisters, db::TieBreak::kLessSharedMemory, db::TieBreak::kTemplateOrder})
+    rule_order.push_back(db::ToString(rule));
+  return {{"members", members},
+          {"chosen", members[0]["params"]},
+          {"rule", db::ToString(tie.chosen_by)},
+          {"rule_order", rule_order},
+          {"time_ms", tie.time_ms},
+          {"noise_ms", tie.noise_ms},
+          {"noise_percent", tie.time_ms > 0 ? 100 * tie.noise_ms / tie.time_ms : 0}};
+}
+
+}  // namespace
+
 nlohmann::json ToJson(const LeaderSummary& s) {
   nlohmann::json leaders = nlohmann::json::array();
   for (const LeaderStanding& l : s.leaders) {
@@ -117,7 +158,8 @@ nlohmann::json ToJson(const LeaderSummary& s) {
            {{"separation", ToString(s.separation)},
             {"distinguishable", s.separation == Separation::kDistinguishable},
             {"gap_ms", s.gap_ms},
-            {"noise_ms", s.noise_ms}}}};
+            {"noise_ms", s.noise_ms}}},
+          {"tie", s.tie ? TieJson(*s.tie) : nlohmann::json()}};
 }
 
 }  // namespace tuner

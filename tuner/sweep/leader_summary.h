@@ -4,11 +4,13 @@
 
 #include <cstddef>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "db/query/records.h"
+#include "db/query/tie_rule.h"
 
 namespace tuner {
 
@@ -16,7 +18,7 @@ namespace tuner {
 inline constexpr const char* kConfirmedReasonPrefix = "confirmed:";
 
 // Fewer samples than this say nothing about the spread.
-inline constexpr int kMinSamplesToCompare = 5;
+inline constexpr int kMinSamplesToCompare = db::kMinSamplesToCompare;
 
 struct LeaderStanding {
   db::MeasurementRecord record;
@@ -32,26 +34,31 @@ enum class Separation {
 };
 
 struct LeaderSummary {
-  std::vector<LeaderStanding> leaders;  // fastest first
+  std::vector<LeaderStanding> leaders;  // best first (db/query/best.h: a tie's chosen member first)
   Separation separation = Separation::kNoRunnerUp;
-  double gap_ms = 0;    // runner-up's median - winner's median
-  double noise_ms = 0;  // winner's IQR + runner-up's IQR
+  double gap_ms = 0;           // between the winner's and the runner-up's medians
+  double noise_ms = 0;         // winner's IQR + runner-up's IQR
+  std::optional<db::Tie> tie;  // the tie its sweep stored, when the leaders were within their noise
 };
 
-// The `count` fastest `ok` records (by median), and how the first two compare.
+// The `count` best `ok` records, how the first two compare, and their tie.
 LeaderSummary SummariseLeaders(const std::vector<db::MeasurementRecord>& records, std::size_t count = 3);
 
 // "distinguishable", "within_noise", "too_few_samples", "no_runner_up" (the JSON contract).
 std::string ToString(Separation separation);
 
-// One sentence on the winner against the runner-up, for the text summary.
+// One sentence on the winner against the runner-up, for the text summary; for a tie,
+// "tie of 3 within noise (±1.2%): chosen by fewer registers: {...}".
 std::string DescribeSeparation(const LeaderSummary& summary);
 
 // The leaders as a table (rank, parameters, median, IQR, samples, confirmed), then that sentence.
 void PrintLeaders(const LeaderSummary& summary, std::ostream& out);
 
 // {"leaders": [{params, time_ms, iqr_ms, spread, samples, confirmed}, ...], "winner_vs_runner_up":
-// {"separation", "distinguishable", "gap_ms", "noise_ms"}}.
+// {"separation", "distinguishable", "gap_ms", "noise_ms"}, "tie": null or {"members": [{params,
+// time_ms, spread, samples, regs_per_thread, smem_bytes}, ...] (chosen first), "chosen": params,
+// "rule": "fewer_registers" | "less_shared_memory" | "template_order", "rule_order": [those three],
+// "time_ms", "noise_ms", "noise_percent"}}.
 nlohmann::json ToJson(const LeaderSummary& summary);
 
 }  // namespace tuner

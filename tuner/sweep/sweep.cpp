@@ -11,12 +11,14 @@
 #include "search/strategy_base.h"
 #include "sweep/candidate_measurer.h"
 #include "sweep/candidate_pipeline.h"
+#include "sweep/current_toolchain.h"
 #include "sweep/guided_search.h"
 #include "sweep/hardware_pass.h"
 #include "sweep/same_compile_error.h"
 #include "sweep/stored_candidates.h"
 #include "sweep/sweep_ledger.h"
 #include "sweep/sweep_row.h"
+#include "sweep/sweep_tie.h"
 #include "sweep/timing_plan.h"
 #include "sweep/warm_sources.h"
 #include "sweep/worker_client.h"
@@ -75,6 +77,7 @@ class SweepRun {
   bool MeasureAndStore(std::size_t index, const Compiled& compiled, bool estimate_only);
   void StopOnSameCompileError(const Compiled& compiled);
   bool MeasureLeader(const std::string& params_json);
+  void DecideTie();
   void MeasureCopyBandwidth();
   bool WantsProfiler() const;
   void MeasureHardware();
@@ -126,7 +129,7 @@ SweepRun::SweepRun(const SweepTarget& target, const GpuInfo& gpu, const SweepOpt
       worker_(
           options.worker_executable, [this] { return Setup(); }, spec_.name, time_, stop_,
           [this] { return WantsProfiler(); }),
-      ledger_(store, place_.sweep_id),
+      ledger_(store, place_.sweep_id, db::ToText(CurrentToolchain())),
       measurer_(
           worker_, pipeline_, records_, stop_, [this](const db::MeasurementRecord& r) { ledger_.Commit(r); },
           options.timeout_floor_s, options.tighten_deadlines),
@@ -150,6 +153,7 @@ SweepOutcome SweepRun::Run() {
   else
     MeasureGuided(*strategy);
   if (!stop_.Requested()) plan_.ConfirmLeaders();
+  if (!stop_.Requested()) DecideTie();
   if (!stop_.Requested() && spec_.pipeline.enabled) TimePipelineStages();
   // A pipeline's time is host memory to host memory: one kernel launch's counters and energy would not explain it.
   if (!stop_.Requested() && !spec_.pipeline.enabled) MeasureHardware();
@@ -331,6 +335,13 @@ bool SweepRun::MeasureLeader(const std::string& params_json) {
   if (candidate == all_.end()) return true;
   ++to_measure_;
   return MeasureAndStore(static_cast<std::size_t>(candidate - all_.begin()), pipeline_.CompileNow(*candidate), false);
+}
+
+// The leaders as timed in turns: a tie among them is stored with its members (db/query/tie_rule.h),
+// so every ranking serves the member the rule chose.
+void SweepRun::DecideTie() {
+  const std::vector<Leader> leaders = FastestLeaders(ledger_.records(), stored_.ok, kLeaders);
+  for (auto& [entry, member] : StampedTie(ledger_.records(), leaders, all_)) ledger_.Replace(entry, std::move(member));
 }
 
 // Once, as the worker first starts: the device-to-device copy that bandwidth-bound candidates are

@@ -1,5 +1,6 @@
 // What one sweep measured: every record of this run in order, each with its compiled candidate
-// (for timing it again), committed to the store as it is entered.
+// (for timing it again), committed to the store as it is entered. Its first commit clears the tie
+// stored before (db/query/tie_rule.h): the sweep decides a new one when its leaders are timed.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +16,9 @@ namespace tuner {
 
 class SweepLedger {
  public:
-  SweepLedger(db::Store& store, std::int64_t sweep_id) : store_(store), sweep_id_(sweep_id) {}
+  // `toolchain` (db/query/toolchain.h) is stamped on every record it enters.
+  SweepLedger(db::Store& store, std::int64_t sweep_id, std::string toolchain = "")
+      : store_(store), sweep_id_(sweep_id), toolchain_(std::move(toolchain)) {}
 
   // A candidate measured for the first time by this run.
   void Add(db::MeasurementRecord record, const Compiled& compiled);
@@ -33,9 +36,11 @@ class SweepLedger {
  private:
   db::Store& store_;
   std::int64_t sweep_id_;
+  std::string toolchain_;
   std::vector<db::MeasurementRecord> records_;
   std::vector<Compiled> compiled_;  // parallel to records_
   std::size_t failures_ = 0;        // entered records that are not ok
+  bool tie_cleared_ = false;        // the stored tie of this GPU, version and size, at the first commit
 };
 
 }  // namespace tuner

@@ -257,5 +257,43 @@ TEST(Best, QueryReportDispatchAndTheLibraryAgreeOnTies) {
   EXPECT_EQ(table.winners, (std::vector<std::string>{R"({"TILE":64,"ROWS":4})", R"({"TILE":16,"ROWS":4})"}));
 }
 
+// A tie stored by its sweep (db/query/tie_rule.h): TILE 64 is the fastest median, but the rule chose
+// TILE 16 (fewer registers) among the leaders within their noise, and every place serves it.
+TEST(Best, QueryReportDispatchAndTheLibraryServeTheTiesChosenMember) {
+  TempDir dir;
+  const std::string path = dir.File("tie.db");
+  {
+    db::Store store = db::Store::Open(path, db::OpenMode::kReadWrite);
+    const auto sweep = store.StartSweep(store.EnsureGpu(kCardB), store.EnsureTemplate({"transpose", ShippedHash(), ""}),
+                                        db::testing::SampleSweep("4096x4096"));
+    MeasurementRecord fastest = SampleMeasurement(64, 0.500), chosen = SampleMeasurement(16, 0.505);
+    fastest.regs_per_thread = 40;
+    chosen.regs_per_thread = 32;
+    fastest.tie_ms = chosen.tie_ms = 0.5;
+    chosen.tie_rank = 1;
+    fastest.tie_rank = 2;
+    store.AddMeasurement(sweep, fastest);
+    store.AddMeasurement(sweep, chosen);
+    store.AddMeasurement(sweep, SampleMeasurement(32, 0.9));
+  }
+  const testing::CliResult q = testing::RunTuner("query transpose --device h100 --size 4096x4096 --json --db " + path);
+  ASSERT_EQ(q.exit_code, 0) << q.out << q.err;
+  const auto best = nlohmann::json::parse(q.out)["results"][0];
+  EXPECT_EQ(best["params"]["TILE"], 16);
+  EXPECT_EQ(best["tie_rank"], 1);
+  const TunedConfigs configs = TunedConfigs::Open(path);
+  EXPECT_EQ(configs.Lookup("transpose", Identity(kCardB, true), {4096, 4096}).Param("TILE", 0), 16);
+  EXPECT_EQ(configs.Dispatch("transpose", Identity(kCardB, true), {4096, 4096}).Param("TILE", 0), 16);
+  db::Store store = db::Store::Open(path, db::OpenMode::kReadOnly);
+  ASSERT_EQ(store.BestPerModel("transpose", "").size(), 1u);
+  EXPECT_EQ(report::ParamValue(store.BestPerModel("transpose", "")[0].measurement.params_json, "TILE"), "16");
+  const report::ReportData data =
+      report::SelectReportData(store, report::ReportRequest{{"transpose"}, "", {}, false, {}});
+  EXPECT_EQ(report::ParamValue(RunOf(data, kCardB.uuid, "4096x4096").Best()->measurement.params_json, "TILE"), "16");
+  const db::DispatchTable table = db::BuildDispatchTable(
+      db::TimesBySize(store.ListMeasurements({"transpose", "", "", CandidateStatus::kOk, true})));
+  EXPECT_EQ(table.winners, (std::vector<std::string>{R"({"TILE":16,"ROWS":4})"}));
+}
+
 }  // namespace
 }  // namespace tuner

@@ -394,6 +394,10 @@ TEST(Migration, VersionSixRowsWereTimedIsolatedAndKeepTheirBest) {
           row.measurement.energy_j == 0.0021 && row.measurement.counters_json == R"({"dram_throughput_pct":81.5})";
     }
     EXPECT_TRUE(energy_kept) << "version 6's columns survive the migration";
+    for (const MeasurementRow& row : store.ListMeasurements({})) {
+      EXPECT_EQ(row.measurement.tie_rank, 0) << "through version 8: in no tie";
+      EXPECT_EQ(row.measurement.revalidation, "");
+    }
     for (const MeasurementRow& row : store.BestForLookup("transpose"))
       EXPECT_EQ(row.measurement.timing_mode, "isolated");
     EXPECT_TRUE(store.FullCheck().empty());
@@ -415,6 +419,59 @@ TEST(Migration, VersionSixRowsWereTimedIsolatedAndKeepTheirBest) {
       if (row.gpu.uuid == "GPU-aaaa" && !row.stale) per_mode[timing] = row.measurement.params_json;
   EXPECT_EQ(per_mode["isolated"], "{\"TILE\":64}") << "the graph row is never ranked against isolated ones";
   EXPECT_EQ(per_mode["graph"], "{\"TILE\":128,\"ROWS\":4}");
+}
+
+// The ties-and-toolchains migration (kTrustSchemaVersion): older rows are in no tie, know their
+// sweep's NVRTC as their toolchain, and the best rows stay; a tie stored afterwards ranks its chosen
+// member first in best_per_gpu, its view and the lookup, which reads the toolchain.
+TEST(Migration, OlderRowsGainTheirSweepsNvrtcAndNoTie) {
+  TempDir dir;
+  const std::string path = dir.File("rw.db");
+  fs::copy_file(TUNER_FIXTURES_DIR "/schema_v5.db", path);
+  Store store = Store::Open(path, OpenMode::kReadWrite);
+  const std::map<std::string, std::string> transpose = {{"new-hash GPU-aaaa 8192x8192", "{\"TILE\":64}"},
+                                                        {"new-hash GPU-bbbb 8192x8192", "{\"TILE\":32}"},
+                                                        {"old-hash GPU-aaaa 8192x8192", "{\"TILE\":16}"}};
+  EXPECT_EQ(BestParams(store, "transpose"), transpose);
+  for (const MeasurementRow& row : store.ListMeasurements({})) {
+    EXPECT_EQ(row.measurement.tie_rank, 0);
+    EXPECT_EQ(row.measurement.toolchain, "nvrtc 13.0");
+    EXPECT_EQ(row.measurement.revalidation, "");
+  }
+  for (const MeasurementRow& row : store.BestForLookup("transpose")) EXPECT_EQ(row.measurement.toolchain, "nvrtc 13.0");
+  EXPECT_TRUE(store.FullCheck().empty());
+
+  const auto gpu = store.EnsureGpu(SampleGpu());
+  const auto sweep = store.StartSweep(gpu, store.EnsureTemplate({"transpose", "new-hash", ""}), SampleSweep("64x64"));
+  MeasurementRecord fastest = SampleMeasurement(8, 1.0), chosen = SampleMeasurement(4, 1.01);
+  fastest.tie_ms = chosen.tie_ms = 1.0;
+  fastest.tie_rank = 2;
+  chosen.tie_rank = 1;
+  store.AddMeasurement(sweep, fastest);
+  store.AddMeasurement(sweep, chosen);
+  store.AddMeasurement(sweep, SampleMeasurement(2, 1.005));  // in no tie: after its members
+  for (const std::string timing : {"isolated", "graph"})
+    for (const MeasurementRow& row : store.BestPerGpu("transpose", "new-hash", timing))
+      if (row.size_key == "64x64") {
+        EXPECT_EQ(row.measurement.params_json, chosen.params_json) << timing;
+      }
+  {
+    sql::Connection connection(path, sql::Connection::Mode::kReadOnly);
+    sql::Statement view(connection, "SELECT params_json FROM best_per_model WHERE size_key = '64x64'");
+    for (int mode = 0; mode < 2; ++mode) {  // one best per timing mode
+      ASSERT_TRUE(view.Step());
+      EXPECT_EQ(view.Text(0), chosen.params_json);
+    }
+    EXPECT_FALSE(view.Step());
+  }
+  EXPECT_TRUE(store.FullCheck().empty());
+  store.ClearTie(sweep, "isolated");
+  for (const std::string timing : {"isolated", "graph"})
+    for (const MeasurementRow& row : store.BestPerGpu("transpose", "new-hash", timing))
+      if (row.size_key == "64x64") {
+        EXPECT_EQ(row.measurement.params_json, (timing == "graph" ? chosen : fastest).params_json) << timing;
+      }
+  EXPECT_TRUE(store.FullCheck().empty());
 }
 
 TEST(BestPerGpu, FollowsEveryChangeOfAMeasurement) {

@@ -519,6 +519,10 @@ TEST(RowJson, AnExportLineKeepsEveryFieldInItsOrderAndReadsBackToTheSameLine) {
   row.measurement.energy_launch_ms = 5;
   row.measurement.perf_per_joule = 12.5;
   row.measurement.timing_mode = "graph";
+  row.measurement.tie_ms = 0.9;
+  row.measurement.tie_rank = 2;
+  row.measurement.toolchain = "driver 13.0, runtime 13.0, nvrtc 13.0";
+  row.measurement.revalidation = "failed: fault";
   const nlohmann::ordered_json line = ToJson(row);
   using Names = std::vector<std::string>;
   EXPECT_EQ(Keys(line), (Names{"gpu", "template", "sweep", "size_key", "measurement"}));
@@ -532,7 +536,7 @@ TEST(RowJson, AnExportLineKeepsEveryFieldInItsOrderAndReadsBackToTheSameLine) {
                    "time_ms_spread", "samples", "perf_value", "perf_unit", "regs_per_thread", "smem_bytes",
                    "spill_bytes", "blocks_per_sm", "occupancy", "limiter", "compile_ms", "error_text", "measured_at",
                    "worker_kills", "counters_json", "energy_j", "power_w", "energy_launch_ms", "perf_per_joule",
-                   "timing_mode"}));
+                   "timing_mode", "tie_ms", "tie_rank", "toolchain", "revalidation"}));
   EXPECT_EQ(line["measurement"]["status"], "fault");
   EXPECT_EQ(ToJson(RowFromJson(nlohmann::json::parse(line.dump()))).dump(), line.dump());
 }
