@@ -423,7 +423,8 @@ TEST(Migration, VersionSixRowsWereTimedIsolatedAndKeepTheirBest) {
 
 // The ties-and-toolchains migration (kTrustSchemaVersion): older rows are in no tie, know their
 // sweep's NVRTC as their toolchain, and the best rows stay; a tie stored afterwards ranks its chosen
-// member first in best_per_gpu, its view and the lookup, which reads the toolchain.
+// member first in best_per_gpu, its view and the lookup, which reads the toolchain, within its
+// timing mode: clearing the isolated tie leaves the graph one.
 TEST(Migration, OlderRowsGainTheirSweepsNvrtcAndNoTie) {
   TempDir dir;
   const std::string path = dir.File("rw.db");
@@ -450,6 +451,11 @@ TEST(Migration, OlderRowsGainTheirSweepsNvrtcAndNoTie) {
   store.AddMeasurement(sweep, fastest);
   store.AddMeasurement(sweep, chosen);
   store.AddMeasurement(sweep, SampleMeasurement(2, 1.005));  // in no tie: after its members
+  // A tie of the same size timed in graph mode: ranked apart, and not cleared with the isolated one.
+  MeasurementRecord graph_fastest = fastest, graph_chosen = chosen;
+  graph_fastest.timing_mode = graph_chosen.timing_mode = "graph";
+  store.AddMeasurement(sweep, graph_fastest);
+  store.AddMeasurement(sweep, graph_chosen);
   for (const std::string timing : {"isolated", "graph"})
     for (const MeasurementRow& row : store.BestPerGpu("transpose", "new-hash", timing))
       if (row.size_key == "64x64") {
