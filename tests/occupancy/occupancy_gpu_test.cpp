@@ -14,6 +14,7 @@
 #include "gpu_test_support.h"
 #include "explore/explore.h"
 #include "pairwise_sample.h"
+#include "template/arch_specific.h"
 #include "template/template_library.h"
 
 namespace tuner {
@@ -37,7 +38,9 @@ TEST(OccupancyGpu, ExplorerAgreesWithTheRuntimeForEveryShippedCandidate) {
                                                       arch, dir.File("cubins"), threads, TUNER_EXECUTABLE);
     for (const ExploredCandidate& c : exploration.explored) {
       ASSERT_TRUE(c.compiled) << spec.name << " " << ParamsJson(c.params);
-      const CachedCompile compiled = cache.Compile(spec, c.params, spec.kernel, arch);
+      // A candidate that needs an arch-specific target (wgmma: sm_90a) is compiled for it, as tune does.
+      const std::string target = ArchOfCandidate(spec, MakeVariables(size, c.params), arch).arch;
+      const CachedCompile compiled = cache.Compile(spec, c.params, spec.kernel, target);
       Library library_handle = LoadLibrary(ReadFile(compiled.cubin_path));
       cudaKernel_t kernel = nullptr;
       ASSERT_EQ(cudaLibraryGetKernel(&kernel, library_handle.get(), compiled.result.lowered_name.c_str()), cudaSuccess);

@@ -575,6 +575,8 @@ TEST(SweepGpu, AfterAMergeOfShardsTheNextRunTimesTheOtherCardsLeadersHere) {
     other.Execute(
         "UPDATE measurements SET time_ms_median = time_ms_median / 100 WHERE id IN "
         "(SELECT id FROM measurements WHERE reason LIKE 'confirmed%' ORDER BY time_ms_median LIMIT 3)");
+    // The times changed by hand: a tie recorded at the old times no longer holds (the merge checks it).
+    other.Execute("UPDATE measurements SET tie_ms = 0, tie_rank = 0");
   }
   for (const std::string k : {"1", "2"})
     ASSERT_EQ(RunTuner("db merge " + dir.File("shard" + k + ".db") + " --db " + dir.File("merged.db")).exit_code, 0);
