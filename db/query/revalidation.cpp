@@ -51,10 +51,19 @@ LeaderVerdict Judge(const MeasurementRecord& before, const MeasurementRecord& af
 }
 
 bool SizeVerdict::NeedsRetune() const {
-  if (winner_after != winner_before) return true;
-  return std::any_of(leaders.begin(), leaders.end(), [&](const LeaderVerdict& v) {
-    return v.before.params_json == winner_before && v.verdict != Verdict::kHeld;
-  });
+  const auto leader = [&](const std::string& params_json) -> const LeaderVerdict* {
+    const auto found = std::find_if(leaders.begin(), leaders.end(),
+                                    [&](const LeaderVerdict& v) { return v.before.params_json == params_json; });
+    return found == leaders.end() ? nullptr : &*found;
+  };
+  const LeaderVerdict* stored = leader(winner_before);
+  if (!stored || stored->verdict != Verdict::kHeld) return true;
+  if (winner_after == winner_before) return false;
+  const LeaderVerdict* fastest = leader(winner_after);
+  if (!fastest) return true;
+  // Another leader measured faster: within the two measurements' noise they tie and the stored
+  // choice stands; beyond it the winner changed.
+  return stored->after.time_ms_median - fastest->after.time_ms_median > NoiseMs(stored->after, fastest->after);
 }
 
 SizeVerdict JudgeLeaders(const std::vector<MeasurementRecord>& before, const std::vector<MeasurementRecord>& after) {

@@ -32,8 +32,9 @@ struct SizeVerdict {
   std::vector<LeaderVerdict> leaders;  // as stored: the winner first
   std::string winner_before;           // params_json of the stored winner
   std::string winner_after;            // the best by the rule of the leaders measured again ("": none passes)
-  // Whether the size must be tuned again: the winner changed, or it regressed or failed (another
-  // candidate, not among the leaders, may now be faster).
+  // Whether the size must be tuned again: the stored winner regressed or failed (another candidate,
+  // not among the leaders, may now be faster), or another leader is now faster than it beyond the
+  // noise of their new measurements (within it they tie, and the stored choice stands).
   bool NeedsRetune() const;
 };
 

@@ -127,5 +127,21 @@ TEST(GuidedSearch, OnceTheStrategyStopsNoCompileIsWaitedForAndTheQueuedOnesAreDr
   EXPECT_FALSE(compiled[3]);
 }
 
+// With a budget the strategy's stop may be the budget's, reached by the proposals made ahead before
+// any result (tune --strategy annealing --budget 12 proposed all 12 at once): they are all measured.
+TEST(GuidedSearch, UnderABudgetTheProposalsMadeAheadAreAllMeasured) {
+  StopsAfterOneResult strategy;
+  std::atomic<std::size_t> compiles{0};
+  GuidedSearch search(strategy, 4, 1, [&](std::size_t, int) { ++compiles; }, true);
+  std::vector<Evaluation> history;
+  std::vector<std::size_t> measured;
+  while (const auto next = search.Next(history)) {
+    measured.push_back(*next);
+    history.push_back({*next, true, 1.0});
+  }
+  EXPECT_EQ(measured, (std::vector<std::size_t>{0, 1, 2, 3}));
+  EXPECT_EQ(compiles, 4u);
+}
+
 }  // namespace
 }  // namespace tuner

@@ -140,6 +140,20 @@ TEST(Revalidate, ARegressionBeyondTheNoiseIsFlaggedAndTheSizeTunedAgain) {
   EXPECT_EQ(sizes[0].best_after, ParamsJson(DefaultTarget().candidates[1]));  // served now
 }
 
+// Another leader measured a little faster than the stored winner, within the noise: they tie, the
+// stored choice stands, and nothing is tuned again; beyond the noise the winner changed.
+TEST(Revalidate, ALeaderFasterOnlyWithinTheNoiseLeavesTheWinner) {
+  for (const auto& [faster_ms, retuned] : {std::pair{1.0, false}, std::pair{0.8, true}}) {
+    TempDir dir;
+    db::Store store = db::Store::Open(Fixture(dir), db::OpenMode::kReadWrite);
+    FakeRemeasurer fake(store, {{0, Candidate(0, 1.01)}, {1, Candidate(1, faster_ms)}});
+    const std::vector<SizeRevalidation> sizes = Revalidate(Transpose(), kGpu.uuid, store, fake);
+    ASSERT_EQ(sizes.size(), 1u);
+    EXPECT_EQ(sizes[0].verdict.winner_after, ParamsJson(DefaultTarget().candidates[1])) << faster_ms;
+    EXPECT_EQ(sizes[0].retuned, retuned) << faster_ms;
+  }
+}
+
 TEST(Revalidate, AFailedWinnerIsNeverServed) {
   TempDir dir;
   const std::string path = Fixture(dir);

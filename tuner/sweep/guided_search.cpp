@@ -15,12 +15,15 @@ std::size_t DefaultLookAhead(int compile_threads) {
 }
 
 GuidedSearch::GuidedSearch(SearchStrategy& strategy, std::size_t look_ahead, int threads,
-                           std::function<void(std::size_t, int)> compile)
-    : strategy_(strategy), look_ahead_(std::max<std::size_t>(look_ahead, 1)), compiles_(threads, std::move(compile)) {}
+                           std::function<void(std::size_t, int)> compile, bool budgeted)
+    : strategy_(strategy),
+      look_ahead_(std::max<std::size_t>(look_ahead, 1)),
+      budgeted_(budgeted),
+      compiles_(threads, std::move(compile)) {}
 
 std::optional<std::size_t> GuidedSearch::Next(const std::vector<Evaluation>& history) {
   Refill(history);
-  if (done_) return TakeCompiled();
+  if (done_ && !budgeted_) return TakeCompiled();
   if (proposed_.empty()) return std::nullopt;
   const std::size_t next = proposed_.front();
   proposed_.pop_front();
@@ -34,7 +37,7 @@ void GuidedSearch::Refill(const std::vector<Evaluation>& history) {
     const std::optional<std::size_t> next = strategy_.Next(history);
     if (!next) {
       done_ = true;
-      compiles_.DropQueued();
+      if (!budgeted_) compiles_.DropQueued();
       break;
     }
     proposed_.push_back(*next);

@@ -22,8 +22,10 @@ std::size_t DefaultLookAhead(int compile_threads);
 class GuidedSearch {
  public:
   // compile(candidate, thread) compiles one candidate on compile thread `thread` and keeps it.
+  // `budgeted`: the strategy has an evaluation budget, so its stop may be the budget's, reached by
+  // the proposals made ahead: those are then all measured (waited for) rather than dropped.
   GuidedSearch(SearchStrategy& strategy, std::size_t look_ahead, int threads,
-               std::function<void(std::size_t candidate, int thread)> compile);
+               std::function<void(std::size_t candidate, int thread)> compile, bool budgeted = false);
 
   // The next candidate to measure, compiled; nullopt once the strategy is done and no compiled
   // proposal is left. `history`: every evaluation so far, as SearchStrategy::Next takes it.
@@ -39,6 +41,7 @@ class GuidedSearch {
   std::size_t look_ahead_;
   std::deque<std::size_t> proposed_;  // compiling or compiled, in the order proposed
   bool done_ = false;                 // the strategy has nothing more to propose
+  bool budgeted_ = false;
   CompileQueue compiles_;             // last: its threads end before the rest goes
 };
 

@@ -104,7 +104,7 @@ std::vector<SizeRevalidation> Revalidate(const TemplateSpec& spec, const std::st
     const SweepTarget target = TargetAtSize(spec, ParseProblemSize(spec, size_key));
     const std::vector<db::MeasurementRecord> again = remeasurer.Leaders(OnlyThese(target, leaders), timing);
     if (remeasurer.Stopped()) break;
-    SizeRevalidation size{size_key, timing, db::JudgeLeaders(leaders, again)};
+    SizeRevalidation size{size_key, timing, db::JudgeLeaders(leaders, again), false, ""};
     if (size.verdict.NeedsRetune()) {
       remeasurer.Retune(target, timing);
       size.retuned = true;

@@ -294,7 +294,8 @@ void SweepRun::MeasureGuided(SearchStrategy& strategy) {
   guided_compiled_.resize(all_.size());
   guided_ = std::make_unique<GuidedSearch>(
       strategy, DefaultLookAhead(pipeline_.CompileThreads()), pipeline_.CompileThreads(),
-      [this](std::size_t c, int slot) { guided_compiled_[c] = pipeline_.Compile(all_[c], slot); });
+      [this](std::size_t c, int slot) { guided_compiled_[c] = pipeline_.Compile(all_[c], slot); },
+      options_.strategy.max_evaluations > 0);
   while (!stop_.Requested() && !OutOfTime()) {
     guided_->Refill(history_);  // the strategy's choices: the tuner's own work
     std::optional<std::size_t> next;
