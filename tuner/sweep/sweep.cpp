@@ -341,7 +341,7 @@ bool SweepRun::MeasureLeader(const std::string& params_json) {
 // The leaders as timed in turns: a tie among them is stored with its members (db/query/tie_rule.h),
 // so every ranking serves the member the rule chose.
 void SweepRun::DecideTie() {
-  const std::vector<Leader> leaders = FastestLeaders(ledger_.records(), stored_.ok, kLeaders);
+  const std::vector<Leader> leaders = LeadersInTurns(ledger_.records(), stored_.ok);
   for (auto& [entry, member] : StampedTie(ledger_.records(), leaders, all_)) ledger_.Replace(entry, std::move(member));
 }
 

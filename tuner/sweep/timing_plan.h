@@ -1,7 +1,8 @@
 // How a sweep times its candidates after their first measurement. A planned sweep measures every
 // candidate with a one-launch estimate first; the second pass times properly only those close to
 // the best (or so short that timing them costs nothing): the others cannot win, and a far slower
-// kernel would spend most of the sweep's GPU time. Then the few fastest are timed again in turns
+// kernel would spend most of the sweep's GPU time. Then the few fastest (sweep/leaders.h, InTurns:
+// the three fastest and any other that may tie with the fastest) are timed again in turns
 // (A B C A B C ...), so that a drift of clocks or a neighbour on the GPU during the sweep cannot
 // decide the winner.
 #pragma once
