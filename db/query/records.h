@@ -80,9 +80,6 @@ struct MeasurementRecord {
   int tie_rank = 0;
   std::string toolchain;     // what measured it, "driver 13.0, runtime 12.9, nvrtc 12.9" (db/query/toolchain.h)
   std::string revalidation;  // "" never revalidated, else the outcome (db/query/revalidation.h)
-  // Not stored: the launches each of this run's samples timed together (1 isolated, the batch in
-  // back_to_back and graph); 0 when unknown (read from the store).
-  int launches_per_sample = 0;
 };
 
 std::string NowUtc();  // "2026-11-22T01:49:28Z": the form of every *_at field

@@ -86,9 +86,9 @@ TEST_F(Summary, TheJsonOfASweepKeepsItsContractKeys) {
 
 // The batch this run timed the best in (not stored), for a profiler's time of a whole graph replay.
 TEST_F(Summary, TheBestSaysHowManyLaunchesEachOfThisRunsSamplesSpanned) {
-  db::MeasurementRecord best = Record(2, 1.0);
-  best.launches_per_sample = 500;
+  const db::MeasurementRecord best = Record(2, 1.0);
   SweepOutcome out = Outcome(Gpu(0), {best, Record(1, 2.0)});
+  out.launches_per_sample[best.params_json] = 500;
   EXPECT_EQ(OutcomeJson(spec, out, db::Objective::kTime)["best"]["launches_per_sample"], 500);
 }
 

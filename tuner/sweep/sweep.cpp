@@ -403,6 +403,8 @@ void SweepRun::Finish() {
       OfTimingMode(store_.Measurements(place_.gpu_id, place_.template_id, outcome_.size.Key()), options_.timing);
   AddThrottle(outcome_.throttle, measurer_.throttle());
   AddThrottle(outcome_.throttle, plan_.throttle());
+  outcome_.launches_per_sample = measurer_.launches_per_sample();
+  for (const auto& [params, launches] : plan_.launches_per_sample()) outcome_.launches_per_sample[params] = launches;
   outcome_.measured = ledger_.records();
   guided_.reset();  // compiles still under way finish here, after everything measured
   worker_.Stop();   // the worker ends with the sweep

@@ -215,9 +215,8 @@ namespace {
 // and back_to_back, which a profiler's time of the whole batch is divided by); null when this run
 // did not time it. Not stored: the store keeps only the time per launch.
 nlohmann::json LaunchesPerSampleJson(const SweepOutcome& out, const db::MeasurementRecord& best) {
-  for (const db::MeasurementRecord& r : out.measured)
-    if (r.params_json == best.params_json && r.launches_per_sample > 0) return r.launches_per_sample;
-  return nullptr;
+  const auto found = out.launches_per_sample.find(best.params_json);
+  return found == out.launches_per_sample.end() ? nlohmann::json() : nlohmann::json(found->second);
 }
 
 }  // namespace

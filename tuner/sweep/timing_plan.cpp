@@ -109,7 +109,7 @@ bool TimingPlan::TimeInTurns(const std::vector<std::size_t>& entries) {
     record.time_ms_min = time_ms.min;
     record.time_ms_max = time_ms.max;
     record.samples = time_ms.count;
-    record.launches_per_sample = time_ms.launches_per_sample;
+    launches_per_sample_[record.params_json] = time_ms.launches_per_sample;
     parts_.records.FillPerformance(record);
     parts_.ledger.Replace(entries[j], std::move(record));
   }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,8 @@ class TimingPlan {
 
   // The throttle accounting of the leaders' rounds in turns.
   const ThrottleCount& throttle() const { return throttle_; }
+  // The launches each sample of a leader's rounds in turns timed together (by params_json).
+  const std::map<std::string, int>& launches_per_sample() const { return launches_per_sample_; }
 
  private:
   bool ConfirmLeadersOnce();
@@ -66,6 +69,7 @@ class TimingPlan {
   Parts parts_;
   MeasureLeader measure_leader_;
   ThrottleCount throttle_;
+  std::map<std::string, int> launches_per_sample_;
 };
 
 }  // namespace tuner
