@@ -111,7 +111,7 @@ void Read(const json& j, SampleStats& s) {
   s.max = j.at("max");
   s.spread = j.at("spread");
   s.count = j.at("count");
-  s.launches_per_sample = j.at("launches_per_sample");
+  s.launches_per_sample = j.value("launches_per_sample", 1);  // a reply that does not say timed one launch a sample
 }
 
 json Write(const ThrottleCount& t) {
