@@ -16,8 +16,6 @@ std::string Format(const char* format, double a, double b, double c, double d) {
   return text;
 }
 
-double NoiseMs(const MeasurementRecord& before, const MeasurementRecord& after) { return IqrMs(before) + IqrMs(after); }
-
 }  // namespace
 
 std::string ToString(Verdict verdict) {

@@ -1,6 +1,7 @@
 // Revalidation: a stored leader measured again on the current toolchain and GPU, judged against
 // what was stored. It holds when it still works and is not slower beyond the noise (its median
-// then, the interquartile ranges of both together); it regressed when it is slower beyond that;
+// then, plus NoiseMs of db/query/tie_rule.h: the interquartile ranges of both together, at least the
+// reproducibility floor, the noise that makes a tie); it regressed when it is slower beyond that;
 // it failed when it no longer passes (it no longer compiles, launches or gives the right result:
 // a status other than ok, which no ranking serves). The outcome is kept with the result (the
 // `revalidation` column) as "held ...", "regressed ..." or "failed ...".

@@ -20,7 +20,7 @@ TieBreak BreakBetween(const MeasurementRecord& chosen, const MeasurementRecord& 
 
 double Noise(const MeasurementRecord& fastest, const std::vector<MeasurementRecord>& members) {
   double noise_ms = 0;
-  for (const MeasurementRecord& m : members) noise_ms = std::max(noise_ms, IqrMs(fastest) + IqrMs(m));
+  for (const MeasurementRecord& m : members) noise_ms = std::max(noise_ms, NoiseMs(fastest, m));
   return noise_ms;
 }
 
@@ -28,11 +28,16 @@ double Noise(const MeasurementRecord& fastest, const std::vector<MeasurementReco
 
 double IqrMs(const MeasurementRecord& record) { return record.time_ms_spread * record.time_ms_median; }
 
+double NoiseMs(const MeasurementRecord& a, const MeasurementRecord& b) {
+  const double faster_ms = std::min(a.time_ms_median, b.time_ms_median);
+  return std::max(IqrMs(a) + IqrMs(b), kReproducibleFraction * faster_ms);
+}
+
 bool WithinNoise(const MeasurementRecord& a, const MeasurementRecord& b) {
   if (a.samples < kMinSamplesToCompare || b.samples < kMinSamplesToCompare) return false;
   const double gap_ms =
       a.time_ms_median > b.time_ms_median ? a.time_ms_median - b.time_ms_median : b.time_ms_median - a.time_ms_median;
-  return gap_ms <= IqrMs(a) + IqrMs(b);
+  return gap_ms <= NoiseMs(a, b);
 }
 
 std::string ToString(TieBreak rule) {

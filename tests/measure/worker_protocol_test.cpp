@@ -83,6 +83,7 @@ void ExpectSameStats(const SampleStats& a, const SampleStats& b) {
   EXPECT_EQ(a.max, b.max);
   EXPECT_EQ(a.spread, b.spread);
   EXPECT_EQ(a.count, b.count);
+  EXPECT_EQ(a.launches_per_sample, b.launches_per_sample);
 }
 
 // The request as the worker reads what the supervisor sends.
@@ -218,7 +219,7 @@ TEST(WorkerProtocol, RepliesRoundTrip) {
   measured.reason = "sampled briefly";
   measured.regs_per_thread = 40;
   measured.static_smem_bytes = 1024;
-  measured.time_ms = {1.5, 1.25, 2.5, 0.02, 17};
+  measured.time_ms = {1.5, 1.25, 2.5, 0.02, 17, 400};  // a graph of 400 launches a sample
   measured.throttle = {34, 2, ""};
   const MeasureReply read = RoundTripReply(measured);
   EXPECT_EQ(read.throttle.reads, 34);
@@ -230,10 +231,10 @@ TEST(WorkerProtocol, RepliesRoundTrip) {
   ExpectSameStats(read.time_ms, measured.time_ms);
 
   const InterleaveReply turns =
-      RoundTripReply(InterleaveReply{{{1, 0.5, 2, 0.1, 10}, {3, 2.5, 4, 0.2, 10}}, {0, 0, "no NVML"}});
+      RoundTripReply(InterleaveReply{{{1, 0.5, 2, 0.1, 10}, {3, 2.5, 4, 0.2, 10, 64}}, {0, 0, "no NVML"}});
   ASSERT_EQ(turns.time_ms.size(), 2u);
   EXPECT_EQ(turns.throttle.unavailable, "no NVML");
-  ExpectSameStats(turns.time_ms[1], {3, 2.5, 4, 0.2, 10});
+  ExpectSameStats(turns.time_ms[1], {3, 2.5, 4, 0.2, 10, 64});
 
   EXPECT_EQ(RoundTripReply(CopyBandwidthReply{3012.5}).gbps, 3012.5);
   RoundTripReply(Done{});

@@ -57,6 +57,18 @@ TEST(LeaderSummary, AGapWithinTheInterquartileRangesIsNoise) {
             Separation::kWithinNoise);
 }
 
+// A batch's mean varies little within a run, more between fresh processes: tiny IQRs (0.1%) still
+// leave a gap within the reproducibility floor (db/query/tie_rule.h) undecided.
+TEST(LeaderSummary, TinyInterquartileRangesNeedAGapBeyondTheReproducibilityFloor) {
+  const LeaderSummary close = SummariseLeaders({Ok("{}", 1.0, 0.001, 10), Ok(R"({"B":1})", 1.01, 0.001, 10)});
+  EXPECT_EQ(close.separation, Separation::kWithinNoise);
+  EXPECT_NEAR(close.noise_ms, db::kReproducibleFraction * 1.0, 1e-12);
+  EXPECT_NE(DescribeSeparation(close).find("at least 2% of the faster"), std::string::npos)
+      << DescribeSeparation(close);
+  EXPECT_EQ(SummariseLeaders({Ok("{}", 1.0, 0.001, 10), Ok(R"({"B":1})", 1.05, 0.001, 10)}).separation,
+            Separation::kDistinguishable);
+}
+
 TEST(LeaderSummary, FewSamplesSayNothingAboutTheSpread) {
   // One sample has no spread at all; a large gap still cannot be judged.
   const LeaderSummary s = SummariseLeaders({Ok("{}", 1.0, 0, kMinSamplesToCompare), Ok(R"({"B":1})", 2.0, 0, 1)});

@@ -46,5 +46,25 @@ TEST(Leaders, TheModelsConfirmedLeadersAreAtTheirBestCardsTime) {
   EXPECT_FALSE(IsConfirmed(Record("x", 1)));
 }
 
+std::vector<Leader> Spaced(const std::vector<double>& times_ms) {
+  std::vector<Leader> leaders;
+  for (std::size_t i = 0; i < times_ms.size(); ++i) leaders.push_back({std::to_string(i), times_ms[i]});
+  return leaders;
+}
+
+// A tie holds only leaders timed in turns: beyond the kLeaders fastest, those that may tie with the
+// fastest are timed with them (within twice the reproducibility floor), kMostLeadersInTurns at most.
+TEST(Leaders, TheLeadersInTurnsReachThoseThatMayTieWithTheFastest) {
+  EXPECT_EQ(InTurns(Spaced({1.0, 1.2, 1.3, 1.5})).size(), 3u);
+  EXPECT_EQ(Params(InTurns(Spaced({1.0, 1.001, 1.002, 1.01, 1.03, 1.05}))),
+            (std::vector<std::string>{"0", "1", "2", "3", "4"}));  // 1.05 is beyond 4%
+  EXPECT_EQ(InTurns(Spaced(std::vector<double>(12, 1.0))).size(), kMostLeadersInTurns);
+  EXPECT_EQ(InTurns(Spaced({1.0, 2.0})).size(), 2u);
+  EXPECT_TRUE(InTurns({}).empty());
+  const std::vector<db::MeasurementRecord> measured = {Record("a", 1.0), Record("b", 1.5), Record("c", 1.6),
+                                                       Record("d", 1.02), Record("e", 1.01)};
+  EXPECT_EQ(Params(LeadersInTurns(measured, {{"f", 1.03}})), (std::vector<std::string>{"a", "e", "d", "f"}));
+}
+
 }  // namespace
 }  // namespace tuner

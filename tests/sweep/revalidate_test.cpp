@@ -154,6 +154,21 @@ TEST(Revalidate, ALeaderFasterOnlyWithinTheNoiseLeavesTheWinner) {
   }
 }
 
+// "Beyond the noise" is the tie's noise (db/query/tie_rule.h): with the tiny IQRs of batched samples
+// (0.1%), 1% slower is within the reproducibility floor and holds; 5% slower regressed.
+TEST(Revalidate, ARegressionMustExceedTheReproducibilityFloor) {
+  MeasurementRecord before = Candidate(0, 1.0), slightly = Candidate(0, 1.01), clearly = Candidate(0, 1.05);
+  MeasurementRecord other_before = Candidate(1, 1.02), other_now = Candidate(1, 1.0);
+  for (MeasurementRecord* r : {&before, &slightly, &clearly, &other_before, &other_now}) r->time_ms_spread = 0.001;
+  EXPECT_EQ(db::Judge(before, slightly).verdict, db::Verdict::kHeld) << db::Judge(before, slightly).Text();
+  EXPECT_EQ(db::Judge(before, clearly).verdict, db::Verdict::kRegressed) << db::Judge(before, clearly).Text();
+  EXPECT_NE(db::Judge(before, slightly).Text().find("noise 2.0%"), std::string::npos) << db::Judge(before, slightly).Text();
+  // Another leader 1% faster than the stored winner now: a tie, the stored choice stands.
+  const db::SizeVerdict size = db::JudgeLeaders({before, other_before}, {slightly, other_now});
+  EXPECT_EQ(size.winner_after, other_now.params_json);
+  EXPECT_FALSE(size.NeedsRetune());
+}
+
 TEST(Revalidate, AFailedWinnerIsNeverServed) {
   TempDir dir;
   const std::string path = Fixture(dir);

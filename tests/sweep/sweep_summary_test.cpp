@@ -77,10 +77,19 @@ TEST_F(Summary, TheJsonOfASweepKeepsItsContractKeys) {
   ASSERT_EQ(doc["candidates"].size(), 3u);
   EXPECT_EQ(doc["candidates"][0]["params"], (nlohmann::json{{"N", 2}}));  // the fastest first
   EXPECT_EQ(doc["best"]["time_ms"], 1.0);
+  EXPECT_EQ(doc["best"]["launches_per_sample"], nullptr);  // stored before, not timed by this run
   EXPECT_DOUBLE_EQ(doc["best"]["fraction_of_copy"].get<double>(), 0.5);
   EXPECT_EQ(doc["counters_unavailable"], nullptr);
   EXPECT_EQ(doc["hardware_pass"], nullptr);
   EXPECT_FALSE(doc.contains("shard"));
+}
+
+// The batch this run timed the best in (not stored), for a profiler's time of a whole graph replay.
+TEST_F(Summary, TheBestSaysHowManyLaunchesEachOfThisRunsSamplesSpanned) {
+  const db::MeasurementRecord best = Record(2, 1.0);
+  SweepOutcome out = Outcome(Gpu(0), {best, Record(1, 2.0)});
+  out.launches_per_sample[best.params_json] = 500;
+  EXPECT_EQ(OutcomeJson(spec, out, db::Objective::kTime)["best"]["launches_per_sample"], 500);
 }
 
 // A kernel measured in GB/s that its counters call compute-bound is far from the copy bandwidth by

@@ -261,13 +261,14 @@ double GpuSession::TimedLaunch(const ReadyLaunch& ready) {
   return EventMs([&] { TUNER_CUDA_CHECK(Launch(ready)); });
 }
 
-std::function<double()> GpuSession::ModeSampler(const ReadyLaunch& ready) {
+std::function<double()> GpuSession::ModeSampler(const ReadyLaunch& ready, int& launches) {
+  launches = 1;
   if (timing_ == TimingMode::kIsolated)
     return [this, &ready] { return throttle_.Sample([&] { return TimedLaunch(ready); }); };
   auto batch = std::make_shared<std::unique_ptr<LaunchBatch>>();
-  return [this, &ready, batch] {
+  return [this, &ready, &launches, batch] {
     if (!*batch) {
-      const int launches = BatchLaunches(policy_, TimedLaunch(ready));
+      launches = BatchLaunches(policy_, TimedLaunch(ready));
       *batch = std::make_unique<LaunchBatch>(timing_, launches,
                                              [&ready](cudaStream_t stream) { return Launch(ready, stream); });
     }
@@ -352,13 +353,15 @@ MeasureReply GpuSession::Measure(const MeasureRequest& request) {
                                       : overwritten + "; " + mismatch);
   float checked_ms = 0;
   TUNER_CUDA_CHECK(cudaEventElapsedTime(&checked_ms, start_.get(), stop_.get()));
-  const Samples samples = TimeSamples(ModeSampler(ready), request, checked_ms);
+  int launches_per_sample = 1;
+  const Samples samples = TimeSamples(ModeSampler(ready, launches_per_sample), request, checked_ms);
   const std::string overwritten_while_timed = RestoredInputs(" while it was timed");
   const std::string wrong_later = overwritten_while_timed.empty() ? RecheckAfterTiming() : "";
   if (!overwritten_while_timed.empty() || !wrong_later.empty())
     return Judged(reply, CandidateStatus::kWrongResult,
                   overwritten_while_timed.empty() ? wrong_later : overwritten_while_timed);
   reply.time_ms = Summarise(samples.times_ms);
+  reply.time_ms.launches_per_sample = launches_per_sample;
   reply.throttle = throttle_.TakeCount();
   return Judged(reply, CandidateStatus::kOk, samples.note);
 }
@@ -369,6 +372,7 @@ InterleaveReply GpuSession::Interleave(const std::vector<KernelLaunch>& launches
   std::vector<std::unique_ptr<HostPipeline>> pipelines;  // null for a kernel timed alone
   ready.reserve(launches.size());                        // the samplers keep references to their launch
   std::vector<std::function<double()>> sample;
+  std::vector<int> launches_per_sample(launches.size(), 1);  // sized once: the samplers keep references
   for (const KernelLaunch& launch : launches) {
     loaded.push_back(Load(launch));
     ready.push_back(MakeReady(loaded.back().kernel, launch));
@@ -379,7 +383,7 @@ InterleaveReply GpuSession::Interleave(const std::vector<KernelLaunch>& launches
     sample.push_back(pipeline ? std::function<double()>([this, pipeline] {
       return throttle_.Sample([&] { return PipelineSample(*pipeline); });
     })
-                              : ModeSampler(ready.back()));
+                              : ModeSampler(ready.back(), launches_per_sample[sample.size()]));
   }
   throttle_.TakeCount();  // what the measures before counted is theirs
   std::vector<std::vector<double>> samples(launches.size());
@@ -388,7 +392,10 @@ InterleaveReply GpuSession::Interleave(const std::vector<KernelLaunch>& launches
   const std::string overwritten = RestoredInputs(" while the leaders were timed in turns");
   if (!overwritten.empty()) throw std::runtime_error("a leader " + overwritten);
   InterleaveReply reply;
-  for (const std::vector<double>& times : samples) reply.time_ms.push_back(Summarise(times));
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    reply.time_ms.push_back(Summarise(samples[i]));
+    reply.time_ms.back().launches_per_sample = launches_per_sample[i];
+  }
   reply.throttle = throttle_.TakeCount();
   return reply;
 }

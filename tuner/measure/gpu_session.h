@@ -96,9 +96,10 @@ class GpuSession {
   double TimedLaunch(const ReadyLaunch& ready);
   // One sample in the session's timing mode, per launch, taken again while throttling lowered the
   // clock: isolated, the flushed launch alone; back_to_back and graph, one batch's time over its
-  // launches, the batch made at the first sample from an isolated launch's time. `ready` must
-  // outlive the sampler.
-  std::function<double()> ModeSampler(const ReadyLaunch& ready);
+  // launches, the batch made at the first sample from an isolated launch's time; `launches` is set
+  // to the launches a sample spans once the first is taken. `ready` and `launches` must outlive the
+  // sampler.
+  std::function<double()> ModeSampler(const ReadyLaunch& ready, int& launches);
   // The GPU's milliseconds for what `work()` queues, between the session's two events (waited for).
   template <typename Work>
   double EventMs(const Work& work);

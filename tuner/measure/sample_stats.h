@@ -12,6 +12,9 @@ struct SampleStats {
   double max = 0;
   double spread = 0;  // (p75 - p25) / median
   int count = 0;
+  // Launches each sample timed together (its time is per launch): 1 isolated, the batch's in the
+  // back_to_back and graph modes (measure/launch_batch.h). Summarise leaves it 1; the session sets it.
+  int launches_per_sample = 1;
 };
 
 SampleStats Summarise(std::vector<double> samples);

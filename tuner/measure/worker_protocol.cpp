@@ -102,7 +102,8 @@ void Read(const json& j, KernelLaunch& l) {
 }
 
 json Write(const SampleStats& s) {
-  return {{"median", s.median}, {"min", s.min}, {"max", s.max}, {"spread", s.spread}, {"count", s.count}};
+  return {{"median", s.median}, {"min", s.min}, {"max", s.max}, {"spread", s.spread}, {"count", s.count},
+          {"launches_per_sample", s.launches_per_sample}};
 }
 void Read(const json& j, SampleStats& s) {
   s.median = j.at("median");
@@ -110,6 +111,7 @@ void Read(const json& j, SampleStats& s) {
   s.max = j.at("max");
   s.spread = j.at("spread");
   s.count = j.at("count");
+  s.launches_per_sample = j.value("launches_per_sample", 1);  // a reply that does not say timed one launch a sample
 }
 
 json Write(const ThrottleCount& t) {

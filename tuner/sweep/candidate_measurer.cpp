@@ -102,6 +102,7 @@ void CandidateMeasurer::TakeReply(const MeasureReply& reply, const Compiled& com
   record.time_ms_max = reply.time_ms.max;
   record.time_ms_spread = reply.time_ms.spread;
   record.samples = reply.time_ms.count;
+  launches_per_sample_[record.params_json] = reply.time_ms.launches_per_sample;
   records_.FillPerformance(record);
   if (best_ms_ == 0 || record.time_ms_median < best_ms_) best_ms_ = record.time_ms_median;
 }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 
 #include "db/query/records.h"
@@ -37,6 +38,8 @@ class CandidateMeasurer {
   double best_ms() const { return best_ms_; }
   // The throttle accounting of every candidate measured so far.
   const ThrottleCount& throttle() const { return throttle_; }
+  // The launches each sample of a candidate timed together (by params_json; not stored).
+  const std::map<std::string, int>& launches_per_sample() const { return launches_per_sample_; }
 
  private:
   std::optional<db::MeasurementRecord> MeasureOnce(const Compiled& compiled, bool estimate_only);
@@ -53,6 +56,7 @@ class CandidateMeasurer {
   int answered_by_worker_ = -1;  // WorkerClient::starts() of the worker that answered last
   bool hung_answering_worker_ = false;  // the last request hung a worker that had answered before
   ThrottleCount throttle_;
+  std::map<std::string, int> launches_per_sample_;
 };
 
 }  // namespace tuner

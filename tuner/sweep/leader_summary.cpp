@@ -16,9 +16,10 @@ LeaderStanding StandingOf(const db::MeasurementRecord& record) {
   return {record, db::IqrMs(record), record.reason.rfind(kConfirmedReasonPrefix, 0) == 0};
 }
 
-// Whether the runner-up's 25th percentile lies above the winner's 75th whatever the skew: each
-// quartile lies within one IQR of its median, so a gap above both IQRs together separates them
-// (db/query/tie_rule.h: the same test makes a tie).
+// Whether the runner-up's 25th percentile lies above the winner's 75th whatever the skew (each
+// quartile lies within one IQR of its median, so a gap above both IQRs together separates them)
+// and the gap exceeds the reproducibility floor, which fresh processes vary by (db/query/tie_rule.h:
+// the same test makes a tie).
 Separation Compare(const LeaderStanding& winner, const LeaderStanding& runner_up) {
   if (winner.record.samples < kMinSamplesToCompare || runner_up.record.samples < kMinSamplesToCompare)
     return Separation::kTooFewSamples;
@@ -41,7 +42,7 @@ LeaderSummary SummariseLeaders(const std::vector<db::MeasurementRecord>& records
   const LeaderStanding& winner = summary.leaders[0];
   const LeaderStanding& runner_up = summary.leaders[1];
   summary.gap_ms = std::fabs(runner_up.record.time_ms_median - winner.record.time_ms_median);
-  summary.noise_ms = winner.iqr_ms + runner_up.iqr_ms;
+  summary.noise_ms = db::NoiseMs(winner.record, runner_up.record);
   summary.separation = Compare(winner, runner_up);
   summary.tie = db::StoredTie(records);
   return summary;
@@ -77,7 +78,9 @@ std::string DescribeSeparation(const LeaderSummary& s) {
     return "only one candidate passed: no runner-up to compare the winner with";
   const double winner_ms = s.leaders[0].record.time_ms_median;
   const std::string apart = Fixed(s.gap_ms, 4) + " ms (" + Percent(s.gap_ms, winner_ms) + ") apart";
-  const std::string noise = "their interquartile ranges together (" + Fixed(s.noise_ms, 4) + " ms)";
+  const std::string noise = "the noise (" + Fixed(s.noise_ms, 4) +
+                            " ms: their interquartile ranges together, at least " +
+                            Fixed(100 * db::kReproducibleFraction, 0) + "% of the faster)";
   switch (s.separation) {
     case Separation::kDistinguishable:
       return "winner distinguishable from the runner-up: " + apart + ", more than " + noise;

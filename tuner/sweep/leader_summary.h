@@ -29,7 +29,8 @@ struct LeaderStanding {
 enum class Separation {
   kNoRunnerUp,       // fewer than two ok candidates
   kTooFewSamples,    // the winner or the runner-up has fewer than kMinSamplesToCompare samples
-  kDistinguishable,  // gap > winner's IQR + runner-up's IQR: their interquartile ranges cannot overlap
+  kDistinguishable,  // gap > db::NoiseMs: their interquartile ranges cannot overlap, nor is the gap
+                     // within what fresh processes vary by (db::kReproducibleFraction)
   kWithinNoise,      // otherwise: another run may rank them the other way round
 };
 
@@ -37,7 +38,7 @@ struct LeaderSummary {
   std::vector<LeaderStanding> leaders;  // best first (db/query/best.h: a tie's chosen member first)
   Separation separation = Separation::kNoRunnerUp;
   double gap_ms = 0;           // between the winner's and the runner-up's medians
-  double noise_ms = 0;         // winner's IQR + runner-up's IQR
+  double noise_ms = 0;         // db::NoiseMs: the IQRs together, at least the reproducibility floor
   std::optional<db::Tie> tie;  // the tie its sweep stored, when the leaders were within their noise
 };
 

@@ -28,6 +28,20 @@ std::vector<Leader> FastestLeaders(const std::vector<db::MeasurementRecord>& mea
   return FastestFirst(std::move(leaders), count);
 }
 
+std::vector<Leader> InTurns(std::vector<Leader> fastest) {
+  std::size_t keep = std::min(fastest.size(), kLeaders);
+  while (keep < std::min(fastest.size(), kMostLeadersInTurns) &&
+         fastest[keep].time_ms <= (1 + kInTurnsReach) * fastest.front().time_ms)
+    ++keep;
+  fastest.resize(keep);
+  return fastest;
+}
+
+std::vector<Leader> LeadersInTurns(const std::vector<db::MeasurementRecord>& measured,
+                                   const std::vector<Leader>& stored) {
+  return InTurns(FastestLeaders(measured, stored, kMostLeadersInTurns));
+}
+
 bool IsConfirmed(const db::MeasurementRecord& record) { return record.reason.rfind(kConfirmedReasonPrefix, 0) == 0; }
 
 std::vector<Leader> ConfirmedLeaders(const std::vector<db::MeasurementRecord>& model, std::size_t count) {

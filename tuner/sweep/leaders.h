@@ -8,11 +8,18 @@
 #include <vector>
 
 #include "db/query/records.h"
+#include "db/query/tie_rule.h"
 
 namespace tuner {
 
-// How many leaders are timed in turns.
+// How many leaders are timed in turns at least (and measured again by a revalidation).
 constexpr std::size_t kLeaders = 3;
+// ... and at most: beyond kLeaders, those that may tie with the fastest (InTurns).
+constexpr std::size_t kMostLeadersInTurns = 8;
+// How close to the fastest a leader beyond kLeaders must be to be timed in turns: twice the
+// reproducibility floor that makes a tie (db/query/tie_rule.h), since the times it is chosen by
+// were taken at different moments of the sweep, between which the clocks may drift.
+constexpr double kInTurnsReach = 2 * db::kReproducibleFraction;
 
 // A candidate among the fastest of a sweep.
 struct Leader {
@@ -33,6 +40,16 @@ std::vector<Leader> FastestFirst(std::vector<Leader> leaders, std::size_t count)
 // in this run counts over its stored one, and among stored ones the first), fastest first.
 std::vector<Leader> FastestLeaders(const std::vector<db::MeasurementRecord>& measured,
                                    const std::vector<Leader>& stored, std::size_t count);
+
+// The leaders timed in turns out of `fastest` (fastest first): the kLeaders fastest, then each
+// further one within kInTurnsReach of the fastest, kMostLeadersInTurns at most. A tie holds only
+// leaders timed in turns together, so one timed alone could never join it, and the tie would
+// change with which few were timed in turns.
+std::vector<Leader> InTurns(std::vector<Leader> fastest);
+
+// InTurns of this run's and the stored fastest (FastestLeaders).
+std::vector<Leader> LeadersInTurns(const std::vector<db::MeasurementRecord>& measured,
+                                   const std::vector<Leader>& stored);
 
 // Whether the record was timed in turns with the other leaders.
 bool IsConfirmed(const db::MeasurementRecord& record);

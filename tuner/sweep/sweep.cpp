@@ -341,7 +341,7 @@ bool SweepRun::MeasureLeader(const std::string& params_json) {
 // The leaders as timed in turns: a tie among them is stored with its members (db/query/tie_rule.h),
 // so every ranking serves the member the rule chose.
 void SweepRun::DecideTie() {
-  const std::vector<Leader> leaders = FastestLeaders(ledger_.records(), stored_.ok, kLeaders);
+  const std::vector<Leader> leaders = LeadersInTurns(ledger_.records(), stored_.ok);
   for (auto& [entry, member] : StampedTie(ledger_.records(), leaders, all_)) ledger_.Replace(entry, std::move(member));
 }
 
@@ -403,6 +403,8 @@ void SweepRun::Finish() {
       OfTimingMode(store_.Measurements(place_.gpu_id, place_.template_id, outcome_.size.Key()), options_.timing);
   AddThrottle(outcome_.throttle, measurer_.throttle());
   AddThrottle(outcome_.throttle, plan_.throttle());
+  outcome_.launches_per_sample = measurer_.launches_per_sample();
+  for (const auto& [params, launches] : plan_.launches_per_sample()) outcome_.launches_per_sample[params] = launches;
   outcome_.measured = ledger_.records();
   guided_.reset();  // compiles still under way finish here, after everything measured
   worker_.Stop();   // the worker ends with the sweep

@@ -2,6 +2,7 @@
 // a worker process, and commit each result to the store as it arrives.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -64,6 +65,9 @@ struct SweepOutcome {
   std::vector<db::MeasurementRecord> stored;    // everything stored for this GPU, version and size, of its mode
   TimingMode timing = TimingMode::kIsolated;
   ThrottleCount throttle;  // the samples discarded for throttling, and the NVML readings around them
+  // By params_json, the launches each of this run's samples timed together (1 isolated, the batch
+  // in back_to_back and graph; the rounds in turns over a candidate's own samples). Not stored.
+  std::map<std::string, int> launches_per_sample;
   std::size_t candidates = 0;
   std::string shard;                 // "K/N" under --shard K/N with N > 1, else ""
   std::size_t shard_candidates = 0;  // of the candidates, this node's share (all of them without --shard)

@@ -209,6 +209,18 @@ void PrintSummary(const TemplateSpec& spec, const SweepOutcome& out, db::Objecti
   os << "\n" << Describe(out.time) << "\n";
 }
 
+namespace {
+
+// The launches each sample of this run's time of `best` spanned (1 isolated; the batch in graph
+// and back_to_back, which a profiler's time of the whole batch is divided by); null when this run
+// did not time it. Not stored: the store keeps only the time per launch.
+nlohmann::json LaunchesPerSampleJson(const SweepOutcome& out, const db::MeasurementRecord& best) {
+  const auto found = out.launches_per_sample.find(best.params_json);
+  return found == out.launches_per_sample.end() ? nlohmann::json() : nlohmann::json(found->second);
+}
+
+}  // namespace
+
 nlohmann::json OutcomeJson(const TemplateSpec& spec, const SweepOutcome& out, db::Objective objective) {
   nlohmann::json candidates = nlohmann::json::array();
   for (const auto& r : SortedByTime(out.stored)) candidates.push_back(RecordWithHardwareJson(r));
@@ -238,6 +250,7 @@ nlohmann::json OutcomeJson(const TemplateSpec& spec, const SweepOutcome& out, db
   if (!out.shard.empty()) doc.update({{"shard", out.shard}, {"shard_candidates", out.shard_candidates}});
   if (best) {
     doc["best"] = RecordWithHardwareJson(*best);
+    doc["best"]["launches_per_sample"] = LaunchesPerSampleJson(out, *best);
     if (const auto fraction = FractionOfCopy(spec, out, *best)) doc["best"]["fraction_of_copy"] = *fraction;
   }
   if (out.pipeline_stages) doc["pipeline_stages"] = StagesJson(*out.pipeline_stages);

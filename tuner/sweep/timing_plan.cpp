@@ -53,7 +53,7 @@ void TimingPlan::ConfirmLeaders() {
 // a card of the model times the leaders that other nodes confirmed.
 std::vector<Leader> TimingPlan::LeadersToTime() const {
   const StoredCandidates& stored = parts_.stored;
-  if (!parts_.ledger.records().empty()) return FastestLeaders(parts_.ledger.records(), stored.ok, kLeaders);
+  if (!parts_.ledger.records().empty()) return LeadersInTurns(parts_.ledger.records(), stored.ok);
   const bool measured_elsewhere = std::any_of(stored.model_leaders.begin(), stored.model_leaders.end(),
                                               [&](const Leader& l) { return !stored.here.count(l.params_json); });
   return measured_elsewhere ? stored.model_leaders : std::vector<Leader>{};
@@ -66,7 +66,7 @@ bool TimingPlan::ConfirmLeadersOnce() {
     const auto waiting = parts_.clock.Time(SweepClock::Part::kWaiting);  // for the other GPUs' sweeps
     leaders = parts_.exchange(leaders);
   }
-  if (leaders.size() > kLeaders) leaders.resize(kLeaders);
+  leaders = InTurns(std::move(leaders));
   if (leaders.size() < 2) return false;  // nothing to compare: a lone leader is not measured again
   const std::vector<std::size_t> entries = MeasuredHere(leaders);
   if (entries.size() < 2 || parts_.stop.Requested()) return false;
@@ -96,7 +96,7 @@ bool TimingPlan::TimeInTurns(const std::vector<std::size_t>& entries) {
   request.rounds = kRounds;
   for (std::size_t k : entries) request.launches.push_back(parts_.pipeline.Launch(parts_.ledger.compiled(k)));
   const WorkerAnswer<InterleaveReply> answer =
-      parts_.worker.Call(request, parts_.measurer.CandidateTimeoutS() * kLeaders);
+      parts_.worker.Call(request, parts_.measurer.CandidateTimeoutS() * static_cast<double>(entries.size()));
   if (!answer.body || answer.body->time_ms.size() != entries.size()) return false;
   AddThrottle(throttle_, answer.body->throttle);
   for (std::size_t j = 0; j < entries.size(); ++j) {
@@ -109,6 +109,7 @@ bool TimingPlan::TimeInTurns(const std::vector<std::size_t>& entries) {
     record.time_ms_min = time_ms.min;
     record.time_ms_max = time_ms.max;
     record.samples = time_ms.count;
+    launches_per_sample_[record.params_json] = time_ms.launches_per_sample;
     parts_.records.FillPerformance(record);
     parts_.ledger.Replace(entries[j], std::move(record));
   }
@@ -116,7 +117,7 @@ bool TimingPlan::TimeInTurns(const std::vector<std::size_t>& entries) {
 }
 
 bool TimingPlan::FastestAreConfirmed() const {
-  for (const Leader& leader : FastestLeaders(parts_.ledger.records(), parts_.stored.ok, kLeaders)) {
+  for (const Leader& leader : LeadersInTurns(parts_.ledger.records(), parts_.stored.ok)) {
     const std::optional<std::size_t> entry = parts_.ledger.Find(leader.params_json);
     if (!entry || !IsConfirmed(parts_.ledger.records()[*entry])) return false;
   }

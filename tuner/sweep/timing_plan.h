@@ -1,12 +1,14 @@
 // How a sweep times its candidates after their first measurement. A planned sweep measures every
 // candidate with a one-launch estimate first; the second pass times properly only those close to
 // the best (or so short that timing them costs nothing): the others cannot win, and a far slower
-// kernel would spend most of the sweep's GPU time. Then the few fastest are timed again in turns
+// kernel would spend most of the sweep's GPU time. Then the few fastest (sweep/leaders.h, InTurns:
+// the three fastest and any other that may tie with the fastest) are timed again in turns
 // (A B C A B C ...), so that a drift of clocks or a neighbour on the GPU during the sweep cannot
 // decide the winner.
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -54,6 +56,8 @@ class TimingPlan {
 
   // The throttle accounting of the leaders' rounds in turns.
   const ThrottleCount& throttle() const { return throttle_; }
+  // The launches each sample of a leader's rounds in turns timed together (by params_json).
+  const std::map<std::string, int>& launches_per_sample() const { return launches_per_sample_; }
 
  private:
   bool ConfirmLeadersOnce();
@@ -65,6 +69,7 @@ class TimingPlan {
   Parts parts_;
   MeasureLeader measure_leader_;
   ThrottleCount throttle_;
+  std::map<std::string, int> launches_per_sample_;
 };
 
 }  // namespace tuner

@@ -59,6 +59,31 @@ TEST(TieRule, DistinguishableLeadersAreNoTie) {
   EXPECT_EQ(ChosenTile(*tie), 32);
 }
 
+// In the graph and back_to_back modes a sample is a batch's mean, so the IQRs are tiny (0.1% here),
+// while fresh processes differ by a few percent: the reproducibility floor ties what the IQRs alone
+// would tell apart by chance.
+TEST(TieRule, TinyInterquartileRangesTieWithinTheReproducibilityFloor) {
+  TieCandidate fastest = Leader(16, 1.00, 40, 0, 0), close = Leader(32, 1.01, 32, 0, 1), far = Leader(64, 1.05, 16, 0, 2);
+  for (TieCandidate* c : {&fastest, &close, &far}) c->record.time_ms_spread = 0.001;
+  EXPECT_TRUE(WithinNoise(fastest.record, close.record)) << "1% apart";
+  EXPECT_FALSE(WithinNoise(fastest.record, far.record)) << "5% apart";
+  EXPECT_NEAR(NoiseMs(fastest.record, close.record), kReproducibleFraction * 1.00, 1e-12);  // of the faster
+  const auto tie = DecideTie({fastest, close, far});
+  ASSERT_TRUE(tie);
+  EXPECT_EQ(tie->members.size(), 2u);
+  EXPECT_EQ(ChosenTile(*tie), 32);
+  EXPECT_NEAR(tie->noise_ms, kReproducibleFraction * 1.00, 1e-12);
+  EXPECT_FALSE(DecideTie({fastest, far})) << "5% apart: told apart";
+}
+
+TEST(TieRule, WideInterquartileRangesOutgrowTheFloor) {
+  // IQRs of 3% each: 6% together, wider than the floor.
+  TieCandidate a = Leader(16, 1.00, 40, 0, 0), b = Leader(32, 1.05, 32, 0, 1);
+  a.record.time_ms_spread = b.record.time_ms_spread = 0.03;
+  EXPECT_NEAR(NoiseMs(a.record, b.record), 0.03 + 1.05 * 0.03, 1e-12);
+  EXPECT_TRUE(WithinNoise(a.record, b.record));
+}
+
 TEST(TieRule, TooFewSamplesOrFailedLeadersMakeNoTie) {
   TieCandidate few = Leader(16, 1.00, 64, 0, 0);
   few.record.samples = kMinSamplesToCompare - 1;
