@@ -108,68 +108,89 @@ print(doc["name"], re.sub(r"<.*", "", doc["kernel"]).split("::")[-1])
 PY
 }
 
-# ncu_time_ms NAME SIZE MODE PARAMS_JSON: Nsight Compute's gpu__time_duration.sum per launch of the
-# winner (ms), as "MS RESULTS LAUNCHES_PER_SAMPLE", or a line starting "n/a:" saying why there is
-# none. Like for like with the stored time of each mode:
-#   graph: --graph-profiling graph, so one replay of the whole graph is one result, as the tuner
-#     times it; its duration / the graph's launches (`launches_per_sample` of the profiled tune's
-#     --json) is the time per launch. --kernel-name selects kernels, not graphs, so nothing is
-#     filtered: the profiled tune (one candidate) also launches kernels alone (the checked launch,
-#     the isolated launch that sizes the batch, the L2 flush, the output checks), each its own
-#     result once or twice, while its graph is replayed once to warm up and once per sample (5 or
-#     more): the graph's results are the name with the most results other than the winner's kernel.
+# ncu_run DIR RESTRICTED SIZE MODE [TUNE ARGS...]: the restricted tune (its one candidate: the winner)
+# under Nsight Compute, DIR/ncu.csv its results; the exit status, with a line in DIR/why when it failed.
+ncu_run() {
+  local dir=$1 restricted=$2 size=$3 mode=$4 kernel=$5
+  shift 5
+  local -a select=(--kernel-name-base function)
+  case "$mode" in
+    graph) select+=(--graph-profiling graph --cache-control none) ;;
+    back_to_back) select+=(--kernel-name "regex:^$kernel\$" --launch-count 30 --cache-control none) ;;
+    isolated) select+=(--kernel-name "regex:^$kernel\$" --launch-count 30 --cache-control all) ;;
+  esac
+  mkdir -p "$dir"
+  timeout 600 "$ncu_found" --target-processes all "${select[@]}" --clock-control none \
+    --metrics gpu__time_duration.sum --csv --print-units base --log-file "$dir/ncu.csv" \
+    "$tuner" tune "$restricted" --templates "$(dirname "$dir")/templates" --size "$size" --timing "$mode" \
+    --counters off --db "$dir/t.db" --json "$@" >"$dir/tune.json" 2>"$dir/tune.err" && return
+  echo "ncu or the tune under it failed: $(grep -m1 -E 'ERR|rror' "$dir/ncu.csv" "$dir/tune.err" 2>/dev/null | cut -c1-160)" >"$dir/why"
+  return 1
+}
+
+# ncu_time_ms NAME SIZE MODE PARAMS_JSON LAUNCHES: Nsight Compute's gpu__time_duration.sum per launch
+# of the winner (ms), as "MS RESULTS WHAT", or a line starting "n/a:" saying why there is none. Like
+# for like with the stored time of each mode:
+#   graph: --graph-profiling graph makes one replay of the whole graph one result (named "graph"), as
+#     the tuner times it; but ncu adds about 0.2 ms of its own to every profiled workload (measured on
+#     an H100: a one-launch graph and a 2 us checksum kernel alike read 0.17-0.25 ms). So the tune runs
+#     twice under ncu, its graph pinned to LAUNCHES and to 4 x LAUNCHES launches
+#     (--launches-per-sample; LAUNCHES: what the stored runs timed), and the time per launch is the
+#     slope between the two graphs' median replays (the first replay of each, a warm-up, left out).
 #   back_to_back: per kernel (--kernel-name), no flush: ncu serialises each launch, so it cannot see
 #     the overlap of one launch's tail with the next's start that the stored time includes.
 #   isolated: per kernel with --cache-control all, a flush before each launch as the tuner does.
 # Always --clock-control none: the GPU's own clocks, as the tuner times them.
 ncu_time_ms() {
   [ -n "$ncu_found" ] || { echo "n/a: ncu not found (pass --ncu PATH)"; return; }
-  local dir="$work/ncu-$1" restricted kernel
-  local -a select=(--kernel-name-base function)
+  local dir="$work/ncu-$1" restricted kernel n=$5
   mkdir -p "$dir/templates"
   read -r restricted kernel < <(restricted_template "$1" "$4" "$dir/templates")
-  case "$3" in
-    graph) select+=(--graph-profiling graph --cache-control none) ;;
-    back_to_back) select+=(--kernel-name "regex:^$kernel\$" --launch-count 30 --cache-control none) ;;
-    isolated) select+=(--kernel-name "regex:^$kernel\$" --launch-count 30 --cache-control all) ;;
-  esac
-  if ! timeout 600 "$ncu_found" --target-processes all "${select[@]}" --clock-control none \
-      --metrics gpu__time_duration.sum --csv --print-units base --log-file "$dir/ncu.csv" \
-      "$tuner" tune "$restricted" --templates "$dir/templates" --size "$2" --timing "$3" --counters off \
-      --db "$dir/t.db" --json >"$dir/tune.json" 2>"$dir/tune.err"; then
-    echo "n/a: ncu or the tune under it failed: $(grep -m1 -E 'ERR|rror' "$dir/ncu.csv" "$dir/tune.err" 2>/dev/null | cut -c1-160)"
-    return
+  if [ "$3" != graph ]; then
+    ncu_run "$dir/one" "$restricted" "$2" "$3" "$kernel" || { echo "n/a: $(cat "$dir/one/why")"; return; }
+    set -- "$3" "$dir/one/ncu.csv"
+  else
+    ncu_run "$dir/n" "$restricted" "$2" graph "$kernel" --launches-per-sample "$n" &&
+      ncu_run "$dir/4n" "$restricted" "$2" graph "$kernel" --launches-per-sample $((4 * n)) ||
+      { echo "n/a: $(cat "$dir"/*/why 2>/dev/null | head -1)"; return; }
+    set -- graph "$dir/n/ncu.csv" "$n" "$dir/4n/ncu.csv" $((4 * n))
   fi
-  # ncu's results and the profiled tune's --json, to check which results were taken as the graph's
-  [ -z "$json_dir" ] || { cp "$dir/ncu.csv" "$json_dir/$1-ncu.csv"; cp "$dir/tune.json" "$json_dir/$1-ncu-tune.json"; }
-  python3 - "$dir/ncu.csv" "$dir/tune.json" "$3" "$kernel" <<'PY'
-import collections, csv, json, statistics, sys
-csv_path, tune_path, mode, kernel = sys.argv[1:5]
-rows = [r for r in csv.reader(l for l in open(csv_path) if l.startswith('"'))]
-if not rows or "Metric Value" not in rows[0]:
-    print("n/a: no gpu__time_duration.sum in ncu's output"); sys.exit()
-h = rows[0]
+  # ncu's results, to check which were taken
+  [ -z "$json_dir" ] || for csv in "$dir"/*/ncu.csv; do cp "$csv" "$json_dir/$(basename "$dir")-$(basename "$(dirname "$csv")").csv"; done
+  python3 - "$kernel" "$@" <<'PY'
+import csv, statistics, sys
+kernel, mode, files = sys.argv[1], sys.argv[2], sys.argv[3:]
 scale = {"nsecond": 1e-6, "ns": 1e-6, "usecond": 1e-3, "us": 1e-3, "msecond": 1.0, "ms": 1.0}
-results = [(r[h.index("Kernel Name")], float(r[h.index("Metric Value")].replace(",", "")) *
-            scale.get(r[h.index("Metric Unit")], 1e-6))
-           for r in rows[1:] if r[h.index("Metric Name")] == "gpu__time_duration.sum"]
-best = (json.load(open(tune_path)).get("best") or {})
-launches = best.get("launches_per_sample") or 1
-if mode == "graph":
-    plain = lambda name: name.split("(")[0].split("<")[0].split("::")[-1].strip() == kernel
-    names = collections.Counter(name for name, _ in results if not plain(name))
-    if not names:
-        print("n/a: ncu profiled no graph"); sys.exit()
-    graph = names.most_common(1)[0][0]
-    times = [t / launches for name, t in results if name == graph]
-    if len(times) < best.get("samples", 1):
-        print(f"n/a: the most profiled workload ({graph}, {len(times)} results) is not the winner's graph "
-              f"({best.get('samples')} samples)"); sys.exit()
-else:
-    times = [t for _, t in results]
-times = times[1:] if len(times) > 1 else times  # graph: the warm-up replay; else the checked launch
-batch = launches if mode == "graph" else "-"  # the graph's launches under ncu; none for single launches
-print(f"{statistics.median(times):.6f} {len(times)} {batch}" if times else "n/a: ncu profiled no launch of the winner")
+
+def results(path):  # (workload name, ms) of each profiled result, in order
+    rows = [r for r in csv.reader(l for l in open(path) if l.startswith('"'))]
+    if not rows or "Metric Value" not in rows[0]:
+        return []
+    h = rows[0]
+    return [(r[h.index("Kernel Name")], float(r[h.index("Metric Value")].replace(",", "")) *
+             scale.get(r[h.index("Metric Unit")], 1e-6))
+            for r in rows[1:] if r[h.index("Metric Name")] == "gpu__time_duration.sum"]
+
+def median_after_first(times):
+    return statistics.median(times[1:] if len(times) > 1 else times), len(times[1:])
+
+if mode != "graph":
+    times = [t for _, t in results(files[0])]
+    if not times:
+        print("n/a: ncu profiled no launch of the winner"); sys.exit()
+    ms, count = median_after_first(times)  # the first is the checked launch
+    print(f"{ms:.6f} {count} launches"); sys.exit()
+medians, counts = [], 0
+for path in files[0::2]:
+    graphs = [t for name, t in results(path) if name == "graph"]
+    if len(graphs) < 3:
+        print(f"n/a: ncu profiled {len(graphs)} graph replays in {path}"); sys.exit()
+    ms, count = median_after_first(graphs)
+    medians.append(ms)
+    counts += count
+(n1, n2), (t1, t2) = map(int, files[1::2]), medians
+slope = (t2 - t1) / (n2 - n1)
+print(f"{slope:.6f} {counts} replays of graphs of {n1} and {n2} launches ({t1:.3f} and {t2:.3f} ms)")
 PY
 }
 
@@ -189,10 +210,14 @@ work, name, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 docs = [json.load(open(f"{work}/{name}-{i}.json")) for i in range(1, runs + 1)]
 key = lambda p: json.dumps(p, sort_keys=True)
 counts = collections.Counter(key(d["best"]["params"]) for d in docs if d.get("best"))
-print(counts.most_common(1)[0][0] if counts else "{}")
+top = counts.most_common(1)[0][0] if counts else "{}"
+batches = collections.Counter(d["best"].get("launches_per_sample") or 1 for d in docs
+                              if d.get("best") and key(d["best"]["params"]) == top)
+print(batches.most_common(1)[0][0] if batches else 1, top)
 PY
 )
-  ncu_ms=$(ncu_time_ms "$name" "$size" "$mode" "$winner")
+  read -r launches winner <<<"$winner"
+  ncu_ms=$(ncu_time_ms "$name" "$size" "$mode" "$winner" "$launches")
   summaries+=("$(python3 - "$work" "$name" "$size" "$mode" "$runs" "$ncu_ms" <<'PY'
 import collections, json, statistics, sys
 work, name, size, mode, runs, ncu = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), sys.argv[6]
@@ -219,10 +244,9 @@ batch_text = "/".join(map(str, batches)) or "?"
 if ncu.startswith("n/a"):
     cmp = f"| {name} | {text(top)} | {mode} | {stored * 1000:.2f} ({batch_text}) | {ncu[4:].strip()} | |"
 else:
-    ncu_ms, results, ncu_batch = float(ncu.split()[0]), ncu.split()[1], ncu.split()[2]
-    unit = "replays" if mode == "graph" else "launches"
+    ncu_ms, what = float(ncu.split()[0]), ncu.split(maxsplit=1)[1]
     cmp = (f"| {name} | {text(top)} | {mode} | {stored * 1000:.2f} ({batch_text}) | {ncu_ms * 1000:.2f} "
-           f"({results} {unit}, {ncu_batch}) | {stored / ncu_ms:.3f} |")
+           f"({what}) | {stored / ncu_ms:.3f} |")
 spread = (f"| {name} | {text(top)} | {mode} | {len(won_ms)} | {won_ms[0] * 1000:.2f} | {stored * 1000:.2f} | "
           f"{won_ms[-1] * 1000:.2f} | {100 * (won_ms[-1] - won_ms[0]) / stored:.1f}% |")
 row = f"| {name} | {size} | {mode} | {chosen} | {agree}/{runs}{f' ({ties} runs reported a tie)' if ties else ''} |"
@@ -249,9 +273,10 @@ for s in "${summaries[@]}"; do python3 -c 'import json, sys; print(json.loads(sy
 echo
 echo "That stored time (median over the runs it won; in brackets the launches per sample those runs"
 echo "timed together) against Nsight Compute's gpu__time_duration.sum per launch (target: within 5% in"
-echo "graph mode). graph: whole graph replays (--graph-profiling graph), each over its launches (in"
-echo "brackets: the replays after the warm-up, and the graph's launches under ncu); back_to_back and"
-echo "isolated: single launches, which ncu serialises (back_to_back: no flush, isolated: a flush each)."
+echo "graph mode). graph: whole graph replays (--graph-profiling graph) of two sizes, the launches the"
+echo "stored runs timed and four times as many, the time per launch the slope between them (ncu adds"
+echo "about 0.2 ms to every profiled workload); back_to_back and isolated: single launches, which ncu"
+echo "serialises (back_to_back: no flush, isolated: a flush each)."
 echo
 echo "| template | winner | mode | stored us (launches/sample) | ncu us | stored / ncu |"
 echo "|---|---|---|---|---|---|"

@@ -68,8 +68,8 @@ struct MeasurementRecord {
   // counters as JSON (db/counters.h; "" when not measured) and energy (0 when not measured).
   std::string counters_json;
   double energy_j = 0;          // per launch
-  double power_w = 0;           // mean power reading while it ran back to back
-  double energy_launch_ms = 0;  // wall time per launch while it ran back to back (power_w x this ~ energy_j)
+  double power_w = 0;           // mean power while it ran back to back (the energy counter's)
+  double energy_launch_ms = 0;  // wall time per launch while it ran back to back (power_w x this = energy_j)
   double perf_per_joule = 0;    // GB/J or GFLOP/J: the work of one launch over energy_j
   // How its time was taken (base/timing_mode.h's text): results of different modes are never
   // compared. Rows stored before schema version 7 were timed isolated.

@@ -89,6 +89,16 @@ TEST(TuneOptions, TimingIsReadAsItsModeAndLeftOutAsNone) {
   EXPECT_EQ(Read({"--timing=graph"}).timing, TimingMode::kGraph);
 }
 
+TEST(TuneOptions, LaunchesPerSampleAreAWholeNumberFromOneTo65536) {
+  EXPECT_EQ(Read({}).sweep.batch_launches, 0) << "left out: about 1 ms of launches";
+  EXPECT_EQ(Read({"--launches-per-sample", "64"}).sweep.batch_launches, 64);
+  EXPECT_EQ(Read({"--launches-per-sample", "65536"}).sweep.batch_launches, 65536);
+  for (const char* bad : {"0", "-3", "65537", "1.5", "many"})
+    EXPECT_NE(Refusal({"--launches-per-sample", bad}).find("--launches-per-sample '" + std::string(bad) + "'"),
+              std::string::npos)
+        << bad;
+}
+
 TEST(TuneOptions, AnUnknownTimingModeIsOneClearUsageError) {
   EXPECT_EQ(Refusal({"--timing", "cudagraph"}), "--timing 'cudagraph' is not one of isolated, back_to_back or graph");
   EXPECT_EQ(Refusal({"--timing", "Graph"}), "--timing 'Graph' is not one of isolated, back_to_back or graph");

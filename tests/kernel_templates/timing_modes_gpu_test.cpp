@@ -5,6 +5,7 @@
 // apart, and the throttle accounting read NVML around the samples.
 #include <gtest/gtest.h>
 
+#include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -67,6 +68,23 @@ TEST(TimingModesGpu, EachModeTunesATinyKernelStoresItsModeAndIsQueriedApart) {
   // Tuned again in isolated mode, the stored results of that mode are resumed, not measured again.
   const nlohmann::json again = TuneJson(dir, std::string(kTiny) + " --timing isolated");
   EXPECT_EQ(again.at("already_stored"), again.at("candidates_total")) << again.dump();
+}
+
+// A batch is a power of two (so fresh processes time the same batch), about 1 ms of launches of a
+// few-microsecond kernel; --launches-per-sample pins it, as the reproducibility script does under ncu.
+TEST(TimingModesGpu, ABatchIsAPowerOfTwoUnlessPinned) {
+  TUNER_GPU_TEST(1);
+  TempDir dir;
+  const nlohmann::json chosen = TuneJson(dir, std::string(kTiny) + " --timing graph --budget 2");
+  const int launches = chosen.at("best").at("launches_per_sample");
+  std::cout << "graph of " << launches << " launches for a " << chosen["best"]["time_ms"].get<double>() * 1e3
+            << " us kernel\n";
+  EXPECT_EQ(launches & (launches - 1), 0) << launches;
+  EXPECT_GE(launches, 64) << "a few-microsecond kernel is batched by its own time, not its launch latency";
+  TempDir pinned_dir;
+  const nlohmann::json pinned =
+      TuneJson(pinned_dir, std::string(kTiny) + " --timing back_to_back --budget 2 --launches-per-sample 48");
+  EXPECT_EQ(pinned.at("best").at("launches_per_sample"), 48) << pinned.dump();
 }
 
 TEST(TimingModesGpu, TheTemplatesDefaultModeAppliesAndTheSummarySaysIt) {

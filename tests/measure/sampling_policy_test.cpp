@@ -93,23 +93,29 @@ TEST(SamplingPolicy, SlowerCandidatesGetFewSamples) {
 }
 
 // back_to_back and graph: a batch of about a millisecond, from the first isolated launch's time.
-TEST(BatchLaunches, FillAboutAMillisecondBetweenOneAndTheCap) {
+TEST(BatchLaunches, ThePowerOfTwoNearestAMillisecondBetweenOneAndTheCap) {
   const SamplingPolicy policy;
-  EXPECT_EQ(BatchLaunches(policy, 0.004), 250);    // a 4 us kernel: 250 launches, 1 ms
-  EXPECT_EQ(BatchLaunches(policy, 0.0025), 400);   // 2.5 us
-  EXPECT_EQ(BatchLaunches(policy, 0.3), 3);        // 0.3 ms: 3 launches (0.9 ms)
-  EXPECT_EQ(BatchLaunches(policy, 0.8), 1);        // rounds to one launch
-  EXPECT_EQ(BatchLaunches(policy, 5.0), 1);        // a long kernel is never batched below one launch
-  EXPECT_EQ(BatchLaunches(policy, 0.0002), 1000);  // 0.2 us: the cap
-  EXPECT_EQ(BatchLaunches(policy, 0), 1000) << "an event that reads 0 gives the cap";
-  EXPECT_EQ(BatchLaunches(policy, -1), 1000);
+  EXPECT_EQ(BatchLaunches(policy, 0.004), 256);   // a 4 us kernel: 250 launches make 1 ms, 256 the nearest
+  EXPECT_EQ(BatchLaunches(policy, 0.0025), 512);  // 2.5 us: 400, nearer 512 than 256 on a log scale
+  EXPECT_EQ(BatchLaunches(policy, 0.3), 4);       // 0.3 ms: 3.3 launches
+  EXPECT_EQ(BatchLaunches(policy, 0.8), 1);       // rounds to one launch
+  EXPECT_EQ(BatchLaunches(policy, 5.0), 1);       // a long kernel is never batched below one launch
+  EXPECT_EQ(BatchLaunches(policy, 0.0002), 512);  // 0.2 us: the cap
+  EXPECT_EQ(BatchLaunches(policy, 0), 512) << "an event that reads 0 gives the cap";
+  EXPECT_EQ(BatchLaunches(policy, -1), 512);
+}
+
+TEST(BatchLaunches, AKernelsTimeVaryingByAFewPercentKeepsItsBatch) {
+  const SamplingPolicy policy;
+  for (double us : {1.8, 1.85, 1.9, 2.0, 2.1}) EXPECT_EQ(BatchLaunches(policy, us * 1e-3), 512) << us << " us";
+  for (double us : {6.5, 6.8, 7.0, 7.3}) EXPECT_EQ(BatchLaunches(policy, us * 1e-3), 128) << us << " us";
 }
 
 TEST(BatchLaunches, FollowTheTargetAndTheCapOfThePolicy) {
   SamplingPolicy policy;
   policy.batch_ms = 2.0;
   policy.max_batch_launches = 64;
-  EXPECT_EQ(BatchLaunches(policy, 0.1), 20);
+  EXPECT_EQ(BatchLaunches(policy, 0.1), 16);  // 20 launches: 16 the nearest power of two
   EXPECT_EQ(BatchLaunches(policy, 0.001), 64);
 }
 

@@ -116,6 +116,7 @@ TEST(WorkerProtocol, SetupRoundTrips) {
   setup.atol = 1e-6;
   setup.rtol = 2e-5;
   setup.timing = TimingMode::kGraph;
+  setup.batch_launches = 256;
   const SetupRequest read = RoundTrip(setup);
   EXPECT_EQ(read.gpu, 3);
   EXPECT_EQ(read.uuid, "GPU-5c1f0e8a");
@@ -138,6 +139,7 @@ TEST(WorkerProtocol, SetupRoundTrips) {
   EXPECT_EQ(read.atol, 1e-6);
   EXPECT_EQ(read.rtol, 2e-5);
   EXPECT_EQ(read.timing, TimingMode::kGraph);
+  EXPECT_EQ(read.batch_launches, 256);
 }
 
 TEST(WorkerProtocol, ASetupWithAnUnknownTimingModeIsAProtocolError) {

@@ -54,5 +54,19 @@ TEST(SweepTie, NoTieWithoutLeadersTimedInTurnsOrWithinNoise) {
   EXPECT_TRUE(StampedTie(apart, LeadersOf(apart), Enumeration()).empty());
 }
 
+TEST(SweepTie, ALeaderNotTimedInTurnsStaysOutOfTheTieUnlessItIsFaster) {
+  // TILE 8 became a leader only through the times in turns (timed alone): the tie of 16, 32 and 64
+  // stands without it while it is slower, and none is made once it is the fastest.
+  std::vector<db::MeasurementRecord> measured = {Confirmed(8, 1.015, 16), Confirmed(16, 1.01, 32),
+                                                 Confirmed(32, 1.02, 32), Confirmed(64, 1.0, 40)};
+  measured[0].reason = "";
+  const std::vector<Leader> leaders = InTurns(FastestLeaders(measured, {}, kMostLeadersInTurns));
+  const auto stamped = StampedTie(measured, leaders, Enumeration());
+  ASSERT_EQ(stamped.size(), 3u);
+  for (const auto& [entry, member] : stamped) EXPECT_NE(entry, 0u) << member.params_json;
+  measured[0].time_ms_median = 0.9;
+  EXPECT_TRUE(StampedTie(measured, InTurns(FastestLeaders(measured, {}, kMostLeadersInTurns)), Enumeration()).empty());
+}
+
 }  // namespace
 }  // namespace tuner

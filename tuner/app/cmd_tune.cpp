@@ -134,6 +134,9 @@ int RunTune(int argc, char** argv) {
   const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs(tune.template_folders));
   const TemplateSpec& templ = library.Find(tune.kernel);
   tune.sweep.timing = ChooseTimingMode(templ, tune.timing).mode;  // a mode the template cannot have: UsageError
+  if (tune.sweep.batch_launches > 0 && tune.sweep.timing == TimingMode::kIsolated)
+    throw UsageError("--launches-per-sample applies to the back_to_back and graph timing modes; " + tune.kernel +
+                     " is timed isolated here (add --timing graph or --timing back_to_back)");
   // A space too large to walk in a moment is walked once the GPU is found: without one, say so at once.
   const bool long_walk = CountCombinations(templ) > kQuickWalk;
   std::vector<GpuInfo> gpus = long_walk ? FindGpus(tune) : std::vector<GpuInfo>{};

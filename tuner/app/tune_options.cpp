@@ -58,6 +58,9 @@ void AddSweepOptions(po::options_description& options) {
                   "how launches are timed: isolated (L2 flushed, one launch between two events), back_to_back "
                   "(a batch of launches on one stream, time / launches) or graph (the batch captured in a CUDA graph, "
                   "one replay, time / launches); default: the template's [timing] mode, else isolated");
+  options.add_options()("launches-per-sample", po::value<std::string>(),
+                        "back_to_back and graph: the launches a sample times together, 1 to 65536, e.g. the "
+                        "launches of your application's graph; default: about 1 ms of them, a power of two up to 512");
 }
 
 // --strategy, --budget, --seed.
@@ -171,6 +174,9 @@ TuneOptions ReadTuneOptions(const po::variables_map& vm, int argc, char** argv) 
   o.sweep.counters = ParseCounterMode(vm["counters"].as<std::string>());
   o.sweep.objective = ObjectiveOption(vm);
   o.timing = TimingOption(vm);
+  if (vm.count("launches-per-sample"))
+    o.sweep.batch_launches = static_cast<int>(ParseWholeNumber(
+        "launches-per-sample", vm["launches-per-sample"].as<std::string>(), 1, kMostLaunchesPerSample));
   o.kernel = KernelArgument(vm);
   o.template_folders = TemplateFolders(vm);
   o.db_path = DatabasePath(vm);

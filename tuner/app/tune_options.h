@@ -27,6 +27,9 @@ struct TuneOptions {
   SweepOptions sweep;                    // the rest: how each sweep runs
 };
 
+// --launches-per-sample at most: a graph of this many nodes still instantiates in well under a second.
+inline constexpr int kMostLaunchesPerSample = 65536;
+
 // Adds every option of `tune` and its KERNEL argument.
 void AddTuneOptions(po::options_description& options, po::positional_options_description& positional);
 

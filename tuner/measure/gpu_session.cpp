@@ -57,6 +57,7 @@ GpuSession::GpuSession(const SetupRequest& setup, const SamplingPolicy& policy)
       atol_(setup.atol),
       rtol_(setup.rtol),
       timing_(setup.timing),
+      batch_launches_(setup.batch_launches),
       throttle_(ThrottleGuard::ForGpu(setup.uuid)),
       start_(MakeEvent()),
       stop_(MakeEvent()) {
@@ -268,13 +269,22 @@ std::function<double()> GpuSession::ModeSampler(const ReadyLaunch& ready, int& l
   auto batch = std::make_shared<std::unique_ptr<LaunchBatch>>();
   return [this, &ready, &launches, batch] {
     if (!*batch) {
-      launches = BatchLaunches(policy_, TimedLaunch(ready));
+      launches = batch_launches_ > 0 ? batch_launches_ : BatchLaunches(policy_, BackToBackLaunchMs(ready));
       *batch = std::make_unique<LaunchBatch>(timing_, launches,
                                              [&ready](cudaStream_t stream) { return Launch(ready, stream); });
     }
     const LaunchBatch& b = **batch;
     return throttle_.Sample([&] { return EventMs([&] { b.Enqueue(); }) / b.launches(); });
   };
+}
+
+double GpuSession::BackToBackLaunchMs(const ReadyLaunch& ready) {
+  constexpr int kMostLaunches = 1 << 15;
+  for (int n = 1;; n *= 8) {
+    const LaunchBatch batch(TimingMode::kBackToBack, n, [&ready](cudaStream_t stream) { return Launch(ready, stream); });
+    const double ms = EventMs([&] { batch.Enqueue(); });
+    if (ms >= kCalibrationMs || n >= kMostLaunches) return ms / n;
+  }
 }
 
 // The inputs a launch overwrote, named, after filling them again ("" when none); `when` ends the

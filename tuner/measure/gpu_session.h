@@ -96,10 +96,14 @@ class GpuSession {
   double TimedLaunch(const ReadyLaunch& ready);
   // One sample in the session's timing mode, per launch, taken again while throttling lowered the
   // clock: isolated, the flushed launch alone; back_to_back and graph, one batch's time over its
-  // launches, the batch made at the first sample from an isolated launch's time; `launches` is set
+  // launches, the batch made at the first sample: the session's batch_launches, else BatchLaunches
+  // of the time a launch takes back to back (BackToBackLaunchMs); `launches` is set
   // to the launches a sample spans once the first is taken. `ready` and `launches` must outlive the
   // sampler.
   std::function<double()> ModeSampler(const ReadyLaunch& ready, int& launches);
+  // A launch's time back to back: n launches queued together, n growing eightfold from 1 until they
+  // take kCalibrationMs (sampling_policy.h), so the launch's own latency does not count.
+  double BackToBackLaunchMs(const ReadyLaunch& ready);
   // The GPU's milliseconds for what `work()` queues, between the session's two events (waited for).
   template <typename Work>
   double EventMs(const Work& work);
@@ -127,6 +131,7 @@ class GpuSession {
   std::size_t flush_bytes_ = 0;
   bool has_zeroed_outputs_ = false;
   TimingMode timing_ = TimingMode::kIsolated;
+  int batch_launches_ = 0;  // back_to_back and graph: launches a sample (0: chosen per candidate)
   ThrottleGuard throttle_;
   Event start_, stop_;
 };

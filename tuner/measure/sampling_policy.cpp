@@ -20,7 +20,8 @@ std::string SlowerNote(const char* format, double ratio) {
 
 int BatchLaunches(const SamplingPolicy& policy, double launch_ms) {
   if (!(launch_ms > 0)) return policy.max_batch_launches;
-  const double launches = std::round(policy.batch_ms / launch_ms);
+  const double power = std::round(std::log2(policy.batch_ms / launch_ms));
+  const double launches = std::exp2(std::max(power, 0.0));
   return static_cast<int>(std::clamp(launches, 1.0, static_cast<double>(policy.max_batch_launches)));
 }
 

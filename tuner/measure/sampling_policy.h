@@ -28,9 +28,9 @@ struct SamplingPolicy {
   // both under 1% of the batch while a sample still takes no longer than a flushed launch of a
   // millisecond kernel.
   double batch_ms = 1.0;
-  // ... with at most this many launches: the graph of a 1 us kernel (about 1000 nodes) still
-  // instantiates in a few milliseconds.
-  int max_batch_launches = 1000;
+  // ... with at most this many launches: the graph of a 1 us kernel (512 nodes) still instantiates
+  // in a few milliseconds.
+  int max_batch_launches = 512;
 };
 
 // What the sampling of one candidate starts from.
@@ -47,10 +47,17 @@ struct Samples {
 
 using SampleClock = std::function<std::chrono::steady_clock::time_point()>;
 
-// The launches of one batch, from the first isolated launch's `launch_ms`: batch_ms / launch_ms
-// rounded, between 1 (a kernel of a millisecond or more) and max_batch_launches (also for a time
-// of 0 or less, which an event can report for the shortest kernels).
+// The launches of one batch, from a launch's time back to back (`launch_ms`): the power of two
+// nearest batch_ms / launch_ms (on a log scale), between 1 (a kernel of a millisecond or more) and
+// max_batch_launches (also for a time of 0 or less). A power of two, so that the few percent a
+// kernel's time varies between processes does not change the batch, and with it the graph's
+// replay overhead each launch carries: fresh processes time the same thing.
 int BatchLaunches(const SamplingPolicy& policy, double launch_ms);
+
+// The launches to time together to know a launch's time back to back: while `batch_ms(n)` of n
+// launches stays under this, n grows eightfold (so a 2 us kernel is timed over 512 launches, not
+// one, whose time is mostly the launch's own latency).
+inline constexpr double kCalibrationMs = 0.1;
 
 // Takes the samples the policy asks for from `sample` (one timed run, in milliseconds).
 Samples TakeSamples(const SamplingPolicy& policy, const SamplingStart& start, const std::function<double()>& sample,

@@ -144,7 +144,8 @@ json Write(const SetupRequest& r) {
           {"reference", r.reference ? Write(*r.reference) : json()},
           {"atol", r.atol},
           {"rtol", r.rtol},
-          {"timing", ToText(r.timing)}};
+          {"timing", ToText(r.timing)},
+          {"batch_launches", r.batch_launches}};
 }
 void Read(const json& j, SetupRequest& r) {
   r.gpu = j.at("gpu");
@@ -159,6 +160,7 @@ void Read(const json& j, SetupRequest& r) {
   const std::optional<TimingMode> timing = TimingModeFromText(j.at("timing"));
   if (!timing) throw ProtocolError("unknown timing mode " + j.at("timing").dump());
   r.timing = *timing;
+  r.batch_launches = j.at("batch_launches");
 }
 
 json Write(const WarmUpRequest&) { return json::object(); }

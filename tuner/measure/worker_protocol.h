@@ -106,7 +106,7 @@ struct StageTimes {
 // Energy per launch from NVML's counter, over a window of launches back to back.
 struct EnergyUse {
   double joules_per_launch = 0;
-  double power_w = 0;    // the mean of the power readings taken during the window
+  double power_w = 0;    // the energy counter's mean power over the window (EnergyReading)
   double launch_ms = 0;  // the window's wall time per launch
 };
 
@@ -146,6 +146,7 @@ struct SetupRequest {
   // How every candidate of the session is timed. The supervisor sends back_to_back or graph only
   // for a template whose launches can repeat with nothing between them (template/timing_choice.h).
   TimingMode timing = TimingMode::kIsolated;
+  int batch_launches = 0;  // back_to_back and graph: the launches of a sample (0: about 1 ms of them)
 };
 
 // Keeps the memory system busy until the clocks settle (after the GPU sat idle).

@@ -70,11 +70,7 @@ std::vector<EnergyReading> EnergyMeter::Measure(const BatchQueue& queue, const s
     const double least_ms = EnergyWindowMs(static_cast<double>(batch) * launch_ms[kernel]);
     const auto start = Clock::now();
     long long launches = 0;
-    std::vector<double> power_w;
-    const auto counted = [&] {
-      launches += batch;
-      power_w.push_back(nvml_.PowerMw(device_) * 1e-3);
-    };
+    const auto counted = [&] { launches += batch; };
     while (MsSince(start) < least_ms) {
       run(kernel, batch);
       counted();
@@ -85,9 +81,7 @@ std::vector<EnergyReading> EnergyMeter::Measure(const BatchQueue& queue, const s
     reading.launches = launches;
     reading.joules_per_launch = static_cast<double>(closed - opened) * 1e-3 / static_cast<double>(launches);
     reading.launch_ms = reading.window_ms / static_cast<double>(launches);
-    double sum = 0;
-    for (double p : power_w) sum += p;
-    reading.power_w = sum / static_cast<double>(power_w.size());
+    reading.power_w = static_cast<double>(closed - opened) / reading.window_ms;  // mJ per ms
     readings.push_back(reading);
     opened = closed;  // the update that closes this window opens the next
   }

@@ -15,7 +15,10 @@ namespace tuner {
 
 struct EnergyReading {
   double joules_per_launch = 0;
-  double power_w = 0;    // the mean of the power readings taken during the window
+  // The counter's mean power over the window (its energy over its time). Not NVML's power readings:
+  // they update about every 100 ms on an H100, as often as a window ends, so the few a window sees
+  // can belong to the work before it (measured 25-43% off the counter's mean, 2026-11-27).
+  double power_w = 0;
   double launch_ms = 0;  // the window's wall time per launch
   long long launches = 0;
   double window_ms = 0;

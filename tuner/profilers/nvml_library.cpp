@@ -7,27 +7,9 @@ namespace {
 constexpr int kNvmlSuccess = 0;
 constexpr int kNvmlNotSupported = 3;
 constexpr int kNvmlNoPermission = 4;
-constexpr unsigned kFieldPowerInstant = 186;  // NVML_FI_DEV_POWER_INSTANT, milliwatts
 constexpr int kClockSm = 1;                   // NVML_CLOCK_SM
 
 }  // namespace
-
-// nvmlFieldValue_t as nvml.h declares it (the value a union of 8 bytes).
-struct NvmlFieldValue {
-  unsigned field_id;
-  unsigned scope_id;
-  long long timestamp;
-  long long latency_us;
-  int value_type;  // 1: unsigned int, 2: unsigned long, 3: unsigned long long, 4: signed long long
-  int result;
-  union {
-    double d;
-    unsigned ui;
-    unsigned long ul;
-    unsigned long long ull;
-    long long sll;
-  } value;
-};
 
 namespace {
 
@@ -57,8 +39,6 @@ Nvml::Nvml() : library_(OpenNvml()) {
     error_string_ = library_.Function<const char* (*)(int)>("nvmlErrorString");
     by_uuid_ = library_.Function<int (*)(const char*, Device*)>("nvmlDeviceGetHandleByUUID");
     energy_ = library_.Function<int (*)(Device, unsigned long long*)>("nvmlDeviceGetTotalEnergyConsumption");
-    power_ = library_.Function<int (*)(Device, unsigned*)>("nvmlDeviceGetPowerUsage");
-    field_values_ = library_.Function<int (*)(Device, int, NvmlFieldValue*)>("nvmlDeviceGetFieldValues");
     clock_event_reasons_ = ClockEventReasonsFunction(library_);
     clock_info_ = library_.Function<int (*)(Device, int, unsigned*)>("nvmlDeviceGetClockInfo");
     Check(library_.Function<int (*)()>("nvmlInit_v2")(), "nvmlInit_v2");
@@ -89,31 +69,6 @@ unsigned long long Nvml::TotalEnergyMj(Device device) const {
   unsigned long long millijoules = 0;
   Check(energy_(device, &millijoules), "nvmlDeviceGetTotalEnergyConsumption");
   return millijoules;
-}
-
-unsigned Nvml::PowerMw(Device device) const {
-  if (instant_power_) {
-    NvmlFieldValue field{};
-    field.field_id = kFieldPowerInstant;
-    if (field_values_(device, 1, &field) == kNvmlSuccess && field.result == kNvmlSuccess) {
-      switch (field.value_type) {
-        case 1:
-          return field.value.ui;
-        case 2:
-          return static_cast<unsigned>(field.value.ul);
-        case 3:
-          return static_cast<unsigned>(field.value.ull);
-        case 4:
-          return static_cast<unsigned>(field.value.sll);
-        default:
-          break;
-      }
-    }
-    instant_power_ = false;
-  }
-  unsigned milliwatts = 0;
-  Check(power_(device, &milliwatts), "nvmlDeviceGetPowerUsage");
-  return milliwatts;
 }
 
 unsigned long long Nvml::ClockEventReasons(Device device) const {

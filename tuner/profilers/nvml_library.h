@@ -28,10 +28,6 @@ class Nvml {
   Device DeviceByUuid(const std::string& uuid) const;
   // Energy used since the driver loaded, in millijoules (Volta and newer).
   unsigned long long TotalEnergyMj(Device device) const;
-  // The power reading, in milliwatts: the instantaneous one (NVML_FI_DEV_POWER_INSTANT) where the
-  // driver has it, else nvmlDeviceGetPowerUsage's (an average over about a second on recent GPUs,
-  // which lags a change of load).
-  unsigned PowerMw(Device device) const;
   // The clock-event reasons now, a mask of NVML's nvmlClocksEventReason* bits
   // (nvmlDeviceGetCurrentClocksEventReasons; its older name ...ClocksThrottleReasons on older drivers).
   unsigned long long ClockEventReasons(Device device) const;
@@ -46,11 +42,8 @@ class Nvml {
   const char* (*error_string_)(int);
   int (*by_uuid_)(const char*, Device*);
   int (*energy_)(Device, unsigned long long*);
-  int (*power_)(Device, unsigned*);
-  int (*field_values_)(Device, int, struct NvmlFieldValue*);
   int (*clock_event_reasons_)(Device, unsigned long long*);
   int (*clock_info_)(Device, int, unsigned*);
-  mutable bool instant_power_ = true;  // until the driver refuses the field
 };
 
 }  // namespace tuner

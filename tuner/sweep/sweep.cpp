@@ -232,6 +232,7 @@ std::shared_ptr<const WarmStart> SweepRun::WarmStartFromStore() {
 SetupRequest SweepRun::Setup() {
   SetupRequest setup = pipeline_.Setup();
   setup.timing = options_.timing;
+  setup.batch_launches = options_.batch_launches;
   return setup;
 }
 

@@ -47,6 +47,7 @@ struct SweepOptions {
   CounterMode counters = CounterMode::kWinner;    // which candidates get hardware counters after timing
   db::Objective objective = db::Objective::kTime;  // an energy objective measures every ok candidate's energy
   TimingMode timing = TimingMode::kIsolated;       // how every candidate is timed (template/timing_choice.h)
+  int batch_launches = 0;  // back_to_back and graph: launches a sample (--launches-per-sample; 0: about 1 ms)
   std::shared_ptr<SweepStop> stop = std::make_shared<SweepStop>();  // shared by the sweeps of one command
 };
 

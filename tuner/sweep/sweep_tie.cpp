@@ -1,6 +1,7 @@
 #include "sweep/sweep_tie.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "db/query/tie_rule.h"
 
@@ -26,14 +27,20 @@ std::optional<std::size_t> EntryOf(const std::vector<db::MeasurementRecord>& mea
 std::vector<std::pair<std::size_t, db::MeasurementRecord>> StampedTie(
     const std::vector<db::MeasurementRecord>& measured, const std::vector<Leader>& leaders,
     const std::vector<ParamValues>& enumeration) {
+  // Only times taken in turns by this run are compared: a stored leader (another run's time) or one
+  // that became a leader only through the times in turns cannot join the tie; one that is faster
+  // than every leader timed in turns wins by its time, with no tie.
   std::vector<db::TieCandidate> candidates;
+  double fastest_elsewhere_ms = HUGE_VAL;
   for (const Leader& leader : leaders) {
     const std::optional<std::size_t> entry = EntryOf(measured, leader.params_json);
-    if (!entry || !IsConfirmed(measured[*entry])) return {};  // times of different runs are not compared
-    candidates.push_back({measured[*entry], OrderOf(leader.params_json, enumeration)});
+    if (entry && IsConfirmed(measured[*entry]))
+      candidates.push_back({measured[*entry], OrderOf(leader.params_json, enumeration)});
+    else
+      fastest_elsewhere_ms = std::min(fastest_elsewhere_ms, leader.time_ms);
   }
   const std::optional<db::Tie> tie = db::DecideTie(candidates);
-  if (!tie) return {};
+  if (!tie || fastest_elsewhere_ms < tie->time_ms) return {};
   std::vector<std::pair<std::size_t, db::MeasurementRecord>> stamped;
   for (db::MeasurementRecord& member : db::Stamped(*tie))
     stamped.emplace_back(*EntryOf(measured, member.params_json), std::move(member));

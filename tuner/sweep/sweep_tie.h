@@ -13,7 +13,8 @@
 namespace tuner {
 
 // The leaders' records stamped with their place in the tie, each with its index in `measured` (this
-// run's records); empty when there is no tie or a leader was not timed in turns by this run. Their
+// run's records); empty when there is no tie among the leaders this run timed in turns, or when a
+// leader it did not time in turns is faster than all of them. Their
 // order in the template is their place in `enumeration` (every candidate, as enumerated).
 std::vector<std::pair<std::size_t, db::MeasurementRecord>> StampedTie(
     const std::vector<db::MeasurementRecord>& measured, const std::vector<Leader>& leaders,

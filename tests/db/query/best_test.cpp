@@ -245,7 +245,7 @@ TEST(Best, QueryReportDispatchAndTheLibraryAgreeOnTies) {
   for (const db::MeasurementRow& row : per_model) EXPECT_EQ(row.gpu.uuid, kCardB.uuid) << row.size_key;
   // The report's data: each run's best.
   const report::ReportData data =
-      report::SelectReportData(store, report::ReportRequest{{"transpose"}, "", {}, false, {}});
+      report::SelectReportData(store, report::ReportRequest{{"transpose"}, "", {}, false, {}, ""});
   EXPECT_EQ(report::ParamValue(RunOf(data, kCardB.uuid, "4096x4096").Best()->measurement.params_json, "TILE"), "64");
   EXPECT_EQ(report::ParamValue(RunOf(data, kCardB.uuid, "16384x16384").Best()->measurement.params_json, "TILE"), "16");
   // The dispatch table of card B: each size's winner.
@@ -288,7 +288,7 @@ TEST(Best, QueryReportDispatchAndTheLibraryServeTheTiesChosenMember) {
   ASSERT_EQ(store.BestPerModel("transpose", "").size(), 1u);
   EXPECT_EQ(report::ParamValue(store.BestPerModel("transpose", "")[0].measurement.params_json, "TILE"), "16");
   const report::ReportData data =
-      report::SelectReportData(store, report::ReportRequest{{"transpose"}, "", {}, false, {}});
+      report::SelectReportData(store, report::ReportRequest{{"transpose"}, "", {}, false, {}, ""});
   EXPECT_EQ(report::ParamValue(RunOf(data, kCardB.uuid, "4096x4096").Best()->measurement.params_json, "TILE"), "16");
   const db::DispatchTable table = db::BuildDispatchTable(
       db::TimesBySize(store.ListMeasurements({"transpose", "", "", CandidateStatus::kOk, true})));
