@@ -133,10 +133,12 @@ ncu_run() {
 # for like with the stored time of each mode:
 #   graph: --graph-profiling graph makes one replay of the whole graph one result (named "graph"), as
 #     the tuner times it; but ncu adds about 0.2 ms of its own to every profiled workload (measured on
-#     an H100: a one-launch graph and a 2 us checksum kernel alike read 0.17-0.25 ms). So the tune runs
-#     twice under ncu, its graph pinned to LAUNCHES and to 4 x LAUNCHES launches
-#     (--launches-per-sample; LAUNCHES: what the stored runs timed), and the time per launch is the
-#     slope between the two graphs' median replays (the first replay of each, a warm-up, left out).
+#     an H100: a one-launch graph and a 2 us checksum kernel alike read 0.17-0.25 ms), and between
+#     profiled workloads the GPU idles, so its clocks start low. So the tune runs twice under ncu,
+#     its graph pinned to 4 x LAUNCHES and 16 x LAUNCHES launches (--launches-per-sample; LAUNCHES:
+#     what the stored runs timed; long graphs, so the clocks' ramp is a small part), and the time per
+#     launch is the slope between the two graphs' median replays (the first replay of each, a
+#     warm-up, left out).
 #   back_to_back: per kernel (--kernel-name), no flush: ncu serialises each launch, so it cannot see
 #     the overlap of one launch's tail with the next's start that the stored time includes.
 #   isolated: per kernel with --cache-control all, a flush before each launch as the tuner does.
@@ -150,10 +152,10 @@ ncu_time_ms() {
     ncu_run "$dir/one" "$restricted" "$2" "$3" "$kernel" || { echo "n/a: $(cat "$dir/one/why")"; return; }
     set -- "$3" "$dir/one/ncu.csv"
   else
-    ncu_run "$dir/n" "$restricted" "$2" graph "$kernel" --launches-per-sample "$n" &&
-      ncu_run "$dir/4n" "$restricted" "$2" graph "$kernel" --launches-per-sample $((4 * n)) ||
+    ncu_run "$dir/4n" "$restricted" "$2" graph "$kernel" --launches-per-sample $((4 * n)) &&
+      ncu_run "$dir/16n" "$restricted" "$2" graph "$kernel" --launches-per-sample $((16 * n)) ||
       { echo "n/a: $(cat "$dir"/*/why 2>/dev/null | head -1)"; return; }
-    set -- graph "$dir/n/ncu.csv" "$n" "$dir/4n/ncu.csv" $((4 * n))
+    set -- graph "$dir/4n/ncu.csv" $((4 * n)) "$dir/16n/ncu.csv" $((16 * n))
   fi
   # ncu's results, to check which were taken
   [ -z "$json_dir" ] || for csv in "$dir"/*/ncu.csv; do cp "$csv" "$json_dir/$(basename "$dir")-$(basename "$(dirname "$csv")").csv"; done
@@ -273,10 +275,10 @@ for s in "${summaries[@]}"; do python3 -c 'import json, sys; print(json.loads(sy
 echo
 echo "That stored time (median over the runs it won; in brackets the launches per sample those runs"
 echo "timed together) against Nsight Compute's gpu__time_duration.sum per launch (target: within 5% in"
-echo "graph mode). graph: whole graph replays (--graph-profiling graph) of two sizes, the launches the"
-echo "stored runs timed and four times as many, the time per launch the slope between them (ncu adds"
-echo "about 0.2 ms to every profiled workload); back_to_back and isolated: single launches, which ncu"
-echo "serialises (back_to_back: no flush, isolated: a flush each)."
+echo "graph mode). graph: whole graph replays (--graph-profiling graph) of two sizes, 4 and 16 times the"
+echo "launches the stored runs timed, the time per launch the slope between them (ncu adds about 0.2 ms"
+echo "to every profiled workload); back_to_back and isolated: single launches, which ncu serialises"
+echo "(back_to_back: no flush, isolated: a flush each)."
 echo
 echo "| template | winner | mode | stored us (launches/sample) | ncu us | stored / ncu |"
 echo "|---|---|---|---|---|---|"

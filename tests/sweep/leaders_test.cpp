@@ -58,7 +58,7 @@ TEST(Leaders, TheLeadersInTurnsReachThoseThatMayTieWithTheFastest) {
   EXPECT_EQ(InTurns(Spaced({1.0, 1.2, 1.3, 1.5})).size(), 3u);
   EXPECT_EQ(Params(InTurns(Spaced({1.0, 1.001, 1.002, 1.01, 1.03, 1.05}))),
             (std::vector<std::string>{"0", "1", "2", "3", "4"}));  // 1.05 is beyond 4%
-  EXPECT_EQ(InTurns(Spaced(std::vector<double>(12, 1.0))).size(), kMostLeadersInTurns);
+  EXPECT_EQ(InTurns(Spaced(std::vector<double>(kMostLeadersInTurns + 4, 1.0))).size(), kMostLeadersInTurns);
   EXPECT_EQ(InTurns(Spaced({1.0, 2.0})).size(), 2u);
   EXPECT_TRUE(InTurns({}).empty());
   const std::vector<db::MeasurementRecord> measured = {Record("a", 1.0), Record("b", 1.5), Record("c", 1.6),

@@ -14,8 +14,9 @@ namespace tuner {
 
 // How many leaders are timed in turns at least (and measured again by a revalidation).
 constexpr std::size_t kLeaders = 3;
-// ... and at most: beyond kLeaders, those that may tie with the fastest (InTurns).
-constexpr std::size_t kMostLeadersInTurns = 8;
+// ... and at most: beyond kLeaders, those that may tie with the fastest (InTurns). 16: on an H100 the
+// reduction at 4M elements had more than 8 configurations within 2% (bench/benchmarks.md, run G).
+constexpr std::size_t kMostLeadersInTurns = 16;
 // How close to the fastest a leader beyond kLeaders must be to be timed in turns: twice the
 // reproducibility floor that makes a tie (db/query/tie_rule.h), since the times it is chosen by
 // were taken at different moments of the sweep, between which the clocks may drift.
