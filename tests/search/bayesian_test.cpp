@@ -75,6 +75,15 @@ TEST(Bayesian, StopsAfterAHundredEvaluationsWithoutABetterTimeAndTheLinesThrough
   EXPECT_EQ(small_order.size(), 21u + LineCandidatesLeft(small, small_order, 21));
 }
 
+TEST(Bayesian, APatienceGivenStopsItSooner) {
+  const TimeFunction flat = [](const std::vector<long long>&) { return 1.0; };
+  StrategyOptions options{"bayesian", 0, 3, nullptr};
+  options.patience = 30;
+  const auto strategy = MakeStrategy(options, BowlSpace().candidates, BowlSpace().params);
+  const std::vector<std::size_t> order = testing::Drive(*strategy, BowlSpace(), flat);
+  EXPECT_EQ(order.size(), 31u + LineCandidatesLeft(BowlSpace(), order, 31));  // not 101 and the lines
+}
+
 TEST(Bayesian, LearnsWhereCandidatesFailAndAvoidsThem) {
   // Half the space fails (P0 >= 4); the rest is the bowl, its optimum among the passing half.
   const TimeFunction half_fails = [](const std::vector<long long>& p) -> std::optional<double> {

@@ -102,6 +102,7 @@ std::shared_ptr<const WarmStart> WarmStartFor(db::Store& store, const SimulateOp
 void AsAutoSearches(StrategyOptions& options, ReplayShape& shape) {
   options.name = "bayesian";
   options.min_expected_gain = kAutoMinExpectedGain;
+  options.patience = kAutoPatience;
   shape.random_sample = EstimateSampleSize(kAutoCompileThreads);
   shape.look_ahead = DefaultLookAhead(kAutoCompileThreads);
 }

@@ -44,7 +44,7 @@ class BayesianOptimisation : public StrategyBase {
   BayesianOptimisation(CandidateGraph space, const StrategyOptions& options)
       : StrategyBase(space.size(), options),
         space_(std::move(space)),
-        patience_(std::clamp(space_.size() / 8, kMinPatience, kMaxPatience)),
+        patience_(options.patience ? options.patience : std::clamp(space_.size() / 8, kMinPatience, kMaxPatience)),
         min_expected_gain_(options.min_expected_gain) {
     if (options.warm) TakePrior(options.warm->prior);
     ChoosePool();
