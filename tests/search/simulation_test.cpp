@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
@@ -133,6 +134,41 @@ TEST(Simulation, BudgetLimitsHowOftenTheTargetIsReached) {
   EXPECT_LE(*s.max_to_target, 3u);
 }
 
+// tune --strategy auto's shape: its random sample first, then the strategy, which never proposes
+// a sampled candidate again; proposals made ahead of results are all evaluated.
+TEST(Simulation, ARandomSampleComesFirstAndIsNotProposedAgain) {
+  const Landscape l = LandscapeFromRecords(TransposeCandidates(), Transpose().params, CompleteRecords());
+  const SimulatedRun run = SimulateRun(l, {"brute_force", 0, 7, nullptr}, 0, {5, 1});
+  ASSERT_EQ(run.order.size(), l.candidates.size());
+  EXPECT_EQ(std::set<std::size_t>(run.order.begin(), run.order.end()).size(), l.candidates.size());
+  EXPECT_NE(std::vector<std::size_t>(run.order.begin(), run.order.begin() + 5),
+            (std::vector<std::size_t>{0, 1, 2, 3, 4}));  // drawn, not the first five
+  EXPECT_EQ(run.order, SimulateRun(l, {"brute_force", 0, 7, nullptr}, 0, {5, 1}).order);  // seeded
+}
+
+TEST(Simulation, ALookAheadKeepsEveryProposalAndTheBudget) {
+  const Landscape l = LandscapeFromRecords(TransposeCandidates(), Transpose().params, CompleteRecords());
+  EXPECT_EQ(SimulateRun(l, {"brute_force", 0, 0, nullptr}, 0, {0, 8}).order,
+            SimulateRun(l, {"brute_force", 0, 0, nullptr}, 0).order);  // a planned order does not change
+  const SimulatedRun budgeted = SimulateRun(l, {"bayesian", 20, 3, nullptr}, 0, {0, 8});
+  EXPECT_EQ(budgeted.evaluations, 20u);
+  EXPECT_EQ(std::set<std::size_t>(budgeted.order.begin(), budgeted.order.end()).size(), 20u);
+}
+
+TEST(SimulateCommand, AutoAsTuneSearchesAndATargetOfOnePercent) {
+  TempDir dir;
+  const auto r = RunTuner("simulate transpose --strategy auto,random --within 1 --runs 3 --json --db " +
+                          MakeDatabase(dir));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_DOUBLE_EQ(doc["tolerance"].get<double>(), 0.01);
+  const auto& sweep = doc["sweeps"][0];
+  EXPECT_EQ(sweep["within_1pct"], 1);
+  EXPECT_EQ(sweep["strategies"][0]["strategy"], "auto");
+  EXPECT_GE(sweep["strategies"][0]["evaluations_mean"].get<double>(), 16.0);  // its sample at least
+  EXPECT_TRUE(sweep["strategies"][1].contains("evaluations_to_within_1pct"));
+}
+
 TEST(SimulateCommand, JsonPerStrategy) {
   TempDir dir;
   const auto r =
@@ -232,7 +268,7 @@ TEST(SimulateCommand, BadInputExitsTwo) {
   TempDir dir;
   const std::string db = MakeDatabase(dir);
   for (const std::string args : {"--strategy hill_climbing", "--strategy random,", "--runs 0", "--budget -1",
-                                 "--size 8192y8192", "--frobnicate"}) {
+                                 "--size 8192y8192", "--frobnicate", "--within 101", "--within 1.5"}) {
     const auto r = RunTuner("simulate transpose " + args + " --db " + db);
     EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
     EXPECT_TRUE(r.out.empty()) << args;

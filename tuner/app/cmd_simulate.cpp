@@ -1,5 +1,5 @@
 // tuner simulate: replay a complete stored sweep without a GPU and count, per search strategy, the
-// evaluations needed to come within 5% of the sweep's optimum (simulation.h).
+// evaluations needed to come within 5% (--within) of the sweep's optimum (simulation.h).
 #include <algorithm>
 #include <functional>
 #include <iostream>
@@ -22,6 +22,8 @@
 #include "db/row_json.h"
 #include "exchange/imported_sweep.h"
 #include "search/simulation.h"
+#include "sweep/guided_search.h"
+#include "sweep/strategy_choice.h"
 #include "sweep/warm_sources.h"
 #include "template/problem_size.h"
 
@@ -31,8 +33,8 @@ namespace {
 
 using nlohmann::ordered_json;
 
-constexpr double kTolerance = 0.05;
 constexpr long long kMaxRuns = 100000;
+constexpr int kAutoCompileThreads = 16;  // the H100 host's cores: tune's sample and look-ahead there
 
 struct SimulateOptions {
   std::string kernel;
@@ -42,6 +44,7 @@ struct SimulateOptions {
   StrategyOptions strategy;  // budget and seed; the name is set per strategy
   bool warm_start = false;   // each strategy but brute force also from the other stored sweeps
   std::string orders_path;   // --orders: each run's configurations in order, as JSON lines ("": none)
+  double tolerance = 0.05;   // --within: the target, a fraction above the optimum
 };
 
 // One GPU's complete sweep, replayable.
@@ -57,7 +60,7 @@ std::vector<std::string> ParseStrategies(const std::string& text) {
   for (std::size_t start = 0; start <= text.size();) {
     const std::size_t comma = std::min(text.find(',', start), text.size());
     names.push_back(text.substr(start, comma - start));
-    RequireStrategyName(names.back());
+    RequireStrategyName(names.back(), {kAutoStrategy});
     start = comma + 1;
   }
   return names;
@@ -74,6 +77,8 @@ SimulateOptions ReadOptions(const po::variables_map& vm) {
   o.strategy.seed = SeedOption(vm);
   o.warm_start = vm.count("warm-start") > 0;
   if (vm.count("orders")) o.orders_path = vm["orders"].as<std::string>();
+  o.tolerance = ParseWholeNumber("within", vm["within"].as<std::string>(), 0, 100,
+                                 "a percentage above the optimum") / 100.0;
   return o;
 }
 
@@ -91,6 +96,17 @@ std::shared_ptr<const WarmStart> WarmStartFor(db::Store& store, const SimulateOp
   return nullptr;
 }
 
+// --strategy auto as tune runs it when it searches: its estimate's random sample measured first,
+// then the Bayesian strategy under its stopping rule, proposals made a look-ahead ahead of results,
+// all as on a host of kAutoCompileThreads cores.
+void AsAutoSearches(StrategyOptions& options, ReplayShape& shape) {
+  options.name = "bayesian";
+  options.min_expected_gain = kAutoMinExpectedGain;
+  options.patience = kAutoPatience;
+  shape.random_sample = EstimateSampleSize(kAutoCompileThreads);
+  shape.look_ahead = DefaultLookAhead(kAutoCompileThreads);
+}
+
 // Each strategy's summary from a cold start, and with a warm start (but brute force's) where there is one.
 std::vector<StrategySummary> SimulateSweep(const StoredSweep& sweep, const SimulateOptions& o,
                                            const std::shared_ptr<const WarmStart>& warm,
@@ -99,11 +115,14 @@ std::vector<StrategySummary> SimulateSweep(const StoredSweep& sweep, const Simul
   for (const std::string& name : o.strategies) {
     StrategyOptions options = o.strategy;
     options.name = name;
-    summaries.push_back(SimulateStrategy(sweep.landscape, options, o.runs, kTolerance, run_done));
+    ReplayShape shape;
+    if (name == kAutoStrategy) AsAutoSearches(options, shape);
+    summaries.push_back(SimulateStrategy(sweep.landscape, options, o.runs, o.tolerance, run_done, {}, shape));
+    summaries.back().strategy = name;
     if (!warm || name == "brute_force") continue;
     options.warm = warm;
-    summaries.push_back(SimulateStrategy(sweep.landscape, options, o.runs, kTolerance, run_done));
-    summaries.back().strategy += " (warm)";
+    summaries.push_back(SimulateStrategy(sweep.landscape, options, o.runs, o.tolerance, run_done, {}, shape));
+    summaries.back().strategy = name + " (warm)";
   }
   return summaries;
 }
@@ -164,12 +183,15 @@ std::vector<StoredSweep> CompleteSweeps(const std::map<std::string, std::vector<
 
 ordered_json OptionalJson(const std::optional<double>& value) { return value ? ordered_json(*value) : ordered_json(); }
 
-ordered_json SummaryJson(const StrategySummary& s) {
+// "5pct" for 0.05: the JSON keys and the table name the target.
+std::string PercentKey(double tolerance) { return Fixed(tolerance * 100, 0) + "pct"; }
+
+ordered_json SummaryJson(const StrategySummary& s, double tolerance) {
   return {{"strategy", s.strategy},
           {"runs", s.runs},
           {"reached", s.reached},
           {"reached_fraction", s.runs ? static_cast<double>(s.reached) / static_cast<double>(s.runs) : 0.0},
-          {"evaluations_to_within_5pct",
+          {"evaluations_to_within_" + PercentKey(tolerance),
            {{"mean", OptionalJson(s.mean_to_target)},
             {"median", OptionalJson(s.median_to_target)},
             {"min", s.min_to_target ? ordered_json(*s.min_to_target) : ordered_json()},
@@ -179,22 +201,22 @@ ordered_json SummaryJson(const StrategySummary& s) {
           {"methodology_score", OptionalJson(s.methodology_score)}};
 }
 
-ordered_json SweepJson(const StoredSweep& sweep, const std::vector<StrategySummary>& summaries) {
+ordered_json SweepJson(const StoredSweep& sweep, const std::vector<StrategySummary>& summaries, double tolerance) {
   const Landscape& l = sweep.landscape;
   const std::size_t optimum = *l.Optimum();
   std::size_t within = 0;
-  for (const auto& t : l.time_ms) within += t && *t <= *l.time_ms[optimum] * (1 + kTolerance);
+  for (const auto& t : l.time_ms) within += t && *t <= *l.time_ms[optimum] * (1 + tolerance);
   ordered_json out = {
       {"gpu", db::ToJson(sweep.gpu)},
       {"imported", IsImportedGpu(sweep.gpu)},
       {"template_hash", sweep.template_hash},
       {"candidates", l.candidates.size()},
       {"ok", l.OkCount()},
-      {"within_5pct", within},
+      {"within_" + PercentKey(tolerance), within},
       {"optimum",
        {{"params", ordered_json::parse(ParamsJson(l.candidates[optimum]))}, {"time_ms", *l.time_ms[optimum]}}},
       {"strategies", ordered_json::array()}};
-  for (const StrategySummary& s : summaries) out["strategies"].push_back(SummaryJson(s));
+  for (const StrategySummary& s : summaries) out["strategies"].push_back(SummaryJson(s, tolerance));
   return out;
 }
 
@@ -208,7 +230,7 @@ void PrintSweep(const StoredSweep& sweep, const std::vector<StrategySummary>& su
             << " candidates, " << l.OkCount() << " ok, optimum " << Fixed(*l.time_ms[optimum], 4) << " ms "
             << ParamsJson(l.candidates[optimum]) << "\n";
   TextTable table(
-      {"strategy", "reached", "evals to 5% mean", "median", "min", "max", "evals used", "best/opt", "score"});
+      {"strategy", "reached", "evals to " + Fixed(o.tolerance * 100, 0) + "% mean", "median", "min", "max", "evals used", "best/opt", "score"});
   for (const StrategySummary& s : summaries)
     table.Add({s.strategy, std::to_string(s.reached) + "/" + std::to_string(s.runs), Cell(s.mean_to_target),
                Cell(s.median_to_target), s.min_to_target ? std::to_string(*s.min_to_target) : "-",
@@ -246,7 +268,7 @@ int RunSimulate(int argc, char** argv) {
   const CommandSpec spec{
       "simulate",
       "tuner simulate KERNEL [--size WxH] [--device NAME] [--strategy S|all] [--budget N] [--runs R] "
-      "[--seed S] [--warm-start] [--orders FILE] [--db PATH] [--json]",
+      "[--seed S] [--within PCT] [--warm-start] [--orders FILE] [--db PATH] [--json]",
       "Replay a complete stored sweep without a GPU: each strategy's evaluations are answered from\n"
       "the stored results. Prints, per strategy, how many evaluations it needed to come within 5% of\n"
       "the optimum (over R runs seeded S, S+1, ...), how often it got there within the budget, and the\n"
@@ -260,8 +282,12 @@ int RunSimulate(int argc, char** argv) {
   AddSizeOption(options, "problem size of the stored sweep; omitted sizes take the template's defaults");
   AddDeviceOption(options, "default: every one");
   options.add_options()("strategy", po::value<std::string>()->default_value("all"),
-                        "all, or a comma-separated list of: brute_force, random, annealing, genetic, bayesian");
+                        "all, or a comma-separated list of: brute_force, random, annealing, genetic, bayesian, "
+                        "auto (tune's default as it searches on a 16-core host: its 16-candidate estimate sample, "
+                        "then bayesian under auto's stopping rule, 16 proposals ahead of the results)");
   AddBudgetOption(options, "at most N evaluations per run (0: until the strategy stops)");
+  options.add_options()("within", po::value<std::string>()->default_value("5"),
+                        "the target: within PCT percent of the optimum (0 to 100)");
   options.add_options()("runs", po::value<std::string>()->default_value("50"),
                         "runs per strategy, seeded S, S+1, ... (1 to 100000)");
   AddSeedOption(options, "0", "seed of the first run (0 to 2^64-1)");
@@ -286,7 +312,7 @@ int RunSimulate(int argc, char** argv) {
   const std::string hash = templ ? templ->hash : store.LatestTemplateHash(o.kernel);
   const auto groups = RowsPerGpu(store, o, DeviceFilter(vm), hash);
   ordered_json doc = {{"kernel", o.kernel},       {"size", o.size_key},
-                      {"database", store.path()}, {"tolerance", kTolerance},
+                      {"database", store.path()}, {"tolerance", o.tolerance},
                       {"runs", o.runs},           {"budget", o.strategy.max_evaluations},
                       {"seed", o.strategy.seed},  {"sweeps", ordered_json::array()}};
   const auto sweeps = CompleteSweeps(groups, templ, o, hash);
@@ -303,7 +329,7 @@ int RunSimulate(int argc, char** argv) {
     progress.Finish();
     if (!o.orders_path.empty()) orders += OrderLines(sweep, summaries);
     if (JsonOutput(vm))
-      doc["sweeps"].push_back(SweepJson(sweep, summaries));
+      doc["sweeps"].push_back(SweepJson(sweep, summaries, o.tolerance));
     else
       PrintSweep(sweep, summaries, o);
   }

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "search/gaussian_process.h"
+#include "search/length_scales.h"
 #include "search/strategy_base.h"
 
 namespace tuner {
@@ -43,7 +44,7 @@ class BayesianOptimisation : public StrategyBase {
   BayesianOptimisation(CandidateGraph space, const StrategyOptions& options)
       : StrategyBase(space.size(), options),
         space_(std::move(space)),
-        patience_(std::clamp(space_.size() / 8, kMinPatience, kMaxPatience)),
+        patience_(options.patience ? options.patience : std::clamp(space_.size() / 8, kMinPatience, kMaxPatience)),
         min_expected_gain_(options.min_expected_gain) {
     if (options.warm) TakePrior(options.warm->prior);
     ChoosePool();
@@ -109,7 +110,7 @@ class BayesianOptimisation : public StrategyBase {
     ys_.push_back(y);
     observed_.push_back(candidate);
     residuals_.push_back(y - PriorMean(candidate));
-    if (model_) model_->Add(xs_.back(), residuals_.back());
+    if (model_) model_->Add(Scaled(xs_.back(), scales_), residuals_.back());
   }
 
   // What the prior predicts of a candidate's log time (0 without a prior: the model is of the times).
@@ -137,11 +138,11 @@ class BayesianOptimisation : public StrategyBase {
 
   void Refit() {
     FitPrior();
-    const GpHyper hyper = MostLikelyHyper(HyperGrid(), xs_, residuals_);
+    scales_ = MostLikelyLengthScales(HyperGrid(), xs_, residuals_);
     Eigen::MatrixXd pool(static_cast<Eigen::Index>(space_.dimensions()), static_cast<Eigen::Index>(pool_.size()));
-    for (std::size_t i = 0; i < pool_.size(); ++i) pool.col(static_cast<Eigen::Index>(i)) = Point(pool_[i]);
-    model_ = std::make_unique<GaussianProcess>(std::move(pool), hyper);
-    for (std::size_t i = 0; i < xs_.size(); ++i) model_->Add(xs_[i], residuals_[i]);
+    for (std::size_t i = 0; i < pool_.size(); ++i) pool.col(static_cast<Eigen::Index>(i)) = Scaled(Point(pool_[i]), scales_);
+    model_ = std::make_unique<GaussianProcess>(std::move(pool), GpHyper{1.0, scales_.noise});
+    for (std::size_t i = 0; i < xs_.size(); ++i) model_->Add(Scaled(xs_[i], scales_), residuals_[i]);
     next_refit_ = static_cast<std::size_t>(std::ceil(kRefitGrowth * static_cast<double>(xs_.size())));
   }
 
@@ -174,10 +175,12 @@ class BayesianOptimisation : public StrategyBase {
 
   // Proposals made before the results of earlier ones are in (a sweep compiling ahead) would crowd
   // around one spot: each pending candidate damps the score of those the model correlates with it
-  // (local penalisation). Without pending candidates, 1.
+  // (local penalisation), by the one length scale for all parameters: with a parameter's own short
+  // scale a step along it would hardly damp, and a batch would line up along that parameter.
+  // Without pending candidates, 1.
   double PendingPenalty(std::size_t candidate, const std::vector<Eigen::VectorXd>& pending) const {
     if (pending.empty()) return 1.0;
-    const Eigen::VectorXd x = Point(candidate);
+    const Eigen::VectorXd x = Point(candidate) / scales_.isotropic;
     double penalty = 1.0;
     for (const Eigen::VectorXd& p : pending) penalty *= 1.0 - model_->Correlation(x, p);
     return penalty;
@@ -185,13 +188,33 @@ class BayesianOptimisation : public StrategyBase {
 
   std::vector<Eigen::VectorXd> PendingPoints() const {
     std::vector<Eigen::VectorXd> points;
-    for (const std::size_t c : Pending()) points.push_back(Point(c));
+    for (const std::size_t c : Pending()) points.push_back(Point(c) / scales_.isotropic);
     return points;
   }
 
+  // Once the model has nothing more to offer: the unvisited candidates that differ from the fastest
+  // in one parameter (any other value of it, the nearest first), until it has none, so that the
+  // search ends on an optimum along every parameter. They are proposed together, and compile together.
+  std::optional<std::size_t> Polish() {
+    polishing_ = true;
+    if (!Best()) return std::nullopt;
+    const std::vector<std::size_t>& at = space_.Coordinates(*Best());
+    std::size_t widest = 0;
+    for (std::size_t d = 0; d < space_.dimensions(); ++d) widest = std::max(widest, space_.Extent(d));
+    for (std::size_t step = 1; step < widest; ++step)
+      for (std::size_t d = 0; d < space_.dimensions(); ++d)
+        for (const std::size_t rank : {at[d] - step, at[d] + step}) {  // below 0 wraps past the extent
+          if (rank >= space_.Extent(d)) continue;
+          std::vector<std::size_t> coordinates = at;
+          coordinates[d] = rank;
+          const std::optional<std::size_t> c = space_.Find(coordinates);
+          if (c && !Visited(*c)) return c;
+        }
+    return std::nullopt;
+  }
+
   std::optional<std::size_t> Propose() override {
-    if (Best() && SinceImprovement() >= patience_) return std::nullopt;
-    if (xs_.size() >= kMaxObservations) return std::nullopt;
+    if (polishing_ || (Best() && SinceImprovement() >= patience_) || xs_.size() >= kMaxObservations) return Polish();
     if (!slowest_ || xs_.size() < (prior_.empty() ? kInitialSamples : kWarmInitialSamples)) return RandomUnvisited();
     if (!model_ || xs_.size() >= next_refit_) Refit();
     double log_scale = 1;
@@ -213,7 +236,7 @@ class BayesianOptimisation : public StrategyBase {
     }
     // An expected improvement of d in log time is a time expected 1 - e^-d below the best.
     if (min_expected_gain_ > 0 && chosen && 1 - std::exp(-greatest_improvement * log_scale) < min_expected_gain_)
-      return std::nullopt;
+      return Polish();
     return chosen ? chosen : RandomUnvisited();  // the pool is spent: outside it
   }
 
@@ -229,8 +252,10 @@ class BayesianOptimisation : public StrategyBase {
   double prior_offset_ = 0, prior_weight_ = 1;
   std::vector<std::size_t> failed_;  // failed before any candidate passed: not yet in the model
   std::optional<double> slowest_;    // the largest log time that passed
+  LengthScales scales_;  // the model's, chosen at each refit
   std::unique_ptr<GaussianProcess> model_;
   std::size_t next_refit_ = 0;
+  bool polishing_ = false;  // the model stopped: only the lines through the fastest candidate are left
 };
 
 }  // namespace

@@ -47,6 +47,9 @@ struct StrategyOptions {
   // The Bayesian strategy stops once the model expects no unmeasured candidate to beat the best by
   // this fraction (0.005: 0.5%); 0: only its patience (and the budget) stop it. Others ignore it.
   double min_expected_gain = 0;
+  // The Bayesian strategy stops after this many evaluations without a better time; 0: its own,
+  // max(20, min(100, candidates / 8)). Others ignore it.
+  std::size_t patience = 0;
 };
 
 // The strategy names MakeStrategy accepts, brute force first.

@@ -1,11 +1,13 @@
 #include "search/simulation.h"
 
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <set>
 #include <tuple>
 
 #include "search/methodology_score.h"
+#include "search/strategy_base.h"
 
 namespace tuner {
 
@@ -100,16 +102,48 @@ Landscape LandscapeFromRecordsOnly(const std::vector<db::MeasurementRecord>& rec
   return landscape;
 }
 
-SimulatedRun SimulateRun(const Landscape& landscape, const StrategyOptions& options, double target_ms) {
+namespace {
+
+// tune --strategy auto's sample: `count` distinct candidates drawn with the run's seed.
+std::vector<std::size_t> RandomSample(std::size_t candidates, std::size_t count, unsigned long long seed) {
+  std::vector<std::size_t> all(candidates);
+  for (std::size_t c = 0; c < candidates; ++c) all[c] = c;
+  StrategyRng rng(seed);
+  count = std::min(count, candidates);
+  for (std::size_t i = 0; i < count; ++i) std::swap(all[i], all[i + rng.Below(candidates - i)]);
+  all.resize(count);
+  return all;
+}
+
+}  // namespace
+
+SimulatedRun SimulateRun(const Landscape& landscape, const StrategyOptions& options, double target_ms,
+                         const ReplayShape& shape) {
   const auto strategy = MakeStrategy(options, landscape.candidates, landscape.params);
   std::vector<Evaluation> history;
   SimulatedRun run;
-  while (const std::optional<std::size_t> next = strategy->Next(history)) {
-    const std::optional<double>& time = landscape.time_ms.at(*next);
-    history.push_back({*next, time.has_value(), time.value_or(0)});
-    run.order.push_back(*next);
+  const auto evaluate = [&](std::size_t candidate) {
+    const std::optional<double>& time = landscape.time_ms.at(candidate);
+    history.push_back({candidate, time.has_value(), time.value_or(0)});
+    run.order.push_back(candidate);
     if (time && (!run.best_ms || *time < *run.best_ms)) run.best_ms = time;
     if (time && *time <= target_ms && !run.evaluations_to_target) run.evaluations_to_target = history.size();
+  };
+  for (const std::size_t c : RandomSample(landscape.candidates.size(), shape.random_sample, options.seed)) evaluate(c);
+  // Proposals in flight, oldest first; once the strategy stops, those already proposed are still
+  // evaluated (their compiles were under way).
+  std::deque<std::size_t> proposed;
+  for (bool done = false;;) {
+    while (!done && proposed.size() < std::max<std::size_t>(shape.look_ahead, 1)) {
+      const std::optional<std::size_t> next = strategy->Next(history);
+      if (next)
+        proposed.push_back(*next);
+      else
+        done = true;
+    }
+    if (proposed.empty()) break;
+    evaluate(proposed.front());
+    proposed.pop_front();
   }
   run.evaluations = history.size();
   return run;
@@ -121,7 +155,7 @@ double EvaluationCostMs(const db::MeasurementRecord& record) {
 
 StrategySummary SimulateStrategy(const Landscape& landscape, const StrategyOptions& options, std::size_t runs,
                                  double tolerance, const std::function<void()>& run_done,
-                                 const MethodologySettings& score_settings) {
+                                 const MethodologySettings& score_settings, const ReplayShape& shape) {
   const std::optional<std::size_t> optimum = landscape.Optimum();
   if (!optimum) throw std::invalid_argument("no candidate of the stored sweep succeeded: nothing to search for");
   const double optimum_ms = *landscape.time_ms[*optimum];
@@ -132,7 +166,7 @@ StrategySummary SimulateStrategy(const Landscape& landscape, const StrategyOptio
   for (std::size_t r = 0; r < runs; ++r) {
     StrategyOptions seeded = options;
     seeded.seed = options.seed + r;
-    const SimulatedRun run = SimulateRun(landscape, seeded, optimum_ms * (1 + tolerance));
+    const SimulatedRun run = SimulateRun(landscape, seeded, optimum_ms * (1 + tolerance), shape);
     evaluations += static_cast<double>(run.evaluations);
     if (run.best_ms) {
       ratio += *run.best_ms / optimum_ms;

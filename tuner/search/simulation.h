@@ -45,6 +45,15 @@ Landscape LandscapeFromRecords(std::vector<ParamValues> candidates, std::vector<
 // the candidates in odometer order over those values (brute force's order).
 Landscape LandscapeFromRecordsOnly(const std::vector<db::MeasurementRecord>& records);
 
+// How a sweep feeds the strategy, as tune does it: `random_sample` seeded random candidates
+// evaluated first (tune --strategy auto's estimate sample, which the search then sees as history),
+// and `look_ahead` proposals asked for before the oldest one's result is in (the compile threads
+// a guided search keeps busy, sweep/guided_search.h; 1: one proposal, one result).
+struct ReplayShape {
+  std::size_t random_sample = 0;
+  std::size_t look_ahead = 1;
+};
+
 // One seeded run of a strategy until it stops.
 struct SimulatedRun {
   std::size_t evaluations = 0;
@@ -52,7 +61,8 @@ struct SimulatedRun {
   std::optional<double> best_ms;
   std::vector<std::size_t> order;  // the candidates in the order evaluated
 };
-SimulatedRun SimulateRun(const Landscape& landscape, const StrategyOptions& options, double target_ms);
+SimulatedRun SimulateRun(const Landscape& landscape, const StrategyOptions& options, double target_ms,
+                         const ReplayShape& shape = {});
 
 struct StrategySummary {
   std::string strategy;
@@ -77,6 +87,6 @@ double EvaluationCostMs(const db::MeasurementRecord& record);
 // progress). Throws std::invalid_argument when the landscape has no ok candidate.
 StrategySummary SimulateStrategy(const Landscape& landscape, const StrategyOptions& options, std::size_t runs,
                                  double tolerance = 0.05, const std::function<void()>& run_done = {},
-                                 const MethodologySettings& score_settings = {});
+                                 const MethodologySettings& score_settings = {}, const ReplayShape& shape = {});
 
 }  // namespace tuner

@@ -52,7 +52,7 @@ StrategyChoice ChooseStrategy(const BruteForceCost& cost, double threshold_s) {
   return {"bayesian",
           estimate + "searching instead (stops when the expected gain is below " + Percent(kAutoMinExpectedGain) +
               "); --strategy brute_force measures all",
-          seconds, kAutoMinExpectedGain};
+          seconds, kAutoMinExpectedGain, kAutoPatience};
 }
 
 StrategyChoice BruteForceToShare(const std::string& option) {
@@ -66,6 +66,7 @@ nlohmann::json ToJson(const StrategyChoice& choice) {
   nlohmann::json json = {{"name", choice.strategy}, {"reason", choice.reason}};
   if (choice.brute_force_s) json["brute_force_estimate_s"] = *choice.brute_force_s;
   if (choice.min_expected_gain > 0) json["min_expected_gain"] = choice.min_expected_gain;
+  if (choice.patience > 0) json["patience"] = choice.patience;
   return json;
 }
 

@@ -3,7 +3,8 @@
 // cubin-cache hits cost nothing, its misses give the compile time; the GPU's share at a floor per
 // candidate), and the choice it leads to: brute force when it takes at most kAutoThresholdS, else
 // the Bayesian strategy (warm-started where the store allows), stopped once the expected gain of a
-// further evaluation is below kAutoMinExpectedGain.
+// further evaluation is below kAutoMinExpectedGain or after kAutoPatience evaluations without a
+// better time.
 #pragma once
 
 #include <cstddef>
@@ -16,6 +17,10 @@ namespace tuner {
 inline constexpr char kAutoStrategy[] = "auto";
 inline constexpr double kAutoThresholdS = 120;         // two minutes: longer is worth a search
 inline constexpr double kAutoMinExpectedGain = 0.005;  // the search stops when it expects < 0.5%
+// or after this many evaluations without a better time: on the published convolution sweeps 30
+// reached 1% in 31 of 60 replays in 116 evaluations, 100 (the strategy's own there) in 37 of 60 in
+// 218, and a compile of a large candidate takes seconds (bench/benchmarks.md)
+inline constexpr std::size_t kAutoPatience = 30;
 inline constexpr double kGpuFloorS = 0.02;             // a candidate's worker round trip: check and one launch
 
 struct BruteForceCost {
@@ -35,6 +40,7 @@ struct StrategyChoice {
   std::string reason;                   // one line for stderr and tune --json
   std::optional<double> brute_force_s;  // the estimate, when one was made
   double min_expected_gain = 0;         // the search's stopping rule (0: none)
+  std::size_t patience = 0;             // and its evaluations without a better time (0: the strategy's own)
 };
 
 // Candidates compiled to estimate: one per compile thread, 4 to 16.

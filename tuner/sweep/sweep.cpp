@@ -174,6 +174,7 @@ StrategyOptions SweepRun::ChooseStrategy() {
   std::cerr << "tuner tune: " << outcome_.strategy.reason << "\n";
   chosen.name = outcome_.strategy.strategy;
   chosen.min_expected_gain = outcome_.strategy.min_expected_gain;
+  chosen.patience = outcome_.strategy.patience;
   return chosen;
 }
 
