@@ -7,6 +7,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <thread>
 
 #include "app/cli.h"
 #include "app/command_options.h"
@@ -22,6 +23,7 @@
 #include "db/row_json.h"
 #include "exchange/imported_sweep.h"
 #include "search/simulation.h"
+#include "sweep/strategy_choice.h"
 #include "sweep/warm_sources.h"
 #include "template/problem_size.h"
 
@@ -57,7 +59,7 @@ std::vector<std::string> ParseStrategies(const std::string& text) {
   for (std::size_t start = 0; start <= text.size();) {
     const std::size_t comma = std::min(text.find(',', start), text.size());
     names.push_back(text.substr(start, comma - start));
-    RequireStrategyName(names.back());
+    RequireStrategyName(names.back(), {kAutoStrategy});
     start = comma + 1;
   }
   return names;
@@ -91,19 +93,32 @@ std::shared_ptr<const WarmStart> WarmStartFor(db::Store& store, const SimulateOp
   return nullptr;
 }
 
-// Each strategy's summary from a cold start, and with a warm start (but brute force's) where there is one.
+// What `tune --strategy auto` would choose here for this space, from its stored compile and run
+// times and this machine's compile threads (tune's default), said on stderr.
+StrategyChoice AutoChoice(const StoredSweep& sweep) {
+  const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  StrategyChoice choice = ChooseStrategy(StoredBruteForceCost(sweep.landscape.cost_ms, threads));
+  std::cerr << "tuner simulate: " << sweep.gpu.name << ": auto: " << choice.reason << "\n";
+  return choice;
+}
+
+// Each strategy's summary from a cold start, and with a warm start (but brute force's) where there
+// is one. `auto` runs what tune's default would run (`choice`), under its own name.
 std::vector<StrategySummary> SimulateSweep(const StoredSweep& sweep, const SimulateOptions& o,
                                            const std::shared_ptr<const WarmStart>& warm,
+                                           const std::optional<StrategyChoice>& choice,
                                            const std::function<void()>& run_done) {
   std::vector<StrategySummary> summaries;
   for (const std::string& name : o.strategies) {
     StrategyOptions options = o.strategy;
-    options.name = name;
+    options.name = name == kAutoStrategy ? choice->strategy : name;
+    if (name == kAutoStrategy) options.min_expected_gain = choice->min_expected_gain;
     summaries.push_back(SimulateStrategy(sweep.landscape, options, o.runs, kTolerance, run_done));
-    if (!warm || name == "brute_force") continue;
+    summaries.back().strategy = name;
+    if (!warm || options.name == "brute_force") continue;
     options.warm = warm;
     summaries.push_back(SimulateStrategy(sweep.landscape, options, o.runs, kTolerance, run_done));
-    summaries.back().strategy += " (warm)";
+    summaries.back().strategy = name + " (warm)";
   }
   return summaries;
 }
@@ -179,7 +194,8 @@ ordered_json SummaryJson(const StrategySummary& s) {
           {"methodology_score", OptionalJson(s.methodology_score)}};
 }
 
-ordered_json SweepJson(const StoredSweep& sweep, const std::vector<StrategySummary>& summaries) {
+ordered_json SweepJson(const StoredSweep& sweep, const std::vector<StrategySummary>& summaries,
+                       const std::optional<StrategyChoice>& choice) {
   const Landscape& l = sweep.landscape;
   const std::size_t optimum = *l.Optimum();
   std::size_t within = 0;
@@ -195,6 +211,7 @@ ordered_json SweepJson(const StoredSweep& sweep, const std::vector<StrategySumma
        {{"params", ordered_json::parse(ParamsJson(l.candidates[optimum]))}, {"time_ms", *l.time_ms[optimum]}}},
       {"strategies", ordered_json::array()}};
   for (const StrategySummary& s : summaries) out["strategies"].push_back(SummaryJson(s));
+  if (choice) out["auto"] = ordered_json::parse(ToJson(*choice).dump());
   return out;
 }
 
@@ -260,7 +277,9 @@ int RunSimulate(int argc, char** argv) {
   AddSizeOption(options, "problem size of the stored sweep; omitted sizes take the template's defaults");
   AddDeviceOption(options, "default: every one");
   options.add_options()("strategy", po::value<std::string>()->default_value("all"),
-                        "all, or a comma-separated list of: brute_force, random, annealing, genetic, bayesian");
+                        "all, or a comma-separated list of: auto (what tune's default would run here: brute force "
+                        "or a search, chosen from the stored compile and run times), brute_force, random, annealing, "
+                        "genetic, bayesian");
   AddBudgetOption(options, "at most N evaluations per run (0: until the strategy stops)");
   options.add_options()("runs", po::value<std::string>()->default_value("50"),
                         "runs per strategy, seeded S, S+1, ... (1 to 100000)");
@@ -296,14 +315,16 @@ int RunSimulate(int argc, char** argv) {
   ProgressCounts runs{sweeps.size() * o.strategies.size() * o.runs * (o.warm_start ? 2 : 1), 0, 0, 0};
   for (const StoredSweep& sweep : sweeps) {
     const auto warm = o.warm_start ? WarmStartFor(store, o, sweep) : nullptr;
-    const std::vector<StrategySummary> summaries = SimulateSweep(sweep, o, warm, [&] {
+    const bool has_auto = std::count(o.strategies.begin(), o.strategies.end(), kAutoStrategy) > 0;
+    const std::optional<StrategyChoice> choice = has_auto ? std::optional(AutoChoice(sweep)) : std::nullopt;
+    const std::vector<StrategySummary> summaries = SimulateSweep(sweep, o, warm, choice, [&] {
       ++runs.done;
       progress.Update(0, runs);
     });
     progress.Finish();
     if (!o.orders_path.empty()) orders += OrderLines(sweep, summaries);
     if (JsonOutput(vm))
-      doc["sweeps"].push_back(SweepJson(sweep, summaries));
+      doc["sweeps"].push_back(SweepJson(sweep, summaries, choice));
     else
       PrintSweep(sweep, summaries, o);
   }
