@@ -75,6 +75,26 @@ TEST(ResultsImport, AKernelTunerCacheBecomesAnImportedSweepThatSimulateReplaysAn
   EXPECT_NE(text.out.find("published results of NVIDIA Test GPU, not measured here"), std::string::npos) << text.out;
 }
 
+TEST(ResultsImport, SimulateReplaysAutoAsTuneWouldChooseFromTheStoredCosts) {
+  ImportFixture f;
+  ASSERT_EQ(f.Import("kernel-tuner-cache", kResults + "vector_add_cache.json").exit_code, 0);
+  const auto sim = RunCommand(kTuner + " simulate vector_add --templates " + f.kernels + " --db " + f.db +
+                              " --runs 3 --strategy auto,random --json");
+  ASSERT_EQ(sim.exit_code, 0) << sim.err;
+  const json doc = json::parse(sim.out);
+  const json& sweep = doc["sweeps"][0];
+  // 22 candidates whose stored compiles take well under a second: tune would measure them all.
+  EXPECT_EQ(sweep["auto"]["name"], "brute_force") << sweep.dump();
+  EXPECT_NE(sim.err.find("auto: 22 candidates: brute force about"), std::string::npos) << sim.err;
+  ASSERT_EQ(sweep["strategies"].size(), 2u);
+  EXPECT_EQ(sweep["strategies"][0]["strategy"], "auto");
+  EXPECT_EQ(sweep["strategies"][0]["evaluations_mean"], 22) << "brute force measures every candidate";
+  const auto unknown = RunCommand(kTuner + " simulate vector_add --templates " + f.kernels + " --db " + f.db +
+                                  " --strategy automatic");
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err.find("known: auto, brute_force"), std::string::npos) << unknown.err;
+}
+
 TEST(ResultsImport, AGzippedT4FileNeedsItsGpuModelNamed) {
   ImportFixture f;
   std::ofstream(f.dir.File("t4.json.gz"), std::ios::binary)

@@ -119,14 +119,20 @@ TEST(WarmStart, AWarmStartOfAnotherSpaceIsRefused) {
   EXPECT_THROW(MakeStrategy(options, Candidates(), Params()), std::invalid_argument);
 }
 
+// This GPU's landscape, its optimum at (ox, oy), to replay.
+Landscape Truth(double ox, double oy) {
+  Landscape truth;
+  truth.candidates = Candidates();
+  truth.params = Params();
+  for (const ParamValues& p : truth.candidates) truth.time_ms.push_back(Time(p, ox, oy, 1.0, 0.01));
+  return truth;
+}
+
 // Another GPU's landscape: the optimum one step away, everything 3x slower, its own ripple. From it
 // the Bayesian strategy comes within 5% in a handful of evaluations; from a cold start it needs more.
 TEST(WarmStart, TheBayesianStrategyGetsThereSoonerFromAnotherGpusSweep) {
   const std::vector<ParamValues> all = Candidates();
-  Landscape truth;
-  truth.candidates = all;
-  truth.params = Params();
-  for (const ParamValues& p : all) truth.time_ms.push_back(Time(p, 9, 4, 1.0, 0.01));
+  const Landscape truth = Truth(9, 4);
   StrategyOptions cold;
   cold.name = "bayesian";
   StrategyOptions warm = cold;
@@ -137,6 +143,20 @@ TEST(WarmStart, TheBayesianStrategyGetsThereSoonerFromAnotherGpusSweep) {
   ASSERT_TRUE(w.mean_to_target && c.mean_to_target);
   EXPECT_LE(*w.mean_to_target, static_cast<double>(kWarmSeeds)) << "a seed is within 5%";
   EXPECT_LT(*w.mean_to_target, *c.mean_to_target);
+}
+
+// `tune`'s default searches with a stopping rule (the expected gain below 0.5%). A warm start whose
+// seeds lie far from this GPU's optimum (another GPU's optimum at the other corner) must not stop on
+// them: the model believes its stop only after 20 evaluations without a better time, and gets there.
+TEST(WarmStart, UnderTheStoppingRuleAWarmSearchGoesOnPastMisleadingSeeds) {
+  StrategyOptions options;
+  options.name = "bayesian";
+  options.min_expected_gain = 0.005;
+  options.warm = std::make_shared<WarmStart>(MakeWarmStart(Candidates(), {Sweep(2, 2, 3.0, 0.01)}));
+  const StrategySummary s = SimulateStrategy(Truth(12, 12), options, 10);
+  EXPECT_EQ(s.reached, 10u);
+  EXPECT_GT(s.mean_evaluations, static_cast<double>(kWarmSeeds + 20));
+  EXPECT_LT(s.mean_best_ratio, 1.01);
 }
 
 }  // namespace

@@ -52,6 +52,17 @@ TEST(StrategyChoice, CachedCompilesCostNothing) {
   EXPECT_EQ(ChooseStrategy(Cost(1000, 0, 1.0, 16), 60).strategy, "bayesian");
 }
 
+TEST(StrategyChoice, AReplayEstimatesFromEveryCandidatesStoredCost) {
+  // 4,000 candidates of 1.5 s each on 8 threads: 750 s of compiles, 80 s of GPU floor.
+  const BruteForceCost slow = StoredBruteForceCost(std::vector<double>(4000, 1500.0), 8);
+  EXPECT_NEAR(slow.Seconds(), 4000 * 1.5 / 8 + 4000 * kGpuFloorS, 1e-6);
+  EXPECT_EQ(ChooseStrategy(slow).strategy, "bayesian");
+  // 22 quick ones: measured whole.
+  EXPECT_EQ(ChooseStrategy(StoredBruteForceCost(std::vector<double>(22, 300.0), 2)).strategy, "brute_force");
+  // Costs the store does not know (0) leave the GPU's floor alone.
+  EXPECT_NEAR(StoredBruteForceCost(std::vector<double>(1000, 0.0), 4).Seconds(), 1000 * kGpuFloorS, 1e-9);
+}
+
 TEST(StrategyChoice, NothingSampledIsTheGpusShareAlone) {
   BruteForceCost none;
   none.candidates = 0;

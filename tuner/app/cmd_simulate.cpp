@@ -107,19 +107,31 @@ void AsAutoSearches(StrategyOptions& options, ReplayShape& shape) {
   shape.look_ahead = DefaultLookAhead(kAutoCompileThreads);
 }
 
-// Each strategy's summary from a cold start, and with a warm start (but brute force's) where there is one.
+// What `tune --strategy auto` would choose for this space, from its stored compile and run times,
+// on a host of kAutoCompileThreads cores (as AsAutoSearches replays it), said on stderr.
+StrategyChoice AutoChoice(const StoredSweep& sweep) {
+  StrategyChoice choice = ChooseStrategy(StoredBruteForceCost(sweep.landscape.cost_ms, kAutoCompileThreads));
+  std::cerr << "tuner simulate: " << sweep.gpu.name << ": auto: " << choice.reason << "\n";
+  return choice;
+}
+
+// Each strategy's summary from a cold start, and with a warm start (but brute force's) where there
+// is one. `auto` runs what tune's default would run (`choice`): brute force, or its search as tune
+// runs it (AsAutoSearches), under its own name.
 std::vector<StrategySummary> SimulateSweep(const StoredSweep& sweep, const SimulateOptions& o,
                                            const std::shared_ptr<const WarmStart>& warm,
+                                           const std::optional<StrategyChoice>& choice,
                                            const std::function<void()>& run_done) {
   std::vector<StrategySummary> summaries;
   for (const std::string& name : o.strategies) {
     StrategyOptions options = o.strategy;
     options.name = name;
     ReplayShape shape;
-    if (name == kAutoStrategy) AsAutoSearches(options, shape);
+    if (name == kAutoStrategy && choice->strategy == "brute_force") options.name = "brute_force";
+    else if (name == kAutoStrategy) AsAutoSearches(options, shape);
     summaries.push_back(SimulateStrategy(sweep.landscape, options, o.runs, o.tolerance, run_done, {}, shape));
     summaries.back().strategy = name;
-    if (!warm || name == "brute_force") continue;
+    if (!warm || options.name == "brute_force") continue;
     options.warm = warm;
     summaries.push_back(SimulateStrategy(sweep.landscape, options, o.runs, o.tolerance, run_done, {}, shape));
     summaries.back().strategy = name + " (warm)";
@@ -201,7 +213,8 @@ ordered_json SummaryJson(const StrategySummary& s, double tolerance) {
           {"methodology_score", OptionalJson(s.methodology_score)}};
 }
 
-ordered_json SweepJson(const StoredSweep& sweep, const std::vector<StrategySummary>& summaries, double tolerance) {
+ordered_json SweepJson(const StoredSweep& sweep, const std::vector<StrategySummary>& summaries, double tolerance,
+                       const std::optional<StrategyChoice>& choice) {
   const Landscape& l = sweep.landscape;
   const std::size_t optimum = *l.Optimum();
   std::size_t within = 0;
@@ -217,6 +230,7 @@ ordered_json SweepJson(const StoredSweep& sweep, const std::vector<StrategySumma
        {{"params", ordered_json::parse(ParamsJson(l.candidates[optimum]))}, {"time_ms", *l.time_ms[optimum]}}},
       {"strategies", ordered_json::array()}};
   for (const StrategySummary& s : summaries) out["strategies"].push_back(SummaryJson(s, tolerance));
+  if (choice) out["auto"] = ordered_json::parse(ToJson(*choice).dump());
   return out;
 }
 
@@ -282,9 +296,10 @@ int RunSimulate(int argc, char** argv) {
   AddSizeOption(options, "problem size of the stored sweep; omitted sizes take the template's defaults");
   AddDeviceOption(options, "default: every one");
   options.add_options()("strategy", po::value<std::string>()->default_value("all"),
-                        "all, or a comma-separated list of: brute_force, random, annealing, genetic, bayesian, "
-                        "auto (tune's default as it searches on a 16-core host: its 16-candidate estimate sample, "
-                        "then bayesian under auto's stopping rule, 16 proposals ahead of the results)");
+                        "all, or a comma-separated list of: auto (what tune's default would run here: brute force "
+                        "when the stored compile and run times say it takes at most 2 minutes, else its search as on "
+                        "a 16-core host: a 16-candidate sample, then bayesian under auto's stopping rule, 16 proposals "
+                        "ahead of the results), brute_force, random, annealing, genetic, bayesian");
   AddBudgetOption(options, "at most N evaluations per run (0: until the strategy stops)");
   options.add_options()("within", po::value<std::string>()->default_value("5"),
                         "the target: within PCT percent of the optimum (0 to 100)");
@@ -322,14 +337,16 @@ int RunSimulate(int argc, char** argv) {
   ProgressCounts runs{sweeps.size() * o.strategies.size() * o.runs * (o.warm_start ? 2 : 1), 0, 0, 0};
   for (const StoredSweep& sweep : sweeps) {
     const auto warm = o.warm_start ? WarmStartFor(store, o, sweep) : nullptr;
-    const std::vector<StrategySummary> summaries = SimulateSweep(sweep, o, warm, [&] {
+    const bool has_auto = std::count(o.strategies.begin(), o.strategies.end(), kAutoStrategy) > 0;
+    const std::optional<StrategyChoice> choice = has_auto ? std::optional(AutoChoice(sweep)) : std::nullopt;
+    const std::vector<StrategySummary> summaries = SimulateSweep(sweep, o, warm, choice, [&] {
       ++runs.done;
       progress.Update(0, runs);
     });
     progress.Finish();
     if (!o.orders_path.empty()) orders += OrderLines(sweep, summaries);
     if (JsonOutput(vm))
-      doc["sweeps"].push_back(SweepJson(sweep, summaries, o.tolerance));
+      doc["sweeps"].push_back(SweepJson(sweep, summaries, o.tolerance, choice));
     else
       PrintSweep(sweep, summaries, o);
   }

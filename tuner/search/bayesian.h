@@ -8,7 +8,7 @@
 // Proposals asked for before earlier ones' results are in avoid the pending candidates' surroundings
 // (a sweep compiling ahead). It stops after a stretch without a better time, or, given
 // StrategyOptions::min_expected_gain, once no unmeasured candidate is expected to beat the best by
-// that fraction.
+// that fraction and at least 20 evaluations have brought no better time.
 #pragma once
 
 #include <memory>

@@ -45,7 +45,8 @@ struct StrategyOptions {
   // first, and the Bayesian strategy takes its prior. Null: a cold start.
   std::shared_ptr<const WarmStart> warm;
   // The Bayesian strategy stops once the model expects no unmeasured candidate to beat the best by
-  // this fraction (0.005: 0.5%); 0: only its patience (and the budget) stop it. Others ignore it.
+  // this fraction (0.005: 0.5%), after at least 20 evaluations without a better time; 0: only its
+  // patience (and the budget) stop it. Others ignore it.
   double min_expected_gain = 0;
   // The Bayesian strategy stops after this many evaluations without a better time; 0: its own,
   // max(20, min(100, candidates / 8)). Others ignore it.

@@ -27,6 +27,15 @@ std::string Percent(double fraction) {
 
 }  // namespace
 
+BruteForceCost StoredBruteForceCost(const std::vector<double>& cost_ms, int compile_threads) {
+  BruteForceCost cost;
+  cost.candidates = cost_ms.size();
+  cost.sampled = cost_ms.size();
+  cost.compile_threads = compile_threads;
+  for (const double ms : cost_ms) cost.sample_compile_s += ms / 1000;
+  return cost;
+}
+
 std::size_t EstimateSampleSize(int compile_threads) {
   return std::clamp<std::size_t>(static_cast<std::size_t>(std::max(compile_threads, 0)), 4, 16);
 }

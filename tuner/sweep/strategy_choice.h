@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tuner {
 
@@ -42,6 +43,11 @@ struct StrategyChoice {
   double min_expected_gain = 0;         // the search's stopping rule (0: none)
   std::size_t patience = 0;             // and its evaluations without a better time (0: the strategy's own)
 };
+
+// A replay's estimate (tuner simulate --strategy auto): every candidate's stored compile and run
+// time, `cost_ms` (0 where the store does not know), stands for its compile, spread over
+// `compile_threads`; the GPU's floor per candidate on top. Unknown costs leave the floor alone.
+BruteForceCost StoredBruteForceCost(const std::vector<double>& cost_ms, int compile_threads);
 
 // Candidates compiled to estimate: one per compile thread, 4 to 16.
 std::size_t EstimateSampleSize(int compile_threads);
