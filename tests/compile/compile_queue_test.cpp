@@ -1,5 +1,6 @@
 // A guided search's compile threads: jobs run once each, in the order queued; the ones not
-// started can be dropped and never run; a job's exception reaches whoever waits for it.
+// started can be dropped and never run; a job's exception reaches whoever waits for it; the first
+// of several jobs to finish can be waited for, and how long each has run is known.
 #include "compile/compile_queue.h"
 
 #include <gtest/gtest.h>
@@ -88,6 +89,28 @@ TEST(CompileQueue, AJobsExceptionReachesItsWaiterAndTheOthersGoOn) {
   EXPECT_THROW(queue.Wait(1), std::runtime_error);
   queue.Wait(0);
   queue.Wait(2);
+}
+
+TEST(CompileQueue, TheFirstOfSeveralJobsToFinishAndHowLongEachRan) {
+  Gate gate;
+  CompileQueue queue(2, [&](std::size_t key, int) {
+    if (key == 0) gate.Pass();  // 0 runs until the gate opens; 1 is done at once
+  });
+  EXPECT_FALSE(queue.Queued(0));
+  EXPECT_EQ(queue.Seconds(0), std::nullopt);  // not started
+  queue.Push(0);
+  queue.Push(1);
+  EXPECT_TRUE(queue.Queued(0));
+  EXPECT_EQ(queue.FirstDone({0, 1}), std::optional<std::size_t>(1));
+  gate.WaitForWaiting(1);
+  EXPECT_EQ(queue.FirstDone({0}, std::chrono::milliseconds(20)), std::nullopt);  // still running
+  const double running = *queue.Seconds(0);
+  EXPECT_GE(running, 0.015);  // it has run at least as long as the wait above
+  gate.Open();
+  queue.Wait(0);
+  EXPECT_GE(*queue.Seconds(0), running);
+  EXPECT_EQ(queue.FirstDone({0, 1}), std::optional<std::size_t>(0));  // both done: the first named
+  EXPECT_LT(*queue.Seconds(1), *queue.Seconds(0));
 }
 
 TEST(CompileQueue, DestroyedWithJobsQueuedItRunsOnlyThoseUnderWay) {

@@ -2,6 +2,7 @@
 // through the built binary on a temporary database filled through Store.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <nlohmann/json.hpp>
@@ -134,8 +135,8 @@ TEST(Simulation, BudgetLimitsHowOftenTheTargetIsReached) {
   EXPECT_LE(*s.max_to_target, 3u);
 }
 
-// tune --strategy auto's shape: its random sample first, then the strategy, which never proposes
-// a sampled candidate again; proposals made ahead of results are all evaluated.
+// tune --strategy auto's shape: its sample first (search/first_sample.h), then the strategy, which
+// never proposes a sampled candidate again; proposals made ahead of results are all evaluated.
 TEST(Simulation, ARandomSampleComesFirstAndIsNotProposedAgain) {
   const Landscape l = LandscapeFromRecords(TransposeCandidates(), Transpose().params, CompleteRecords());
   const SimulatedRun run = SimulateRun(l, {"brute_force", 0, 7, nullptr}, 0, {5, 1});
@@ -153,6 +154,40 @@ TEST(Simulation, ALookAheadKeepsEveryProposalAndTheBudget) {
   const SimulatedRun budgeted = SimulateRun(l, {"bayesian", 20, 3, nullptr}, 0, {0, 8});
   EXPECT_EQ(budgeted.evaluations, 20u);
   EXPECT_EQ(std::set<std::size_t>(budgeted.order.begin(), budgeted.order.end()).size(), 20u);
+}
+
+// Timed as tune runs a guided search: candidate 0 compiles for 5 s, the others for 0.1 s on four
+// threads, and the GPU measures those compiled meanwhile.
+TEST(Simulation, ATimedReplayMeasuresWhicheverProposalCompiledFirst) {
+  Landscape l = LandscapeFromRecords(TransposeCandidates(), Transpose().params, CompleteRecords());
+  l.compile_ms.assign(l.candidates.size(), 100.0);
+  l.compile_ms[0] = 5000;
+  l.cost_ms = l.compile_ms;  // no GPU time but the floor
+  ReplayShape timed;
+  timed.look_ahead = 4;
+  timed.compile_threads = 4;
+  timed.gpu_floor_s = 0.02;
+  const SimulatedRun untimed_run = SimulateRun(l, {"brute_force", 0, 0, nullptr}, 0, {0, 4});
+  EXPECT_EQ(untimed_run.order.front(), 0u);
+  EXPECT_EQ(untimed_run.seconds, 0);
+  // Under a budget every proposal is measured; without one, what has not compiled once the strategy
+  // stopped is not waited for.
+  const SimulatedRun run = SimulateRun(l, {"brute_force", l.candidates.size(), 0, nullptr}, 0, timed);
+  ASSERT_EQ(run.order.size(), l.candidates.size());
+  EXPECT_LT(SimulateRun(l, {"brute_force", 0, 0, nullptr}, 0, timed).order.size(), l.candidates.size());
+  EXPECT_EQ(std::vector<std::size_t>(run.order.begin(), run.order.begin() + 3), (std::vector<std::size_t>{1, 2, 3}));
+  const auto zero_at = std::find(run.order.begin(), run.order.end(), 0u) - run.order.begin();
+  EXPECT_GT(zero_at, 3);  // measured once compiled, after others compiled later
+  EXPECT_GT(run.seconds, 5.0);
+  // The search starts once the estimate settled: its first result no sooner.
+  timed.first_sample = 2;
+  timed.search_starts_s = [](const std::vector<std::size_t>& sample) {
+    EXPECT_EQ(sample.size(), 2u);
+    return 3.0;
+  };
+  const SimulatedRun started_late = SimulateRun(l, {"bayesian", 0, 0, nullptr}, 1e9, timed);
+  ASSERT_TRUE(started_late.seconds_to_target.has_value());
+  EXPECT_NEAR(*started_late.seconds_to_target, 3.02, 1e-9);
 }
 
 TEST(SimulateCommand, AutoAsTuneSearchesAndATargetOfOnePercent) {

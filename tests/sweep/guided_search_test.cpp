@@ -1,5 +1,6 @@
-// A guided search compiles what it measures and a short look-ahead, never the whole space, and
-// never waits for a compile once the strategy has stopped: a fake compiler counts the compiles.
+// A guided search compiles what it measures and a short look-ahead, never the whole space, never
+// waits for a compile once the strategy has stopped, and measures whichever proposal compiled
+// first: a fake compiler counts the compiles.
 #include "sweep/guided_search.h"
 
 #include <gtest/gtest.h>
@@ -46,7 +47,8 @@ GuidedRun RunGuided(const std::string& name, std::size_t look_ahead, int threads
   FakeCompiler compiler(space.candidates.size());
   GuidedRun run;
   {
-    GuidedSearch search(*strategy, look_ahead, threads, compiler.Work());
+    CompileQueue compiles(threads, compiler.Work());
+    GuidedSearch search(*strategy, look_ahead, compiles);
     std::vector<Evaluation> history;
     while (const auto next = search.Next(history)) {
       EXPECT_TRUE(compiler.compiled[*next]) << name << " measured candidate " << *next << " before its compile";
@@ -103,7 +105,7 @@ TEST(GuidedSearch, OnceTheStrategyStopsNoCompileIsWaitedForAndTheQueuedOnesAreDr
   std::vector<std::atomic<bool>> compiled(8);
   std::atomic<std::size_t> compiles{0};
   StopsAfterOneResult strategy;
-  GuidedSearch search(strategy, 4, 1, [&](std::size_t c, int) {
+  CompileQueue queue(1, [&](std::size_t c, int) {
     ++compiles;
     if (c > 0) {  // the first compiles at once; the rest hang until the gate opens
       std::unique_lock<std::mutex> lock(mutex);
@@ -111,6 +113,7 @@ TEST(GuidedSearch, OnceTheStrategyStopsNoCompileIsWaitedForAndTheQueuedOnesAreDr
     }
     compiled[c] = true;
   });
+  GuidedSearch search(strategy, 4, queue);
   std::vector<Evaluation> history;
   ASSERT_EQ(search.Next(history), std::optional<std::size_t>(0));  // 0 to 3 proposed, 0 compiled
   history.push_back({0, true, 1.0});
@@ -132,7 +135,8 @@ TEST(GuidedSearch, OnceTheStrategyStopsNoCompileIsWaitedForAndTheQueuedOnesAreDr
 TEST(GuidedSearch, UnderABudgetTheProposalsMadeAheadAreAllMeasured) {
   StopsAfterOneResult strategy;
   std::atomic<std::size_t> compiles{0};
-  GuidedSearch search(strategy, 4, 1, [&](std::size_t, int) { ++compiles; }, true);
+  CompileQueue queue(1, [&](std::size_t, int) { ++compiles; });
+  GuidedSearch search(strategy, 4, queue, true);
   std::vector<Evaluation> history;
   std::vector<std::size_t> measured;
   while (const auto next = search.Next(history)) {
@@ -141,6 +145,66 @@ TEST(GuidedSearch, UnderABudgetTheProposalsMadeAheadAreAllMeasured) {
   }
   EXPECT_EQ(measured, (std::vector<std::size_t>{0, 1, 2, 3}));
   EXPECT_EQ(compiles, 4u);
+}
+
+// Proposes 0, 1, 2, ... up to `count`, whatever the results.
+class ProposesInOrder : public SearchStrategy {
+ public:
+  explicit ProposesInOrder(std::size_t count) : count_(count) {}
+  std::optional<std::size_t> Next(const std::vector<Evaluation>&) override {
+    if (next_ == count_) return std::nullopt;
+    return next_++;
+  }
+
+ private:
+  std::size_t count_, next_ = 0;
+};
+
+// A large candidate's compile takes many seconds: the GPU measures the proposals compiled after it
+// meanwhile, and the slow one once it is ready.
+TEST(GuidedSearch, ASlowCompileHoldsUpNoOtherProposal) {
+  std::mutex mutex;
+  std::condition_variable opened;
+  bool open = false;
+  ProposesInOrder strategy(4);
+  CompileQueue queue(4, [&](std::size_t c, int) {
+    if (c != 0) return;
+    std::unique_lock<std::mutex> lock(mutex);  // candidate 0 compiles until the gate opens
+    opened.wait(lock, [&] { return open; });
+  });
+  GuidedSearch search(strategy, 4, queue, true);
+  std::vector<Evaluation> history;
+  std::vector<std::size_t> measured;
+  for (int i = 0; i < 3; ++i) {
+    const auto next = search.Next(history);
+    ASSERT_TRUE(next.has_value());
+    measured.push_back(*next);
+    history.push_back({*next, true, 1.0});
+  }
+  EXPECT_EQ(measured, (std::vector<std::size_t>{1, 2, 3}));
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    open = true;
+  }
+  opened.notify_all();
+  EXPECT_EQ(search.Next(history), std::optional<std::size_t>(0));
+  history.push_back({0, true, 1.0});
+  EXPECT_EQ(search.Next(history), std::nullopt);
+}
+
+// tune --strategy auto queues its estimate sample before the search starts; the strategy then
+// proposes those candidates first, and they are not compiled again.
+TEST(GuidedSearch, AProposalQueuedBeforeIsNotCompiledAgain) {
+  std::vector<std::atomic<int>> compiles(3);
+  CompileQueue queue(2, [&](std::size_t c, int) { ++compiles[c]; });
+  queue.Push(0);
+  queue.Push(1);
+  ProposesInOrder strategy(3);
+  GuidedSearch search(strategy, 4, queue, true);
+  std::vector<Evaluation> history;
+  while (const auto next = search.Next(history)) history.push_back({*next, true, 1.0});
+  EXPECT_EQ(history.size(), 3u);
+  for (std::size_t c = 0; c < 3; ++c) EXPECT_EQ(compiles[c], 1) << "candidate " << c;
 }
 
 }  // namespace

@@ -63,6 +63,46 @@ TEST(StrategyChoice, AReplayEstimatesFromEveryCandidatesStoredCost) {
   EXPECT_NEAR(StoredBruteForceCost(std::vector<double>(1000, 0.0), 4).Seconds(), 1000 * kGpuFloorS, 1e-9);
 }
 
+// The sample's compiles still running make the estimate a lower bound: enough to choose a search
+// (no need to wait for the slowest compile), never enough to choose brute force.
+TEST(StrategyChoice, CompilesStillRunningSettleOnlyASearch) {
+  BruteForceCost cost = Cost(4362, 0, 0, 16);
+  cost.sample_compile_s = 0;
+  cost.sample_running = 16;
+  cost.running_s = 0.05;  // 4362 x 0.05 / 16 = 13.6 s of compiles, 87 s of GPU: not yet above 120 s
+  EXPECT_FALSE(cost.Settled());
+  cost.running_s = 0.5;  // 136 s of compiles at least
+  EXPECT_TRUE(cost.Settled());
+  const StrategyChoice choice = ChooseStrategy(cost);
+  EXPECT_EQ(choice.strategy, "bayesian");
+  EXPECT_TRUE(choice.at_least);
+  EXPECT_EQ(choice.reason.rfind("4,362 candidates: brute force at least 3m 44s here; searching instead", 0), 0u)
+      << choice.reason;
+  EXPECT_EQ(ToJson(choice).at("brute_force_estimate_is_lower_bound"), true);
+  // A small space: however long the running compiles have run, it waits for them all.
+  BruteForceCost small = Cost(200, 0, 0, 16);
+  small.sample_running = 4;
+  small.running_s = 0.5;
+  EXPECT_FALSE(small.Settled());
+  small.sample_running = 0;
+  EXPECT_TRUE(small.Settled());
+  EXPECT_FALSE(ToJson(ChooseStrategy(small)).contains("brute_force_estimate_is_lower_bound"));
+}
+
+// A replay's wait for the estimate: a large space settles at the poll after the bound passes the
+// threshold, a small one once the slowest sampled compile is done.
+TEST(StrategyChoice, AReplayWaitsForTheEstimateAsTuneDoes) {
+  const std::vector<double> sample(16, 2.0);
+  // 4362 x t / 16 + 87.2 s > 120 s from t = 0.121 s: the poll at 0.2 s.
+  EXPECT_NEAR(SettlesAfterS(sample, 4362, 16), 0.2, 1e-9);
+  EXPECT_NEAR(SettlesAfterS(sample, 200, 16), 2.0, 1e-9);
+  std::vector<double> one_slow(16, 0.3);
+  one_slow[5] = 20;
+  EXPECT_NEAR(SettlesAfterS(one_slow, 200, 16), 20.0, 1e-9);
+  // Fewer threads than compiles: a queued compile counts nothing until it starts.
+  EXPECT_NEAR(SettlesAfterS(std::vector<double>(4, 1.0), 100, 2), 2.0, 1e-9);
+}
+
 TEST(StrategyChoice, NothingSampledIsTheGpusShareAlone) {
   BruteForceCost none;
   none.candidates = 0;

@@ -96,21 +96,29 @@ std::shared_ptr<const WarmStart> WarmStartFor(db::Store& store, const SimulateOp
   return nullptr;
 }
 
-// --strategy auto as tune runs it when it searches: its estimate's random sample measured first,
-// then the Bayesian strategy under its stopping rule, proposals made a look-ahead ahead of results,
-// all as on a host of kAutoCompileThreads cores.
-void AsAutoSearches(StrategyOptions& options, ReplayShape& shape) {
+// --strategy auto as tune runs it when it searches, timed, on a host of kAutoCompileThreads cores:
+// its estimate's sample (the warm start's seeds first) compiling from the start, the search from
+// when the estimate settled, then the Bayesian strategy under its stopping rule, proposals made a
+// look-ahead ahead of results and measured as they compile.
+void AsAutoSearches(const Landscape& landscape, StrategyOptions& options, ReplayShape& shape) {
   options.name = "bayesian";
   options.min_expected_gain = kAutoMinExpectedGain;
   options.patience = kAutoPatience;
-  shape.random_sample = EstimateSampleSize(kAutoCompileThreads);
+  shape.first_sample = EstimateSampleSize(kAutoCompileThreads);
   shape.look_ahead = DefaultLookAhead(kAutoCompileThreads);
+  shape.compile_threads = kAutoCompileThreads;
+  shape.gpu_floor_s = kGpuFloorS;
+  shape.search_starts_s = [&landscape](const std::vector<std::size_t>& sample) {
+    std::vector<double> compile_s;
+    for (const std::size_t c : sample) compile_s.push_back(landscape.compile_ms[c] / 1000);
+    return SettlesAfterS(compile_s, landscape.candidates.size(), kAutoCompileThreads);
+  };
 }
 
-// What `tune --strategy auto` would choose for this space, from its stored compile and run times,
-// on a host of kAutoCompileThreads cores (as AsAutoSearches replays it), said on stderr.
+// What `tune --strategy auto` would choose for this space, from its stored compile times, on a
+// host of kAutoCompileThreads cores (as AsAutoSearches replays it), said on stderr.
 StrategyChoice AutoChoice(const StoredSweep& sweep) {
-  StrategyChoice choice = ChooseStrategy(StoredBruteForceCost(sweep.landscape.cost_ms, kAutoCompileThreads));
+  StrategyChoice choice = ChooseStrategy(StoredBruteForceCost(sweep.landscape.compile_ms, kAutoCompileThreads));
   std::cerr << "tuner simulate: " << sweep.gpu.name << ": auto: " << choice.reason << "\n";
   return choice;
 }
@@ -128,7 +136,7 @@ std::vector<StrategySummary> SimulateSweep(const StoredSweep& sweep, const Simul
     options.name = name;
     ReplayShape shape;
     if (name == kAutoStrategy && choice->strategy == "brute_force") options.name = "brute_force";
-    else if (name == kAutoStrategy) AsAutoSearches(options, shape);
+    else if (name == kAutoStrategy) AsAutoSearches(sweep.landscape, options, shape);
     summaries.push_back(SimulateStrategy(sweep.landscape, options, o.runs, o.tolerance, run_done, {}, shape));
     summaries.back().strategy = name;
     if (!warm || options.name == "brute_force") continue;
@@ -209,6 +217,8 @@ ordered_json SummaryJson(const StrategySummary& s, double tolerance) {
             {"min", s.min_to_target ? ordered_json(*s.min_to_target) : ordered_json()},
             {"max", s.max_to_target ? ordered_json(*s.max_to_target) : ordered_json()}}},
           {"evaluations_mean", s.mean_evaluations},
+          {"seconds_to_within_" + PercentKey(tolerance) + "_mean", OptionalJson(s.mean_seconds_to_target)},
+          {"seconds_mean", s.mean_seconds > 0 ? ordered_json(s.mean_seconds) : ordered_json()},
           {"best_over_optimum_mean", s.mean_best_ratio},
           {"methodology_score", OptionalJson(s.methodology_score)}};
 }
@@ -243,14 +253,19 @@ void PrintSweep(const StoredSweep& sweep, const std::vector<StrategySummary>& su
             << (IsImportedGpu(sweep.gpu) ? "imported" : sweep.gpu.uuid) << "): " << l.candidates.size()
             << " candidates, " << l.OkCount() << " ok, optimum " << Fixed(*l.time_ms[optimum], 4) << " ms "
             << ParamsJson(l.candidates[optimum]) << "\n";
-  TextTable table(
-      {"strategy", "reached", "evals to " + Fixed(o.tolerance * 100, 0) + "% mean", "median", "min", "max", "evals used", "best/opt", "score"});
+  const std::string target = Fixed(o.tolerance * 100, 0) + "%";
+  TextTable table({"strategy", "reached", "evals to " + target + " mean", "median", "min", "max", "evals used",
+                   "s to " + target, "s used", "best/opt", "score"});
   for (const StrategySummary& s : summaries)
     table.Add({s.strategy, std::to_string(s.reached) + "/" + std::to_string(s.runs), Cell(s.mean_to_target),
                Cell(s.median_to_target), s.min_to_target ? std::to_string(*s.min_to_target) : "-",
                s.max_to_target ? std::to_string(*s.max_to_target) : "-", Fixed(s.mean_evaluations, 1),
+               Cell(s.mean_seconds_to_target), s.mean_seconds > 0 ? Fixed(s.mean_seconds, 1) : "-",
                Fixed(s.mean_best_ratio, 3), s.methodology_score ? Fixed(*s.methodology_score, 3) : "-"});
   table.Print(std::cout);
+  if (std::any_of(summaries.begin(), summaries.end(), [](const StrategySummary& s) { return s.mean_seconds > 0; }))
+    std::cout << "seconds: auto's search as tune runs it on " << kAutoCompileThreads
+              << " compile threads, each compile its stored time (the sweep's setup and leaders not counted)\n";
   if (!summaries.empty() && !summaries.front().methodology_score)
     std::cout << "no methodology score: " << summaries.front().score_note << "\n";
   else

@@ -27,6 +27,7 @@ void CompileQueue::Loop(int thread) {
     const std::size_t key = queue_.front();
     queue_.pop_front();
     state_[key] = State::kRunning;
+    started_at_[key] = Clock::now();
     ++started_;
     lock.unlock();
     std::exception_ptr error;
@@ -37,6 +38,7 @@ void CompileQueue::Loop(int thread) {
     }
     lock.lock();
     state_[key] = State::kDone;
+    seconds_[key] = std::chrono::duration<double>(Clock::now() - started_at_[key]).count();
     if (error) errors_[key] = error;
     changed_.notify_all();
   }
@@ -66,6 +68,38 @@ bool CompileQueue::Done(std::size_t key) const {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto it = state_.find(key);
   return it != state_.end() && it->second == State::kDone;
+}
+
+bool CompileQueue::Queued(std::size_t key) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return state_.count(key) > 0;
+}
+
+std::optional<std::size_t> CompileQueue::FirstDoneLocked(const std::vector<std::size_t>& keys) const {
+  for (const std::size_t key : keys) {
+    const auto it = state_.find(key);
+    if (it != state_.end() && it->second == State::kDone) return key;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::size_t> CompileQueue::FirstDone(const std::vector<std::size_t>& keys,
+                                                   std::optional<std::chrono::milliseconds> timeout) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  const auto any_done = [&] { return FirstDoneLocked(keys).has_value(); };
+  if (timeout)
+    changed_.wait_for(lock, *timeout, any_done);
+  else
+    changed_.wait(lock, any_done);
+  return FirstDoneLocked(keys);
+}
+
+std::optional<double> CompileQueue::Seconds(std::size_t key) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (const auto done = seconds_.find(key); done != seconds_.end()) return done->second;
+  const auto started = started_at_.find(key);
+  if (started == started_at_.end()) return std::nullopt;
+  return std::chrono::duration<double>(Clock::now() - started->second).count();
 }
 
 std::size_t CompileQueue::DropQueued() {

@@ -4,6 +4,7 @@
 // waits on a compile that will not be used.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -11,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -30,13 +32,22 @@ class CompileQueue {
   // queued or dropped.
   void Wait(std::size_t key);
   bool Done(std::size_t key) const;
+  bool Queued(std::size_t key) const;  // ever pushed
+  // The first of `keys` (in their order) whose job is done, waiting until one is, or for at most
+  // `timeout` when given (nullopt then if none is). Dropped keys never finish.
+  std::optional<std::size_t> FirstDone(const std::vector<std::size_t>& keys,
+                                       std::optional<std::chrono::milliseconds> timeout = std::nullopt);
+  // How long the job has run: so far while it runs, in all once done; nullopt before it starts.
+  std::optional<double> Seconds(std::size_t key) const;
   // Drops every job not started yet; returns how many.
   std::size_t DropQueued();
   std::size_t started() const;  // jobs a thread took, finished or not
 
  private:
+  using Clock = std::chrono::steady_clock;
   enum class State { kQueued, kRunning, kDone, kDropped };
   void Loop(int thread);
+  std::optional<std::size_t> FirstDoneLocked(const std::vector<std::size_t>& keys) const;
 
   std::function<void(std::size_t, int)> work_;
   mutable std::mutex mutex_;
@@ -44,6 +55,8 @@ class CompileQueue {
   std::deque<std::size_t> queue_;
   std::map<std::size_t, State> state_;
   std::map<std::size_t, std::exception_ptr> errors_;
+  std::map<std::size_t, Clock::time_point> started_at_;
+  std::map<std::size_t, double> seconds_;  // of the jobs done
   std::size_t started_ = 0;
   bool stop_ = false;
   std::vector<std::thread> threads_;

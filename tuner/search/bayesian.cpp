@@ -215,7 +215,10 @@ class BayesianOptimisation : public StrategyBase {
 
   std::optional<std::size_t> Propose() override {
     if (polishing_ || (Best() && SinceImprovement() >= patience_) || xs_.size() >= kMaxObservations) return Polish();
-    if (!slowest_ || xs_.size() < (prior_.empty() ? kInitialSamples : kWarmInitialSamples)) return RandomUnvisited();
+    // The initial design counts the candidates in flight (a compile look-ahead's, tune --strategy
+    // auto's estimate sample); the model proposes once two of them have passed.
+    const std::size_t initial = prior_.empty() ? kInitialSamples : kWarmInitialSamples;
+    if (!slowest_ || xs_.size() < 2 || xs_.size() + Pending().size() < initial) return RandomUnvisited();
     if (!model_ || xs_.size() >= next_refit_) Refit();
     double log_scale = 1;
     const GaussianProcess::Posterior posterior = LogTimePosterior(&log_scale);

@@ -51,6 +51,9 @@ struct StrategyOptions {
   // The Bayesian strategy stops after this many evaluations without a better time; 0: its own,
   // max(20, min(100, candidates / 8)). Others ignore it.
   std::size_t patience = 0;
+  // Candidates to evaluate first, before the warm start's seeds:
+  // tune --strategy auto's estimate sample (search/first_sample.h), compiled already.
+  std::vector<std::size_t> first{};
 };
 
 // The strategy names MakeStrategy accepts, brute force first.

@@ -32,6 +32,7 @@ struct Landscape {
   // What evaluating each candidate cost, as stored: its compile time and its timed runs (samples x
   // median). All 0 when the store does not know (then there is no methodology score).
   std::vector<double> cost_ms;
+  std::vector<double> compile_ms;  // of that, the compile's (0 where unknown)
 
   std::optional<std::size_t> Optimum() const;  // the fastest ok candidate
   std::size_t OkCount() const;
@@ -45,19 +46,29 @@ Landscape LandscapeFromRecords(std::vector<ParamValues> candidates, std::vector<
 // the candidates in odometer order over those values (brute force's order).
 Landscape LandscapeFromRecordsOnly(const std::vector<db::MeasurementRecord>& records);
 
-// How a sweep feeds the strategy, as tune does it: `random_sample` seeded random candidates
-// evaluated first (tune --strategy auto's estimate sample, which the search then sees as history),
-// and `look_ahead` proposals asked for before the oldest one's result is in (the compile threads
-// a guided search keeps busy, sweep/guided_search.h; 1: one proposal, one result).
+// How a sweep feeds the strategy, as tune does it: `first_sample` candidates proposed first
+// (tune --strategy auto's estimate sample, search/first_sample.h, with the run's seed and warm
+// start), and `look_ahead` proposals asked for before a result is in (the compile threads a guided
+// search keeps busy, sweep/guided_search.h; 1: one proposal, one result).
+// With `compile_threads` > 0 the replay is timed as tune runs it: each proposal compiles for its
+// stored compile time on the first free one of those threads from when it is proposed, the GPU
+// measures whichever proposal compiled first, for its stored runs plus `gpu_floor_s`; the sample
+// compiles from time 0 and the strategy proposes from `search_starts_s(sample)` (the estimate
+// settled). 0: untimed, the proposals evaluated in order.
 struct ReplayShape {
-  std::size_t random_sample = 0;
+  std::size_t first_sample = 0;
   std::size_t look_ahead = 1;
+  int compile_threads = 0;
+  double gpu_floor_s = 0;
+  std::function<double(const std::vector<std::size_t>& sample)> search_starts_s{};
 };
 
 // One seeded run of a strategy until it stops.
 struct SimulatedRun {
   std::size_t evaluations = 0;
   std::optional<std::size_t> evaluations_to_target;  // counting the one that reached it
+  std::optional<double> seconds_to_target;           // a timed replay's (ReplayShape::compile_threads)
+  double seconds = 0;                                // a timed replay's, until the last evaluation
   std::optional<double> best_ms;
   std::vector<std::size_t> order;  // the candidates in the order evaluated
 };
@@ -72,6 +83,9 @@ struct StrategySummary {
   std::optional<double> mean_to_target, median_to_target;
   std::optional<std::size_t> min_to_target, max_to_target;
   double mean_evaluations = 0;  // until the strategy stopped
+  // A timed replay's: over the runs that reached the target, and over all runs until they stopped.
+  std::optional<double> mean_seconds_to_target;
+  double mean_seconds = 0;
   double mean_best_ratio = 0;   // best time found / optimum, over runs that found an ok candidate
   // The community's score over the runs (methodology_score.h); empty when the sweep's costs are
   // unknown, with the reason in score_note.

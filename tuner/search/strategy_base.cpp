@@ -40,7 +40,9 @@ StrategyBase::StrategyBase(std::size_t candidates, const StrategyOptions& option
       rng_(options.seed) {
   std::iota(unvisited_.begin(), unvisited_.end(), std::size_t{0});
   std::iota(position_.begin(), position_.end(), std::size_t{0});
+  // Taken from the back: `first`, then the warm start's seeds.
   if (options.warm) seeds_.assign(options.warm->seeds.rbegin(), options.warm->seeds.rend());
+  seeds_.insert(seeds_.end(), options.first.rbegin(), options.first.rend());
 }
 
 std::optional<std::size_t> StrategyBase::Next(const std::vector<Evaluation>& history) {

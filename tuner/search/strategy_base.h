@@ -70,7 +70,7 @@ class StrategyBase : public SearchStrategy {
   std::optional<std::size_t> best_;
   std::size_t since_improvement_ = 0;
   StrategyRng rng_;
-  std::vector<std::size_t> seeds_;  // a warm start's, not yet proposed, the first last
+  std::vector<std::size_t> seeds_;  // options.first and a warm start's seeds, not yet proposed, the first last
 };
 
 // A strategy that walks the neighbourhood graph and stops once it has gone `patience` evaluations

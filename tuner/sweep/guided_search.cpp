@@ -14,21 +14,18 @@ std::size_t DefaultLookAhead(int compile_threads) {
   return std::clamp<std::size_t>(static_cast<std::size_t>(std::max(compile_threads, 1)), 1, kMaxLookAhead);
 }
 
-GuidedSearch::GuidedSearch(SearchStrategy& strategy, std::size_t look_ahead, int threads,
-                           std::function<void(std::size_t, int)> compile, bool budgeted)
-    : strategy_(strategy),
-      look_ahead_(std::max<std::size_t>(look_ahead, 1)),
-      budgeted_(budgeted),
-      compiles_(threads, std::move(compile)) {}
+GuidedSearch::GuidedSearch(SearchStrategy& strategy, std::size_t look_ahead, CompileQueue& compiles, bool budgeted)
+    : strategy_(strategy), look_ahead_(std::max<std::size_t>(look_ahead, 1)), compiles_(compiles), budgeted_(budgeted) {}
 
 std::optional<std::size_t> GuidedSearch::Next(const std::vector<Evaluation>& history) {
   Refill(history);
-  if (done_ && !budgeted_) return TakeCompiled();
   if (proposed_.empty()) return std::nullopt;
-  const std::size_t next = proposed_.front();
-  proposed_.pop_front();
-  compiles_.Wait(next);
-  return next;
+  // Once the strategy stopped (without a budget), only what compiled already is measured.
+  if (done_ && !budgeted_) {
+    const std::optional<std::size_t> compiled = compiles_.FirstDone(proposed_, std::chrono::milliseconds(0));
+    return compiled ? Take(*compiled) : std::nullopt;
+  }
+  return Take(*compiles_.FirstDone(proposed_));
 }
 
 // Keeps `look_ahead_` proposals compiling or compiled, including the one measured next.
@@ -41,19 +38,15 @@ void GuidedSearch::Refill(const std::vector<Evaluation>& history) {
       break;
     }
     proposed_.push_back(*next);
-    compiles_.Push(*next);
+    if (!compiles_.Queued(*next)) compiles_.Push(*next);
   }
 }
 
-// After the strategy stopped: the proposals already compiled, in order; none is waited for.
-std::optional<std::size_t> GuidedSearch::TakeCompiled() {
-  const auto compiled =
-      std::find_if(proposed_.begin(), proposed_.end(), [&](std::size_t c) { return compiles_.Done(c); });
-  if (compiled == proposed_.end()) return std::nullopt;
-  const std::size_t next = *compiled;
-  proposed_.erase(compiled);
-  compiles_.Wait(next);  // rethrows what its compile threw
-  return next;
+// A compiled proposal, off the list.
+std::optional<std::size_t> GuidedSearch::Take(std::size_t candidate) {
+  proposed_.erase(std::find(proposed_.begin(), proposed_.end(), candidate));
+  compiles_.Wait(candidate);  // rethrows what its compile threw
+  return candidate;
 }
 
 }  // namespace tuner

@@ -36,17 +36,46 @@ BruteForceCost StoredBruteForceCost(const std::vector<double>& cost_ms, int comp
   return cost;
 }
 
+double SettlesAfterS(const std::vector<double>& sample_compile_s, std::size_t candidates, int compile_threads,
+                     double threshold_s) {
+  std::vector<double> free_at(static_cast<std::size_t>(std::max(compile_threads, 1)), 0.0), start, end;
+  for (const double s : sample_compile_s) {  // in order, each on the first free thread
+    const auto thread = std::min_element(free_at.begin(), free_at.end());
+    start.push_back(*thread);
+    end.push_back(*thread += s);
+  }
+  for (double now = 0;;) {
+    BruteForceCost cost;
+    cost.candidates = candidates;
+    cost.sampled = sample_compile_s.size();
+    cost.compile_threads = compile_threads;
+    double next = now + kEstimatePollS;
+    for (std::size_t i = 0; i < end.size(); ++i) {
+      if (end[i] <= now) {
+        cost.sample_compile_s += sample_compile_s[i];
+        continue;
+      }
+      const double so_far = std::max(now - start[i], 0.0);
+      cost.running_s = cost.sample_running++ ? std::min(cost.running_s, so_far) : so_far;
+      next = std::min(next, end[i]);
+    }
+    if (cost.Settled(threshold_s)) return now;
+    now = next;
+  }
+}
+
 std::size_t EstimateSampleSize(int compile_threads) {
   return std::clamp<std::size_t>(static_cast<std::size_t>(std::max(compile_threads, 0)), 4, 16);
 }
 
+// The sample's mean compile, a cache hit counting nothing, for each candidate, over the threads.
 double BruteForceCost::CompileSeconds() const {
-  const std::size_t missed = sampled - std::min(sample_cached, sampled);
-  if (missed == 0) return 0;  // nothing sampled, or every sampled candidate was cached
-  const double miss_share = static_cast<double>(missed) / static_cast<double>(sampled);
-  const double per_miss_s = sample_compile_s / static_cast<double>(missed);
-  return static_cast<double>(candidates) * miss_share * per_miss_s / std::max(compile_threads, 1);
+  if (sampled == 0) return 0;
+  const double sample_s = sample_compile_s + static_cast<double>(sample_running) * running_s;
+  return static_cast<double>(candidates) * sample_s / static_cast<double>(sampled) / std::max(compile_threads, 1);
 }
+
+bool BruteForceCost::Settled(double threshold_s) const { return sample_running == 0 || Seconds() > threshold_s; }
 
 double BruteForceCost::Seconds() const {
   return CompileSeconds() + static_cast<double>(candidates) * gpu_s_per_candidate;
@@ -54,26 +83,28 @@ double BruteForceCost::Seconds() const {
 
 StrategyChoice ChooseStrategy(const BruteForceCost& cost, double threshold_s) {
   const double seconds = cost.Seconds();
-  const std::string estimate =
-      Grouped(cost.candidates) + " candidates: brute force about " + DurationText(seconds) + " here; ";
+  const bool at_least = cost.sample_running > 0;
+  const std::string estimate = Grouped(cost.candidates) + " candidates: brute force " +
+                               (at_least ? "at least " : "about ") + DurationText(seconds) + " here; ";
   if (seconds <= threshold_s)
-    return {"brute_force", estimate + "measuring all (--strategy bayesian searches instead)", seconds, 0};
+    return {"brute_force", estimate + "measuring all (--strategy bayesian searches instead)", seconds, at_least, 0};
   return {"bayesian",
           estimate + "searching instead (stops when the expected gain is below " + Percent(kAutoMinExpectedGain) +
               "); --strategy brute_force measures all",
-          seconds, kAutoMinExpectedGain, kAutoPatience};
+          seconds, at_least, kAutoMinExpectedGain, kAutoPatience};
 }
 
 StrategyChoice BruteForceToShare(const std::string& option) {
   return {"brute_force", "brute force: " + option + " shares out the candidates of a planned strategy only",
-          std::nullopt, 0};
+          std::nullopt, false, 0};
 }
 
-StrategyChoice NamedStrategy(const std::string& name) { return {name, "--strategy " + name, std::nullopt, 0}; }
+StrategyChoice NamedStrategy(const std::string& name) { return {name, "--strategy " + name, std::nullopt, false, 0}; }
 
 nlohmann::json ToJson(const StrategyChoice& choice) {
   nlohmann::json json = {{"name", choice.strategy}, {"reason", choice.reason}};
   if (choice.brute_force_s) json["brute_force_estimate_s"] = *choice.brute_force_s;
+  if (choice.at_least) json["brute_force_estimate_is_lower_bound"] = true;
   if (choice.min_expected_gain > 0) json["min_expected_gain"] = choice.min_expected_gain;
   if (choice.patience > 0) json["patience"] = choice.patience;
   return json;

@@ -7,7 +7,9 @@
 
 #include "common/version.h"
 #include "compile/compile_pool.h"
+#include "compile/compile_queue.h"
 #include "db/objective.h"
+#include "search/first_sample.h"
 #include "search/strategy_base.h"
 #include "sweep/candidate_measurer.h"
 #include "sweep/candidate_pipeline.h"
@@ -65,9 +67,11 @@ class SweepRun {
   SweepOutcome Run();
 
  private:
-  StrategyOptions ChooseStrategy();
-  BruteForceCost EstimateBruteForce();
+  StrategyOptions ChooseStrategy(const WarmStart* warm);
+  BruteForceCost EstimateBruteForce(const WarmStart* warm);
+  BruteForceCost SampleCost(std::size_t candidates) const;
   std::shared_ptr<const WarmStart> WarmStartFromStore();
+  void StartCompiles();
   SetupRequest Setup();
   void TakeShare();
   void Resume();
@@ -107,9 +111,10 @@ class SweepRun {
   std::vector<bool> owned_;          // this node's share of all_ under --shard; empty: all
   std::vector<Evaluation> history_;  // stored before this run, then measured now: what the strategy sees
   std::vector<std::size_t> sample_;  // under --strategy auto, compiled first to estimate: a search measures them first
-  std::vector<Compiled> sample_compiled_;
-  std::vector<Compiled> guided_compiled_;  // a guided search's, by candidate index
-  std::unique_ptr<GuidedSearch> guided_;   // until the sweep ends: its compiles under way are not waited for
+  std::vector<Compiled> compiled_;   // the estimate's and a guided search's, by candidate index
+  std::unique_ptr<CompileQueue> compiles_;  // until the sweep ends: compiles under way are not waited for
+  std::unique_ptr<GuidedSearch> guided_;
+  std::vector<OtherSweep> warm_sources_;  // the stored sweeps a warm start was made from
   bool copy_measured_ = false;
   std::size_t to_measure_ = 0;  // by this run, for the progress bar
   const SweepClock::Clock::time_point started_ = SweepClock::Clock::now();
@@ -141,10 +146,18 @@ SweepOutcome SweepRun::Run() {
   TakeShare();
   if (!options_.force) Resume();
   outcome_.already_stored = history_.size();
-  StrategyOptions strategy_options = ChooseStrategy();
+  const std::shared_ptr<const WarmStart> warm =
+      options_.warm_start && options_.strategy.name != "brute_force" ? WarmStartFromStore() : nullptr;
+  StrategyOptions strategy_options = ChooseStrategy(warm.get());
   if (strategy_options.max_evaluations) strategy_options.max_evaluations += history_.size();  // new evaluations only
   const bool planned = strategy_options.name == "brute_force" || strategy_options.name == "random";
-  if (options_.warm_start && strategy_options.name != "brute_force") strategy_options.warm = WarmStartFromStore();
+  if (strategy_options.name != "brute_force") {
+    strategy_options.warm = warm;
+    if (warm)
+      std::cerr << "tuner tune: starting warm from " << OtherSweepsText(warm_sources_) << ": their "
+                << warm->seeds.size() << " fastest configurations first (--warm-start off: a cold start)\n";
+  }
+  if (!planned) strategy_options.first = sample_;
   const auto strategy = MakeStrategy(strategy_options, all_, spec_.params);
   // Brute force and random sampling do not look at results, so their whole order is known at once
   // and every candidate can be compiled ahead of the GPU.
@@ -163,14 +176,14 @@ SweepOutcome SweepRun::Run() {
 
 // The strategy named, or under --strategy auto the one the estimated cost of brute force leads to,
 // said on stderr.
-StrategyOptions SweepRun::ChooseStrategy() {
+StrategyOptions SweepRun::ChooseStrategy(const WarmStart* warm) {
   StrategyOptions chosen = options_.strategy;
   if (chosen.name != kAutoStrategy) {
     outcome_.strategy = NamedStrategy(chosen.name);
     if (!options_.strategy_reason.empty()) outcome_.strategy.reason = options_.strategy_reason;
     return chosen;
   }
-  outcome_.strategy = tuner::ChooseStrategy(EstimateBruteForce());
+  outcome_.strategy = tuner::ChooseStrategy(EstimateBruteForce(warm));
   std::cerr << "tuner tune: " << outcome_.strategy.reason << "\n";
   chosen.name = outcome_.strategy.strategy;
   chosen.min_expected_gain = outcome_.strategy.min_expected_gain;
@@ -178,55 +191,66 @@ StrategyOptions SweepRun::ChooseStrategy() {
   return chosen;
 }
 
-// Compiles a seeded sample of the candidates not stored yet, all at once: the cubin cache's hits
-// cost nothing, the misses' time is what every compile would take.
-BruteForceCost SweepRun::EstimateBruteForce() {
+// Compiles a sample of the candidates not stored yet (search/first_sample.h) until the choice is
+// settled: every sampled compile done, or those still running already make brute force too long.
+// The cubin cache's hits cost nothing, the misses' time is what every compile would take. A search
+// measures the sample first, its slow compiles once they finish.
+BruteForceCost SweepRun::EstimateBruteForce(const WarmStart* warm) {
   std::vector<bool> stored(all_.size(), false);
   for (const Evaluation& e : history_) stored[e.candidate] = true;
   std::vector<std::size_t> missing;
   for (std::size_t c = 0; c < all_.size(); ++c)
     if (!stored[c]) missing.push_back(c);
-  BruteForceCost cost;
-  cost.candidates = missing.size();
-  cost.compile_threads = pipeline_.CompileThreads();
-  StrategyRng rng(options_.strategy.seed);
-  const std::size_t count = std::min(missing.size(), EstimateSampleSize(cost.compile_threads));
-  for (std::size_t i = 0; i < count; ++i) std::swap(missing[i], missing[i + rng.Below(missing.size() - i)]);
-  sample_.assign(missing.begin(), missing.begin() + static_cast<std::ptrdiff_t>(count));
-  sample_compiled_.resize(count);
-  std::vector<double> seconds(count, 0);
-  {
-    CompilePool pool(count, pipeline_.CompileThreads(), [&](std::size_t i, int slot) {
-      const auto start = SweepClock::Clock::now();
-      sample_compiled_[i] = pipeline_.Compile(all_[sample_[i]], slot);
-      seconds[i] = SweepClock::SecondsSince(start);
-    });
-    if (count > 0) MeasureCopyBandwidth();  // the worker starts while the sample compiles
-    const auto compiling = time_.Time(SweepClock::Part::kCompile);
-    for (std::size_t i = 0; i < count; ++i) pool.WaitFor(i);
+  sample_ = FirstSample(missing, EstimateSampleSize(pipeline_.CompileThreads()), options_.strategy.seed, warm);
+  StartCompiles();
+  for (const std::size_t c : sample_) compiles_->Push(c);
+  if (!sample_.empty()) MeasureCopyBandwidth();  // the worker starts while the sample compiles
+  const auto compiling = time_.Time(SweepClock::Part::kCompile);
+  for (;;) {
+    const BruteForceCost cost = SampleCost(missing.size());
+    if (cost.Settled() || stop_.Requested()) return cost;
+    std::vector<std::size_t> unfinished;
+    for (const std::size_t c : sample_)
+      if (!compiles_->Done(c)) unfinished.push_back(c);
+    compiles_->FirstDone(unfinished, std::chrono::milliseconds(static_cast<int>(kEstimatePollS * 1000)));
   }
-  cost.sampled = count;
-  for (std::size_t i = 0; i < count; ++i) {
-    const Compiled& c = sample_compiled_[i];
-    if (!c.invalid_reason.empty() || c.compile.cache_hit)
+}
+
+// The estimate as the sample's compiles stand now, for `candidates` still to measure.
+BruteForceCost SweepRun::SampleCost(std::size_t candidates) const {
+  BruteForceCost cost;
+  cost.candidates = candidates;
+  cost.compile_threads = pipeline_.CompileThreads();
+  cost.sampled = sample_.size();
+  for (const std::size_t c : sample_) {
+    if (!compiles_->Done(c)) {  // so far, nothing while queued: the estimate is a lower bound
+      const double so_far = compiles_->Seconds(c).value_or(0);
+      cost.running_s = cost.sample_running++ ? std::min(cost.running_s, so_far) : so_far;
+    } else if (!compiled_[c].invalid_reason.empty() || compiled_[c].compile.cache_hit) {
       ++cost.sample_cached;  // never compiled, or compiled before: no compile time
-    else
-      cost.sample_compile_s += seconds[i];
+    } else {
+      cost.sample_compile_s += *compiles_->Seconds(c);
+    }
   }
   return cost;
+}
+
+// The compile threads of the estimate and of a guided search, each candidate compiled into compiled_.
+void SweepRun::StartCompiles() {
+  if (compiles_) return;
+  compiled_.resize(all_.size());
+  compiles_ = std::make_unique<CompileQueue>(pipeline_.CompileThreads(), [this](std::size_t c, int slot) {
+    compiled_[c] = pipeline_.Compile(all_[c], slot);
+  });
 }
 
 // The template's other stored sweeps (other GPU models, other sizes) as a warm start; null when
 // there are none.
 std::shared_ptr<const WarmStart> SweepRun::WarmStartFromStore() {
-  const std::vector<OtherSweep> others =
-      OtherSweeps(store_, spec_.name, spec_.hash, outcome_.gpu.name, outcome_.size.Key());
-  if (others.empty()) return nullptr;
-  auto warm = std::make_shared<const WarmStart>(MakeWarmStart(all_, RecordsOf(others)));
-  if (warm->sweeps == 0) return nullptr;
-  std::cerr << "tuner tune: starting warm from " << OtherSweepsText(others) << ": their " << warm->seeds.size()
-            << " fastest configurations first (--warm-start off: a cold start)\n";
-  return warm;
+  warm_sources_ = OtherSweeps(store_, spec_.name, spec_.hash, outcome_.gpu.name, outcome_.size.Key());
+  if (warm_sources_.empty()) return nullptr;
+  auto warm = std::make_shared<const WarmStart>(MakeWarmStart(all_, RecordsOf(warm_sources_)));
+  return warm->sweeps == 0 ? nullptr : warm;
 }
 
 // The worker's setup: the buffers, the reference and the sweep's timing mode.
@@ -285,19 +309,15 @@ void SweepRun::MeasureInOrder(const std::vector<std::size_t>& order) {
 }
 
 // Optimisers choose from the results so far: a few proposals ahead, each compiled when chosen
-// (sweep/guided_search.h). Under --strategy auto the sample compiled to estimate is measured first.
+// (sweep/guided_search.h). Under --strategy auto the strategy proposes the estimate's sample first.
 void SweepRun::MeasureGuided(SearchStrategy& strategy) {
   const std::size_t budget = options_.strategy.max_evaluations, missing = all_.size() - history_.size();
   to_measure_ = budget ? std::min(budget, missing) : missing;
   ReportProgress();
-  for (std::size_t i = 0; i < sample_.size() && (!budget || i < budget); ++i)
-    if (stop_.Requested() || OutOfTime() || !MeasureAndStore(sample_[i], sample_compiled_[i], false)) return;
   time_.SetCompileThreads(pipeline_.CompileThreads());
-  guided_compiled_.resize(all_.size());
-  guided_ = std::make_unique<GuidedSearch>(
-      strategy, DefaultLookAhead(pipeline_.CompileThreads()), pipeline_.CompileThreads(),
-      [this](std::size_t c, int slot) { guided_compiled_[c] = pipeline_.Compile(all_[c], slot); },
-      options_.strategy.max_evaluations > 0);
+  StartCompiles();
+  guided_ = std::make_unique<GuidedSearch>(strategy, DefaultLookAhead(pipeline_.CompileThreads()), *compiles_,
+                                           options_.strategy.max_evaluations > 0);
   while (!stop_.Requested() && !OutOfTime()) {
     guided_->Refill(history_);  // the strategy's choices: the tuner's own work
     std::optional<std::size_t> next;
@@ -305,7 +325,7 @@ void SweepRun::MeasureGuided(SearchStrategy& strategy) {
       const auto compiling = time_.Time(SweepClock::Part::kCompile);  // the GPU waits for the compile threads
       next = guided_->Next(history_);
     }
-    if (!next || !MeasureAndStore(*next, guided_compiled_[*next], false)) break;
+    if (!next || !MeasureAndStore(*next, compiled_[*next], false)) break;
   }
 }
 
@@ -408,7 +428,8 @@ void SweepRun::Finish() {
   outcome_.launches_per_sample = measurer_.launches_per_sample();
   for (const auto& [params, launches] : plan_.launches_per_sample()) outcome_.launches_per_sample[params] = launches;
   outcome_.measured = ledger_.records();
-  guided_.reset();  // compiles still under way finish here, after everything measured
+  guided_.reset();
+  compiles_.reset();  // compiles still under way finish here, after everything measured
   worker_.Stop();   // the worker ends with the sweep
   outcome_.time = time_.Split();
 }
