@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <numeric>
 #include <set>
 
@@ -48,31 +49,39 @@ TEST(Bayesian, FindsTheOptimumOfASmoothLandscapeSoonerThanAnnealingAndGenetic) {
   EXPECT_LT(bayesian, 60);  // of 2304 candidates
 }
 
-// How many candidates that differ from the first of `order` in one parameter `order` did not
-// evaluate within its first `prefix` evaluations.
-std::size_t LineCandidatesLeft(const Space& space, const std::vector<std::size_t>& order, std::size_t prefix) {
+// The polish's neighbourhood of the first of `order` (in a flat landscape, the best throughout):
+// the candidates that differ from it in one parameter, or in two by one value each. How many of
+// them `order` did not evaluate within its first `prefix` evaluations.
+std::size_t NeighbourhoodLeft(const Space& space, const std::vector<std::size_t>& order, std::size_t prefix) {
   const std::set<std::size_t> seen(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(prefix));
+  const auto rank = [&](const std::vector<long long>& p, std::size_t d) {
+    const std::vector<long long>& values = space.params[d].values;
+    return std::find(values.begin(), values.end(), p[d]) - values.begin();
+  };
   const std::vector<long long> first = Point(space.candidates[order.front()]);
   std::size_t left = 0;
   for (std::size_t c = 0; c < space.candidates.size(); ++c) {
     const std::vector<long long> p = Point(space.candidates[c]);
-    std::size_t differ = 0;
-    for (std::size_t d = 0; d < p.size(); ++d) differ += p[d] != first[d];
-    left += differ == 1 && !seen.count(c);
+    std::size_t differ = 0, one_step = 0;
+    for (std::size_t d = 0; d < p.size(); ++d) {
+      differ += p[d] != first[d];
+      one_step += std::abs(rank(p, d) - rank(first, d)) == 1;
+    }
+    left += (differ == 1 || (differ == 2 && one_step == 2)) && !seen.count(c);
   }
   return left;
 }
 
-TEST(Bayesian, StopsAfterAHundredEvaluationsWithoutABetterTimeAndTheLinesThroughTheBest) {
+TEST(Bayesian, StopsAfterAHundredEvaluationsWithoutABetterTimeAndPolishesTheBest) {
   const TimeFunction flat = [](const std::vector<long long>&) { return 1.0; };
-  // The first is the best (none is better), then 100 no better, then the candidates that differ
-  // from it in one parameter, those not seen yet.
+  // The first is the best (none is better), then 100 no better, then the candidates of its
+  // neighbourhood not seen yet.
   const std::vector<std::size_t> order = RunStrategy("bayesian", BowlSpace(), flat, 3);
-  EXPECT_EQ(order.size(), 101u + LineCandidatesLeft(BowlSpace(), order, 101));
-  EXPECT_EQ(LineCandidatesLeft(BowlSpace(), order, order.size()), 0u);
+  EXPECT_EQ(order.size(), 101u + NeighbourhoodLeft(BowlSpace(), order, 101));
+  EXPECT_EQ(NeighbourhoodLeft(BowlSpace(), order, order.size()), 0u);
   const Space small = MakeSpace({{1, 2, 3, 4, 5, 6, 7, 8}, {1, 2, 3, 4, 5}});  // 40: patience 20, its minimum
   const std::vector<std::size_t> small_order = RunStrategy("bayesian", small, flat, 3);
-  EXPECT_EQ(small_order.size(), 21u + LineCandidatesLeft(small, small_order, 21));
+  EXPECT_EQ(small_order.size(), 21u + NeighbourhoodLeft(small, small_order, 21));
 }
 
 TEST(Bayesian, APatienceGivenStopsItSooner) {
@@ -81,7 +90,7 @@ TEST(Bayesian, APatienceGivenStopsItSooner) {
   options.patience = 30;
   const auto strategy = MakeStrategy(options, BowlSpace().candidates, BowlSpace().params);
   const std::vector<std::size_t> order = testing::Drive(*strategy, BowlSpace(), flat);
-  EXPECT_EQ(order.size(), 31u + LineCandidatesLeft(BowlSpace(), order, 31));  // not 101 and the lines
+  EXPECT_EQ(order.size(), 31u + NeighbourhoodLeft(BowlSpace(), order, 31));  // not 101 and the polish
 }
 
 TEST(Bayesian, LearnsWhereCandidatesFailAndAvoidsThem) {

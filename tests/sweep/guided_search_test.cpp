@@ -192,6 +192,31 @@ TEST(GuidedSearch, ASlowCompileHoldsUpNoOtherProposal) {
   EXPECT_EQ(search.Next(history), std::nullopt);
 }
 
+// Proposes 0 and 1, then nothing until both results are in, then 2: a polish waiting for its line.
+class WaitsForItsProposals : public SearchStrategy {
+ public:
+  std::optional<std::size_t> Next(const std::vector<Evaluation>& history) override {
+    results_ = history.size();
+    if (next_ < 2) return next_++;
+    if (next_ == 2 && results_ == 2) return next_++;
+    return std::nullopt;
+  }
+  bool AwaitsResults() const override { return next_ < 3 || results_ < 3; }
+
+ private:
+  std::size_t next_ = 0, results_ = 0;
+};
+
+TEST(GuidedSearch, AStrategyWaitingForResultsIsAskedAgainOnceTheyAreIn) {
+  WaitsForItsProposals strategy;
+  CompileQueue queue(2, [](std::size_t, int) {});
+  GuidedSearch search(strategy, 4, queue);
+  std::vector<Evaluation> history;
+  while (const auto next = search.Next(history)) history.push_back({*next, true, 1.0});
+  ASSERT_EQ(history.size(), 3u);
+  EXPECT_EQ(history[2].candidate, 2u);
+}
+
 // tune --strategy auto queues its estimate sample before the search starts; the strategy then
 // proposes those candidates first, and they are not compiled again.
 TEST(GuidedSearch, AProposalQueuedBeforeIsNotCompiledAgain) {

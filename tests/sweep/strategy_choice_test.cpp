@@ -38,7 +38,7 @@ TEST(StrategyChoice, ALargeSpaceOfSlowCompilesIsSearchedAndTheMessageSaysSo) {
             "4,362 candidates: brute force about 15m 05s here; searching instead (stops when the expected gain is "
             "below 0.5%); --strategy brute_force measures all");
   EXPECT_DOUBLE_EQ(choice.min_expected_gain, kAutoMinExpectedGain);
-  EXPECT_EQ(choice.patience, kAutoPatience);  // 30, not the Bayesian strategy's 100 on this space
+  EXPECT_EQ(choice.patience, kAutoPatience);  // 20, not the Bayesian strategy's 100 on this space
 }
 
 TEST(StrategyChoice, CachedCompilesCostNothing) {
@@ -123,7 +123,7 @@ TEST(StrategyChoice, JsonSaysWhatRanAndWhy) {
   EXPECT_NE(searched.at("reason").get<std::string>().find("searching instead"), std::string::npos);
   EXPECT_GT(searched.at("brute_force_estimate_s").get<double>(), 120);
   EXPECT_DOUBLE_EQ(searched.at("min_expected_gain").get<double>(), 0.005);
-  EXPECT_EQ(searched.at("patience"), 30);
+  EXPECT_EQ(searched.at("patience"), 20);
   const nlohmann::json shared = ToJson(BruteForceToShare("--gpus"));
   EXPECT_EQ(shared.at("name"), "brute_force");
   EXPECT_EQ(shared.at("reason"), "brute force: --gpus shares out the candidates of a planned strategy only");

@@ -35,6 +35,10 @@ class SearchStrategy {
   // be called again before the last proposal's result is in (to keep a compile pipeline full).
   // Throws std::invalid_argument when history shrinks or names an index out of range.
   virtual std::optional<std::size_t> Next(const std::vector<Evaluation>& history) = 0;
+  // After Next returned nullopt: true when the strategy is not done but waits for the results of
+  // candidates it proposed (the Bayesian strategy's polish, whose next step starts from the fastest
+  // of them); ask again once one is in. False: done.
+  virtual bool AwaitsResults() const { return false; }
 };
 
 struct StrategyOptions {

@@ -197,6 +197,8 @@ SimulatedRun SimulateRun(const Landscape& landscape, const StrategyOptions& opti
       const std::optional<std::size_t> next = strategy->Next(history);
       if (next)
         timeline.Propose(*next);
+      else if (strategy->AwaitsResults())
+        break;  // asked again after the next result
       else
         done = true;
     }

@@ -32,6 +32,7 @@ std::optional<std::size_t> GuidedSearch::Next(const std::vector<Evaluation>& his
 void GuidedSearch::Refill(const std::vector<Evaluation>& history) {
   while (!done_ && proposed_.size() < look_ahead_) {
     const std::optional<std::size_t> next = strategy_.Next(history);
+    if (!next && strategy_.AwaitsResults()) break;  // asked again after the next result
     if (!next) {
       done_ = true;
       if (!budgeted_) compiles_.DropQueued();

@@ -18,10 +18,10 @@ namespace tuner {
 inline constexpr char kAutoStrategy[] = "auto";
 inline constexpr double kAutoThresholdS = 120;         // two minutes: longer is worth a search
 inline constexpr double kAutoMinExpectedGain = 0.005;  // the search stops when it expects < 0.5%
-// or after this many evaluations without a better time: on the published convolution sweeps 30
-// reached 1% in 31 of 60 replays in 116 evaluations, 100 (the strategy's own there) in 37 of 60 in
-// 218, and a compile of a large candidate takes seconds (bench/benchmarks.md)
-inline constexpr std::size_t kAutoPatience = 30;
+// or after this many evaluations without a better time (then it polishes: search/bayesian.cpp). On
+// the community's convolution on an H100, replayed as tune runs it (50 runs, bench/benchmarks.md),
+// 20 came within 1% in 48 runs, 30 in 46, and took longer
+inline constexpr std::size_t kAutoPatience = 20;
 inline constexpr double kGpuFloorS = 0.02;             // a candidate's worker round trip: check and one launch
 // How often the estimate looks again at its sample's compiles while none finishes: a running
 // compile's time so far raises the lower bound that may settle the choice.
