@@ -133,6 +133,20 @@ TEST(ProgressBar, ALongTaskIsEstimatedOnceAboveTheBar) {
   EXPECT_NE(LastDraw(text).find("200/4362"), std::string::npos) << "the bar goes on below it";
 }
 
+// A search stops by itself: the candidates are the most it may measure, so it has no bar to fill,
+// no time left and no estimate.
+TEST(ProgressBar, ASearchCountsWithoutABarOrAnEstimate) {
+  File out;
+  FakeClock clock;
+  ProgressBar bar(ProgressStyle::kBar, "tuner tune", true, out.file, clock.Reader());
+  bar.Update(0, {4362, 1, 0, 0, true});
+  clock.Advance(10);
+  bar.Update(0, {4362, 100, 2, 0.25, true});
+  const std::string text = Written(out.file);
+  EXPECT_EQ(text.find("in all"), std::string::npos) << text;
+  EXPECT_EQ(LastDraw(text), "\033[K[searching] 100 of 4362 searched  failed 2  best 0.2500 ms");
+}
+
 TEST(ProgressBar, AShortTaskIsNotEstimated) {
   File out;
   FakeClock clock;

@@ -44,16 +44,19 @@ ProgressCounts ProgressBar::Sum() const {
     sum.total += p.total;
     sum.done += p.done;
     sum.failures += p.failures;
+    sum.searching = sum.searching || p.searching;
     if (p.best_ms > 0 && (sum.best_ms == 0 || p.best_ms < sum.best_ms)) sum.best_ms = p.best_ms;
   }
   return sum;
 }
 
-// "120/4362  failed 3  best 0.1234 ms  5m 20s left" (the time left from the pace so far).
+// "120/4362  failed 3  best 0.1234 ms  5m 20s left" (the time left from the pace so far); a search's
+// "120 of 4362 searched  failed 3  best 0.1234 ms".
 std::string ProgressBar::Counts(const ProgressCounts& sum, double elapsed_s) const {
-  const double fraction = std::min(1.0, static_cast<double>(sum.done) / static_cast<double>(sum.total));
-  std::string text = std::to_string(sum.done) + "/" + std::to_string(sum.total) + "  failed " +
-                     std::to_string(sum.failures);
+  const double fraction =
+      sum.searching ? 0 : std::min(1.0, static_cast<double>(sum.done) / static_cast<double>(sum.total));
+  std::string text = std::to_string(sum.done) + (sum.searching ? " of " : "/") + std::to_string(sum.total) +
+                     (sum.searching ? " searched" : "") + "  failed " + std::to_string(sum.failures);
   if (shows_best_) {
     char best[32] = "-";
     if (sum.best_ms > 0) std::snprintf(best, sizeof best, "%.4f ms", sum.best_ms);
@@ -65,7 +68,7 @@ std::string ProgressBar::Counts(const ProgressCounts& sum, double elapsed_s) con
 
 void ProgressBar::MaybeEstimate(const ProgressCounts& sum, double elapsed_s) {
   constexpr double kPaceS = 10, kLongS = 180;
-  if (estimated_ || elapsed_s < kPaceS || sum.done == 0) return;
+  if (estimated_ || sum.searching || elapsed_s < kPaceS || sum.done == 0) return;
   estimated_ = true;
   const double all_s = elapsed_s * static_cast<double>(sum.total) / static_cast<double>(sum.done);
   if (all_s <= kLongS) return;
@@ -81,6 +84,7 @@ void ProgressBar::DrawBar(const ProgressCounts& sum, double elapsed_s) {
   const double fraction = std::min(1.0, static_cast<double>(sum.done) / static_cast<double>(sum.total));
   std::string bar(static_cast<std::size_t>(fraction * kWidth), '#');
   bar.resize(kWidth, '.');
+  if (sum.searching) bar = "searching";
   std::fprintf(out_, "\r\033[K[%s] %s", bar.c_str(), Counts(sum, elapsed_s).c_str());
   std::fflush(out_);
   drawn_ = true;

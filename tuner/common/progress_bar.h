@@ -24,10 +24,12 @@ ProgressStyle ProgressStyleFor(bool terminal);
 // "45s", "3m 05s", "2h 07m".
 std::string DurationText(double seconds);
 
-// One part's counts; best_ms 0 means none yet.
+// One part's counts; best_ms 0 means none yet. `searching`: a search that stops by itself, so
+// `total` is the most it may do, not what it will: no bar, no time left, no estimate.
 struct ProgressCounts {
   std::size_t total = 0, done = 0, failures = 0;
   double best_ms = 0;
+  bool searching = false;
 };
 
 class ProgressBar {

@@ -70,6 +70,7 @@ class SweepRun {
   StrategyOptions ChooseStrategy(const WarmStart* warm);
   BruteForceCost EstimateBruteForce(const WarmStart* warm);
   BruteForceCost SampleCost(std::size_t candidates) const;
+  void CompleteEstimate();
   std::shared_ptr<const WarmStart> WarmStartFromStore();
   void StartCompiles();
   SetupRequest Setup();
@@ -111,12 +112,14 @@ class SweepRun {
   std::vector<bool> owned_;          // this node's share of all_ under --shard; empty: all
   std::vector<Evaluation> history_;  // stored before this run, then measured now: what the strategy sees
   std::vector<std::size_t> sample_;  // under --strategy auto, compiled first to estimate: a search measures them first
+  std::size_t estimated_for_ = 0;    // the candidates brute force would measure, as estimated
   std::vector<Compiled> compiled_;   // the estimate's and a guided search's, by candidate index
   std::unique_ptr<CompileQueue> compiles_;  // until the sweep ends: compiles under way are not waited for
   std::unique_ptr<GuidedSearch> guided_;
   std::vector<OtherSweep> warm_sources_;  // the stored sweeps a warm start was made from
   bool copy_measured_ = false;
   std::size_t to_measure_ = 0;  // by this run, for the progress bar
+  bool searching_ = false;      // a guided search without a budget: to_measure_ is the most it may
   const SweepClock::Clock::time_point started_ = SweepClock::Clock::now();
 };
 
@@ -201,6 +204,7 @@ BruteForceCost SweepRun::EstimateBruteForce(const WarmStart* warm) {
   std::vector<std::size_t> missing;
   for (std::size_t c = 0; c < all_.size(); ++c)
     if (!stored[c]) missing.push_back(c);
+  estimated_for_ = missing.size();
   sample_ = FirstSample(missing, EstimateSampleSize(pipeline_.CompileThreads()), options_.strategy.seed, warm);
   StartCompiles();
   for (const std::size_t c : sample_) compiles_->Push(c);
@@ -233,6 +237,16 @@ BruteForceCost SweepRun::SampleCost(std::size_t candidates) const {
     }
   }
   return cost;
+}
+
+// A search chosen on a lower bound, once every sampled compile is done: the estimate in full, for
+// tune --json (the reason stays what the choice was made on).
+void SweepRun::CompleteEstimate() {
+  if (!outcome_.strategy.at_least) return;
+  const BruteForceCost cost = SampleCost(estimated_for_);
+  if (cost.sample_running > 0) return;
+  outcome_.strategy.brute_force_s = cost.Seconds();
+  outcome_.strategy.at_least = false;
 }
 
 // The compile threads of the estimate and of a guided search, each candidate compiled into compiled_.
@@ -313,6 +327,7 @@ void SweepRun::MeasureInOrder(const std::vector<std::size_t>& order) {
 void SweepRun::MeasureGuided(SearchStrategy& strategy) {
   const std::size_t budget = options_.strategy.max_evaluations, missing = all_.size() - history_.size();
   to_measure_ = budget ? std::min(budget, missing) : missing;
+  searching_ = budget == 0;
   ReportProgress();
   time_.SetCompileThreads(pipeline_.CompileThreads());
   StartCompiles();
@@ -326,6 +341,7 @@ void SweepRun::MeasureGuided(SearchStrategy& strategy) {
       next = guided_->Next(history_);
     }
     if (!next || !MeasureAndStore(*next, compiled_[*next], false)) break;
+    CompleteEstimate();
   }
 }
 
@@ -414,8 +430,8 @@ bool SweepRun::OutOfTime() const {
 
 void SweepRun::ReportProgress() const {
   if (options_.progress)
-    options_.progress->Update(outcome_.gpu.index,
-                              {to_measure_, ledger_.records().size(), ledger_.failures(), measurer_.best_ms()});
+    options_.progress->Update(outcome_.gpu.index, {to_measure_, ledger_.records().size(), ledger_.failures(),
+                                                   measurer_.best_ms(), searching_});
 }
 
 void SweepRun::Finish() {
