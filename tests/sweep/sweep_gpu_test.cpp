@@ -23,6 +23,7 @@
 #include "db/query/store.h"
 #include "db_test_util.h"
 #include "gpu_test_support.h"
+#include "sweep/strategy_choice.h"
 #include "template_fixtures.h"
 
 namespace tuner {
@@ -143,7 +144,7 @@ TEST(SweepGpu, AutoSearchesALargeSpaceWithACompileCostOfMinutes) {
   EXPECT_EQ(strategy.at("name"), "bayesian") << err;
   EXPECT_GT(strategy.at("brute_force_estimate_s").get<double>(), 120);
   EXPECT_DOUBLE_EQ(strategy.at("min_expected_gain").get<double>(), 0.005);
-  EXPECT_EQ(strategy.at("patience"), 30);
+  EXPECT_EQ(strategy.at("patience"), kAutoPatience);
   EXPECT_NE(err.find("searching instead (stops when the expected gain is below 0.5%); --strategy brute_force "
                      "measures all"),
             std::string::npos)
