@@ -12,10 +12,9 @@
 namespace tuner::db {
 
 inline constexpr std::int32_t kApplicationId = 0x54554E52;  // "TUNR" in PRAGMA application_id
-inline constexpr int kSchemaVersion = 8;                    // PRAGMA user_version
+inline constexpr int kSchemaVersion = 9;                    // PRAGMA user_version
 // The version whose migration adds the columns of ties and toolchains (tie_ms, tie_rank, toolchain,
-// revalidation): the last migration (kTrustMigration in schema.cpp). Renumbering it, when another
-// migration comes before it, is this constant and the place of that migration in Migrations().
+// revalidation): kTrustMigration in schema.cpp.
 inline constexpr int kTrustSchemaVersion = 8;
 inline constexpr int kBusyTimeoutMs = 30000;
 
