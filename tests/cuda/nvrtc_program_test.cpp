@@ -38,6 +38,20 @@ TEST(NvrtcProgram, ASourceThatDoesNotCompileIsAResultWithTheLog) {
       << program.Log();
 }
 
+// NVRTC puts a NUL between its own messages and ptxas's; the log is text (a compile error is
+// stored with it, and a store's rows must be plain text to be merged or exported).
+TEST(NvrtcProgram, ALogWithPtxasErrorsIsPlainText) {
+  NvrtcProgram program(
+      "extern \"C\" __global__ void k(float* out) {\n"
+      "  __shared__ float big[12400];  // 49,600 bytes: over the 48 KiB of static shared memory\n"
+      "  big[threadIdx.x] = out[threadIdx.x];\n  __syncthreads();\n  out[threadIdx.x] = big[threadIdx.x + 1];\n}\n",
+      "big.cu");
+  EXPECT_NE(program.Compile({"-arch=sm_90", "-Xptxas=-v"}), NVRTC_SUCCESS);
+  const std::string log = program.Log();
+  EXPECT_NE(log.find("too much shared data"), std::string::npos) << log;
+  EXPECT_EQ(log.find('\0'), std::string::npos) << log;
+}
+
 TEST(NvrtcProgram, AFailedCallThrowsNamingIt) {
   NvrtcProgram program(kKernel, "k.cu");
   ASSERT_EQ(program.Compile({"-arch=sm_90"}), NVRTC_SUCCESS) << program.Log();

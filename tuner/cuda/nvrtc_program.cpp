@@ -1,5 +1,7 @@
 #include "cuda/nvrtc_program.h"
 
+#include <algorithm>
+
 #include "cuda/release_log.h"
 
 namespace tuner {
@@ -40,7 +42,8 @@ std::string NvrtcProgram::Log() const {
   CheckNvrtc(nvrtcGetProgramLogSize(program_, &size), "nvrtcGetProgramLogSize");
   std::string log(size, '\0');
   if (size) CheckNvrtc(nvrtcGetProgramLog(program_, log.data()), "nvrtcGetProgramLog");
-  while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
+  log.erase(std::remove(log.begin(), log.end(), '\0'), log.end());  // also one before ptxas's messages
+  while (!log.empty() && log.back() == '\n') log.pop_back();
   return log;
 }
 
