@@ -126,3 +126,27 @@ times.sort()
 print(2 * n**3 / (times[len(times) // 2] * 1e6))
 PY
 }
+
+# bench_gpu_model CACHE: the GPU model a Kernel Tuner cache names (its device_name), else its file's
+# name (MI250X.json.gz: "MI250X").
+bench_gpu_model() {
+  python3 -c 'import gzip, json, os, sys
+print(json.load(gzip.open(sys.argv[1])).get("device_name") or os.path.basename(sys.argv[1]).removesuffix(".json.gz"))' "$1"
+}
+
+# bench_import_hub BENCHMARK_HUB KERNEL DIR: benchmark_hub's T1 file of KERNEL imported as a
+# template into DIR/templates (tuner import t1) and every GPU's Kernel Tuner cache of it into
+# DIR/hub.db, each as a sweep of the GPU model the cache names (bench_gpu_model). A cache of another
+# version of the space (A6000_original lacks a parameter) is left out, and said.
+bench_import_hub() {
+  local hub=$1 kernel=$2 dir=$3 cache
+  mkdir -p "$dir"
+  "$tuner" import t1 "$hub/kernels/$kernel.json" -o "$dir/templates" >/dev/null 2>&1 ||
+    bench_die "tuner import t1 $hub/kernels/$kernel.json failed"
+  for cache in "$hub/cachefiles/$kernel"/*.json.gz; do
+    [[ $cache == *_T4.json.gz ]] && continue
+    "$tuner" import kernel-tuner-cache "$cache" --template "$kernel" --templates "$dir/templates" \
+      --gpu-model "$(bench_gpu_model "$cache")" --db "$dir/hub.db" >/dev/null 2>"$dir/import.err" ||
+      echo "$BENCH_NAME: $cache left out: $(tail -1 "$dir/import.err")" >&2
+  done
+}

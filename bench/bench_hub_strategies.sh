@@ -62,26 +62,8 @@ if ! "$venv/bin/python" -c 'import kernel_tuner, autotuning_methodology' 2>/dev/
     >"$work/pip.log" 2>&1 || bench_die "Kernel Tuner and autotuning-methodology could not be installed into $venv: $(tail -1 "$work/pip.log")"
 fi
 
-# The GPU model a cache names (its device_name), else its file's name (MI250X.json.gz: "MI250X").
-gpu_model() {
-  python3 -c 'import gzip, json, os, sys
-print(json.load(gzip.open(sys.argv[1])).get("device_name") or os.path.basename(sys.argv[1]).removesuffix(".json.gz"))' "$1"
-}
-
 # One kernel's templates folder and database: its T1 file and every GPU's cache.
-prepare_kernel() {
-  local kernel=$1 cache
-  mkdir -p "$work/$kernel"
-  "$tuner" import t1 "$hub/kernels/$kernel.json" -o "$work/$kernel/templates" >/dev/null 2>&1 ||
-    bench_die "tuner import t1 $hub/kernels/$kernel.json failed"
-  for cache in "$hub/cachefiles/$kernel"/*.json.gz; do
-    [[ $cache == *_T4.json.gz ]] && continue
-    # A cache of another version of the space (A6000_original lacks a parameter) is left out, and said.
-    "$tuner" import kernel-tuner-cache "$cache" --template "$kernel" --templates "$work/$kernel/templates" \
-      --gpu-model "$(gpu_model "$cache")" --db "$work/$kernel/hub.db" >/dev/null 2>"$work/import.err" ||
-      echo "bench_hub_strategies: $cache left out: $(tail -1 "$work/import.err")" >&2
-  done
-}
+prepare_kernel() { bench_import_hub "$hub" "$1" "$work/$1"; }
 
 # One space: ours and Kernel Tuner's runs, scored; its table row in $work/rows/KERNEL_GPU.
 replay_space() {
@@ -89,7 +71,7 @@ replay_space() {
   local out=$work/spaces/$kernel-$gpu cache=$hub/cachefiles/$kernel/$gpu.json.gz t4=$hub/cachefiles/$kernel/${gpu}_T4.json.gz
   mkdir -p "$out"
   local device
-  device=$(gpu_model "$cache")
+  device=$(bench_gpu_model "$cache")
   local warm_args=()
   ((warm)) && warm_args=(--warm-start)
   "$tuner" simulate "$kernel" --templates "$work/$kernel/templates" --db "$work/$kernel/hub.db" --device "$device" \
@@ -106,7 +88,7 @@ replay_space() {
     { echo "bench_hub_strategies: $1: the package's scoring failed: $(tail -1 "$out/scores.err")" >&2; return 1; }
   python3 bench/hub_strategies_row.py "$1" "$out/ours.json" "$out/kt.json" "$out/scores.txt" >"$out/row.md"
 }
-export -f replay_space gpu_model bench_die
+export -f replay_space bench_gpu_model bench_die
 export tuner hub work runs ours kt warm venv BENCH_NAME
 
 for kernel in $(printf '%s\n' "${spaces[@]%/*}" | sort -u); do prepare_kernel "$kernel"; done
