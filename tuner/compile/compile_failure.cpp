@@ -49,8 +49,8 @@ std::string MissingEntryPoint(const std::string& line) {
   return "no entry point matches the kernel name: " + (error == std::string::npos ? line : line.substr(error + 7));
 }
 
-// The largest static shared memory ptxas reported, for a compile that failed without an error line
-// (NVRTC 12-13 fail a kernel over 48 KiB of __shared__ arrays with nothing but ptxas's report).
+// The largest static shared memory ptxas reported: over 48 KiB of __shared__ arrays, said in bytes
+// before ptxas's own error (in hexadecimal, and NVRTC 12-13 may give nothing but the report).
 long long StaticSharedBytes(const std::string& log) {
   static const std::regex kSmem(R"((\d+) bytes smem)");
   long long most = 0;
@@ -81,11 +81,11 @@ std::string CompileFailureReason(const std::string& log, const std::string& sour
     if (!missing.empty()) return "compile: " + missing;
     if (IsNvrtcError(line)) return "compile: " + Trimmed(WithoutFolder(line, source_path));
   }
-  const auto tool = std::find_if(lines.begin(), lines.end(), IsToolError);
-  if (tool != lines.end()) return "compile: " + ToolErrorReason(Trimmed(*tool));
   const long long smem = StaticSharedBytes(log);
   if (smem > kStaticSharedLimitBytes)
     return "compile: static shared memory over the 48 KiB limit: " + std::to_string(smem) + " bytes of __shared__ arrays";
+  const auto tool = std::find_if(lines.begin(), lines.end(), IsToolError);
+  if (tool != lines.end()) return "compile: " + ToolErrorReason(Trimmed(*tool));
   if (lines.empty()) return "compile: NVRTC failed without a log";
   return "compile: " + Trimmed(lines.back());
 }
