@@ -30,9 +30,8 @@ std::string Percent(double fraction) {
 BruteForceCost StoredBruteForceCost(const std::vector<double>& cost_ms, int compile_threads) {
   BruteForceCost cost;
   cost.candidates = cost_ms.size();
-  cost.sampled = cost_ms.size();
   cost.compile_threads = compile_threads;
-  for (const double ms : cost_ms) cost.sample_compile_s += ms / 1000;
+  for (const double ms : cost_ms) cost.AddSampled(true, false, ms / 1000);
   return cost;
 }
 
@@ -47,17 +46,12 @@ double SettlesAfterS(const std::vector<double>& sample_compile_s, std::size_t ca
   for (double now = 0;;) {
     BruteForceCost cost;
     cost.candidates = candidates;
-    cost.sampled = sample_compile_s.size();
     cost.compile_threads = compile_threads;
     double next = now + kEstimatePollS;
     for (std::size_t i = 0; i < end.size(); ++i) {
-      if (end[i] <= now) {
-        cost.sample_compile_s += sample_compile_s[i];
-        continue;
-      }
-      const double so_far = std::max(now - start[i], 0.0);
-      cost.running_s = cost.sample_running++ ? std::min(cost.running_s, so_far) : so_far;
-      next = std::min(next, end[i]);
+      const bool done = end[i] <= now;
+      cost.AddSampled(done, false, done ? sample_compile_s[i] : std::max(now - start[i], 0.0));
+      if (!done) next = std::min(next, end[i]);
     }
     if (cost.Settled(threshold_s)) return now;
     now = next;
@@ -76,6 +70,16 @@ double BruteForceCost::CompileSeconds() const {
 }
 
 bool BruteForceCost::Settled(double threshold_s) const { return sample_running == 0 || Seconds() > threshold_s; }
+
+void BruteForceCost::AddSampled(bool done, bool cached, double seconds) {
+  ++sampled;
+  if (!done)
+    running_s = sample_running++ ? std::min(running_s, seconds) : seconds;
+  else if (cached)
+    ++sample_cached;
+  else
+    sample_compile_s += seconds;
+}
 
 double BruteForceCost::Seconds() const {
   return CompileSeconds() + static_cast<double>(candidates) * gpu_s_per_candidate;

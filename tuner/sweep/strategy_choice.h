@@ -44,6 +44,9 @@ struct BruteForceCost {
   // The choice is known: every sampled compile is done, or the lower bound is already above
   // `threshold_s`, so a search need not wait for the sample's slowest compile.
   bool Settled(double threshold_s = kAutoThresholdS) const;
+  // One sampled compile: done, taking `seconds` (nothing when `cached`), or not yet, having run
+  // `seconds` so far (0 while queued).
+  void AddSampled(bool done, bool cached, double seconds);
 };
 
 struct StrategyChoice {

@@ -225,16 +225,11 @@ BruteForceCost SweepRun::SampleCost(std::size_t candidates) const {
   BruteForceCost cost;
   cost.candidates = candidates;
   cost.compile_threads = pipeline_.CompileThreads();
-  cost.sampled = sample_.size();
   for (const std::size_t c : sample_) {
-    if (!compiles_->Done(c)) {  // so far, nothing while queued: the estimate is a lower bound
-      const double so_far = compiles_->Seconds(c).value_or(0);
-      cost.running_s = cost.sample_running++ ? std::min(cost.running_s, so_far) : so_far;
-    } else if (!compiled_[c].invalid_reason.empty() || compiled_[c].compile.cache_hit) {
-      ++cost.sample_cached;  // never compiled, or compiled before: no compile time
-    } else {
-      cost.sample_compile_s += *compiles_->Seconds(c);
-    }
+    const bool done = compiles_->Done(c);
+    // Never compiled (invalid) or compiled before: no compile time.
+    const bool cached = done && (!compiled_[c].invalid_reason.empty() || compiled_[c].compile.cache_hit);
+    cost.AddSampled(done, cached, compiles_->Seconds(c).value_or(0));
   }
   return cost;
 }
