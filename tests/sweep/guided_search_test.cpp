@@ -167,7 +167,8 @@ TEST(GuidedSearch, ASlowCompileHoldsUpNoOtherProposal) {
   std::condition_variable opened;
   bool open = false;
   ProposesInOrder strategy(4);
-  CompileQueue queue(4, [&](std::size_t c, int) {
+  // Two threads: one stays on candidate 0, the other compiles 1, 2, 3 in that order.
+  CompileQueue queue(2, [&](std::size_t c, int) {
     if (c != 0) return;
     std::unique_lock<std::mutex> lock(mutex);  // candidate 0 compiles until the gate opens
     opened.wait(lock, [&] { return open; });
