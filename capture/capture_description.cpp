@@ -168,7 +168,8 @@ void WriteArgs(std::ostream& out, const CapturedLaunch& l) {
       out << "init = " << Quoted("file:" + InputFile(a.name)) << "\n";
     else if (a.role == ArgRole::kInOut)
       out << "init = \"zero\"  # it held zeros before the application's launch"
-          << (l.more_sizes.empty() ? "" : " at every size") << "\n";
+          << (l.more_sizes.empty() ? "" : " at every size") << "\n"
+          << "accumulate = true  # an InOut buffer: the kernel may read and add to what it held\n";
   }
 }
 

@@ -15,7 +15,7 @@ while (($#)); do
   esac
 done
 mkdir -p "$logs"
-export TUNER_REQUIRE_GPU=1
+export TUNER_REQUIRE_GPU=${TUNER_REQUIRE_GPU:-1}  # 2 on a node of two GPUs: the two-GPU tests may not skip either
 failed=0
 run() {  # NAME BINARY ARGS...: one binary, its log, its verdict
   local name=$1; shift

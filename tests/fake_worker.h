@@ -32,9 +32,10 @@ inline const char* const kDone = R"({"ok":true,"worker_s":0.0001,"gbps":2500})";
 // in it is a file of the fake's own folder, for a state kept between its starts).
 class FakeWorker {
  public:
-  // `profile_reply`, when given, answers profile requests (counters and energy).
+  // `profile_reply`, when given, answers profile requests (counters and energy); `reference_reply`,
+  // a shell command like `measure_reply`, the reference run.
   explicit FakeWorker(const std::string& reply, const std::string& measure_reply = "",
-                      const std::string& profile_reply = "") {
+                      const std::string& profile_reply = "", const std::string& reference_reply = "") {
     std::ofstream(path()) << "#!/bin/sh\n"
                           << "echo start >> " << dir_.File("starts") << "\n"
                           << "while read -r line; do\n"
@@ -44,6 +45,8 @@ class FakeWorker {
                           << (measure_reply.empty() ? "echo '" + reply + "'" : WithFile(measure_reply)) << ";;\n"
                           << "    *'\"op\":\"profile\"'*) echo '" << (profile_reply.empty() ? reply : profile_reply)
                           << "';;\n"
+                          << "    *'\"op\":\"reference\"'*) "
+                          << (reference_reply.empty() ? "echo '" + reply + "'" : WithFile(reference_reply)) << ";;\n"
                           << "    *) echo '" << reply << "';;\n"
                           << "  esac\n"
                           << "done\n";

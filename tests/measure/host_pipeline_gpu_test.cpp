@@ -38,8 +38,8 @@ Variables VariablesOf(const ParamValues& params) {
 KernelLaunch LaunchOf(const CachedCompile& compile, const LaunchGeometry& geometry, const Variables& vars) {
   KernelLaunch launch{compile.cubin_path, compile.result.lowered_name, geometry, {}, {}};
   for (const ArgSpec& arg : Streams().args)
-    launch.args.push_back(arg.is_buffer ? LaunchArg{arg.name, arg.type, 0}
-                                        : LaunchArg{"", arg.type, Evaluate(arg.value, vars)});
+    launch.args.push_back(arg.is_buffer ? LaunchArg{arg.name, arg.type, 0, arg.name}
+                                        : LaunchArg{"", arg.type, Evaluate(arg.value, vars), arg.name});
   return launch;
 }
 
@@ -59,6 +59,7 @@ class StreamsSession {
     SamplingPolicy few;
     few.max_samples = 3;
     session_ = std::make_unique<GpuSession>(setup, few);
+    session_->RunReference();
   }
 
   // A candidate's launch; `edit` may break its plan before it is sent.

@@ -118,8 +118,43 @@ TEST(WorkerClient, AWorkerThatCannotBeSetUpIsAnErrorNamingTheTemplateAndTheReaso
     c.client.Call(WarmUpRequest{}, 10);
     FAIL() << "no error";
   } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "the GPU worker could not set up small: this command needs a CUDA GPU");
+  }
+}
+
+TEST(WorkerClient, AReferenceThatHangsIsStoppedAtItsOwnLimitNamingItAndTheLimit) {
+  FakeWorker fake(kDone, "", "", "exec sleep 30");
+  SweepClock clock;
+  SweepStop stop;
+  WorkerClient client(
+      fake.path(),
+      [] {
+        SetupRequest setup;
+        setup.reference_label = "the reference kernel k_reference (VARIANT=0)";
+        return setup;
+      },
+      "small", clock, stop, {}, 0.5);
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    client.Call(WarmUpRequest{}, 10);
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
     EXPECT_STREQ(e.what(),
-                 "the GPU worker could not set up small (buffers and reference): this command needs a CUDA GPU");
+                 "the reference kernel k_reference (VARIANT=0) of small ran past its time limit of 0.5 s and was "
+                 "stopped; if it needs longer, raise the limit with tune --reference-timeout");
+  }
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10);
+  EXPECT_EQ(fake.Requests("reference"), 1);
+}
+
+TEST(WorkerClient, AReferenceThatFailsIsAnErrorNamingIt) {
+  FakeWorker fake(kDone, "", "", R"(echo '{"ok":false,"error":"argument 3 does not fit","worker_s":0}')");
+  Client c(fake);
+  try {
+    c.client.Call(WarmUpRequest{}, 10);
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "the reference of small could not run: argument 3 does not fit");
   }
 }
 
@@ -130,7 +165,7 @@ TEST(WorkerClient, TheWorkersOwnSecondsAreGpuWorkAndTheRestWaiting) {
   c.client.Stop();
   const SweepTime time = c.clock.Split();
   EXPECT_GT(time.gpu_s, 0);
-  EXPECT_LE(time.gpu_s, 2 * 0.0001 + 1e-12);  // setup and warm-up, as the worker said
+  EXPECT_LE(time.gpu_s, 3 * 0.0001 + 1e-12);  // setup, reference and warm-up, as the worker said
   EXPECT_GT(time.waiting_s, 0);               // starting and stopping it, and the pipes
 }
 

@@ -360,3 +360,40 @@ TEST(TemplateSpec, TuneWarnsOfAnOwnConfigurationCheckBeforeLookingForTheGpu) {
 
 }  // namespace
 }  // namespace tuner
+
+namespace tuner {
+namespace {
+
+TEST(TemplateSpec, TheCompilerIsAutoUnlessTheDescriptionNamesNvrtcOrNvcc) {
+  TempDir dir;
+  EXPECT_EQ(LoadTemplateFile(WriteTemplate(dir, "copy", kValid)).compiler, CompilerChoice::kAuto);
+  EXPECT_EQ(LoadTemplateFile(WriteTemplate(dir, "copy", "compiler = \"nvcc\"\n" + std::string(kValid))).compiler,
+            CompilerChoice::kNvcc);
+  EXPECT_EQ(LoadTemplateFile(WriteTemplate(dir, "copy", "compiler = \"nvrtc\"\n" + std::string(kValid))).compiler,
+            CompilerChoice::kNvrtc);
+  const std::string error = LoadError("compiler = \"clang\"\n" + std::string(kValid));
+  EXPECT_TRUE(Contains(error, "compiler: 'clang' is no compiler (auto, nvrtc, nvcc)")) << error;
+}
+
+TEST(TemplateSpec, AnOutputThatTheKernelAddsIntoSaysAccumulate) {
+  TempDir dir;
+  const std::string accumulating =
+      Replace(kValid, "output = true\n", "output = true\ninit = \"zero\"\naccumulate = true\n");
+  const TemplateSpec spec = LoadTemplateFile(WriteTemplate(dir, "copy", accumulating));
+  EXPECT_TRUE(spec.args[0].accumulate);
+  EXPECT_EQ(spec.args[0].init, BufferInit::kZero);
+  EXPECT_FALSE(LoadTemplateFile(WriteTemplate(dir, "copy", kValid)).args[0].accumulate);
+}
+
+TEST(TemplateSpec, AccumulateIsForOutputsThatStartFromZeroOrAFile) {
+  const std::string poisoned = LoadError(Replace(kValid, "output = true\n", "output = true\naccumulate = true\n"));
+  EXPECT_TRUE(Contains(poisoned, "accumulate")) << poisoned;
+  EXPECT_TRUE(Contains(poisoned, "not poison")) << poisoned;
+  const std::string input = LoadError(Replace(kValid, "init = \"random\"\n", "init = \"random\"\naccumulate = true\n"));
+  EXPECT_TRUE(Contains(input, "only an output (output = true) is accumulated into")) << input;
+  const std::string scalar = LoadError(Replace(kValid, "value = \"N\"\n", "value = \"N\"\naccumulate = true\n"));
+  EXPECT_TRUE(Contains(scalar, "only a buffer (with 'length') has 'accumulate'")) << scalar;
+}
+
+}  // namespace
+}  // namespace tuner

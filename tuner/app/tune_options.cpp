@@ -49,6 +49,8 @@ void AddSweepOptions(po::options_description& options) {
                         "results as its prior; off: a cold start")("timeout-floor", po::value<std::string>()->default_value("10"),
                         "seconds a candidate may always take before it is killed (0.001 to 86400); unset, 10 "
                         "until a candidate answered, then shorter where kernels take milliseconds")(
+      "reference-timeout", po::value<std::string>()->default_value(std::to_string(static_cast<int>(kReferenceTimeoutS))),
+      "seconds the reference kernel may run before it is stopped and the sweep ends saying so (0.001 to 86400)")(
       "counters", po::value<std::string>()->default_value("winner"),
       "hardware counters after timing: winner (the winner, the runners-up and the winner's one-parameter "
       "neighbours, 6 at most), explain (those and one candidate of each parameter value, the winner's neighbour "
@@ -87,6 +89,8 @@ SweepOptions ReadSweepOptions(const po::variables_map& vm, int argc, char** argv
   sweep.timeout_floor_s = ParseSeconds("timeout-floor", vm["timeout-floor"].as<std::string>(), 0.001, kMaxTimeoutFloorS,
                                        "a candidate's deadline; a day at most");
   sweep.tighten_deadlines = vm["timeout-floor"].defaulted();  // a floor the user sets is kept
+  sweep.reference_timeout_s = ParseSeconds("reference-timeout", vm["reference-timeout"].as<std::string>(), 0.001,
+                                           kMaxTimeoutFloorS, "the reference's deadline; a day at most");
   sweep.command_line = JoinArgs(argc, argv);
   sweep.strategy = ReadStrategy(vm);
   sweep.warm_start = ReadWarmStart(vm);

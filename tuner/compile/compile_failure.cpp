@@ -36,7 +36,7 @@ bool IsNvrtcError(const std::string& line) {
 
 // "ptxas error   : ...", "ptxas fatal   : ...", "nvlink error   : ...".
 bool IsToolError(const std::string& line) {
-  static const std::regex kError(R"(^(ptxas|nvlink|nvJitLink)\s+(error|fatal)\s*:)");
+  static const std::regex kError(R"(^(ptxas|nvlink|nvJitLink|nvcc)\s+(error|fatal)\s*:)");
   return std::regex_search(line, kError);
 }
 
@@ -107,7 +107,17 @@ std::string LikelyFix(const std::string& reason) {
        "a tuning parameter is also a name in a template parameter list and its -D macro rewrote it: "
        "rename one of the two"},
       {"is undefined", "a name the kernel uses is neither defined in the source nor a parameter of the description"},
-      {"cannot open source file", "the source includes a file that is not in the template's folder"},
+      {"cannot open source file",
+       "the source includes a header that is neither beside it nor in the toolkit: give its folder with -I in the "
+       "description's options; a C or C++ standard header needs nvcc, which the tool runs for such files when it "
+       "finds one (CUDA_HOME, TUNER_NVCC)"},
+      {"are not allowed in JIT mode",
+       "the file has host code, which NVRTC cannot take: the tool compiles such files with nvcc when it finds one "
+       "(CUDA_HOME, TUNER_NVCC)"},
+      {"constexpr __host__ function",
+       "device code calls a constexpr host function (std::numeric_limits, std::min): add "
+       "\"--expt-relaxed-constexpr\" to the description's options, as the project's own build does"},
+      {"nvcc fatal", "nvcc refused an option of the description: options reach nvcc as written"},
   };
   for (const Cure& cure : kCures)
     if (reason.find(cure.sign) != std::string::npos) return cure.fix;

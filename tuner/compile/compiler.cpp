@@ -1,6 +1,7 @@
 #include "compile/compiler.h"
 
 #include "compile/cubin_elf.h"
+#include "compile/nvcc_compiler.h"
 #include "cuda/nvrtc_program.h"
 #include "cuda/toolkit_dirs.h"
 
@@ -8,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <mutex>
 #include <regex>
 #include <shared_mutex>
@@ -78,10 +80,15 @@ CompileResult CompileWithResources(const TemplateSpec& spec, const ParamValues& 
 }  // namespace
 
 std::vector<std::string> NvrtcOptions(const TemplateSpec& spec, const ParamValues& params, const std::string& arch) {
-  std::vector<std::string> options = {"-arch=" + arch, "-std=c++17", "-Xptxas=-v"};
-  // The toolkit's device headers (<cuda_fp16.h>, <cuda_bf16.h>, <cuda_fp8.h>), as nvcc finds them.
-  static const std::string toolkit_include = ToolkitIncludeDir(ToolkitDirs());
-  if (!toolkit_include.empty()) options.push_back("-I" + toolkit_include);
+  std::vector<std::string> options = {"-arch=" + arch, "-Xptxas=-v"};
+  // C++17 unless the project says which language it is written in.
+  const bool has_standard = std::any_of(spec.options.begin(), spec.options.end(), [](const std::string& o) {
+    return o.rfind("-std", 0) == 0 || o.rfind("--std", 0) == 0;
+  });
+  if (!has_standard) options.push_back("-std=c++17");
+  // The toolkit's headers (<cuda_fp16.h>, CCCL's <cuda/std/...>, <cub/...>), as nvcc finds them.
+  static const std::vector<std::string> toolkit_includes = ToolkitIncludeDirs(ToolkitDirs(), LoadedNvrtcDir());
+  for (const std::string& dir : toolkit_includes) options.push_back("-I" + dir);
   for (const auto& [name, value] : params)  // a template argument reaches the kernel through its name instead
     if (!std::count(spec.template_arguments.begin(), spec.template_arguments.end(), name))
       options.push_back("-D" + name + "=" + std::to_string(value));
@@ -102,8 +109,38 @@ CompileResult CompileCandidate(const TemplateSpec& spec, const ParamValues& para
 
 namespace {
 
+// NVRTC's words for a file it cannot take and nvcc can: a header it has no copy of (the C and C++
+// standard headers, host headers), host code, or an option of the project's build that only nvcc
+// knows (--expt-relaxed-constexpr).
+bool NeedsNvcc(const std::string& nvrtc_log) {
+  return nvrtc_log.find("cannot open source file") != std::string::npos ||
+         nvrtc_log.find("are not allowed in JIT mode") != std::string::npos ||
+         nvrtc_log.find("unrecognized option") != std::string::npos;
+}
+
+CompileResult CompileWithNvrtc(const TemplateSpec& spec, const std::string& name_expression,
+                               const std::vector<std::string>& options, const std::string& arch);
+
 CompileResult CompileOnce(const TemplateSpec& spec, const ParamValues& params, const std::string& entry,
                           const std::string& arch) {
+  const std::string name_expression = SubstituteParams(entry, params);
+  const std::vector<std::string> options = NvrtcOptions(spec, params, arch);
+  if (spec.compiler != CompilerChoice::kNvcc) {
+    CompileResult result = CompileWithNvrtc(spec, name_expression, options, arch);
+    if (result.ok || spec.compiler == CompilerChoice::kNvrtc || !NeedsNvcc(result.log)) return result;
+  }
+  const std::string nvcc = FindNvcc();
+  if (nvcc.empty()) {
+    CompileResult result = spec.compiler == CompilerChoice::kNvcc ? CompileResult{}
+                                                                   : CompileWithNvrtc(spec, name_expression, options, arch);
+    result.log += "\n" + NoNvccAdvice();
+    return result;
+  }
+  return CompileWithNvcc(spec, name_expression, options, nvcc);
+}
+
+CompileResult CompileWithNvrtc(const TemplateSpec& spec, const std::string& name_expression,
+                               const std::vector<std::string>& options, const std::string& arch) {
   const auto start = std::chrono::steady_clock::now();
   CompileResult result;
   std::vector<NvrtcHeader> headers;
@@ -111,9 +148,8 @@ CompileResult CompileOnce(const TemplateSpec& spec, const ParamValues& params, c
   NvrtcProgram program(spec.source_text, spec.source_path, headers);
   // Every entry point is looked up by its lowered name, so C++ linkage, templates, namespaces and
   // overloads chosen by a cast work; an extern "C" kernel lowers to its own name.
-  const std::string name_expression = SubstituteParams(entry, params);
   program.AddNameExpression(name_expression);
-  const nvrtcResult status = program.Compile(NvrtcOptions(spec, params, arch));
+  const nvrtcResult status = program.Compile(options);
   result.log = program.Log();
   result.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (status != NVRTC_SUCCESS) {
@@ -153,6 +189,20 @@ KernelInfo ParsePtxasReport(const std::string& log, const std::string& lowered_n
   if (std::regex_search(block, m, std::regex(R"(used (\d+) barriers)"))) info.barriers = std::stoi(m[1]);
   if (std::regex_search(block, m, std::regex(R"((\d+) bytes smem)"))) info.static_smem_bytes = std::stoll(m[1]);
   return info;
+}
+
+std::string CompilerIdentity(const TemplateSpec& spec) {
+  std::string identity = "nvrtc " + NvrtcVersion();
+  if (spec.compiler == CompilerChoice::kNvrtc) return identity;
+  static const std::string nvcc = [] {
+    const std::string path = FindNvcc();
+    std::error_code error;
+    if (path.empty()) return std::string("no nvcc");
+    const auto size = std::filesystem::file_size(path, error);
+    const auto stamp = std::filesystem::last_write_time(path, error).time_since_epoch().count();
+    return path + " " + std::to_string(size) + " " + std::to_string(stamp);
+  }();
+  return identity + ", " + nvcc;
 }
 
 std::string NvrtcVersion() {

@@ -40,6 +40,10 @@ std::vector<std::string> NvrtcOptions(const TemplateSpec& spec, const ParamValue
 // "13.0"
 std::string NvrtcVersion();
 
+// What compiles the template's candidates, for the cache's key: NVRTC's version and, where nvcc
+// may compile them (compiler "auto" or "nvcc"), the nvcc found with its size and time stamp.
+std::string CompilerIdentity(const TemplateSpec& spec);
+
 // The kernel's lines of a ptxas -v report (exposed for tests).
 KernelInfo ParsePtxasReport(const std::string& log, const std::string& lowered_name);
 

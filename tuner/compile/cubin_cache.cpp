@@ -72,7 +72,7 @@ CachedCompile CubinCache::Compile(const TemplateSpec& spec, const ParamValues& c
                                   const std::string& arch) const {
   const ParamValues params = KernelParams(spec, candidate);  // host parameters do not change the kernel
   ContentHash key;
-  key.Add(spec.source_text).Add(ParamsJson(params)).Add(entry).Add(arch).Add(NvrtcVersion());
+  key.Add(spec.source_text).Add(ParamsJson(params)).Add(entry).Add(arch).Add(CompilerIdentity(spec));
   for (const SourceHeader& header : spec.headers) key.Add(header.include_name).Add(header.text);
   for (const std::string& option : NvrtcOptions(spec, params, arch)) key.Add(option);
   const fs::path cubin_path = fs::path(directory_) / (key.Hex() + ".cubin");

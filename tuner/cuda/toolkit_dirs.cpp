@@ -1,9 +1,38 @@
 #include "cuda/toolkit_dirs.h"
 
+#include <dlfcn.h>
+#include <nvrtc.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
+#include <sstream>
 
 namespace tuner {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool IsFile(const fs::path& path) {
+  std::error_code error;
+  return fs::is_regular_file(path, error);
+}
+
+bool IsFolder(const fs::path& path) {
+  std::error_code error;
+  return fs::is_directory(path, error);
+}
+
+bool IsExecutable(const fs::path& path) { return IsFile(path) && access(path.c_str(), X_OK) == 0; }
+
+// An include folder and, beside it, CCCL's (CUDA 13 moved <cuda/std/...>, <cub/...> there).
+void AddWithCccl(const fs::path& include, std::vector<std::string>& dirs) {
+  dirs.push_back(include.string());
+  if (IsFolder(include / "cccl")) dirs.push_back((include / "cccl").string());
+}
+
+}  // namespace
 
 std::vector<std::string> ToolkitDirs() {
   std::vector<std::string> dirs;
@@ -17,10 +46,41 @@ std::vector<std::string> ToolkitDirs() {
 }
 
 std::string ToolkitIncludeDir(const std::vector<std::string>& toolkit_dirs) {
-  for (const std::string& dir : toolkit_dirs) {
-    std::error_code error;
-    if (std::filesystem::is_regular_file(dir + "/include/cuda_fp16.h", error)) return dir + "/include";
+  for (const std::string& dir : toolkit_dirs)
+    if (IsFile(dir + "/include/cuda_fp16.h")) return dir + "/include";
+  return "";
+}
+
+std::vector<std::string> ToolkitIncludeDirs(const std::vector<std::string>& toolkit_dirs,
+                                            const std::string& nvrtc_dir) {
+  std::vector<std::string> dirs;
+  if (const std::string include = ToolkitIncludeDir(toolkit_dirs); !include.empty())
+    AddWithCccl(include, dirs);
+  else if (!nvrtc_dir.empty() && IsFile(fs::path(nvrtc_dir) / ".." / "include" / "cuda_fp16.h"))
+    AddWithCccl(fs::weakly_canonical(fs::path(nvrtc_dir) / ".." / "include"), dirs);
+  return dirs;
+}
+
+std::string LoadedNvrtcDir() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<const void*>(&nvrtcVersion), &info) == 0 || !info.dli_fname) return "";
+  const fs::path library(info.dli_fname);
+  // A statically linked NVRTC reports the executable itself: no library folder to look beside.
+  if (library.filename().string().rfind("libnvrtc", 0) != 0) return "";
+  return library.parent_path().string();
+}
+
+std::string FindNvcc() {
+  if (const char* named = std::getenv("TUNER_NVCC")) {
+    const std::string path = named;
+    return path == "none" || !IsExecutable(path) ? "" : path;
   }
+  for (const std::string& dir : ToolkitDirs())
+    if (IsExecutable(fs::path(dir) / "bin" / "nvcc")) return (fs::path(dir) / "bin" / "nvcc").string();
+  const char* path = std::getenv("PATH");
+  std::istringstream folders(path ? path : "");
+  for (std::string folder; std::getline(folders, folder, ':');)
+    if (!folder.empty() && IsExecutable(fs::path(folder) / "nvcc")) return (fs::path(folder) / "nvcc").string();
   return "";
 }
 

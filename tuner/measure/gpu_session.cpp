@@ -10,6 +10,7 @@
 
 #include "measure/buffer_contents.h"
 #include "measure/kernel_args.h"
+#include "measure/kernel_signature.h"
 #include "measure/launch_batch.h"
 #include "measure/sample_stats.h"
 #include "npy.h"
@@ -52,6 +53,7 @@ GpuSession::GpuSession(const SetupRequest& setup, const SamplingPolicy& policy)
       uuid_(setup.uuid),
       policy_(policy),
       symbols_(setup.symbols),
+      reference_(setup.reference),
       utility_(SelectDevice(setup.gpu)),
       inputs_([this](const void* data, std::size_t bytes) { return utility_.Checksum(data, bytes); }),
       atol_(setup.atol),
@@ -99,12 +101,14 @@ GpuSession::GpuSession(const SetupRequest& setup, const SamplingPolicy& policy)
   flush_bytes_ = static_cast<std::size_t>(l2_bytes) * 2;  // twice L2, so nothing of the inputs stays
   flush_buffer_ = DeviceAlloc(flush_bytes_);
   WarmUpClocks();
+}
 
-  const bool has_reference_kernel = setup.reference.has_value();
+void GpuSession::RunReference() {
+  const bool has_reference_kernel = reference_.has_value();
   if (has_reference_kernel) {
-    Loaded reference = Load(*setup.reference);
+    Loaded reference = Load(*reference_);
     PrepareOutputs(true);
-    TUNER_CUDA_CHECK(Launch(MakeReady(reference.kernel, *setup.reference)));
+    TUNER_CUDA_CHECK(Launch(MakeReady(reference.kernel, *reference_)));
     TUNER_CUDA_CHECK(cudaDeviceSynchronize());
     const std::string overwritten = inputs_.RestoreChanged();
     if (!overwritten.empty()) throw std::runtime_error("the reference kernel " + overwritten);
@@ -125,6 +129,7 @@ GpuSession::GpuSession(const SetupRequest& setup, const SamplingPolicy& policy)
           cudaMemcpy(b->reference_device.get(), b->reference.data(), b->reference.size(), cudaMemcpyHostToDevice));
     });
   }
+  reference_ready_ = true;
 }
 
 // Streams a .npy file (checked by the supervisor) into device memory, 64 MiB at a time: a 1 GiB
@@ -195,7 +200,9 @@ void GpuSession::PrepareOutputs(bool poison) {
                                        buffer.decl.count * SizeOf(buffer.decl.type), cudaMemcpyDeviceToDevice));
       continue;
     }
-    const bool zero = buffer.decl.init == BufferInit::kZero;
+    // A checked launch starts from poison, so an element the kernel never writes cannot pass as the
+    // zero it was reset to; only a kernel that adds into its output starts from zero.
+    const bool zero = buffer.decl.init == BufferInit::kZero && (!poison || buffer.decl.accumulate);
     if (zero || poison)
       TUNER_CUDA_CHECK(
           cudaMemsetAsync(buffer.device.get(), zero ? 0 : 0xFF, buffer.decl.count * SizeOf(buffer.decl.type)));
@@ -205,6 +212,9 @@ void GpuSession::PrepareOutputs(bool poison) {
 GpuSession::Loaded GpuSession::Load(const KernelLaunch& launch) {
   Loaded loaded{LoadLibrary(ReadBinary(launch.cubin_path)), nullptr};
   TUNER_CUDA_CHECK(cudaLibraryGetKernel(&loaded.kernel, loaded.library.get(), launch.kernel.c_str()));
+  const std::string mismatch =
+      SignatureMismatch(KernelParamBytes(reinterpret_cast<const void*>(loaded.kernel)), launch.args);
+  if (!mismatch.empty()) throw std::runtime_error(mismatch);
   if (launch.geometry.shared_bytes > 48 * 1024)
     TUNER_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(loaded.kernel),
                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -233,8 +243,19 @@ void GpuSession::CopySymbols(cudaLibrary_t library) {
   for (const SymbolSpec& symbol : symbols_) {
     void* address = nullptr;
     std::size_t bytes = 0;
-    TUNER_CUDA_CHECK(cudaLibraryGetGlobal(&address, &bytes, library, symbol.name.c_str()));
+    const cudaError_t found = cudaLibraryGetGlobal(&address, &bytes, library, symbol.name.c_str());
+    const std::string described = "[[symbol]] '" + symbol.name + "' (filled from argument '" + symbol.from + "')";
+    if (found == cudaErrorSymbolNotFound || found == cudaErrorInvalidSymbol) {
+      cudaGetLastError();
+      throw std::runtime_error(described + ": the kernel file has no __constant__ or __device__ variable '" +
+                               symbol.name + "'; declare it in the source or remove the [[symbol]]");
+    }
+    TUNER_CUDA_CHECK(found);
     const std::string& contents = buffers_.at(symbol.from).initial;
+    if (contents.size() > bytes)
+      throw std::runtime_error(described + ": argument '" + symbol.from + "' holds " +
+                               std::to_string(contents.size()) + " bytes and the variable " +
+                               std::to_string(bytes) + "; make them the same size");
     TUNER_CUDA_CHECK(cudaMemcpy(address, contents.data(), std::min(bytes, contents.size()), cudaMemcpyHostToDevice));
   }
 }
@@ -327,6 +348,7 @@ Samples GpuSession::TimeSamples(const std::function<double()>& sample, const Mea
 }
 
 MeasureReply GpuSession::Measure(const MeasureRequest& request) {
+  if (!reference_ready_) throw std::runtime_error("a candidate was sent before the reference ran");
   throttle_.TakeCount();  // the reply counts this request's samples only
   const KernelLaunch& launch = request.launch;
   Loaded loaded = Load(launch);

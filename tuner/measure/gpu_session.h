@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,10 +21,13 @@ namespace tuner {
 
 class GpuSession {
  public:
-  // Allocates and fills the buffers, runs the reference once and keeps its outputs. Throws if the
-  // reference writes one of its inputs, or when the setup's timing mode batches launches of a kernel
-  // whose outputs must be reset before each launch. Candidates are sampled as `policy` says.
+  // Allocates and fills the buffers. Throws when the setup's timing mode batches launches of a
+  // kernel whose outputs must be reset before each launch. Candidates are sampled as `policy` says.
   explicit GpuSession(const SetupRequest& setup, const SamplingPolicy& policy = {});
+
+  // Runs the reference once and keeps its outputs (or the expected files'), before any candidate.
+  // Throws if the reference writes one of its inputs, or its arguments do not fit the kernel.
+  void RunReference();
 
   int gpu() const { return gpu_; }
   const std::string& uuid() const { return uuid_; }
@@ -122,6 +126,8 @@ class GpuSession {
   std::string uuid_;
   SamplingPolicy policy_;
   std::vector<SymbolSpec> symbols_;  // filled in every loaded kernel
+  std::optional<KernelLaunch> reference_;
+  bool reference_ready_ = false;
   std::map<std::string, Buffer> buffers_;
   UtilityKernels utility_;
   InputGuard inputs_;

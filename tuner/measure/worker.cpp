@@ -40,6 +40,7 @@ class Worker {
 
  private:
   WorkerReplyBody Handle(const SetupRequest& request);
+  WorkerReplyBody Handle(const ReferenceRequest&);
   WorkerReplyBody Handle(const WarmUpRequest&);
   WorkerReplyBody Handle(const CopyBandwidthRequest& request);
   WorkerReplyBody Handle(const MeasureRequest& request);
@@ -83,6 +84,11 @@ GpuSession& Worker::Session() {
 WorkerReplyBody Worker::Handle(const SetupRequest& request) {
   session_.reset();
   session_ = std::make_unique<GpuSession>(request);
+  return Done{};
+}
+
+WorkerReplyBody Worker::Handle(const ReferenceRequest&) {
+  Session().RunReference();
   return Done{};
 }
 

@@ -17,12 +17,13 @@ template <class T>
 void ReadAll(const json& j, std::vector<T>& values);
 
 json Write(const LaunchArg& a) {
-  return {{"buffer", a.buffer}, {"type", static_cast<int>(a.type)}, {"value", a.value}};
+  return {{"buffer", a.buffer}, {"type", static_cast<int>(a.type)}, {"value", a.value}, {"name", a.name}};
 }
 void Read(const json& j, LaunchArg& a) {
   a.buffer = j.at("buffer");
   a.type = static_cast<ScalarType>(j.at("type").get<int>());
   a.value = j.at("value");
+  a.name = j.at("name");
 }
 
 json Write(const SymbolSpec& s) { return {{"name", s.name}, {"from", s.from}}; }
@@ -35,7 +36,7 @@ json Write(const BufferDecl& b) {
   return {{"name", b.name},        {"type", static_cast<int>(b.type)},
           {"count", b.count},      {"init", static_cast<int>(b.init)},
           {"output", b.output},    {"file", b.file},
-          {"expected", b.expected}};
+          {"expected", b.expected}, {"accumulate", b.accumulate}};
 }
 void Read(const json& j, BufferDecl& b) {
   b.name = j.at("name");
@@ -45,6 +46,7 @@ void Read(const json& j, BufferDecl& b) {
   b.output = j.at("output");
   b.file = j.at("file");
   b.expected = j.at("expected");
+  b.accumulate = j.at("accumulate");
 }
 
 // A geometry is written as the store keeps it (template/launch_types.h: to_json, from_json).
@@ -145,7 +147,8 @@ json Write(const SetupRequest& r) {
           {"atol", r.atol},
           {"rtol", r.rtol},
           {"timing", ToText(r.timing)},
-          {"batch_launches", r.batch_launches}};
+          {"batch_launches", r.batch_launches},
+          {"reference_label", r.reference_label}};
 }
 void Read(const json& j, SetupRequest& r) {
   r.gpu = j.at("gpu");
@@ -161,7 +164,11 @@ void Read(const json& j, SetupRequest& r) {
   if (!timing) throw ProtocolError("unknown timing mode " + j.at("timing").dump());
   r.timing = *timing;
   r.batch_launches = j.at("batch_launches");
+  r.reference_label = j.at("reference_label");
 }
+
+json Write(const ReferenceRequest&) { return json::object(); }
+void Read(const json&, ReferenceRequest&) {}
 
 json Write(const WarmUpRequest&) { return json::object(); }
 void Read(const json&, WarmUpRequest&) {}

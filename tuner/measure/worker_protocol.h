@@ -38,6 +38,7 @@ struct LaunchArg {
   std::string buffer;  // empty for scalars
   ScalarType type = ScalarType::kInt;
   double value = 0;
+  std::string name;  // the description's, for messages
 };
 
 struct BufferDecl {
@@ -46,8 +47,9 @@ struct BufferDecl {
   long long count = 0;
   BufferInit init = BufferInit::kZero;
   bool output = false;
-  std::string file;      // kFile: the .npy file the worker reads once, at setup
-  std::string expected;  // outputs: a .npy file of the expected contents ("" : the reference kernel's)
+  std::string file;         // kFile: the .npy file the worker reads once, at setup
+  std::string expected;     // outputs: a .npy file of the expected contents ("" : the reference kernel's)
+  bool accumulate = false;  // an output the kernel adds into: a checked launch starts from `init`, not poison
 };
 
 struct KernelLaunch {
@@ -147,6 +149,15 @@ struct SetupRequest {
   // for a template whose launches can repeat with nothing between them (template/timing_choice.h).
   TimingMode timing = TimingMode::kIsolated;
   int batch_launches = 0;  // back_to_back and graph: the launches of a sample (0: about 1 ms of them)
+  std::string reference_label;  // for messages: "the reference kernel k_ref (VARIANT=0)"
+};
+
+// Runs the reference kernel of the setup and keeps its outputs (or the expected files'), which every
+// check compares with: a request of its own, so that a reference that hangs is stopped at its own
+// limit and said to be the reference.
+struct ReferenceRequest {
+  static constexpr const char* kOp = "reference";
+  using Reply = Done;
 };
 
 // Keeps the memory system busy until the clocks settle (after the GPU sat idle).
@@ -208,7 +219,7 @@ struct ProfileRequest {
   std::vector<ProfileCandidate> candidates;
 };
 
-using WorkerRequest = std::variant<SetupRequest, WarmUpRequest, CopyBandwidthRequest, MeasureRequest, InterleaveRequest,
+using WorkerRequest = std::variant<SetupRequest, ReferenceRequest, WarmUpRequest, CopyBandwidthRequest, MeasureRequest, InterleaveRequest,
                                    PipelineStagesRequest, PrepareProfilerRequest, ProfileRequest>;
 using WorkerReplyBody = std::variant<Done, CopyBandwidthReply, MeasureReply, InterleaveReply, StageTimes, ProfileReply>;
 

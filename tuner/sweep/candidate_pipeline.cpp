@@ -66,8 +66,8 @@ KernelLaunch CandidatePipeline::MakeLaunch(const Variables& vars, const LaunchGe
                                            const CachedCompile& compile) const {
   KernelLaunch launch{compile.cubin_path, compile.result.lowered_name, geometry, {}, {}};
   for (const ArgSpec& arg : spec_.args)
-    launch.args.push_back(arg.is_buffer ? LaunchArg{arg.name, arg.type, 0}
-                                        : LaunchArg{"", arg.type, Evaluate(arg.value, vars)});
+    launch.args.push_back(arg.is_buffer ? LaunchArg{arg.name, arg.type, 0, arg.name}
+                                        : LaunchArg{"", arg.type, Evaluate(arg.value, vars), arg.name});
   return launch;
 }
 
@@ -91,7 +91,7 @@ SetupRequest CandidatePipeline::Setup() {
     const auto expected = spec_.check.expected.find(arg.name);
     if (arg.is_buffer)
       setup.buffers.push_back({arg.name, arg.type, EvaluateInteger(arg.length, vars), arg.init, arg.output, arg.file,
-                               expected == spec_.check.expected.end() ? "" : expected->second});
+                               expected == spec_.check.expected.end() ? "" : expected->second, arg.accumulate});
   }
   setup.symbols = spec_.symbols;
   if (spec_.check.kernel.empty()) return setup;  // expected files are the whole check
@@ -107,6 +107,7 @@ SetupRequest CandidatePipeline::Setup() {
                              (fix.empty() ? "" : "; likely fix: " + fix));
   }
   setup.reference = MakeLaunch(vars, EvaluateLaunch(spec_.check.launch, vars), reference);
+  setup.reference_label = "the reference kernel " + spec_.check.kernel + " (" + DescribeParams(params) + ")";
   return setup;
 }
 

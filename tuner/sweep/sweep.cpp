@@ -136,7 +136,7 @@ SweepRun::SweepRun(const SweepTarget& target, const GpuInfo& gpu, const SweepOpt
                 {options.compile_threads, options.cache_dir, options.worker_executable}, time_),
       worker_(
           options.worker_executable, [this] { return Setup(); }, spec_.name, time_, stop_,
-          [this] { return WantsProfiler(); }),
+          [this] { return WantsProfiler(); }, options.reference_timeout_s),
       ledger_(store, place_.sweep_id, db::ToText(CurrentToolchain())),
       measurer_(
           worker_, pipeline_, records_, stop_, [this](const db::MeasurementRecord& r) { ledger_.Commit(r); },

@@ -22,6 +22,7 @@
 #include "sweep/sweep_stop.h"
 #include "sweep/sweep_target.h"
 #include "sweep/sweep_time.h"
+#include "sweep/worker_client.h"
 #include "template/problem_size.h"
 
 namespace tuner {
@@ -32,6 +33,7 @@ struct SweepOptions {
   std::string cache_dir;            // compiled kernels; "" for the default
   std::string command_line;         // stored with the sweep
   double timeout_floor_s = 10;      // a candidate's deadline until one answered
+  double reference_timeout_s = kReferenceTimeoutS;  // the reference kernel's deadline
   bool tighten_deadlines = true;    // then shorter where kernels take milliseconds (false: a floor)
   int compile_threads = 0;          // 0: one per core
   ProgressBar* progress = nullptr;  // shared by the sweeps of one command; null: no bar

@@ -1,17 +1,32 @@
 #include "sweep/worker_client.h"
 
+#include <chrono>
+#include <iostream>
+#include <sstream>
 #include <stdexcept>
 
 #include "base/default_paths.h"
 
 namespace tuner {
 
+namespace {
+
+std::string FormatSeconds(double seconds) {
+  std::ostringstream text;
+  text << seconds << " s";
+  return text.str();
+}
+
+}  // namespace
+
 WorkerClient::WorkerClient(const std::string& executable, std::function<SetupRequest()> make_setup, std::string what,
-                           SweepClock& clock, const SweepStop& stop, std::function<bool()> wants_profiler)
+                           SweepClock& clock, const SweepStop& stop, std::function<bool()> wants_profiler,
+                           double reference_timeout_s)
     : executable_(executable.empty() ? SelfExecutable() : executable),
       make_setup_(std::move(make_setup)),
       what_(std::move(what)),
       wants_profiler_(std::move(wants_profiler)),
+      reference_timeout_s_(reference_timeout_s),
       clock_(clock),
       stop_(stop) {}
 
@@ -35,18 +50,44 @@ bool WorkerClient::EnsureRunning() {
     const auto compiling = clock_.Time(SweepClock::Part::kCompile);  // the reference kernel
     setup_ = make_setup_();
   }
+  slow_phase_ = "setting up its buffers and data on the GPU";
   const WorkerAnswer<Done> setup = Call(*setup_, kSetupTimeoutS);
+  slow_phase_.clear();
   if (setup.outcome == WorkerProcess::Outcome::kInterrupted) return false;
-  if (!setup.body)
-    throw std::runtime_error("the GPU worker could not set up " + what_ + " (buffers and reference): " + setup.failure);
+  if (!setup.body) throw std::runtime_error("the GPU worker could not set up " + what_ + ": " + setup.failure);
   if (wants_profiler_ && wants_profiler_())
     Call(PrepareProfilerRequest{}, kSetupTimeoutS);  // a failure shows at the first profile
-  return true;
+  RunReference();
+  return !stop_.Requested();
+}
+
+void WorkerClient::RunReference() {
+  const std::string reference = setup_->reference_label.empty() ? "the reference" : setup_->reference_label;
+  slow_phase_ = "running " + reference;
+  const WorkerAnswer<Done> done = Call(ReferenceRequest{}, reference_timeout_s_);
+  slow_phase_.clear();
+  if (done.outcome == WorkerProcess::Outcome::kTimedOut)
+    throw std::runtime_error(reference + " of " + what_ + " ran past its time limit of " +
+                             FormatSeconds(reference_timeout_s_) +
+                             " and was stopped; if it needs longer, raise the limit with tune --reference-timeout");
+  if (done.outcome != WorkerProcess::Outcome::kInterrupted && !done.body)
+    throw std::runtime_error(reference + " of " + what_ + " could not run: " + done.failure);
 }
 
 WorkerProcess::Reply WorkerClient::Send(const WorkerRequest& request, double timeout_s) {
-  return process_->Call(ToJson(request), timeout_s, [this] { return stop_.Requested(); });
+  const auto start = std::chrono::steady_clock::now();
+  double next_notice_s = kSlowPhaseNoticeS;
+  return process_->Call(ToJson(request), timeout_s, [&] {
+    const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!slow_phase_.empty() && elapsed_s >= next_notice_s) {
+      std::cerr << "tuner tune: " << what_ << ": still " << slow_phase_ << " (" << static_cast<int>(elapsed_s)
+                << " s)\n";
+      next_notice_s += kSlowPhaseNoticeS;
+    }
+    return stop_.Requested();
+  });
 }
+
 
 void WorkerClient::Account(SweepClock::Clock::time_point start, double worker_s) {
   clock_.AddWorkerCall(SweepClock::SecondsSince(start), worker_s);

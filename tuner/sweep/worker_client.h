@@ -17,8 +17,12 @@
 
 namespace tuner {
 
-// The longest a setup (buffers, data files, the reference) or a request about the GPU may take.
+// The longest a setup (buffers, data files) or a request about the GPU may take.
 constexpr double kSetupTimeoutS = 300;
+// The longest the reference kernel may run by default (tune --reference-timeout).
+constexpr double kReferenceTimeoutS = 120;
+// A setup or reference still running after this long is said to be running, every as long again.
+constexpr double kSlowPhaseNoticeS = 10;
 
 // A call's outcome: the reply's body when the worker did the request, else why not.
 template <class Body>
@@ -36,7 +40,8 @@ class WorkerClient {
   // template in the error of a worker that cannot be set up. A worker whose start `wants_profiler`
   // says so builds CUPTI's configuration in the background from its setup on.
   WorkerClient(const std::string& executable, std::function<SetupRequest()> make_setup, std::string what,
-               SweepClock& clock, const SweepStop& stop, std::function<bool()> wants_profiler = {});
+               SweepClock& clock, const SweepStop& stop, std::function<bool()> wants_profiler = {},
+               double reference_timeout_s = kReferenceTimeoutS);
 
   // Starts and sets up a worker first unless one is running. kInterrupted when the sweep stopped
   // (the worker is killed then); throws when a worker cannot be set up.
@@ -57,6 +62,8 @@ class WorkerClient {
 
  private:
   WorkerProcess::Reply Send(const WorkerRequest& request, double timeout_s);
+  // The setup's reference run (ReferenceRequest) under its own limit; throws when it fails or hangs.
+  void RunReference();
   void Account(SweepClock::Clock::time_point start, double worker_s);
 
   std::string executable_;
@@ -64,6 +71,8 @@ class WorkerClient {
   std::optional<SetupRequest> setup_;  // made once: a restarted worker gets the same
   std::string what_;
   std::function<bool()> wants_profiler_;
+  double reference_timeout_s_;
+  std::string slow_phase_;  // what the worker is doing that is said after kSlowPhaseNoticeS: "" for nothing
   SweepClock& clock_;
   const SweepStop& stop_;
   std::unique_ptr<WorkerProcess> process_;

@@ -27,8 +27,8 @@ namespace {
 namespace fs = std::filesystem;
 
 // Keys written before the first table; a table's keys are listed where it is read.
-const std::vector<std::string> kTopLevelKeys = {"name",        "summary", "source", "kernel", "replaces_shipped",
-                                                "constraints", "options"};
+const std::vector<std::string> kTopLevelKeys = {"name",        "summary", "source",  "kernel",  "replaces_shipped",
+                                                "constraints", "options", "compiler"};
 const std::vector<std::string> kTables = {"size",  "param", "launch",    "arg",      "symbol",
                                           "check", "work",  "data_size", "pipeline", "timing", "arch_specific"};
 const char* const kOnlySizes = " (only sizes may be used here)";
@@ -101,6 +101,13 @@ void ReadTopLevel(const DescriptionReader& r, const toml::table& root, TemplateS
            Quoted(spec.kernel) + " is not a kernel name (a C++ name, optionally with <template arguments>)");
   spec.replaces_shipped = r.Bool(root, "replaces_shipped", "replaces_shipped", false);
   spec.options = r.Strings(root.get("options"), "options");
+  static const std::map<std::string, CompilerChoice> kCompilers = {
+      {"auto", CompilerChoice::kAuto}, {"nvrtc", CompilerChoice::kNvrtc}, {"nvcc", CompilerChoice::kNvcc}};
+  const std::string compiler = r.String(root, "compiler", "compiler", false, "auto");
+  const auto it = kCompilers.find(compiler);
+  if (it == kCompilers.end())
+    r.Fail(root.get("compiler"), "compiler", Quoted(compiler) + " is no compiler (auto, nvrtc, nvcc)");
+  spec.compiler = it->second;
 }
 
 void ReadParamValues(const DescriptionReader& r, const toml::table& t, const std::string& field, ParamSpec& param) {
@@ -201,14 +208,14 @@ std::string DataFile(const DescriptionReader& r, const toml::node* node, const s
 
 ArgSpec ReadArg(const DescriptionReader& r, const toml::table& t, const std::string& field, const Scopes& scopes,
                 const fs::path& dir, std::map<std::string, std::string>& taken) {
-  r.AllowOnly(t, field, {"name", "type", "length", "value", "init", "output"}, kTopLevelKeys);
+  r.AllowOnly(t, field, {"name", "type", "length", "value", "init", "output", "accumulate"}, kTopLevelKeys);
   ArgSpec arg;
   arg.name = DeclaredNameOf(r, t, field, taken, false);
   arg.type = ParseType(r, t, field);
   arg.is_buffer = t.contains("length");
   if (arg.is_buffer == t.contains("value")) r.Fail(&t, field, "needs either 'length' (a buffer) or 'value' (a scalar)");
   if (!arg.is_buffer) {
-    for (const char* key : {"init", "output"})
+    for (const char* key : {"init", "output", "accumulate"})
       if (t.contains(key))
         r.Fail(t.get(key), field + "." + key, std::string("only a buffer (with 'length') has '") + key + "'");
     arg.value = r.Expression(t.get("value"), field + ".value", scopes.sizes, kOnlySizes);
@@ -217,6 +224,11 @@ ArgSpec ReadArg(const DescriptionReader& r, const toml::table& t, const std::str
   arg.length = r.Expression(t.get("length"), field + ".length", scopes.sizes, kOnlySizes);
   arg.output = r.Bool(t, "output", field + ".output", false);
   arg.init = ParseInit(r, t, field, arg.output);
+  arg.accumulate = r.Bool(t, "accumulate", field + ".accumulate", false);
+  if (arg.accumulate && (!arg.output || arg.init == BufferInit::kPoison))
+    r.Fail(t.get("accumulate"), field + ".accumulate",
+           arg.output ? "an output that the kernel adds into starts from init = \"zero\" or a file, not poison"
+                      : "only an output (output = true) is accumulated into");
   if (arg.init == BufferInit::kRandomInt && Element(arg.type).floating && Element(arg.type).epsilon > 0x1p-7)
     r.Fail(t.get("init"), field + ".init",
            "random_int gives whole numbers in [-98, 97], which " + ToString(arg.type) +

@@ -48,7 +48,8 @@ struct ArgSpec {
   std::string value;   // scalars
   BufferInit init = BufferInit::kZero;
   bool output = false;
-  std::string file;  // init = "file:PATH": PATH resolved against the description's folder
+  bool accumulate = false;  // an output the kernel adds into: checked launches start from `init`, not poison
+  std::string file;         // init = "file:PATH": PATH resolved against the description's folder
 };
 
 struct CheckSpec {
@@ -95,6 +96,11 @@ struct ArchSpecificSpec {
   std::string why;     // what needs it, for the reason a candidate is invalid elsewhere: "wgmma"
 };
 
+// Which compiler builds the candidates: NVRTC, the toolkit's nvcc (a file with host code or the C
+// and C++ standard headers, which NVRTC cannot take), or NVRTC first and nvcc where NVRTC cannot
+// take the file (template/README: "compiler").
+enum class CompilerChoice { kAuto, kNvrtc, kNvcc };
+
 struct TemplateSpec {
   std::string name;
   std::string summary;
@@ -107,6 +113,7 @@ struct TemplateSpec {
   bool replaces_shipped = false;      // a user's template that is meant to take a shipped one's name
   std::vector<std::string> constraints;
   std::vector<std::string> options;
+  CompilerChoice compiler = CompilerChoice::kAuto;
   std::vector<SizeSpec> sizes;
   std::vector<ParamSpec> params;
   std::vector<std::string> template_arguments;  // parameters the kernel's name passes to a C++ template: no macros

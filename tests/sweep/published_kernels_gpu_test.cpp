@@ -1,0 +1,180 @@
+// Kernel files as projects publish them, tuned on a real GPU through the command line (skipped
+// without one): host code and standard headers compiled by nvcc, checked against an independent
+// kernel of the same file; an output a candidate skips is caught; arguments and symbols that do not
+// fit the kernel are refused before any launch, by name.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli_runner.h"
+#include "db_test_util.h"
+#include "gpu_test_support.h"
+#include "template_fixtures.h"
+
+namespace tuner {
+namespace {
+
+namespace fs = std::filesystem;
+using db::testing::TempDir;
+using testing::Replaced;
+using testing::RunTuner;
+
+const std::string kPublished = std::string(TUNER_FIXTURES_DIR) + "/published";
+
+std::string ReadText(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// `tune NAME --json` of a published fixture, its kernel file copied unchanged beside its description.
+nlohmann::json TunePublished(const std::string& name, TempDir& dir) {
+  for (const char* ending : {".toml", ".cu"})
+    fs::copy_file(kPublished + "/" + name + ending, dir.File(name + ending));
+  const auto r = RunTuner("tune published_" + name + " --json --templates " + dir.File("") + " --db " + dir.File("t.db"),
+                          "XDG_CACHE_HOME=" + dir.File("cache"));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(ReadText(dir.File(name + ".cu")), ReadText(kPublished + "/" + name + ".cu"));  // never edited
+  return nlohmann::json::parse(r.out);
+}
+
+TEST(PublishedKernels, ALayernormFileWithHostCodeTunesUnchangedAgainstItsNaiveKernel) {
+  TUNER_GPU_TEST(1);
+  TempDir dir;
+  const auto doc = TunePublished("layernorm", dir);
+  ASSERT_EQ(doc.at("candidates").size(), 6u) << doc.dump();
+  for (const auto& c : doc.at("candidates")) EXPECT_EQ(c.at("status"), "ok") << c.dump();
+  ASSERT_FALSE(doc.at("best").is_null());
+}
+
+TEST(PublishedKernels, ATemplatedHalfSoftmaxWithLimitsAndCubTunesUnchangedAgainstADoubleReference) {
+  TUNER_GPU_TEST(1);
+  TempDir dir;
+  const auto doc = TunePublished("softmax", dir);
+  ASSERT_EQ(doc.at("candidates").size(), 20u) << doc.dump();
+  for (const auto& c : doc.at("candidates")) EXPECT_EQ(c.at("status"), "ok") << c.dump();
+  ASSERT_FALSE(doc.at("best").is_null());
+}
+
+// VARIANT 1 writes only the positive elements, leaving the rest as they were: right only when the
+// output happened to start at zero.
+const char* kReluSource = R"cuda(
+extern "C" __global__ void relu(float* out, const float* in, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+#if VARIANT == 1
+  if (in[i] > 0.0f) out[i] = in[i];
+#else
+  out[i] = in[i] > 0.0f ? in[i] : 0.0f;
+#endif
+}
+)cuda";
+
+const char* kReluDescription = R"toml(
+name = "relu"
+kernel = "relu"
+[[size]]
+name = "N"
+default = 100000
+[[param]]
+name = "VARIANT"
+values = [0, 1]
+[launch]
+grid = ["cdiv(N, 256)"]
+block = [256]
+[[arg]]
+name = "out"
+type = "float"
+length = "N"
+output = true
+init = "zero"
+[[arg]]
+name = "in"
+type = "float"
+length = "N"
+init = "random"
+[[arg]]
+name = "n"
+type = "int"
+value = "N"
+[check]
+reference = "own_configuration"
+params = { VARIANT = 0 }
+)toml";
+
+struct Tuned {
+  int exit_code = 0;
+  std::string err;
+  std::map<int, nlohmann::json> by_variant;
+};
+
+Tuned Tune(const std::string& name, const std::string& description, const std::string& source,
+           const std::string& options = "") {
+  TempDir dir;
+  std::ofstream(dir.File(name + ".toml")) << description;
+  std::ofstream(dir.File(name + ".cu")) << source;
+  const auto r = RunTuner("tune " + name + " --json --templates " + dir.File("") + " --db " + dir.File("t.db") +
+                              options,
+                          "XDG_CACHE_HOME=" + dir.File("cache"));
+  Tuned tuned{r.exit_code, r.err, {}};
+  const auto doc = nlohmann::json::parse(r.out, nullptr, false);
+  if (!doc.is_discarded() && doc.contains("candidates"))
+    for (const auto& c : doc.at("candidates")) tuned.by_variant[c["params"]["VARIANT"]] = c;
+  return tuned;
+}
+
+TEST(PublishedKernels, AnOutputThatStartsAtZeroStillCatchesACandidateThatSkipsElements) {
+  TUNER_GPU_TEST(1);
+  const Tuned tuned = Tune("relu", kReluDescription, kReluSource);
+  ASSERT_EQ(tuned.exit_code, 0) << tuned.err;
+  ASSERT_EQ(tuned.by_variant.size(), 2u) << tuned.err;
+  EXPECT_EQ(tuned.by_variant.at(0)["status"], "ok") << tuned.by_variant.at(0).dump();
+  EXPECT_EQ(tuned.by_variant.at(1)["status"], "wrong_result") << tuned.by_variant.at(1).dump();
+}
+
+TEST(PublishedKernels, AnArgumentOfAnotherSizeThanTheKernelsParameterIsRefusedByName) {
+  TUNER_GPU_TEST(1);
+  const std::string description =
+      Replaced(kReluDescription, "name = \"n\"\ntype = \"int\"", "name = \"n\"\ntype = \"int64\"");
+  const Tuned tuned = Tune("relu", description, kReluSource);
+  EXPECT_NE(tuned.exit_code, 0);
+  EXPECT_NE(tuned.err.find("argument 3 'n' (int64, 8 bytes) does not fit the kernel"), std::string::npos)
+      << tuned.err;
+  EXPECT_EQ(tuned.err.find(".cpp:"), std::string::npos) << tuned.err;  // no place in the tool's own source
+}
+
+TEST(PublishedKernels, AConstantMemorySymbolTheFileLacksIsRefusedByName) {
+  TUNER_GPU_TEST(1);
+  const std::string description = std::string(kReluDescription) + "[[symbol]]\nname = \"filter\"\nfrom = \"in\"\n";
+  const Tuned tuned = Tune("relu", description, kReluSource);
+  EXPECT_NE(tuned.exit_code, 0);
+  EXPECT_NE(tuned.err.find("[[symbol]] 'filter' (filled from argument 'in'): the kernel file has no __constant__"),
+            std::string::npos)
+      << tuned.err;
+  EXPECT_EQ(tuned.err.find(".cpp:"), std::string::npos) << tuned.err;
+}
+
+TEST(PublishedKernels, AReferenceThatHangsIsStoppedAtItsLimitWithAMessageNamingIt) {
+  TUNER_GPU_TEST(1);
+  const std::string source = std::string(kReluSource) +
+                             "extern \"C\" __global__ void relu_hang(float* out, const float* in, int n) {\n"
+                             "  volatile int spin = 1;\n  while (spin) {}\n}\n";
+  const std::string description =
+      Replaced(kReluDescription, "reference = \"own_configuration\"\nparams = { VARIANT = 0 }", "kernel = \"relu_hang\"");
+  const auto start = std::chrono::steady_clock::now();
+  const Tuned tuned = Tune("relu", description, source, " --reference-timeout 3");
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 60);
+  EXPECT_NE(tuned.exit_code, 0);
+  EXPECT_NE(tuned.err.find("the reference kernel relu_hang (VARIANT=0) of relu ran past its time limit of 3 s"),
+            std::string::npos)
+      << tuned.err;
+}
+
+}  // namespace
+}  // namespace tuner
