@@ -153,7 +153,7 @@ TEST_F(PublishedFiles, NvrtcFindsTheToolkitsCcclHeadersByItself) {
                                                            "init = \"random\"\n[[arg]]\nname = \"n\"\ntype = \"int\"\n"
                                                            "value = \"N\"\n[check]");
   const std::string path =
-      testing::WriteTemplateFiles(folder_, "rowmax", description, ReadText(kPublished + "/rowmax_cccl.cu"));
+      testing::WriteTemplateFiles(folder_, "small", description, ReadText(kPublished + "/rowmax_cccl.cu"));
   const TemplateSpec spec = LoadTemplateFile(path);
   const CompileResult r = CompileCandidate(spec, {}, spec.kernel, "sm_90");
   ASSERT_TRUE(r.ok) << r.log;
@@ -179,7 +179,7 @@ TEST_P(StandardHeader, AFileWithHostCodeThatIncludesItCompilesForSm90) {
                              "extern \"C\" __global__ void k_reference(float* o) { o[threadIdx.x] = 1; }\n"
                              "int main() {\n  float* o = nullptr;\n  cudaMalloc(&o, 1024 * sizeof(float));\n  " +
                              use.host + "\n  k<<<8, 128>>>(o);\n  return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;\n}\n";
-  const std::string path = testing::WriteTemplateFiles(folder_, "with_header", testing::kSmallDescription, source);
+  const std::string path = testing::WriteTemplateFiles(folder_, "small", testing::kSmallDescription, source);
   const TemplateSpec spec = LoadTemplateFile(path);
   const CompileResult r = CompileCandidate(spec, {}, spec.kernel, "sm_90");
   ASSERT_TRUE(r.ok) << use.header << "\n" << r.log;
