@@ -106,6 +106,8 @@ value = "N"
 [check]
 reference = "own_configuration"
 params = { VARIANT = 0 }
+[work]
+bytes = "8 * N"
 )toml";
 
 struct Tuned {
