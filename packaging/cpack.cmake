@@ -25,7 +25,7 @@ set(CPACK_STRIP_FILES ON)
 # The .debs' man pages compressed and their copyright files, after CPack has installed what it
 # packs and before it packs it (the .tar.gz is left as `cmake --install` makes it).
 set(CPACK_PRE_BUILD_SCRIPTS ${CMAKE_CURRENT_LIST_DIR}/deb_conventions.cmake)
-set(TUNER_DEBIAN_COPYRIGHT ${CMAKE_CURRENT_LIST_DIR}/debian-copyright)
+set(CPACK_TUNER_DEBIAN_COPYRIGHT ${CMAKE_CURRENT_LIST_DIR}/debian-copyright)
 
 # The .tar.gz holds everything; the .debs are one per component: the tool's files install without
 # a component (CPack's "Unspecified"), the libraries' as `dev`; `wheel` belongs to the Python wheel.
