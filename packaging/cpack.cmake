@@ -38,10 +38,10 @@ set(CPACK_DEBIAN_UNSPECIFIED_PACKAGE_NAME tuner)
 set(CPACK_DEBIAN_UNSPECIFIED_PACKAGE_DEPENDS "libc6 (>= 2.34), libgcc-s1")
 set(CPACK_DEBIAN_UNSPECIFIED_PACKAGE_SUGGESTS "bash-completion")
 set(CPACK_DEBIAN_UNSPECIFIED_DESCRIPTION "${CPACK_PACKAGE_DESCRIPTION_SUMMARY}
- tuner compiles every configuration of a CUDA kernel template at run time with NVRTC, checks each
- against a reference, times the correct ones on the GPU, explains their occupancy, and keeps the
- fastest configuration per GPU in SQLite for applications to look up. It needs libnvrtc.so.13 from
- a CUDA 13 toolkit at run time.")
+tuner compiles every configuration of a CUDA kernel template at run time with NVRTC, checks each
+against a reference, times the correct ones on the GPU, explains their occupancy, and keeps the
+fastest configuration per GPU in SQLite for applications to look up. It needs libnvrtc.so.13 from
+a CUDA 13 toolkit at run time.")
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME tuner-dev)
 # find_package(tuner_query) finds SQLite3 (libsqlite3-dev) and Threads (libc); the examples read the
 # shipped templates of the tool's package. find_package(tuner_capture) also finds CUDAToolkit, which
@@ -49,8 +49,8 @@ set(CPACK_DEBIAN_DEV_PACKAGE_NAME tuner-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "tuner (= ${PROJECT_VERSION}), libsqlite3-dev")
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
 set(CPACK_DEBIAN_DEV_DESCRIPTION "tuner's libraries for applications
- The query library (find_package(tuner_query), <tuner/tuned_config.h>) looks up the configurations
- tuner stored; the capture library (find_package(tuner_capture), <tuner/launch.h>) captures a
- kernel launch for tuner to tune. Static archives, headers, CMake packages and examples.")
+The query library (find_package(tuner_query), <tuner/tuned_config.h>) looks up the configurations
+tuner stored; the capture library (find_package(tuner_capture), <tuner/launch.h>) captures a
+kernel launch for tuner to tune. Static archives, headers, CMake packages and examples.")
 
 include(CPack)
