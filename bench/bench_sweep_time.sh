@@ -9,7 +9,7 @@
 #                 L2 flushes between samples, launch gaps and the tuner's own work.
 # Kernel times are each candidate's stored median times its launches (a failed candidate's one
 # launch is not timed), so the split is an estimate; the wall time is measured. The last column is
-# the sweep's own account of its time (`time` in `tune --json`; README, "Where the time goes"):
+# the sweep's own account of its time (`time` in `tune --json`; docs/concepts/timing.md, "Where the time goes"):
 # compile / GPU work / waiting / overhead, which add up to the sweep's wall time.
 #
 #   bench/bench_sweep_time.sh [--tuner PATH] [--gpu N] [--kernel baseline_sgemm]

@@ -3,7 +3,9 @@
 # tree nor the build folder on the way: the .tar.gz unpacked and then moved elsewhere (the install is
 # relocatable), the .deb with `dpkg -i` (as root only: it installs under /usr, and is removed
 # after), and the wheel in a fresh virtual environment (nvidia-cuda-nvrtc comes from PyPI). Each
-# must take the templates it installed, not the source tree's. Run after scripts/build.sh.
+# must take the templates it installed, not the source tree's. Each carries the licence: the
+# .tar.gz its LICENSE, the .debs Debian's copyright file, the wheel its metadata. Run after
+# scripts/build.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source_dir=$PWD
@@ -12,6 +14,7 @@ source_dir=$PWD
 scripts/build_wheel.sh >/dev/null
 tarball=$(ls build/packages/tuner-*-linux-x86_64.tar.gz)
 deb=$(ls build/packages/tuner_*_amd64.deb)
+dev_deb=$(ls build/packages/tuner-dev_*_amd64.deb)
 wheel=$(ls build/wheels/cuda_tuner-*.whl)
 
 work=$(mktemp -d)
@@ -44,9 +47,32 @@ tar -xzf "$source_dir/$tarball" -C unpacked
 mv unpacked/tuner-* moved
 for f in bin/tuner share/man/man1/tuner.1 share/man/man1/tuner-tune.1 share/bash-completion/completions/tuner \
   include/tuner/tuned_config.h include/tuner/base/gpu_identity.h lib/cmake/tuner_query/tuner_query-config.cmake \
-  share/tuner/examples/query/CMakeLists.txt; do
+  share/tuner/examples/query/CMakeLists.txt share/doc/tuner/LICENSE share/doc/tuner/NOTICE; do
   [ -e "moved/$f" ] || fail "the tarball has no $f"
 done
+cmp -s moved/share/doc/tuner/LICENSE "$source_dir/LICENSE" || fail "the tarball's LICENSE is not the repository's"
+
+# The .debs as Debian has them (read with dpkg-deb, no root needed): a maintainer, a machine-readable
+# copyright file and no LICENSE, man pages gzipped, the libraries in tuner-dev, which depends on what
+# find_package(tuner_query) finds.
+check_deb() {
+  local file=$1 package=$2 listing
+  listing=$(dpkg-deb -c "$file" | awk '{print $NF}')
+  [ -n "$(dpkg-deb -f "$file" Maintainer)" ] || fail "$package has no Maintainer"
+  grep -qx "./usr/share/doc/$package/copyright" <<<"$listing" || fail "$package has no copyright file"
+  dpkg-deb --fsys-tarfile "$file" | tar -xO "./usr/share/doc/$package/copyright" | head -1 |
+    grep -qx 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' ||
+    fail "$package's copyright file is not in Debian's machine-readable format"
+  ! grep -q "/LICENSE$" <<<"$listing" || fail "$package has a LICENSE file beside its copyright file"
+  ! grep -q '/man/man1/.*\.1$' <<<"$listing" || fail "$package has man pages that are not gzipped"
+  echo "$listing"
+}
+runtime_files=$(check_deb "$source_dir/$deb" tuner)
+dev_files=$(check_deb "$source_dir/$dev_deb" tuner-dev)
+grep -qx './usr/share/man/man1/tuner-tune.1.gz' <<<"$runtime_files" || fail "tuner has no tuner-tune.1.gz"
+! grep -q '^./usr/include/\|\.a$' <<<"$runtime_files" || fail "tuner holds headers or static libraries"
+grep -qx './usr/include/tuner/tuned_config.h' <<<"$dev_files" || fail "tuner-dev has no tuned_config.h"
+grep -q 'libsqlite3-dev' <<<"$(dpkg-deb -f "$source_dir/$dev_deb" Depends)" || fail "tuner-dev does not depend on libsqlite3-dev"
 smoke tarball "$work/moved/bin/tuner" "$work/moved/share/tuner/kernel_templates"
 
 if [ "$(id -u)" -eq 0 ] && command -v dpkg >/dev/null; then
@@ -56,6 +82,18 @@ if [ "$(id -u)" -eq 0 ] && command -v dpkg >/dev/null; then
 else
   echo "package_smoke: the .deb was built but not installed (dpkg -i needs root)"
 fi
+
+# The wheel's metadata: its licence and readme, and the licence's text.
+python3 - "$source_dir/$wheel" <<'CHECK' || fail "the wheel's metadata lacks its licence or readme"
+import sys, zipfile
+wheel = zipfile.ZipFile(sys.argv[1])
+names = wheel.namelist()
+metadata = wheel.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+assert "License-Expression: Apache-2.0" in metadata, metadata
+assert "Description-Content-Type: text/markdown" in metadata, metadata
+assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names), names
+assert any(n.endswith(".dist-info/licenses/NOTICE") for n in names), names
+CHECK
 
 # The wheel's tag names the newest glibc the binary needs.
 python3 -m venv venv

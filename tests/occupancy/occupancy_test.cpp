@@ -1,6 +1,6 @@
 // The occupancy engine against NVIDIA's cuda_occupancy.h called directly (how the engine feeds it),
 // the built-in table and hand-worked results against the documentation (independent of both), the
-// README's worked example, invalid kernels, and the `tuner occupancy` command line (no GPU needed).
+// worked example of docs/guide/occupancy.md, invalid kernels, and the `tuner occupancy` command line (no GPU needed).
 #include "occupancy/occupancy.h"
 
 #include <cuda_occupancy.h>
@@ -239,7 +239,7 @@ TEST(Occupancy, H100Example) {
   EXPECT_EQ(more_regs.limiter, Limiter::kRegisters);
 }
 
-// README's worked example: a tiled matrix multiplication on a device with 16 KB of shared memory
+// docs/guide/occupancy.md's worked example: a tiled matrix multiplication on a device with 16 KB of shared memory
 // and 1536 threads per SM (an sm_86 with a 16 KB carveout and no driver reserve).
 DeviceLimits SeedsDevice() {
   DeviceLimits d = ArchLimits("sm_86");

@@ -53,6 +53,12 @@ TEST_F(Install, MovedPrefixRunsWithItsOwnTemplates) {
   EXPECT_EQ(occupancy.exit_code, 0) << occupancy.err;
 }
 
+TEST_F(Install, HasTheLicence) {
+  EXPECT_EQ(tuner::testing::ReadFileText((Moved() / "share/doc/tuner/LICENSE").string()),
+            tuner::testing::ReadFileText(TUNER_SOURCE_DIR "/LICENSE"));
+  EXPECT_TRUE(fs::exists(Moved() / "share/doc/tuner/NOTICE"));
+}
+
 TEST_F(Install, HasTheLibrariesAndTheirPackages) {
   for (const char* file :
        {"include/tuner/tuned_config.h", "include/tuner/base/gpu_identity.h", "include/tuner/launch.h",

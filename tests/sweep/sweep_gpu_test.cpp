@@ -33,7 +33,7 @@ using db::testing::TempDir;
 using testing::Replaced;
 using testing::RunTuner;
 
-// The four parts of a sweep's time (README, "Where the time goes") add up to its wall time.
+// The four parts of a sweep's time (docs/concepts/timing.md, "Where the time goes") add up to its wall time.
 void ExpectTimeAddsUp(const nlohmann::json& time) {
   const double parts = time.at("compile_s").get<double>() + time.at("gpu_s").get<double>() +
                        time.at("waiting_s").get<double>() + time.at("overhead_s").get<double>();

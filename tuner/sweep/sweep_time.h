@@ -1,6 +1,6 @@
 // Where a sweep's wall time goes, so that a user sees whether a space is compile-bound or
 // GPU-bound. The sweep's measuring thread accounts each stretch it spends to one part; the parts
-// add up to the wall time (README, "Where the time goes").
+// add up to the wall time (docs/concepts/timing.md, "Where the time goes").
 #pragma once
 
 #include <atomic>

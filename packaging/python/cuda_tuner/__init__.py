@@ -14,7 +14,7 @@ __all__ = ["binary", "tuned_config", "TunerError"]
 
 
 class TunerError(RuntimeError):
-    """The tool refused or failed; `exit_code` is its exit code (README, "Commands")."""
+    """The tool refused or failed; `exit_code` is its exit code (docs/reference/exit-codes.md)."""
 
     def __init__(self, message: str, exit_code: int):
         super().__init__(message)
@@ -23,8 +23,10 @@ class TunerError(RuntimeError):
 
 def tuned_config(kernel: str, size: Optional[Sequence[int]] = None, db: Optional[str] = None,
                  gpu: Optional[int] = None, device: Optional[str] = None) -> dict:
-    """The stored best configuration of `kernel` (the document `tuner query --json` prints): per GPU
-    model a "status" ("ok" with the "params" to launch with, or why there is none) and a "note".
+    """The stored best configuration of `kernel` (the document `tuner query --json` prints): under
+    "results", per GPU model a "status" and a "note" saying why: "found" with the "params" to launch
+    with, "only_stale" (only results of an older version of the template: their "params" are for
+    information, not to launch with) or "not_found".
 
     size: the problem size, e.g. (8192, 8192); None for the template's defaults.
     db: the database file; None for $TUNER_DB or the default under $XDG_DATA_HOME.
