@@ -1,7 +1,9 @@
 // `tuner explore KERNEL --arch sm_90`: every candidate compiled offline, with its resources and
-// occupancy, or its compile error.
+// occupancy, or its compile error; `--shard K/N` compiles one task's share into the cubin cache that
+// a later `tune` on the GPU node reads (docs/hpc.md).
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <thread>
 
 #include "app/cli.h"
@@ -15,6 +17,7 @@
 #include "common/text_table.h"
 #include "explore/explore.h"
 #include "explore/template_resources.h"
+#include "sweep/shard.h"
 #include "template/search_space.h"
 #include "template/template_library.h"
 
@@ -106,20 +109,26 @@ void PrintText(const TemplateSpec& templ, const ProblemSize& size, const TargetD
 
 int RunExplore(int argc, char** argv) {
   const CommandSpec spec{
-      "explore", "tuner explore KERNEL [--arch sm_90 | --gpu N] [--size ...] [--json]",
+      "explore", "tuner explore KERNEL [--arch sm_90 | --gpu N] [--size ...] [--shard K/N] [--json]",
       "Compile every candidate of a kernel template with NVRTC, with no GPU needed, and list its registers,\n"
       "shared memory, spills, blocks per SM, occupancy and limiter, or why it cannot launch or compile.\n"
-      "Ctrl-C stops it with what was compiled so far (exit 130).",
+      "The cubins go to the cache 'tune' reads ($XDG_CACHE_HOME/tuner/cubins). Ctrl-C stops it with what was\n"
+      "compiled so far (exit 130).",
       "tuner explore matmul --arch sm_90"};
   po::options_description options("Options");
   po::positional_options_description positional;
   AddKernelArgument(options, positional);
   AddTargetOptions(options, "take the architecture and limits from this GPU instead (default: --arch sm_90)");
   AddSizeOption(options, "problem size, e.g. 8192x8192; omitted sizes take the template's defaults");
+  options.add_options()("shard", po::value<std::string>(),
+                        "K/N: compile only share K of N of the candidates, as 'tune --shard K/N' shares them "
+                        "(a job array's task on a node without a GPU)");
   AddJsonOption(options);
   AddTemplatesOption(options);
   po::variables_map vm;
   if (!ParseCommandLine(argc, argv, spec, options, positional, &vm)) return kExitOk;
+  const std::optional<Shard> shard =
+      vm.count("shard") ? std::optional<Shard>(ParseShard(vm["shard"].as<std::string>())) : std::nullopt;
   const TargetChoice choice = ReadTargetChoice(vm, "sm_90");
   if (choice.arch) RequireNvrtcArch(choice.arch->limits, "--arch " + Quoted(choice.arch->name));
   const std::string size_text = SizeOption(vm);
@@ -133,8 +142,10 @@ int RunExplore(int argc, char** argv) {
   StopOnInterrupt(&interrupted);
   const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   ProgressBar progress(ProgressStyleFor(StderrIsTerminal()), "tuner explore", false);
-  const Exploration exploration = ExploreTemplate(templ, size, target.limits, target.arch, DefaultCubinCacheDir(),
-                                                  threads, "", &interrupted, &progress);
+  std::vector<ParamValues> candidates = EnumerateCandidates(templ, size);
+  if (shard) candidates = ShareOf(std::move(candidates), *shard);
+  const Exploration exploration = ExploreCandidates(templ, candidates, size, target.limits, target.arch,
+                                                    DefaultCubinCacheDir(), threads, "", &interrupted, &progress);
   progress.Finish();
   if (JsonOutput(vm))
     PrintJson(templ, size, target, exploration);
