@@ -4,7 +4,6 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <thread>
 
 #include "app/cli.h"
 #include "app/command_options.h"
@@ -15,6 +14,7 @@
 #include "common/option_values.h"
 #include "common/progress_bar.h"
 #include "common/text_table.h"
+#include "common/usable_cpus.h"
 #include "explore/explore.h"
 #include "explore/template_resources.h"
 #include "sweep/shard.h"
@@ -140,7 +140,7 @@ int RunExplore(int argc, char** argv) {
 
   static std::atomic<bool> interrupted{false};
   StopOnInterrupt(&interrupted);
-  const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = UsableCpus();
   ProgressBar progress(ProgressStyleFor(StderrIsTerminal()), "tuner explore", false);
   std::vector<ParamValues> candidates = EnumerateCandidates(templ, size);
   if (shard) candidates = ShareOf(std::move(candidates), *shard);

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "compile/compile_failure.h"
+#include "common/usable_cpus.h"
 #include "compile/cubin_cache.h"
 #include "expression/expression.h"
 #include "template/arch_specific.h"
@@ -15,7 +16,7 @@ namespace tuner {
 namespace {
 
 int ThreadsOf(const CompileSettings& settings) {
-  return settings.threads > 0 ? settings.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return settings.threads > 0 ? settings.threads : UsableCpus();
 }
 
 std::string CacheDirOf(const CompileSettings& settings) {
