@@ -10,6 +10,7 @@
 # the merged database what one machine's import of every row holds.
 #
 # Usage: slurm_test.sh TUNER SOURCE_DIR. Exit 77 (CTest: skipped) when not root, except under CI=true.
+# TUNER_SLURM_TEST_KEEP=1 keeps its folder (configuration, logs, jobs) and says where.
 set -euo pipefail
 tuner=$(readlink -f "$1")
 source_dir=$(readlink -f "$2")
@@ -45,9 +46,10 @@ stop_all() {
     echo "slurm_test: failed after $((SECONDS - started)) s; the logs:" >&2
     for log in "$work"/*.log "$work"/run/logs/*; do [ -f "$log" ] && { echo "== $log" >&2; tail -n 25 "$log" >&2; }; done
   fi
-  rm -rf "$work"
+  if [ -n "${TUNER_SLURM_TEST_KEEP:-}" ]; then echo "slurm_test: kept $work" >&2; else rm -rf "$work"; fi
 }
 trap stop_all EXIT
+trap 'echo "slurm_test: FAILED at line $LINENO: $BASH_COMMAND" >&2' ERR
 
 fail() {
   echo "slurm_test: FAILED: $*" >&2
@@ -113,13 +115,13 @@ slurmctld -D -i -f "$SLURM_CONF" >>"$work/slurmctld.out.log" 2>&1 &
 daemons+=($!)
 slurmd -D -f "$SLURM_CONF" >>"$work/slurmd.out.log" 2>&1 &
 daemons+=($!)
-wait_for 60 '[ "$(sinfo -h -N -o %T 2>/dev/null)" = idle ]'
+wait_for 60 '[ "$(sinfo -h -p cpu -o %T 2>/dev/null)" = idle ]'
 echo "slurm_test: Slurm up in $((SECONDS - started)) s"
 
 # --- what a user runs (docs/hpc.md): tuner-slurm, then submit.sh
-xz -dc "$source_dir/bench/examples/gemm_large-h100.jsonl.xz" | head -n 24 >"$work/rows.jsonl"
+xz -dc "$source_dir/bench/examples/gemm_large-h100.jsonl.xz" | sed -n '1,24p' >"$work/rows.jsonl"
 export TUNER_REAL=$tuner TUNER_TEST_ROWS=$work/rows.jsonl TUNER_TEST_ROW_S=0.5
-"$source_dir/packaging/tuner-slurm" transpose --shards 3 --compile-shards 2 --arch sm_90 --gpu-model h200 \
+"$source_dir/packaging/tuner-slurm" reduction --shards 3 --compile-shards 2 --arch sm_90 --gpu-model h200 \
   --partition gpu --compile-partition cpu --cpus-per-task 1 --compile-cpus 1 --time 00:10:00 \
   --compile-time 00:10:00 --merge-time 00:05:00 --dir "$work/run" --tuner "$source_dir/tests/slurm/tune_without_gpu.sh"
 submitted=$("$work/run/submit.sh")
@@ -157,7 +159,7 @@ now=$(cd "$cubins" && stat -c '%n %i' -- *.cubin | sort)
 [ -z "$(comm -23 <(echo "$held") <(echo "$now"))" ] || fail "a kernel cached before the requeue was compiled again"
 
 # --- the same work on one machine
-XDG_CACHE_HOME=$work/one "$tuner" explore transpose --arch sm_90 >/dev/null
+XDG_CACHE_HOME=$work/one "$tuner" explore reduction --arch sm_90 >/dev/null
 diff <(ls "$work/one/tuner/cubins" | grep '\.cubin$') <(ls "$cubins" | grep '\.cubin$') ||
   fail "the compile array's cache differs from one machine's explore"
 "$tuner" db import "$work/rows.jsonl" --db "$work/one.db" >/dev/null

@@ -18,7 +18,7 @@ done
 k=${BASH_REMATCH[1]} n=${BASH_REMATCH[2]}
 mapfile -t share < <(awk -v k="$k" -v n="$n" '(NR - 1) % n == k - 1' "$TUNER_TEST_ROWS")
 stored=0
-[ ! -f "$db" ] || stored=$("$TUNER_REAL" db export --db "$db" | wc -l)
+[ ! -f "$db" ] || stored=$("$TUNER_REAL" db export --db "$db" 2>/dev/null | wc -l)
 echo "tune_without_gpu: share $k/$n: ${#share[@]} measurements, $stored already stored"
 for ((row = stored; row < ${#share[@]}; ++row)); do
   printf '%s\n' "${share[row]}" | "$TUNER_REAL" db import - --db "$db" >/dev/null
