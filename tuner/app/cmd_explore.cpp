@@ -112,8 +112,8 @@ int RunExplore(int argc, char** argv) {
       "explore", "tuner explore KERNEL [--arch sm_90 | --gpu N] [--size ...] [--shard K/N] [--json]",
       "Compile every candidate of a kernel template with NVRTC, with no GPU needed, and list its registers,\n"
       "shared memory, spills, blocks per SM, occupancy and limiter, or why it cannot launch or compile.\n"
-      "The cubins go to the cache 'tune' reads ($XDG_CACHE_HOME/tuner/cubins). Ctrl-C stops it with what was\n"
-      "compiled so far (exit 130).",
+      "The cubins, and the reference kernel's, go to the cache 'tune' reads ($XDG_CACHE_HOME/tuner/cubins).\n"
+      "Ctrl-C stops it with what was compiled so far (exit 130).",
       "tuner explore matmul --arch sm_90"};
   po::options_description options("Options");
   po::positional_options_description positional;
@@ -147,6 +147,8 @@ int RunExplore(int argc, char** argv) {
   const Exploration exploration = ExploreCandidates(templ, candidates, size, target.limits, target.arch,
                                                     DefaultCubinCacheDir(), threads, "", &interrupted, &progress);
   progress.Finish();
+  if (!exploration.interrupted && (!shard || shard->number == 1))  // what tune compiles besides them
+    CompileReference(templ, size, target.arch, DefaultCubinCacheDir());
   if (JsonOutput(vm))
     PrintJson(templ, size, target, exploration);
   else

@@ -74,4 +74,18 @@ Exploration ExploreCandidates(const TemplateSpec& spec, const std::vector<ParamV
   return exploration;
 }
 
+bool CompileReference(const TemplateSpec& spec, const ProblemSize& size, const std::string& arch,
+                      const std::string& cache_dir, const std::string& executable) {
+  if (spec.check.kernel.empty()) return false;
+  try {
+    const ParamValues params = ReferenceParams(spec);
+    const CandidateArch target = ArchOfCandidate(spec, MakeVariables(size, params), arch);
+    if (!target.invalid_reason.empty()) return false;
+    ParallelCompiler compiler(1, cache_dir, executable);
+    return compiler.Compile(0, spec, params, spec.check.kernel, target.arch).result.ok;
+  } catch (const ExpressionError&) {
+    return false;
+  }
+}
+
 }  // namespace tuner

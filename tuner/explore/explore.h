@@ -49,4 +49,10 @@ Exploration ExploreCandidates(const TemplateSpec& spec, const std::vector<ParamV
                               const std::string& cache_dir, int threads, const std::string& executable = "",
                               const std::atomic<bool>* stop = nullptr, ProgressBar* progress = nullptr);
 
+// The reference kernel a sweep checks candidates against (the template's [check] kernel), compiled
+// into `cache_dir` as `tune` compiles it, so a precompiled cache holds every compile of a sweep.
+// False when the template has none or it does not compile here (tune reports that, not this).
+bool CompileReference(const TemplateSpec& spec, const ProblemSize& size, const std::string& arch,
+                      const std::string& cache_dir, const std::string& executable = "");
+
 }  // namespace tuner
