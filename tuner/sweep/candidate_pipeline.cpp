@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <stdexcept>
-#include <thread>
 
-#include "compile/compile_failure.h"
 #include "common/usable_cpus.h"
+#include "compile/compile_failure.h"
 #include "compile/cubin_cache.h"
 #include "expression/expression.h"
 #include "template/arch_specific.h"
@@ -15,9 +14,7 @@ namespace tuner {
 
 namespace {
 
-int ThreadsOf(const CompileSettings& settings) {
-  return settings.threads > 0 ? settings.threads : UsableCpus();
-}
+int ThreadsOf(const CompileSettings& settings) { return settings.threads > 0 ? settings.threads : UsableCpus(); }
 
 std::string CacheDirOf(const CompileSettings& settings) {
   return settings.cache_dir.empty() ? DefaultCubinCacheDir() : settings.cache_dir;
