@@ -78,7 +78,8 @@ munged --foreground --socket="$work/munge.sock" --key-file="$work/munge.key" --p
 daemons+=($!)
 cat >"$SLURM_CONF" <<EOF
 ClusterName=tunertest
-SlurmctldHost=$host
+# with its address: a container's host name may resolve to nothing
+SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=$port
 SlurmdPort=$((port + 1))
 AuthType=auth/munge
