@@ -66,22 +66,7 @@ void PrintTable(const std::vector<ExploredCandidate>& explored) {
   table.Print(std::cout);
 }
 
-struct Counts {
-  std::size_t invalid = 0;         // cannot launch, compiled or not
-  std::size_t compile_errors = 0;  // NVRTC refused them
-};
-
-Counts CountOutcomes(const std::vector<ExploredCandidate>& explored) {
-  Counts counts;
-  for (const ExploredCandidate& c : explored) {
-    counts.compile_errors += c.CompileFailed();
-    counts.invalid += !c.CompileFailed() && !c.invalid_reason.empty();
-  }
-  return counts;
-}
-
 void PrintJson(const TemplateSpec& templ, const ProblemSize& size, const TargetDevice& target, const Exploration& e) {
-  const Counts counts = CountOutcomes(e.explored);
   nlohmann::json doc = {{"kernel", templ.name},
                         {"arch", target.arch},
                         {"size", size.Key()},
@@ -89,19 +74,18 @@ void PrintJson(const TemplateSpec& templ, const ProblemSize& size, const TargetD
                         {"candidates_total", e.candidates},
                         {"explored", e.explored.size()},
                         {"interrupted", e.interrupted},
-                        {"invalid", counts.invalid},
-                        {"compile_errors", counts.compile_errors},
+                        {"invalid", e.Invalid()},
+                        {"compile_errors", e.CompileErrors()},
                         {"candidates", nlohmann::json::array()}};
   for (const ExploredCandidate& c : e.explored) doc["candidates"].push_back(CandidateJson(c));
   std::cout << doc.dump(2) << "\n";
 }
 
 void PrintText(const TemplateSpec& templ, const ProblemSize& size, const TargetDevice& target, const Exploration& e) {
-  const Counts counts = CountOutcomes(e.explored);
   std::cout << templ.name << " " << size.Key() << " for " << target.arch << " (" << target.limits.name << "): ";
   if (e.interrupted) std::cout << e.explored.size() << " of ";
-  std::cout << e.candidates << " candidates" << (e.interrupted ? " (interrupted)" : "") << ", " << counts.invalid
-            << " cannot launch (invalid), " << counts.compile_errors << " compile error(s)\n\n";
+  std::cout << e.candidates << " candidates" << (e.interrupted ? " (interrupted)" : "") << ", " << e.Invalid()
+            << " cannot launch (invalid), " << e.CompileErrors() << " compile error(s)\n\n";
   PrintTable(e.explored);
 }
 

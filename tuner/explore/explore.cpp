@@ -1,5 +1,7 @@
 #include "explore/explore.h"
 
+#include <algorithm>
+
 #include "compile/compile_pool.h"
 #include "expression/expression.h"
 #include "template/arch_specific.h"
@@ -40,6 +42,17 @@ ExploredCandidate ExploreOne(const TemplateSpec& spec, const ProblemSize& size, 
 }
 
 }  // namespace
+
+std::size_t Exploration::CompileErrors() const {
+  return static_cast<std::size_t>(
+      std::count_if(explored.begin(), explored.end(), [](const ExploredCandidate& c) { return c.CompileFailed(); }));
+}
+
+std::size_t Exploration::Invalid() const {
+  return static_cast<std::size_t>(std::count_if(explored.begin(), explored.end(), [](const ExploredCandidate& c) {
+    return !c.CompileFailed() && !c.invalid_reason.empty();
+  }));
+}
 
 Exploration ExploreTemplate(const TemplateSpec& spec, const ProblemSize& size, const DeviceLimits& device,
                             const std::string& arch, const std::string& cache_dir, int threads,

@@ -32,6 +32,9 @@ struct Exploration {
   std::size_t candidates = 0;               // in the search space
   std::vector<ExploredCandidate> explored;  // in the space's order; fewer when interrupted
   bool interrupted = false;
+
+  std::size_t CompileErrors() const;  // NVRTC refused them
+  std::size_t Invalid() const;        // cannot launch, compiled or not (compile errors apart)
 };
 
 // Compiles on `threads` threads (and as many NVRTC processes of `executable`, the tuner binary; ""
