@@ -17,6 +17,7 @@ packages=(
   chromium  # tests/reports/report_browser_test.cpp renders the HTML report headless
   help2man  # the man pages, made from each command's --help at build time (packaging/man_pages.cmake)
   python3-venv  # scripts/build_wheel.sh and scripts/package_smoke.sh (the Python wheel)
+  slurmctld slurmd slurm-client munge  # tests/slurm/slurm_test.sh starts a single-host Slurm (docs/hpc.md)
 )
 
 missing=()

@@ -45,7 +45,7 @@ smoke() {
 mkdir unpacked
 tar -xzf "$source_dir/$tarball" -C unpacked
 mv unpacked/tuner-* moved
-for f in bin/tuner share/man/man1/tuner.1 share/man/man1/tuner-tune.1 share/bash-completion/completions/tuner \
+for f in bin/tuner bin/tuner-slurm share/man/man1/tuner.1 share/man/man1/tuner-tune.1 share/bash-completion/completions/tuner \
   include/tuner/tuned_config.h include/tuner/base/gpu_identity.h lib/cmake/tuner_query/tuner_query-config.cmake \
   share/tuner/examples/query/CMakeLists.txt share/doc/tuner/LICENSE share/doc/tuner/NOTICE; do
   [ -e "moved/$f" ] || fail "the tarball has no $f"

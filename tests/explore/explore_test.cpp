@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <thread>
 
 #include "cli_runner.h"
@@ -98,6 +99,41 @@ TEST(ExploreCli, ListsResourcesAndOccupancyAsJson) {
     EXPECT_FALSE(c.at("limiter").get<std::string>().empty());
   }
   EXPECT_EQ(testing::RunTuner("explore transpose --arch sm_13").exit_code, 2);
+}
+
+// The kernels (.cubin) of a cubin cache folder, by name: their keys.
+std::set<std::string> CachedKernels(const std::string& folder) {
+  std::set<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(folder))
+    if (entry.path().extension() == ".cubin") names.insert(entry.path().filename().string());
+  return names;
+}
+
+// --shard K/N compiles one task's share (a job array of compiles on nodes without a GPU): the shares
+// are disjoint, cover the space, and fill one cache with the very entries of one unsharded run.
+TEST(ExploreCli, ShardsCompileDisjointSharesThatFillTheCacheOfOneRun) {
+  db::testing::TempDir dir;
+  std::set<std::string> explored;
+  std::size_t total = 0;
+  for (const std::string shard : {"1/3", "2/3", "3/3"}) {
+    const auto r = testing::RunTuner("explore transpose --arch sm_90 --json --shard " + shard,
+                                     "XDG_CACHE_HOME=" + dir.File("shards"));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto doc = nlohmann::json::parse(r.out);
+    EXPECT_EQ(doc.at("candidates_total"), doc.at("candidates").size()) << shard;
+    for (const auto& c : doc.at("candidates")) explored.insert(c.at("params").dump());
+    total += doc.at("candidates").size();
+  }
+  EXPECT_EQ(total, 30u);
+  EXPECT_EQ(explored.size(), 30u);
+  const auto whole = testing::RunTuner("explore transpose --arch sm_90 --json", "XDG_CACHE_HOME=" + dir.File("one"));
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  EXPECT_EQ(CachedKernels(dir.File("shards/tuner/cubins")), CachedKernels(dir.File("one/tuner/cubins")));
+  for (const std::string bad : {"0/3", "4/3", "3"}) {
+    const auto r = testing::RunTuner("explore transpose --arch sm_90 --shard " + bad);
+    EXPECT_EQ(r.exit_code, 2) << bad;
+    EXPECT_NE(r.err.find("--shard '" + bad + "'"), std::string::npos) << r.err;
+  }
 }
 
 // A launch that cannot work is "invalid" with its reason, in the table and the JSON, and is not

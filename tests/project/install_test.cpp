@@ -87,6 +87,22 @@ TEST_F(Install, HasOneManPagePerCommand) {
             std::string::npos);
 }
 
+// tuner-slurm is installed beside the tool and writes jobs that run that tool, wherever the prefix
+// was moved (docs/hpc.md; tests/slurm/slurm_test.sh runs them on a real Slurm).
+TEST_F(Install, TunerSlurmWritesJobsThatRunTheToolBesideIt) {
+  const fs::path jobs = root_ / "slurm-jobs";
+  const std::string tuner_slurm = "'" + (Moved() / "bin" / "tuner-slurm").string() + "'";
+  const CliResult run =
+      RunCommand(tuner_slurm + " transpose --shards 2 --arch sm_90 --gpu-model h200 --dir '" + jobs.string() + "'");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  for (const char* file : {"compile.sbatch", "tune.sbatch", "merge.sbatch", "submit.sh"})
+    EXPECT_TRUE(fs::exists(jobs / file)) << file;
+  const std::string tune = tuner::testing::ReadFileText((jobs / "tune.sbatch").string());
+  EXPECT_NE(tune.find("TUNER=" + (Moved() / "bin" / "tuner").string() + "\n"), std::string::npos) << tune;
+  EXPECT_NE(tune.find("#SBATCH --gres=gpu:h200:1\n"), std::string::npos) << tune;
+  EXPECT_EQ(RunCommand(tuner_slurm + " transpose --shards 0 --arch sm_90").exit_code, 2);
+}
+
 // Last: it removes the templates. The message names the folder looked in and both ways to name one.
 TEST_F(Install, WithoutTemplatesSaysWhereItLooked) {
   const fs::path templates = Moved() / "share" / "tuner" / "kernel_templates";

@@ -83,6 +83,15 @@ TEST(Shard, SharesAreDisjointCoverTheSpaceAndDifferByOneAtMost) {
   }
 }
 
+// ShareOf (explore --shard's compiles) keeps the members ShardMembers names, in the space's order.
+TEST(Shard, ShareOfKeepsTheMembersInTheirOrder) {
+  const std::vector<ParamValues> candidates = Candidates();
+  const std::vector<std::size_t> members = Members(ShardMembers(candidates, {2, 3}));
+  const std::vector<ParamValues> share = ShareOf(candidates, {2, 3});
+  ASSERT_EQ(share.size(), members.size());
+  for (std::size_t i = 0; i < share.size(); ++i) EXPECT_EQ(ParamsJson(share[i]), ParamsJson(candidates[members[i]]));
+}
+
 TEST(Shard, AShareDependsOnTheCandidatesNotOnTheirOrder) {
   const std::vector<ParamValues> candidates = Candidates();
   std::vector<ParamValues> reversed(candidates.rbegin(), candidates.rend());

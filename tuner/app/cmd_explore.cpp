@@ -1,8 +1,9 @@
 // `tuner explore KERNEL --arch sm_90`: every candidate compiled offline, with its resources and
-// occupancy, or its compile error.
+// occupancy, or its compile error; `--shard K/N` compiles one task's share into the cubin cache that
+// a later `tune` on the GPU node reads (docs/hpc.md).
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <thread>
+#include <optional>
 
 #include "app/cli.h"
 #include "app/command_options.h"
@@ -13,8 +14,10 @@
 #include "common/option_values.h"
 #include "common/progress_bar.h"
 #include "common/text_table.h"
+#include "common/usable_cpus.h"
 #include "explore/explore.h"
 #include "explore/template_resources.h"
+#include "sweep/shard.h"
 #include "template/search_space.h"
 #include "template/template_library.h"
 
@@ -63,22 +66,7 @@ void PrintTable(const std::vector<ExploredCandidate>& explored) {
   table.Print(std::cout);
 }
 
-struct Counts {
-  std::size_t invalid = 0;         // cannot launch, compiled or not
-  std::size_t compile_errors = 0;  // NVRTC refused them
-};
-
-Counts CountOutcomes(const std::vector<ExploredCandidate>& explored) {
-  Counts counts;
-  for (const ExploredCandidate& c : explored) {
-    counts.compile_errors += c.CompileFailed();
-    counts.invalid += !c.CompileFailed() && !c.invalid_reason.empty();
-  }
-  return counts;
-}
-
 void PrintJson(const TemplateSpec& templ, const ProblemSize& size, const TargetDevice& target, const Exploration& e) {
-  const Counts counts = CountOutcomes(e.explored);
   nlohmann::json doc = {{"kernel", templ.name},
                         {"arch", target.arch},
                         {"size", size.Key()},
@@ -86,19 +74,18 @@ void PrintJson(const TemplateSpec& templ, const ProblemSize& size, const TargetD
                         {"candidates_total", e.candidates},
                         {"explored", e.explored.size()},
                         {"interrupted", e.interrupted},
-                        {"invalid", counts.invalid},
-                        {"compile_errors", counts.compile_errors},
+                        {"invalid", e.Invalid()},
+                        {"compile_errors", e.CompileErrors()},
                         {"candidates", nlohmann::json::array()}};
   for (const ExploredCandidate& c : e.explored) doc["candidates"].push_back(CandidateJson(c));
   std::cout << doc.dump(2) << "\n";
 }
 
 void PrintText(const TemplateSpec& templ, const ProblemSize& size, const TargetDevice& target, const Exploration& e) {
-  const Counts counts = CountOutcomes(e.explored);
   std::cout << templ.name << " " << size.Key() << " for " << target.arch << " (" << target.limits.name << "): ";
   if (e.interrupted) std::cout << e.explored.size() << " of ";
-  std::cout << e.candidates << " candidates" << (e.interrupted ? " (interrupted)" : "") << ", " << counts.invalid
-            << " cannot launch (invalid), " << counts.compile_errors << " compile error(s)\n\n";
+  std::cout << e.candidates << " candidates" << (e.interrupted ? " (interrupted)" : "") << ", " << e.Invalid()
+            << " cannot launch (invalid), " << e.CompileErrors() << " compile error(s)\n\n";
   PrintTable(e.explored);
 }
 
@@ -106,9 +93,10 @@ void PrintText(const TemplateSpec& templ, const ProblemSize& size, const TargetD
 
 int RunExplore(int argc, char** argv) {
   const CommandSpec spec{
-      "explore", "tuner explore KERNEL [--arch sm_90 | --gpu N] [--size ...] [--json]",
+      "explore", "tuner explore KERNEL [--arch sm_90 | --gpu N] [--size ...] [--shard K/N] [--json]",
       "Compile every candidate of a kernel template with NVRTC, with no GPU needed, and list its registers,\n"
       "shared memory, spills, blocks per SM, occupancy and limiter, or why it cannot launch or compile.\n"
+      "The cubins, and the reference kernel's, go to the cache 'tune' reads ($XDG_CACHE_HOME/tuner/cubins).\n"
       "Ctrl-C stops it with what was compiled so far (exit 130).",
       "tuner explore matmul --arch sm_90"};
   po::options_description options("Options");
@@ -116,10 +104,15 @@ int RunExplore(int argc, char** argv) {
   AddKernelArgument(options, positional);
   AddTargetOptions(options, "take the architecture and limits from this GPU instead (default: --arch sm_90)");
   AddSizeOption(options, "problem size, e.g. 8192x8192; omitted sizes take the template's defaults");
+  options.add_options()("shard", po::value<std::string>(),
+                        "K/N: compile only share K of N of the candidates, as 'tune --shard K/N' shares them "
+                        "(a job array's task on a node without a GPU)");
   AddJsonOption(options);
   AddTemplatesOption(options);
   po::variables_map vm;
   if (!ParseCommandLine(argc, argv, spec, options, positional, &vm)) return kExitOk;
+  const std::optional<Shard> shard =
+      vm.count("shard") ? std::optional<Shard>(ParseShard(vm["shard"].as<std::string>())) : std::nullopt;
   const TargetChoice choice = ReadTargetChoice(vm, "sm_90");
   if (choice.arch) RequireNvrtcArch(choice.arch->limits, "--arch " + Quoted(choice.arch->name));
   const std::string size_text = SizeOption(vm);
@@ -131,11 +124,15 @@ int RunExplore(int argc, char** argv) {
 
   static std::atomic<bool> interrupted{false};
   StopOnInterrupt(&interrupted);
-  const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = UsableCpus();
   ProgressBar progress(ProgressStyleFor(StderrIsTerminal()), "tuner explore", false);
-  const Exploration exploration = ExploreTemplate(templ, size, target.limits, target.arch, DefaultCubinCacheDir(),
-                                                  threads, "", &interrupted, &progress);
+  std::vector<ParamValues> candidates = EnumerateCandidates(templ, size);
+  if (shard) candidates = ShareOf(std::move(candidates), *shard);
+  const Exploration exploration = ExploreCandidates(templ, candidates, size, target.limits, target.arch,
+                                                    DefaultCubinCacheDir(), threads, "", &interrupted, &progress);
   progress.Finish();
+  if (!exploration.interrupted && (!shard || shard->number == 1))  // what tune compiles besides them
+    CompileReference(templ, size, target.arch, DefaultCubinCacheDir());
   if (JsonOutput(vm))
     PrintJson(templ, size, target, exploration);
   else

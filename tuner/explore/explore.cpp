@@ -1,5 +1,7 @@
 #include "explore/explore.h"
 
+#include <algorithm>
+
 #include "compile/compile_pool.h"
 #include "expression/expression.h"
 #include "template/arch_specific.h"
@@ -41,6 +43,17 @@ ExploredCandidate ExploreOne(const TemplateSpec& spec, const ProblemSize& size, 
 
 }  // namespace
 
+std::size_t Exploration::CompileErrors() const {
+  return static_cast<std::size_t>(
+      std::count_if(explored.begin(), explored.end(), [](const ExploredCandidate& c) { return c.CompileFailed(); }));
+}
+
+std::size_t Exploration::Invalid() const {
+  return static_cast<std::size_t>(std::count_if(explored.begin(), explored.end(), [](const ExploredCandidate& c) {
+    return !c.CompileFailed() && !c.invalid_reason.empty();
+  }));
+}
+
 Exploration ExploreTemplate(const TemplateSpec& spec, const ProblemSize& size, const DeviceLimits& device,
                             const std::string& arch, const std::string& cache_dir, int threads,
                             const std::string& executable, const std::atomic<bool>* stop, ProgressBar* progress) {
@@ -72,6 +85,20 @@ Exploration ExploreCandidates(const TemplateSpec& spec, const std::vector<ParamV
     if (done[i]) exploration.explored.push_back(std::move(explored[i]));
   exploration.interrupted = exploration.explored.size() < candidates.size();
   return exploration;
+}
+
+bool CompileReference(const TemplateSpec& spec, const ProblemSize& size, const std::string& arch,
+                      const std::string& cache_dir, const std::string& executable) {
+  if (spec.check.kernel.empty()) return false;
+  try {
+    const ParamValues params = ReferenceParams(spec);
+    const CandidateArch target = ArchOfCandidate(spec, MakeVariables(size, params), arch);
+    if (!target.invalid_reason.empty()) return false;
+    ParallelCompiler compiler(1, cache_dir, executable);
+    return compiler.Compile(0, spec, params, spec.check.kernel, target.arch).result.ok;
+  } catch (const ExpressionError&) {
+    return false;
+  }
 }
 
 }  // namespace tuner

@@ -32,6 +32,9 @@ struct Exploration {
   std::size_t candidates = 0;               // in the search space
   std::vector<ExploredCandidate> explored;  // in the space's order; fewer when interrupted
   bool interrupted = false;
+
+  std::size_t CompileErrors() const;  // NVRTC refused them
+  std::size_t Invalid() const;        // cannot launch, compiled or not (compile errors apart)
 };
 
 // Compiles on `threads` threads (and as many NVRTC processes of `executable`, the tuner binary; ""
@@ -48,5 +51,11 @@ Exploration ExploreCandidates(const TemplateSpec& spec, const std::vector<ParamV
                               const ProblemSize& size, const DeviceLimits& device, const std::string& arch,
                               const std::string& cache_dir, int threads, const std::string& executable = "",
                               const std::atomic<bool>* stop = nullptr, ProgressBar* progress = nullptr);
+
+// The reference kernel a sweep checks candidates against (the template's [check] kernel), compiled
+// into `cache_dir` as `tune` compiles it, so a precompiled cache holds every compile of a sweep.
+// False when the template has none or it does not compile here (tune reports that, not this).
+bool CompileReference(const TemplateSpec& spec, const ProblemSize& size, const std::string& arch,
+                      const std::string& cache_dir, const std::string& executable = "");
 
 }  // namespace tuner

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <stdexcept>
-#include <thread>
 
+#include "common/usable_cpus.h"
 #include "compile/compile_failure.h"
 #include "compile/cubin_cache.h"
 #include "expression/expression.h"
@@ -14,9 +14,7 @@ namespace tuner {
 
 namespace {
 
-int ThreadsOf(const CompileSettings& settings) {
-  return settings.threads > 0 ? settings.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-}
+int ThreadsOf(const CompileSettings& settings) { return settings.threads > 0 ? settings.threads : UsableCpus(); }
 
 std::string CacheDirOf(const CompileSettings& settings) {
   return settings.cache_dir.empty() ? DefaultCubinCacheDir() : settings.cache_dir;

@@ -58,6 +58,14 @@ std::vector<bool> ShardMembers(const std::vector<ParamValues>& candidates, const
   return members;
 }
 
+std::vector<ParamValues> ShareOf(std::vector<ParamValues> candidates, const Shard& shard) {
+  const std::vector<bool> owned = ShardMembers(candidates, shard);
+  std::vector<ParamValues> share;
+  for (std::size_t c = 0; c < candidates.size(); ++c)
+    if (owned[c]) share.push_back(std::move(candidates[c]));
+  return share;
+}
+
 std::vector<std::size_t> PlannedShare(SearchStrategy& strategy, std::vector<Evaluation> history,
                                       const std::vector<bool>& owned, std::size_t gpu, std::size_t gpus) {
   std::vector<std::size_t> order;

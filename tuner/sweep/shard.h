@@ -28,6 +28,9 @@ Shard ParseShard(const std::string& text);
 // Per candidate, whether `shard` owns it.
 std::vector<bool> ShardMembers(const std::vector<ParamValues>& candidates, const Shard& shard);
 
+// The candidates `shard` owns, in their order (`tuner explore --shard`: a task's share of the compiles).
+std::vector<ParamValues> ShareOf(std::vector<ParamValues> candidates, const Shard& shard);
+
 // What a planned strategy (brute force, random) proposes after `history`, in its order, keeping
 // the candidates `owned` by this node (all when empty) and, of those, the ones whose index is
 // `gpu` modulo `gpus` (the GPUs of one model on this node, `--gpus`).
