@@ -1,0 +1,323 @@
+"""`tune()`: the kernel, its arguments as the caller's arrays and the tuning space, written as a
+template folder (a description, the source, the inputs and the expected outputs as `.npy` files, as a
+capture writes one) and tuned by `tuner tune NAME --templates FOLDER --json`: the same engine, its
+worker, checks, timing, counters, store and strategies, with its progress on stderr. Every argument
+is checked here first, so a bad one is a TypeError or ValueError naming it before anything runs."""
+import json
+import os
+import re
+import shutil
+import tempfile
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Union
+
+from . import _process, _t1
+from ._arrays import HOST, Argument, convert, is_array
+from ._description import Description, check_constraint, dims_text, expression_text
+from ._launcher import binary
+from ._reference import expected_outputs
+from ._result import Interrupted, TuneResult
+
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def _identifier(field: str, name: Any) -> str:
+    if not isinstance(name, str) or not _IDENTIFIER.match(name):
+        raise ValueError(f"{field} {name!r} is not a name (letters, digits and _, not starting with a digit)")
+    return name
+
+
+def _default_name(kernel: str) -> str:
+    """The kernel's own name: "ns::tile<TILE, float>" -> "tile", "static_cast<...>(scale)" -> "scale"."""
+    text = kernel
+    while True:
+        stripped = re.sub(r"<[^<>]*>", "", text)
+        if stripped == text:
+            break
+        text = stripped
+    names = re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text)
+    if not names:
+        raise ValueError(f"kernel {kernel!r} names no function")
+    return names[-1]
+
+
+def _source(desc: Description, source: Union[str, os.PathLike], headers: Optional[Mapping[str, str]]) -> None:
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source
+                                           and "__global__" not in source):
+        path = os.fspath(source)
+        if not os.path.isfile(path):
+            raise ValueError(f"source {path!r} is no file; give the kernel's source as a string or the path "
+                             f"of a .cu file")
+        desc.source_name = os.path.abspath(path)  # the tool finds its headers beside it
+        if headers:
+            raise ValueError("headers= is for a source given as a string; a source file's headers are found "
+                             "beside it")
+        return
+    if not isinstance(source, str):
+        raise TypeError(f"source is a {type(source).__name__}; give the CUDA source as a string or a file path")
+    desc.source_text = source
+    for name, text in (headers or {}).items():
+        if os.path.basename(name) != name or name == desc.source_name:
+            raise ValueError(f"headers: {name!r} must be a plain file name (it is written beside the source)")
+        if isinstance(text, os.PathLike) or (isinstance(text, str) and os.path.isfile(text)):
+            with open(text) as f:
+                text = f.read()
+        desc.headers[name] = text
+
+
+def _sizes(sizes: Optional[Mapping[str, int]]) -> Dict[str, int]:
+    result: Dict[str, int] = {}
+    for name, value in (sizes or {}).items():
+        _identifier("size", name)
+        if isinstance(value, bool) or not isinstance(value, int) and not hasattr(value, "__index__"):
+            raise TypeError(f"sizes[{name!r}] is a {type(value).__name__}; a size is a whole number")
+        if int(value) < 1:
+            raise ValueError(f"sizes[{name!r}] = {value}: a size is a positive whole number")
+        result[name] = int(value)
+    return result
+
+
+def _params(params: Mapping[str, Any], sizes: Mapping[str, int]) -> Dict[str, Union[str, List[int]]]:
+    if not isinstance(params, Mapping) or not params:
+        raise TypeError("params is a dict of each tuning parameter's values, e.g. {'BLOCK': [128, 256, 512]}")
+    result: Dict[str, Union[str, List[int]]] = {}
+    for name, values in params.items():
+        _identifier("parameter", name)
+        if name in sizes:
+            raise ValueError(f"parameter {name!r} is also a size; a name is one or the other")
+        if isinstance(values, str):
+            result[name] = values  # T1's Python form, "[2**i for i in range(5, 11)]": the tool computes it
+            continue
+        if not isinstance(values, Iterable):
+            raise TypeError(f"params[{name!r}] is a {type(values).__name__}; give its values, e.g. [64, 128] or "
+                            f"range(32, 1025, 32)")
+        listed = list(values)
+        if not listed:
+            raise ValueError(f"params[{name!r}] has no values")
+        for value in listed:
+            if isinstance(value, bool) or not hasattr(value, "__index__"):
+                raise TypeError(f"params[{name!r}] holds {value!r}; a parameter's values are whole numbers")
+        numbers = [int(v) for v in listed]
+        if len(set(numbers)) != len(numbers):
+            raise ValueError(f"params[{name!r}] lists a value twice: {numbers}")
+        result[name] = numbers
+    return result
+
+
+def _arguments(args: Any, types: Optional[Mapping[str, str]]) -> List[Argument]:
+    pairs = list(args.items()) if isinstance(args, Mapping) else list(args)
+    if not pairs or not all(isinstance(p, tuple) and len(p) == 2 for p in pairs):
+        raise TypeError("args is a dict of the kernel's arguments in its order, name to array or number, "
+                        "e.g. {'out': out, 'x': x, 'n': n}")
+    types = dict(types or {})
+    names = [name for name, _ in pairs]
+    for name in types:
+        if name not in names:
+            raise ValueError(f"types names {name!r}, which is no argument (arguments: {', '.join(names)})")
+    converted = []
+    for name, value in pairs:
+        _identifier("argument", name)
+        if names.count(name) > 1:
+            raise ValueError(f"argument {name!r} is listed twice")
+        converted.append(convert(name, value, types.get(name)))
+    _same_device(converted)
+    return converted
+
+
+def _same_device(args: List[Argument]) -> None:
+    """The kernel reads all its buffers from one GPU: a host array beside device arrays (or arrays on two
+    GPUs) would be a wrong pointer in the application, so it is refused here too."""
+    on_gpu = [a for a in args if a.is_buffer and a.device != HOST]
+    if not on_gpu:
+        return
+    for arg in args:
+        if arg.is_buffer and arg.device == HOST:
+            raise ValueError(f"argument {arg.name!r} is in host memory ({type(arg.original).__module__}."
+                             f"{type(arg.original).__name__}) while {on_gpu[0].name!r} is on {on_gpu[0].device}: "
+                             f"the kernel reads device memory, so pass {arg.name!r} on the GPU too")
+    devices = {a.device for a in on_gpu if a.device != "cuda"}
+    if len(devices) > 1:
+        raise ValueError(f"the arguments are on several GPUs ({', '.join(sorted(devices))}); one kernel runs "
+                         f"on one: move them to one GPU")
+
+
+def _names(field: str, names: Any, args: List[Argument]) -> List[str]:
+    listed = [names] if isinstance(names, str) else list(names or [])
+    buffers = [a.name for a in args if a.is_buffer]
+    for name in listed:
+        if name not in buffers:
+            what = "a scalar" if name in [a.name for a in args] else "no argument"
+            raise ValueError(f"{field} names {name!r}, which is {what}; the buffers are {', '.join(buffers)}")
+    return listed
+
+
+def _sizes_expression(field: str, value: Any, sizes: Sequence[str]) -> Optional[str]:
+    """A tolerance or work: a number or an expression over the sizes only."""
+    return None if value is None else expression_text(field, value, sizes)
+
+
+class Template:
+    """A template folder written from Python: `folder`, `name`, `description` (the TOML's path);
+    `tune()` tunes it, `explore(arch)` compiles every candidate offline (no GPU)."""
+
+    def __init__(self, folder: str, name: str, description: str, devices: Sequence[str], temporary: bool):
+        self.folder = folder
+        self.name = name
+        self.description = description
+        self.devices = list(devices)
+        self.temporary = temporary
+
+    def command(self, options: Mapping[str, Any], extra: Sequence[str] = ()) -> List[str]:
+        command = [binary(), "tune", self.name, "--templates", self.folder, "--json"]
+        gpu = options.get("gpu")
+        if gpu is None and self.devices and self.devices[0].startswith("cuda:"):
+            gpu = int(self.devices[0].split(":")[1])  # where the caller's arrays are
+        flags = {"strategy": options.get("strategy"), "budget": options.get("budget"),
+                 "budget-seconds": options.get("budget_seconds"), "seed": options.get("seed"),
+                 "timing": options.get("timing"), "counters": options.get("counters"),
+                 "launches-per-sample": options.get("launches_per_sample"),
+                 "timeout-floor": options.get("timeout_floor"), "objective": options.get("objective"),
+                 "gpu": gpu, "db": options.get("db")}
+        for flag, value in flags.items():
+            if value is not None:
+                command += [f"--{flag}", os.fspath(value) if isinstance(value, os.PathLike) else str(value)]
+        if options.get("force"):
+            command.append("--force")
+        return command + [str(o) for o in extra]
+
+    def tune(self, echo=None, tuner_options: Sequence[str] = (), **options) -> TuneResult:
+        done = _process.run(self.command(options, tuner_options), echo=echo)
+        document = json.loads(done.stdout) if done.stdout.strip().startswith("{") else None
+        result = TuneResult(document, None if self.temporary else self.folder) if document else None
+        if done.interrupts or done.exit_code == 130:
+            raise Interrupted(result)
+        if done.exit_code not in (0, 1) or result is None:
+            raise done.error()
+        return result  # exit 1 with a document: no candidate passed the check (result.best is None)
+
+    def explore(self, arch: str = "sm_90") -> dict:
+        """`tuner explore` of the template: every candidate compiled for `arch`, no GPU needed."""
+        done = _process.run([binary(), "explore", self.name, "--templates", self.folder, "--arch", arch,
+                             "--json"], echo=_Quiet())
+        if done.exit_code != 0:
+            raise done.error()
+        return json.loads(done.stdout)
+
+    def remove(self) -> None:
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+class _Quiet:
+    def write(self, text: str) -> None:
+        pass
+
+    def flush(self) -> None:
+        pass
+
+
+def template(source: Union[str, os.PathLike], kernel: str, args: Any, *, params: Mapping[str, Any],
+             grid: Any, block: Any, outputs: Any, reference: Any, name: Optional[str] = None,
+             constraints: Sequence[str] = (), sizes: Optional[Mapping[str, int]] = None, shared_bytes: Any = 0,
+             types: Optional[Mapping[str, str]] = None, inouts: Any = (), headers: Optional[Mapping[str, str]] = None,
+             options: Sequence[str] = (), atol: Any = None, rtol: Any = None, reduction: Any = None,
+             work_bytes: Any = None, work_flops: Any = None, folder: Optional[Union[str, os.PathLike]] = None
+             ) -> Template:
+    """Checks everything and writes the template folder (`folder`, else a new temporary one);
+    `tune()` takes the same arguments and tunes it. See tune() for each argument."""
+    desc = Description()
+    if not isinstance(kernel, str) or not kernel.strip():
+        raise TypeError("kernel is the kernel's name as C++ writes it, e.g. 'scale' or 'ns::tile<TILE, float>'")
+    desc.kernel = kernel
+    desc.name = _identifier("name", name if name is not None else _default_name(kernel))
+    _source(desc, source, headers)
+    desc.sizes = _sizes(sizes)
+    space = _params(params, desc.sizes)
+    variables = list(space) + list(desc.sizes)
+    for index, constraint in enumerate(constraints):
+        check_constraint(index, constraint, variables)
+    desc.grid = dims_text("grid", grid, variables)
+    desc.block = dims_text("block", block, variables)
+    desc.shared_bytes = expression_text("shared_bytes", shared_bytes, variables)
+    desc.options = [str(o) for o in options]
+    desc.args = _arguments(args, types)
+    desc.inouts = _names("inouts", inouts, desc.args)
+    written = _names("outputs", outputs, desc.args)
+    desc.outputs = written + [n for n in desc.inouts if n not in written]  # an inout is an output too
+    if not desc.outputs:
+        raise ValueError("outputs names no argument: name the buffers the kernel writes, e.g. outputs=['out']")
+    sizes_only = list(desc.sizes)
+    desc.atol = _sizes_expression("atol", atol, sizes_only)
+    desc.rtol = _sizes_expression("rtol", rtol, sizes_only)
+    desc.reduction = _sizes_expression("reduction", reduction, sizes_only)
+    desc.work_bytes = _sizes_expression("work_bytes", work_bytes, sizes_only)
+    desc.work_flops = _sizes_expression("work_flops", work_flops, sizes_only)
+    _reference(desc, reference)
+    # Computed by the tool: the constraints' translation and T1's value strings.
+    if constraints or any(isinstance(v, str) for v in space.values()):
+        desc.constraints, computed = _t1.translate(space, desc.sizes, list(constraints))
+        desc.python_constraints = list(constraints)
+        space.update(computed)
+    desc.params = {k: list(v) for k, v in space.items()}
+    temporary = folder is None
+    target = tempfile.mkdtemp(prefix=f"cuda_tuner_{desc.name}_") if temporary else os.fspath(folder)
+    path = desc.write(target)
+    devices = sorted({a.device for a in desc.args if a.is_buffer and a.device != HOST})
+    return Template(target, desc.name, path, devices, temporary)
+
+
+def _reference(desc: Description, reference: Any) -> None:
+    if isinstance(reference, str):
+        desc.reference_kernel = reference
+    elif callable(reference) or isinstance(reference, Mapping):
+        desc.expected = expected_outputs(reference, desc.args, desc.outputs)
+    elif reference is None:
+        raise TypeError("reference is required: the name of a reference kernel in the source, the expected "
+                        "outputs ({'out': array}), or a callable that computes them from copies of the arguments")
+    else:
+        raise TypeError(f"reference is a {type(reference).__name__}: give a reference kernel's name, a dict of "
+                        f"expected outputs, or a callable")
+
+
+def tune(source: Union[str, os.PathLike], kernel: str, args: Any, *, params: Mapping[str, Any], grid: Any,
+         block: Any, outputs: Any, reference: Any, strategy: Optional[str] = None, budget: Optional[int] = None,
+         budget_seconds: Optional[float] = None, seed: Optional[int] = None, timing: Optional[str] = None,
+         counters: Optional[str] = None, launches_per_sample: Optional[int] = None, objective: Optional[str] = None,
+         timeout_floor: Optional[float] = None, gpu: Optional[int] = None,
+         db: Optional[Union[str, os.PathLike]] = None, force: bool = False, tuner_options: Sequence[str] = (),
+         echo=None, **description: Any) -> TuneResult:
+    """Tunes a CUDA kernel on the caller's own arrays with the `tuner` engine; returns a TuneResult.
+
+    source: the CUDA source as a string, or a .cu file's path (headers beside it are found).
+    kernel: the entry point as C++ names it: "scale", "ns::tile<TILE, float>" (parameters by name).
+    args: the kernel's arguments in order, name to value: NumPy, PyTorch or CuPy arrays (or any with
+      __cuda_array_interface__ or __dlpack__), Python or NumPy scalars (int is C int, float is C float).
+    params: each tuning parameter's values: {"BLOCK": [128, 256], "ITEMS": range(1, 9)} or T1's
+      string form ("[2**i for i in range(5, 11)]"). Each reaches the source as a macro, or through the
+      kernel name's template arguments.
+    grid, block: one to three expressions each, as in descriptions: ["cdiv(N, BLOCK * ITEMS)"], "BLOCK".
+    outputs: the buffers the kernel writes (checked); inouts: those it also reads (kept as given).
+    reference: the name of a reference kernel in the source; or the expected outputs {"out": array};
+      or a callable run once on copies of the arguments, in order, that returns the outputs (one array,
+      a tuple in the order of `outputs`, or a dict) or writes them into its copies and returns None.
+    Optional: name (default: the kernel's name), constraints (Python expressions, as T1's conditions:
+      "BLOCK * ITEMS <= 4096 and ITEMS % 2 == 0"), sizes ({"N": n}: the problem size the results are
+      stored and looked up under), shared_bytes, types ({"x": "bfloat16"} where a dtype does not say),
+      headers ({"common.cuh": text} beside a string source), options (NVRTC), atol, rtol, reduction,
+      work_bytes, work_flops, folder (keep the template there; default a temporary folder, removed).
+    The sweep: strategy (default auto), budget, budget_seconds, seed, timing, counters,
+      launches_per_sample, objective, timeout_floor, gpu (default: the GPU of the arrays, else 0),
+      db, force, tuner_options (more `tuner tune` options), echo (where progress goes; sys.stderr).
+
+    Raises TypeError/ValueError for bad arguments before anything runs, TunerError with the tool's
+    message and exit code when it fails, and Interrupted (a KeyboardInterrupt carrying the result so
+    far) on Ctrl-C, after the tool stopped and stored what it measured.
+    """
+    made = template(source, kernel, args, params=params, grid=grid, block=block, outputs=outputs,
+                    reference=reference, **description)
+    try:
+        return made.tune(echo=echo, tuner_options=tuner_options, strategy=strategy, budget=budget,
+                         budget_seconds=budget_seconds, seed=seed, timing=timing, counters=counters,
+                         launches_per_sample=launches_per_sample, objective=objective, timeout_floor=timeout_floor,
+                         gpu=gpu, db=db, force=force)
+    finally:
+        if made.temporary:
+            made.remove()
