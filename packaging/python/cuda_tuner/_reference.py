@@ -6,7 +6,7 @@ from typing import Any, Callable, Dict, List, Mapping
 
 import numpy as np
 
-from ._arrays import Argument, convert, is_array
+from ._arrays import _NUMPY_TYPES, _TORCH_TYPES, Argument, convert, is_array
 
 # Bits of a value that is NaN or infinite, for the types NumPy has no float of: (mask, exponent).
 _NOT_FINITE_BITS = {"bfloat16": (0x7F80, 0x7F80), "fp8_e4m3": (0x7F, 0x7F), "fp8_e5m2": (0x7C, 0x7C)}
@@ -35,16 +35,17 @@ def _copy(arg: Argument) -> Any:
 
 def _cast_like(result: Any, output: Argument) -> Any:
     """The reference's array in the output's element type, cast by its own library (a reference often
-    computes in higher precision: float32 for a bfloat16 output)."""
+    computes in higher precision: float32 for a bfloat16 output). Only where the output's dtype is its
+    element type: bits stored in another dtype (types=) are never the target of a cast."""
     library = type(result).__module__.split(".")[0]
     target = output.original
-    if library == "torch" and type(target).__module__.split(".")[0] == "torch" and result.dtype != target.dtype:
-        return result.to(target.dtype)
+    target_library = type(target).__module__.split(".")[0]
+    if library == "torch" and target_library == "torch" and result.dtype != target.dtype:
+        if _TORCH_TYPES.get(str(target.dtype)) == output.type:
+            return result.to(target.dtype)
     if library in ("numpy", "cupy") and hasattr(target, "dtype") and result.dtype != target.dtype:
-        try:
+        if _NUMPY_TYPES.get(np.dtype(target.dtype).name) == output.type and result.dtype.kind in "fiu":
             return result.astype(target.dtype)
-        except TypeError:
-            return result
     return result
 
 
@@ -64,7 +65,10 @@ def _not_finite(arg: Argument) -> int:
 def _expected(name: str, value: Any, output: Argument, source: str) -> np.ndarray:
     if not is_array(value):
         raise TypeError(f"{source} for output {name!r} is a {type(value).__name__}, not an array")
-    got = convert(name, _cast_like(value, output))
+    value = _cast_like(value, output)
+    # Stored like the output (bfloat16 bits in a uint16 array declared with types=): the same type.
+    same_storage = str(getattr(value, "dtype", "")) == str(getattr(output.original, "dtype", None))
+    got = convert(name, value, output.type if same_storage else None)
     if got.shape != output.shape:
         raise ValueError(f"{source} for output {name!r} has shape {got.shape}; the output {name!r} has shape "
                          f"{output.shape}")
