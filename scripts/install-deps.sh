@@ -17,6 +17,7 @@ packages=(
   chromium  # tests/reports/report_browser_test.cpp renders the HTML report headless
   help2man  # the man pages, made from each command's --help at build time (packaging/man_pages.cmake)
   python3-venv  # scripts/build_wheel.sh and scripts/package_smoke.sh (the Python wheel)
+  python3-pytest python3-numpy  # tests/python: the wheel's package, cuda_tuner (PyTorch and CuPy tests skip without them)
 )
 
 missing=()

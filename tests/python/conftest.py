@@ -96,3 +96,13 @@ def fresh_store(tmp_path, monkeypatch):
 @pytest.fixture
 def gpu(binary):
     require_gpu()
+
+
+def pytest_runtest_logreport(report):
+    """A skipped GPU test's reason goes to $TUNER_SKIP_RECORD, which ctest prints at its end with the
+    C++ GPU tests' (tests/print_skips.sh)."""
+    record = os.environ.get("TUNER_SKIP_RECORD")
+    if record and report.skipped and "gpu" in report.keywords and report.when in ("setup", "call"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        with open(record, "a") as f:
+            f.write(f"python/{report.nodeid.split('::')[-1]}: {reason.replace('Skipped: ', '')}\n")
