@@ -46,11 +46,10 @@ def usable_gpus():
         else:
             done = subprocess.run([binary, "devices", "--json"], capture_output=True, text=True)
             if done.returncode == 0:
-                devices = json.loads(done.stdout)
-                devices = devices.get("devices", devices) if isinstance(devices, dict) else devices
-                _GPUS = (len(devices), "" if devices else "tuner devices lists no GPU")
+                found = json.loads(done.stdout)
+                _GPUS = (len(found["gpus"]), found.get("problem") or "tuner devices lists no GPU")
             else:
-                _GPUS = (0, done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "no GPU")
+                _GPUS = (0, done.stderr.strip() or f"tuner devices exited with {done.returncode}")
     return _GPUS
 
 

@@ -78,7 +78,8 @@ def test_the_tool_accepts_the_description_and_compiles_every_candidate(tmp_path,
     assert explored["kernel"] == "scale"
     candidates = explored["candidates"]
     assert len(candidates) == 12
-    assert all(c["status"] == "ok" for c in candidates), candidates
+    assert explored["compile_errors"] == 0 and explored["invalid"] == 0
+    assert all(c["compiled"] and not c["invalid_reason"] for c in candidates), candidates
 
 
 def test_python_constraints_are_translated_by_the_tool_with_their_meaning_kept(tmp_path, binary):
@@ -108,7 +109,7 @@ def test_a_templated_kernel_with_a_header_compiles(tmp_path, binary):
                                reference=lambda out, x, n: x * x, folder=tmp_path / "squares")
     assert made.name == "squares"
     explored = made.explore("sm_90")
-    assert [c["status"] for c in explored["candidates"]] == ["ok", "ok"]
+    assert [c["compiled"] for c in explored["candidates"]] == [True, True], explored
 
 
 def test_a_source_file_is_used_where_it_is_with_its_headers(tmp_path, binary):
@@ -131,3 +132,13 @@ def test_a_temporary_folder_is_removed_after_tune(binary, monkeypatch):
     assert made.temporary and os.path.isdir(made.folder)
     made.remove()
     assert not os.path.exists(made.folder)
+
+
+def test_a_template_without_sizes_is_accepted(tmp_path, binary):
+    x = np.ones(100, np.float32)
+    made = cuda_tuner.template(SCALE, "scale", {"out": np.empty_like(x), "x": x, "a": 2.0, "n": 100},
+                               params={"BLOCK": [32, 64], "ITEMS": [1]}, grid="cdiv(100, BLOCK)", block="BLOCK",
+                               outputs="out", reference={"out": 2 * x}, folder=tmp_path / "no_sizes")
+    with open(made.description) as f:
+        assert "[[size]]" not in f.read()
+    assert len(made.explore("sm_90")["candidates"]) == 2

@@ -103,8 +103,11 @@ def test_the_reference_runs_on_copies(no_tool):
 
 
 def test_a_construct_the_tool_does_not_translate_is_a_value_error_with_its_message(binary):
-    with pytest.raises(ValueError, match=r"the parameters or constraints: tuner import: .*"):
-        tune(constraints=["(lambda b: b)(BLOCK) > 1"])
+    with pytest.raises(ValueError, match=r"^constraints\[1\]: 'BLOCK & 64': the bitwise operator '&' has no "
+                                         r"counterpart in the template syntax"):
+        tune(constraints=["BLOCK <= 128", "BLOCK & 64"])
+    with pytest.raises(ValueError, match=r"^params\['ITEMS'\]: .*"):
+        tune(params={"BLOCK": [64], "ITEMS": "[i for i in rnge(3)]"})
 
 
 def test_without_the_tool_a_run_is_a_tuner_error(no_tool):

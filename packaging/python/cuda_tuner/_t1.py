@@ -58,7 +58,7 @@ def translate(params: Dict[str, Union[str, List[int]]], sizes: Dict[str, int],
         output = os.path.join(folder, "out")
         done = _process.run([binary(), "import", "t1", t1, "--output", output, "--json"], echo=_Discard())
         if done.exit_code == 2:
-            raise ValueError(f"the parameters or constraints: {done.error()}".replace(t1, "(the constraints)"))
+            raise ValueError(_in_python_terms(str(done.error()), t1, list(params) + list(sizes)))
         if done.exit_code != 0:
             raise done.error()
         document = json.loads(done.stdout)
@@ -66,6 +66,17 @@ def translate(params: Dict[str, Union[str, List[int]]], sizes: Dict[str, int],
         with open(document["description"]) as f:
             values = _values_of(f.read(), list(params))
     return translated, values
+
+
+def _in_python_terms(message: str, t1: str, names: Sequence[str]) -> str:
+    """The tool's refusal with the T1 fields named as tune() names them: "constraints[0]: 'BLOCK & 64':
+    the bitwise operator '&' has no counterpart ..."."""
+    message = re.sub(r"^tuner import: ", "", message).replace(t1 + ": ", "").replace(t1, "")
+    message = re.sub(r"ConfigurationSpace\.Conditions\[(\d+)\]\.Expression", r"constraints[\1]", message)
+    message = re.sub(r"ConfigurationSpace\.TuningParameters\[(\d+)\]\.Values",
+                     lambda m: f"params[{names[int(m.group(1))]!r}]" if int(m.group(1)) < len(names) else m.group(0),
+                     message)
+    return message + " (translated by tuner import t1)"
 
 
 class _Discard:
