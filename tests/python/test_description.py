@@ -142,3 +142,22 @@ def test_a_template_without_sizes_is_accepted(tmp_path, binary):
     with open(made.description) as f:
         assert "[[size]]" not in f.read()
     assert len(made.explore("sm_90")["candidates"]) == 2
+
+
+def test_a_reference_kernel_of_the_source_is_the_check(tmp_path, binary):
+    source = SCALE + r'''
+extern "C" __global__ void scale_reference(float* out, const float* x, float a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = a * x[i];
+}
+'''
+    x = np.ones(N, np.float32)
+    made = cuda_tuner.template(source, "scale", {"out": np.empty_like(x), "x": x, "a": 2.0, "n": N},
+                               params={"BLOCK": [64, 128], "ITEMS": [1, 2]}, grid="cdiv(N, BLOCK * ITEMS)",
+                               block="BLOCK", outputs="out", sizes={"N": N}, reference="scale_reference",
+                               folder=tmp_path / "with_reference")
+    with open(made.description) as f:
+        text = f.read()
+    assert "[check]\nkernel = \"scale_reference\"" in text and "expected = " not in text
+    assert not os.path.exists(os.path.join(made.folder, "expected"))
+    assert len(made.explore("sm_90")["candidates"]) == 4
