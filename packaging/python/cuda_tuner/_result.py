@@ -90,7 +90,7 @@ class TuneResult:
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C stopped the sweep: a KeyboardInterrupt that carries what was measured (`result`, a
     TuneResult, or None where the tool stopped before it printed one). The measured candidates are
-    stored; the same call resumes."""
+    stored; the same call on the same data resumes."""
 
     def __init__(self, result: Optional[TuneResult]):
         super().__init__("tuning interrupted; what was measured is stored and the same call resumes")
