@@ -5,7 +5,6 @@ import itertools
 import os
 
 import numpy as np
-import pytest
 
 import cuda_tuner
 from kernels import SCALE, SQUARE_HEADER, TEMPLATED

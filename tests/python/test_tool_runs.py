@@ -1,12 +1,9 @@
 """tune() running the tool: its failures as TunerError with its one-line message and exit code (the
 no-GPU message among them), its progress passed through to stderr, and Ctrl-C forwarded once, the
 sweep stopping cleanly with what it measured (a stand-in tool that behaves as `tuner tune` does)."""
-import json
-import os
 import signal
 import stat
 import sys
-import textwrap
 import threading
 import time
 

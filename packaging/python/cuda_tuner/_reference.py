@@ -2,7 +2,7 @@
 operator the kernel replaces, say) run once on copies of the arguments; either way each output's
 expected contents, checked against the output's shape and type, become the `[check] expected` files
 the tool compares every candidate with."""
-from typing import Any, Callable, Dict, List, Mapping
+from typing import Any, Dict, List, Mapping
 
 import numpy as np
 

@@ -8,10 +8,10 @@ import os
 import re
 import shutil
 import tempfile
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
 from . import _process, _t1
-from ._arrays import HOST, Argument, convert, is_array
+from ._arrays import HOST, Argument, convert
 from ._description import Description, check_constraint, dims_text, expression_text
 from ._launcher import binary
 from ._reference import expected_outputs
