@@ -3,6 +3,7 @@ expression it replaces, a CuPy RawKernel launched again with the tuned configura
 looks up, and wrong kernels caught by the check. Without a usable GPU these skip and say why; under
 TUNER_REQUIRE_GPU they fail instead (and so does a missing PyTorch or CuPy)."""
 import os
+import subprocess
 
 import numpy as np
 import pytest
@@ -88,3 +89,16 @@ def test_a_kernel_wrong_everywhere_has_no_best(gpu):
     assert result.best is None and result.params == {}
     assert {c["status"] for c in result.candidates} == {"wrong_result"}, result.candidates
     assert "TuneResult(scale_wrong" in repr(result)
+
+
+def test_best_with_dispatch_serves_the_dispatch_table_entry(gpu, binary):
+    # The shipped transpose tuned at two sizes in one run (one template version, one dispatch table).
+    done = subprocess.run([binary, "tune", "transpose", "--sizes", "1024x1024,2048x1024", "--counters", "off"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    for size in [(1024, 1024), (2048, 1024)]:
+        entry = cuda_tuner.best("transpose", size=size, dispatch=True)
+        own = cuda_tuner.best("transpose", size=size)
+        assert entry and own, (entry, own)
+        assert "dispatch table entry" in entry.note, entry.note
+        assert set(entry.params) == set(own.params) and entry.block and entry.grid

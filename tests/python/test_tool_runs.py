@@ -127,3 +127,13 @@ def test_best_of_nothing_stored_is_a_false_config_with_the_tools_note(binary, tm
     found = cuda_tuner.best("scale", size=(1000,), db=str(tmp_path / "empty.db"), device="H100")
     assert not found and found.status == "not_found" and found.note
     assert found.param("BLOCK", 128) == 128
+
+
+def test_best_with_dispatch_asks_the_library_s_dispatch_of_this_gpu(binary, tmp_path):
+    with pytest.raises(cuda_tuner.TunerError, match=r"^tuner query: --dispatch and --device") as raised:
+        cuda_tuner.best("scale", size=(1000,), device="H100", dispatch=True)
+    assert raised.value.exit_code == 2
+    if usable_gpus()[0] == 0:
+        with pytest.raises(cuda_tuner.TunerError, match=r"^tuner query: this command needs a CUDA GPU") as raised:
+            cuda_tuner.best("scale", size=(1000,), dispatch=True)
+        assert raised.value.exit_code == 3

@@ -21,7 +21,7 @@ __all__ = ["binary", "tune", "template", "best", "tuned_config", "Config", "Tune
 
 
 def _query(kernel: str, size: Optional[Sequence[int]], db: Optional[str], gpu: Optional[int],
-           device: Optional[str], timing: Optional[str] = None) -> subprocess.CompletedProcess:
+           device: Optional[str], timing: Optional[str] = None, dispatch: bool = False) -> subprocess.CompletedProcess:
     command = [binary(), "query", kernel, "--json"]
     if size is not None:
         command += ["--size", "x".join(str(int(extent)) for extent in size)]
@@ -33,6 +33,8 @@ def _query(kernel: str, size: Optional[Sequence[int]], db: Optional[str], gpu: O
         command += ["--device", device]
     if timing is not None:
         command += ["--timing", timing]
+    if dispatch:
+        command.append("--dispatch")
     return subprocess.run(command, capture_output=True, text=True)
 
 
@@ -92,13 +94,16 @@ class Config:
 
 
 def best(kernel: str, size: Optional[Sequence[int]] = None, gpu: Optional[int] = None, db: Optional[str] = None,
-         device: Optional[str] = None, timing: Optional[str] = None) -> Config:
+         device: Optional[str] = None, timing: Optional[str] = None, dispatch: bool = False) -> Config:
     """The configuration to launch `kernel` with on this GPU (`gpu`, default 0) at `size` (the values
     of the sizes tune() was given, in order): the stored best, or the nearest tuned size's, another
-    card's of the model, another model's of the architecture, as `tuner query` and the C++ library
-    choose it. A Config that is false when nothing is stored for it (its `note` says why); a
-    TunerError when the tool refuses (a bad size or GPU, a broken database)."""
-    done = _query(kernel, size, db, gpu, device, timing)
+    card's of the model, another model's of the architecture, as `tuner query` and the C++ library's
+    TunedConfigs::Lookup choose it. dispatch=True: the dispatch table's entry instead, as
+    TunedConfigs::Dispatch serves it (`tuner query --dispatch`: of the fewest configurations that keep
+    every tuned size of this GPU within 5% of its best, the one for this size; needs this machine's
+    GPU). A Config that is false when nothing is stored for it (its `note` says why); a TunerError
+    when the tool refuses (a bad size or GPU, a broken database)."""
+    done = _query(kernel, size, db, gpu, device, timing, dispatch)
     if done.returncode in (0, 1) and done.stdout.strip():
         results = json.loads(done.stdout).get("results") or []
         found = [r for r in results if r.get("status") == "found"]
