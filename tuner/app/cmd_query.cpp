@@ -162,9 +162,8 @@ int PrintDispatch(const std::string& kernel, const std::vector<long long>& sizes
                   const std::string& db_path, bool json) {
   const TunedConfigs configs = TunedConfigs::Open(db_path);
   const TunedConfig c = configs.Dispatch(kernel, gpu, sizes);
-  ordered_json result = {{"gpu", {{"name", gpu.name}, {"uuid", gpu.uuid}}},
-                         {"status", ToString(c.status)},
-                         {"note", c.note}};
+  ordered_json result = {
+      {"gpu", {{"name", gpu.name}, {"uuid", gpu.uuid}}}, {"status", ToString(c.status)}, {"note", c.note}};
   if (c) {
     ordered_json params = ordered_json::object();
     for (const auto& [name, value] : c.params) params[name] = value;
@@ -178,8 +177,11 @@ int PrintDispatch(const std::string& kernel, const std::vector<long long>& sizes
                    {"toolchain", c.toolchain}});
   }
   if (json) {
-    const ordered_json doc = {{"kernel", kernel},    {"size", SizeKey(sizes)}, {"database", configs.path()},
-                              {"dispatch", true},    {"results", {result}}};
+    const ordered_json doc = {{"kernel", kernel},
+                              {"size", SizeKey(sizes)},
+                              {"database", configs.path()},
+                              {"dispatch", true},
+                              {"results", ordered_json::array({result})}};
     std::cout << doc.dump(2) << "\n";
   } else {
     std::printf("%s %s on %s\n  %-11s %s\n", kernel.c_str(), SizeKey(sizes).c_str(), gpu.name.c_str(),
@@ -194,7 +196,8 @@ int PrintDispatch(const std::string& kernel, const std::vector<long long>& sizes
 
 int RunQuery(int argc, char** argv) {
   const CommandSpec spec{
-      "query", "tuner query KERNEL [--gpu N | --device NAME] [--size WxH] [--timing MODE | --dispatch] [--db PATH] [--json]",
+      "query",
+      "tuner query KERNEL [--gpu N | --device NAME] [--size WxH] [--timing MODE | --dispatch] [--db PATH] [--json]",
       "Print the stored best configuration of a kernel for a GPU and a problem size. When the exact\n"
       "size or GPU was not tuned, the nearest tuned size, then another card of the same model, then\n"
       "another model of the same architecture is used, and the output says which. Results of\n"
@@ -224,8 +227,9 @@ int RunQuery(int argc, char** argv) {
   RefuseTogether(vm, "dispatch", "device");
   RefuseTogether(vm, "dispatch", "timing");
   if (vm.count("dispatch") && !vm["objective"].defaulted())
-    throw UsageError("--dispatch serves the fastest configurations (as the application library does); leave "
-                     "--objective out");
+    throw UsageError(
+        "--dispatch serves the fastest configurations (as the application library does); leave "
+        "--objective out");
   const db::Objective objective = ObjectiveOption(vm);
   const std::optional<TimingMode> timing = TimingOption(vm);
   const std::optional<int> gpu_index = GpuOption(vm);
