@@ -160,3 +160,48 @@ extern "C" __global__ void scale_reference(float* out, const float* x, float a, 
     assert "[check]\nkernel = \"scale_reference\"" in text and "expected = " not in text
     assert not os.path.exists(os.path.join(made.folder, "expected"))
     assert len(made.explore("sm_90")["candidates"]) == 4
+
+
+def two_sizes(tmp_path, **changes):
+    sizes = [{"N": 1000}, {"N": 4000}]
+    args = []
+    for size in sizes:
+        x = np.linspace(0, 1, size["N"], dtype=np.float32)
+        args.append({"out": np.empty_like(x), "x": x, "a": 2.0, "n": size["N"]})
+    arguments = dict(params={"BLOCK": [64, 128], "ITEMS": [1, 2]}, grid="cdiv(N, BLOCK * ITEMS)", block="BLOCK",
+                     outputs="out", sizes=sizes, reference=lambda out, x, a, n: a * x, folder=tmp_path / "sizes")
+    arguments.update(changes)
+    return cuda_tuner.template(SCALE, "scale", args, **arguments), args
+
+
+def test_several_sizes_are_one_template_with_a_data_folder_per_further_size(tmp_path):
+    made, args = two_sizes(tmp_path)
+    with open(made.description) as f:
+        text = f.read()
+    for line in ['[[size]]\nname = "N"\ndefault = 1000', '[[data_size]]\nsize = "4000"\nfolder = "sizes/4000"',
+                 'name = "x"\ntype = "float"\nlength = "N == 1000 ? 1000 : 4000"',
+                 'name = "a"\ntype = "float"\nvalue = "2.0"', 'name = "n"\ntype = "int"\nvalue = "N == 1000 ? 1000 : 4000"',
+                 'bytes = "N == 1000 ? 8000 : 32000"']:
+        assert line in text, line
+    assert np.array_equal(np.load(os.path.join(made.folder, "data", "x.npy")), args[0]["x"])
+    assert np.array_equal(np.load(os.path.join(made.folder, "sizes", "4000", "data", "x.npy")), args[1]["x"])
+    assert np.array_equal(np.load(os.path.join(made.folder, "sizes", "4000", "expected", "out.npy")), 2 * args[1]["x"])
+    assert made.several_sizes and made.command({})[-2:] == ["--sizes", "captured"]
+
+
+def test_several_sizes_with_expected_outputs_per_size(tmp_path):
+    made, args = two_sizes(tmp_path, reference=[{"out": 3 * np.linspace(0, 1, 1000, dtype=np.float32)},
+                                                 {"out": 3 * np.linspace(0, 1, 4000, dtype=np.float32)}])
+    assert np.allclose(np.load(os.path.join(made.folder, "sizes", "4000", "expected", "out.npy"))[-1], 3)
+
+
+def test_the_tool_accepts_every_size_and_its_data(tmp_path, binary):
+    made, _ = two_sizes(tmp_path)
+    assert len(made.explore("sm_90")["candidates"]) == 4
+    # tune checks every size's lengths and data files before it looks for a GPU: exit 3 (no GPU) or a
+    # result, never 2.
+    try:
+        result = made.tune(counters="off")
+        assert [r.size for r in result] == ["1000", "4000"]
+    except cuda_tuner.TunerError as error:
+        assert error.exit_code == 3, error

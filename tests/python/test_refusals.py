@@ -114,3 +114,31 @@ def test_without_the_tool_a_run_is_a_tuner_error(no_tool):
     with pytest.raises(cuda_tuner.TunerError, match=r"cannot run .*no-such-tuner.*TUNER_BINARY") as raised:
         tune()
     assert raised.value.exit_code == 127
+
+
+def two_sizes(**changes):
+    arguments = dict(sizes=[{"N": 1000}, {"N": 2000}],
+                     args=[{"out": np.zeros(n, np.float32), "x": np.ones(n, np.float32), "a": 2.0, "n": n}
+                           for n in (1000, 2000)])
+    arguments.update(changes)
+    return tune(**arguments)
+
+
+SEVERAL_SIZES = [
+    (dict(sizes=[]), ValueError, r"sizes is an empty list"),
+    (dict(sizes=[{"N": 1000}, {"M": 2000}]), ValueError, r"sizes: \['M'\] are not the variables of the first size"),
+    (dict(sizes=[{"N": 1000}, {"N": 1000}]), ValueError, r"sizes lists \{'N': 1000\} twice"),
+    (dict(args=[{"out": np.zeros(1000, np.float32), "x": np.ones(1000, np.float32), "a": 2.0, "n": 1000}]),
+     ValueError, r"args: with 2 sizes give a list of 2, one per size"),
+    (dict(args=[{"out": np.zeros(n, np.float32), "x": np.ones(n, t), "a": 2.0, "n": n}
+                for n, t in ((1000, np.float32), (2000, np.float64))]),
+     ValueError, r"the arguments at size \{'N': 2000\} are .*'double'.*at the first size they are"),
+    (dict(reference={"out": np.ones(1000, np.float32)}), TypeError, r"with several sizes give a list of expected"),
+    (dict(reference=[{"out": np.ones(1000, np.float32)}]), ValueError, r"reference: with 2 sizes give a list of 2"),
+]
+
+
+@pytest.mark.parametrize("changes,error,message", SEVERAL_SIZES, ids=[m[:40] for _, _, m in SEVERAL_SIZES])
+def test_several_sizes_are_refused_naming_what_differs(no_tool, changes, error, message):
+    with pytest.raises(error, match=message):
+        two_sizes(**changes)

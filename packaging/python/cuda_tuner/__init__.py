@@ -13,10 +13,10 @@ from typing import Any, Dict, Optional, Sequence
 
 from ._launcher import binary
 from ._process import TunerError
-from ._result import Interrupted, TuneResult
+from ._result import Interrupted, SizesResult, TuneResult
 from ._tune import Template, template, tune
 
-__all__ = ["binary", "tune", "template", "best", "tuned_config", "Config", "TuneResult", "Template",
+__all__ = ["binary", "tune", "template", "best", "tuned_config", "Config", "TuneResult", "SizesResult", "Template",
            "TunerError", "Interrupted"]
 
 

@@ -6,7 +6,7 @@ import difflib
 import json
 import os
 import re
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -120,6 +120,9 @@ class Description:
         self.reduction: Optional[str] = None
         self.work_bytes: Optional[str] = None
         self.work_flops: Optional[str] = None
+        # Further sizes, each with its arguments (the same names and types) and expected outputs:
+        # [[data_size]] tables, their data in sizes/KEY/ (kernel_templates/README.md, "Data files").
+        self.more_sizes: List[Tuple[Dict[str, int], List[Argument], Dict[str, np.ndarray]]] = []
 
     def toml(self) -> str:
         lines = ["# Written by cuda_tuner.tune() (Python): the kernel, its arguments' data in data/ and",
@@ -138,13 +141,16 @@ class Description:
             lines.append("options = [" + ", ".join(toml_string(o) for o in self.options) + "]")
         for name, value in self.sizes.items():
             lines += ["", "[[size]]", f"name = {toml_string(name)}", f"default = {value}"]
+        for size, _, _ in self.more_sizes:
+            lines += ["", "[[data_size]]", f"size = {toml_string(size_key(size))}",
+                      f"folder = {toml_string(size_folder(size))}"]
         for name, values in self.params.items():
             lines += ["", "[[param]]", f"name = {toml_string(name)}", "values = [" + ", ".join(map(str, values)) + "]"]
         lines += ["", "[launch]", "grid = [" + ", ".join(map(toml_string, self.grid)) + "]",
                   "block = [" + ", ".join(map(toml_string, self.block)) + "]",
                   f"shared_bytes = {toml_string(self.shared_bytes)}"]
-        for arg in self.args:
-            lines += self._arg_lines(arg)
+        for index, arg in enumerate(self.args):
+            lines += self._arg_lines(index, arg)
         lines += self._check_lines()
         lines += ["", "[work]"]
         if self.work_bytes is not None or self.work_flops is None:
@@ -153,11 +159,24 @@ class Description:
             lines.append(f"flops = {toml_string(self.work_flops)}")
         return "\n".join(lines) + "\n"
 
-    def _arg_lines(self, arg: Argument) -> List[str]:
+    def _by_size(self, values: List[str]) -> str:
+        """A value at every size: the value itself where it is the same at all, else chosen by the size
+        variables (`N == 1024 ? 1024 : 4096`), exact at the sizes that have data, the only ones `tune` takes."""
+        if all(v == values[0] for v in values):
+            return values[0]
+        sizes = [self.sizes] + [size for size, _, _ in self.more_sizes]
+        text = values[-1]
+        for size, value in reversed(list(zip(sizes[:-1], values[:-1]))):
+            test = " && ".join(f"{name} == {extent}" for name, extent in size.items())
+            text = f"{test} ? {value} : {text}"
+        return text
+
+    def _arg_lines(self, index: int, arg: Argument) -> List[str]:
         lines = ["", "[[arg]]", f"name = {toml_string(arg.name)}", f"type = {toml_string(arg.type)}"]
+        every = [arg] + [args[index] for _, args, _ in self.more_sizes]
         if not arg.is_buffer:
-            return lines + [f"value = {toml_string(arg.value_text)}"]
-        lines.append(f"length = {toml_string(str(arg.length))}")
+            return lines + [f"value = {toml_string(self._by_size([a.value_text for a in every]))}"]
+        lines.append(f"length = {toml_string(self._by_size([str(a.length) for a in every]))}")
         if arg.name in self.outputs:
             lines.append("output = true")
         if arg.name not in self.outputs or arg.name in self.inouts:
@@ -177,13 +196,21 @@ class Description:
         return lines
 
     def _bytes_moved(self) -> str:
-        """Default work: every buffer read once and every output written once."""
+        """Default work: every buffer read once and every output written once, at each size."""
         from ._arrays import ITEM_BYTES
-        total = 0
-        for arg in self.args:
-            if arg.is_buffer:
-                total += arg.length * ITEM_BYTES[arg.type] * (2 if arg.name in self.inouts else 1)
-        return str(total)
+
+        def total(args: List[Argument]) -> str:
+            return str(sum(a.length * ITEM_BYTES[a.type] * (2 if a.name in self.inouts else 1)
+                           for a in args if a.is_buffer))
+        return self._by_size([total(self.args)] + [total(args) for _, args, _ in self.more_sizes])
+
+    def _write_data(self, folder: str, args: List[Argument], expected: Dict[str, np.ndarray]) -> None:
+        for arg in args:
+            if arg.is_buffer and (arg.name not in self.outputs or arg.name in self.inouts):
+                write_npy(os.path.join(folder, data_file(arg.name)), arg.type, arg.bits)
+        by_name = {arg.name: arg for arg in args}
+        for name, bits in expected.items():
+            write_npy(os.path.join(folder, expected_file(name)), by_name[name].type, bits)
 
     def write(self, folder: str) -> str:
         """The folder with the description, source, headers and data; returns the description's path."""
@@ -195,16 +222,21 @@ class Description:
         for name, text in self.headers.items():
             with open(os.path.join(folder, name), "w") as f:
                 f.write(text)
-        for arg in self.args:
-            if arg.is_buffer and (arg.name not in self.outputs or arg.name in self.inouts):
-                write_npy(os.path.join(folder, data_file(arg.name)), arg.type, arg.bits)
-        by_name = {arg.name: arg for arg in self.args}
-        for name, bits in self.expected.items():
-            write_npy(os.path.join(folder, expected_file(name)), by_name[name].type, bits)
+        self._write_data(folder, self.args, self.expected)
+        for size, args, expected in self.more_sizes:
+            self._write_data(os.path.join(folder, size_folder(size)), args, expected)
         path = os.path.join(folder, self.name + ".toml")
         with open(path, "w") as f:
             f.write(self.toml())
         return path
+
+
+def size_key(size: Dict[str, int]) -> str:
+    return "x".join(str(extent) for extent in size.values())
+
+
+def size_folder(size: Dict[str, int]) -> str:
+    return f"sizes/{size_key(size)}"
 
 
 def data_file(name: str) -> str:

@@ -87,6 +87,32 @@ class TuneResult:
                 f"{len(self.candidates)} candidates{', interrupted' if self.interrupted else ''})")
 
 
+class SizesResult(list):
+    """The outcome of a tune at several sizes (`sizes=[...]`): a TuneResult per size, in the order
+    tuned (the first size first); `json` is the whole document of `tuner tune --sizes --json`."""
+
+    def __init__(self, document: Dict[str, Any], folder: Optional[str] = None):
+        super().__init__(TuneResult(one, folder) for one in document.get("sizes") or [])
+        self.json = document
+        self.folder = folder
+
+    @property
+    def interrupted(self) -> bool:
+        return any(result.interrupted for result in self)
+
+    def to_pandas(self):
+        """Every candidate of every size, with a `size` column."""
+        try:
+            import pandas
+        except ImportError:
+            raise ImportError("SizesResult.to_pandas() needs pandas: pip install pandas") from None
+        frames = [result.to_pandas().assign(size=result.size) for result in self]
+        return pandas.concat(frames, ignore_index=True) if frames else pandas.DataFrame()
+
+    def __repr__(self) -> str:
+        return "SizesResult([" + ", ".join(repr(result) for result in self) + "])"
+
+
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C stopped the sweep: a KeyboardInterrupt that carries what was measured (`result`, a
     TuneResult, or None where the tool stopped before it printed one). The measured candidates are

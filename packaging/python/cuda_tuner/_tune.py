@@ -15,7 +15,7 @@ from ._arrays import HOST, Argument, convert
 from ._description import Description, check_constraint, dims_text, expression_text
 from ._launcher import binary
 from ._reference import expected_outputs
-from ._result import Interrupted, TuneResult
+from ._result import Interrupted, SizesResult, TuneResult
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -74,6 +74,38 @@ def _sizes(sizes: Optional[Mapping[str, int]]) -> Dict[str, int]:
             raise ValueError(f"sizes[{name!r}] = {value}: a size is a positive whole number")
         result[name] = int(value)
     return result
+
+
+def _same_size_names(all_sizes: List[Dict[str, int]]) -> None:
+    """Several sizes: the same variables in the same order, and each size once."""
+    if not all_sizes:
+        raise ValueError("sizes is an empty list; give one size ({'N': n}) or several ([{'N': n1}, {'N': n2}])")
+    keys = set()
+    for one in all_sizes:
+        if list(one) != list(all_sizes[0]):
+            raise ValueError(f"sizes: {list(one)} are not the variables of the first size, {list(all_sizes[0])}")
+        key = "x".join(str(v) for v in one.values())
+        if key in keys:
+            raise ValueError(f"sizes lists {one} twice")
+        keys.add(key)
+
+
+def _per_size(field: str, value: Any, count: int, listed: bool) -> List[Any]:
+    """One value per size: a list of them when `listed`, else the same for every size."""
+    if not listed:
+        return [value] * count
+    if not isinstance(value, (list, tuple)) or len(value) != count:
+        raise ValueError(f"{field}: with {count} sizes give a list of {count}, one per size in the order of sizes")
+    return list(value)
+
+
+def _same_arguments(first: List[Argument], other: List[Argument], size: Dict[str, int]) -> None:
+    """Every size passes the kernel the same arguments: names, buffers or scalars, element types."""
+    described = [(a.name, a.is_buffer, a.type) for a in first]
+    given = [(a.name, a.is_buffer, a.type) for a in other]
+    if described != given:
+        raise ValueError(f"the arguments at size {size} are {given}; at the first size they are {described} "
+                         f"(names, buffer or scalar, element type must be the same)")
 
 
 def _params(params: Mapping[str, Any], sizes: Mapping[str, int]) -> Dict[str, Union[str, List[int]]]:
@@ -159,7 +191,9 @@ class Template:
     """A template folder written from Python: `folder`, `name`, `description` (the TOML's path);
     `tune()` tunes it, `explore(arch)` compiles every candidate offline (no GPU)."""
 
-    def __init__(self, folder: str, name: str, description: str, devices: Sequence[str], temporary: bool):
+    def __init__(self, folder: str, name: str, description: str, devices: Sequence[str], temporary: bool,
+                 several_sizes: bool = False):
+        self.several_sizes = several_sizes
         self.folder = folder
         self.name = name
         self.description = description
@@ -182,12 +216,17 @@ class Template:
                 command += [f"--{flag}", os.fspath(value) if isinstance(value, os.PathLike) else str(value)]
         if options.get("force"):
             command.append("--force")
+        if self.several_sizes:
+            command += ["--sizes", "captured"]  # the first size and every [[data_size]]
         return command + [str(o) for o in extra]
 
-    def tune(self, echo=None, tuner_options: Sequence[str] = (), **options) -> TuneResult:
+    def tune(self, echo=None, tuner_options: Sequence[str] = (), **options) -> Union[TuneResult, SizesResult]:
         done = _process.run(self.command(options, tuner_options), echo=echo)
         document = json.loads(done.stdout) if done.stdout.strip().startswith("{") else None
-        result = TuneResult(document, None if self.temporary else self.folder) if document else None
+        folder = None if self.temporary else self.folder
+        result = None
+        if document is not None:
+            result = SizesResult(document, folder) if self.several_sizes else TuneResult(document, folder)
         if done.interrupts or done.exit_code == 130:
             raise Interrupted(result)
         if done.exit_code not in (0, 1) or result is None:
@@ -229,7 +268,10 @@ def template(source: Union[str, os.PathLike], kernel: str, args: Any, *, params:
     desc.kernel = kernel
     desc.name = _identifier("name", name if name is not None else _default_name(kernel))
     _source(desc, source, headers)
-    desc.sizes = _sizes(sizes)
+    several = isinstance(sizes, (list, tuple))
+    all_sizes = [_sizes(one) for one in sizes] if several else [_sizes(sizes)]
+    _same_size_names(all_sizes)
+    desc.sizes = all_sizes[0]
     space = _params(params, desc.sizes)
     variables = list(space) + list(desc.sizes)
     for index, constraint in enumerate(constraints):
@@ -238,7 +280,8 @@ def template(source: Union[str, os.PathLike], kernel: str, args: Any, *, params:
     desc.block = dims_text("block", block, variables)
     desc.shared_bytes = expression_text("shared_bytes", shared_bytes, variables)
     desc.options = [str(o) for o in options]
-    desc.args = _arguments(args, types)
+    all_args = _per_size("args", args, len(all_sizes), several)
+    desc.args = _arguments(all_args[0], types)
     desc.inouts = _names("inouts", inouts, desc.args)
     written = _names("outputs", outputs, desc.args)
     desc.outputs = written + [n for n in desc.inouts if n not in written]  # an inout is an output too
@@ -250,7 +293,16 @@ def template(source: Union[str, os.PathLike], kernel: str, args: Any, *, params:
     desc.reduction = _sizes_expression("reduction", reduction, sizes_only)
     desc.work_bytes = _sizes_expression("work_bytes", work_bytes, sizes_only)
     desc.work_flops = _sizes_expression("work_flops", work_flops, sizes_only)
-    _reference(desc, reference)
+    if several and len(all_sizes) > 1 and isinstance(reference, Mapping):
+        raise TypeError("reference: with several sizes give a list of expected outputs, one dict per size")
+    references = _per_size("reference", reference, len(all_sizes), several and isinstance(reference, (list, tuple)))
+    _reference(desc, references[0])
+    for size, size_args, size_reference in zip(all_sizes[1:], all_args[1:], references[1:]):
+        more = Description()
+        more.sizes, more.args, more.outputs = size, _arguments(size_args, types), desc.outputs
+        _same_arguments(desc.args, more.args, size)
+        _reference(more, size_reference)
+        desc.more_sizes.append((size, more.args, more.expected))
     # Computed by the tool: the constraints' translation and T1's value strings.
     if constraints or any(isinstance(v, str) for v in space.values()):
         desc.constraints, computed = _t1.translate(space, desc.sizes, list(constraints))
@@ -260,8 +312,9 @@ def template(source: Union[str, os.PathLike], kernel: str, args: Any, *, params:
     temporary = folder is None
     target = tempfile.mkdtemp(prefix=f"cuda_tuner_{desc.name}_") if temporary else os.fspath(folder)
     path = desc.write(target)
-    devices = sorted({a.device for a in desc.args if a.is_buffer and a.device != HOST})
-    return Template(target, desc.name, path, devices, temporary)
+    devices = sorted({a.device for args_k in [desc.args] + [m[1] for m in desc.more_sizes] for a in args_k
+                      if a.is_buffer and a.device != HOST})
+    return Template(target, desc.name, path, devices, temporary, bool(desc.more_sizes))
 
 
 def _reference(desc: Description, reference: Any) -> None:
@@ -283,7 +336,7 @@ def tune(source: Union[str, os.PathLike], kernel: str, args: Any, *, params: Map
          counters: Optional[str] = None, launches_per_sample: Optional[int] = None, objective: Optional[str] = None,
          timeout_floor: Optional[float] = None, gpu: Optional[int] = None,
          db: Optional[Union[str, os.PathLike]] = None, force: bool = False, tuner_options: Sequence[str] = (),
-         echo=None, **description: Any) -> TuneResult:
+         echo=None, **description: Any) -> Union[TuneResult, SizesResult]:
     """Tunes a CUDA kernel on the caller's own arrays with the `tuner` engine; returns a TuneResult.
 
     source: the CUDA source as a string, or a .cu file's path (headers beside it are found).
@@ -300,7 +353,9 @@ def tune(source: Union[str, os.PathLike], kernel: str, args: Any, *, params: Map
       a tuple in the order of `outputs`, or a dict) or writes them into its copies and returns None.
     Optional: name (default: the kernel's name), constraints (Python expressions, as T1's conditions:
       "BLOCK * ITEMS <= 4096 and ITEMS % 2 == 0"), sizes ({"N": n}: the problem size the results are
-      stored and looked up under), shared_bytes, types ({"x": "bfloat16"} where a dtype does not say),
+      stored and looked up under; or several, [{"N": n1}, {"N": n2}], with `args` a list of the
+      arguments at each size and `reference` a callable, a kernel's name or a list of expected outputs
+      per size: one template version, tuned with `--sizes captured`, returning a SizesResult), shared_bytes, types ({"x": "bfloat16"} where a dtype does not say),
       headers ({"common.cuh": text} beside a string source), options (NVRTC), atol, rtol, reduction,
       work_bytes, work_flops, folder (keep the template there; default a temporary folder, removed).
     The sweep: strategy (default auto), budget, budget_seconds, seed, timing, counters,
