@@ -102,3 +102,22 @@ def test_best_with_dispatch_serves_the_dispatch_table_entry(gpu, binary):
         assert entry and own, (entry, own)
         assert "dispatch table entry" in entry.note, entry.note
         assert set(entry.params) == set(own.params) and entry.block and entry.grid
+
+
+def test_several_sizes_tuned_in_one_call_are_served_with_their_dispatch_table(gpu):
+    sizes = [{"N": 1 << 16}, {"N": 1 << 20}, {"N": 1 << 22}]
+    rng = np.random.default_rng(1)
+    args = []
+    for size in sizes:
+        x = rng.random(size["N"], dtype=np.float32)
+        args.append({"out": np.empty_like(x), "x": x, "a": 2.0, "n": size["N"]})
+    results = cuda_tuner.tune(SCALE, "scale", args, params={"BLOCK": [64, 128, 256], "ITEMS": [1, 2, 4]},
+                              grid="cdiv(N, BLOCK * ITEMS)", block="BLOCK", outputs="out", sizes=sizes,
+                              counters="off", reference=lambda out, x, a, n: a * x)
+    assert [r.size for r in results] == ["65536", "1048576", "4194304"]
+    for size, result in zip(sizes, results):
+        assert {c["status"] for c in result.candidates} == {"ok"}, result.candidates
+        own = cuda_tuner.best("scale", size=(size["N"],))
+        assert own and own.params == result.params and own.note, own
+        entry = cuda_tuner.best("scale", size=(size["N"],), dispatch=True)
+        assert entry and "dispatch table entry" in entry.note, entry.note
