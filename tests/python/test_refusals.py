@@ -142,3 +142,15 @@ SEVERAL_SIZES = [
 def test_several_sizes_are_refused_naming_what_differs(no_tool, changes, error, message):
     with pytest.raises(error, match=message):
         two_sizes(**changes)
+
+
+def test_constraints_no_configuration_satisfies_are_refused(binary):
+    with pytest.raises(ValueError, match=r"^constraints: no configuration satisfies every constraint"):
+        tune(constraints=["BLOCK > N"])
+    # At one of several sizes is enough to be a space.
+    made = cuda_tuner.template(SCALE, "scale", [{"out": np.zeros(n, np.float32), "x": np.ones(n, np.float32),
+                                                  "a": 2.0, "n": n} for n in (100, 1000)],
+                               params={"BLOCK": [64, 128], "ITEMS": [1]}, grid="cdiv(N, BLOCK)", block="BLOCK",
+                               outputs="out", sizes=[{"N": 100}, {"N": 1000}], reference=lambda out, x, a, n: a * x,
+                               constraints=["BLOCK > N"])
+    made.remove()

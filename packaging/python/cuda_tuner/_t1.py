@@ -15,12 +15,13 @@ from ._launcher import binary
 _KERNEL = "tuner_python_constraints"
 
 
-def _document(name: str, params: Dict[str, Union[str, List[int]]], sizes: Dict[str, int],
+def _document(name: str, params: Dict[str, Union[str, List[int]]], sizes: Dict[str, List[int]],
               constraints: Sequence[str]) -> dict:
     variables = list(params) + list(sizes)
     parameters = [{"Name": p, "Type": "int", "Values": values} for p, values in params.items()]
-    # Sizes are parameters of one value here, so that a condition may name them as it may in tune().
-    parameters += [{"Name": s, "Type": "int", "Values": [value]} for s, value in sizes.items()]
+    # Sizes are parameters here, of the values tune() was given, so that a condition may name them as
+    # it may in tune() (the import wants one configuration that satisfies every condition).
+    parameters += [{"Name": s, "Type": "int", "Values": values} for s, values in sizes.items()]
     return {
         "General": {"BenchmarkName": name, "OutputFormat": "JSON"},
         "ConfigurationSpace": {
@@ -44,7 +45,7 @@ def _values_of(description: str, names: Sequence[str]) -> Dict[str, List[int]]:
     return values
 
 
-def translate(params: Dict[str, Union[str, List[int]]], sizes: Dict[str, int],
+def translate(params: Dict[str, Union[str, List[int]]], sizes: Dict[str, List[int]],
               constraints: Sequence[str]) -> Tuple[List[str], Dict[str, List[int]]]:
     """The constraints in the description's syntax, in order, and every parameter's values (the
     string ones computed). ValueError with the tool's message for what it refuses."""
@@ -73,6 +74,8 @@ def _in_python_terms(message: str, t1: str, names: Sequence[str]) -> str:
     the bitwise operator '&' has no counterpart ..."."""
     message = re.sub(r"^tuner import: ", "", message).replace(t1 + ": ", "").replace(t1, "")
     message = re.sub(r"ConfigurationSpace\.Conditions\[(\d+)\]\.Expression", r"constraints[\1]", message)
+    message = message.replace("ConfigurationSpace.Conditions: no configuration satisfies every condition",
+                              "constraints: no configuration satisfies every constraint")
     message = re.sub(r"ConfigurationSpace\.TuningParameters\[(\d+)\]\.Values",
                      lambda m: f"params[{names[int(m.group(1))]!r}]" if int(m.group(1)) < len(names) else m.group(0),
                      message)

@@ -305,7 +305,8 @@ def template(source: Union[str, os.PathLike], kernel: str, args: Any, *, params:
         desc.more_sizes.append((size, more.args, more.expected))
     # Computed by the tool: the constraints' translation and T1's value strings.
     if constraints or any(isinstance(v, str) for v in space.values()):
-        desc.constraints, computed = _t1.translate(space, desc.sizes, list(constraints))
+        size_values = {name: sorted({one[name] for one in all_sizes}) for name in desc.sizes}
+        desc.constraints, computed = _t1.translate(space, size_values, list(constraints))
         desc.python_constraints = list(constraints)
         space.update(computed)
     desc.params = {k: list(v) for k, v in space.items()}
