@@ -280,29 +280,13 @@ def template(source: Union[str, os.PathLike], kernel: str, args: Any, *, params:
     desc.block = dims_text("block", block, variables)
     desc.shared_bytes = expression_text("shared_bytes", shared_bytes, variables)
     desc.options = [str(o) for o in options]
-    all_args = _per_size("args", args, len(all_sizes), several)
-    desc.args = _arguments(all_args[0], types)
-    desc.inouts = _names("inouts", inouts, desc.args)
-    written = _names("outputs", outputs, desc.args)
-    desc.outputs = written + [n for n in desc.inouts if n not in written]  # an inout is an output too
-    if not desc.outputs:
-        raise ValueError("outputs names no argument: name the buffers the kernel writes, e.g. outputs=['out']")
     sizes_only = list(desc.sizes)
     desc.atol = _sizes_expression("atol", atol, sizes_only)
     desc.rtol = _sizes_expression("rtol", rtol, sizes_only)
     desc.reduction = _sizes_expression("reduction", reduction, sizes_only)
     desc.work_bytes = _sizes_expression("work_bytes", work_bytes, sizes_only)
     desc.work_flops = _sizes_expression("work_flops", work_flops, sizes_only)
-    if several and len(all_sizes) > 1 and isinstance(reference, Mapping):
-        raise TypeError("reference: with several sizes give a list of expected outputs, one dict per size")
-    references = _per_size("reference", reference, len(all_sizes), several and isinstance(reference, (list, tuple)))
-    _reference(desc, references[0])
-    for size, size_args, size_reference in zip(all_sizes[1:], all_args[1:], references[1:]):
-        more = Description()
-        more.sizes, more.args, more.outputs = size, _arguments(size_args, types), desc.outputs
-        _same_arguments(desc.args, more.args, size)
-        _reference(more, size_reference)
-        desc.more_sizes.append((size, more.args, more.expected))
+    _arguments_at_every_size(desc, all_sizes, several, args, types, outputs, inouts, reference)
     # Computed by the tool: the constraints' translation and T1's value strings.
     if constraints or any(isinstance(v, str) for v in space.values()):
         size_values = {name: sorted({one[name] for one in all_sizes}) for name in desc.sizes}
@@ -316,6 +300,29 @@ def template(source: Union[str, os.PathLike], kernel: str, args: Any, *, params:
     devices = sorted({a.device for args_k in [desc.args] + [m[1] for m in desc.more_sizes] for a in args_k
                       if a.is_buffer and a.device != HOST})
     return Template(target, desc.name, path, devices, temporary, bool(desc.more_sizes))
+
+
+def _arguments_at_every_size(desc: Description, all_sizes: List[Dict[str, int]], several: bool, args: Any,
+                             types: Optional[Mapping[str, str]], outputs: Any, inouts: Any, reference: Any) -> None:
+    """The arguments, outputs and reference of the first size into `desc`, each further size's (the same
+    names and types) into `desc.more_sizes`."""
+    all_args = _per_size("args", args, len(all_sizes), several)
+    desc.args = _arguments(all_args[0], types)
+    desc.inouts = _names("inouts", inouts, desc.args)
+    written = _names("outputs", outputs, desc.args)
+    desc.outputs = written + [n for n in desc.inouts if n not in written]  # an inout is an output too
+    if not desc.outputs:
+        raise ValueError("outputs names no argument: name the buffers the kernel writes, e.g. outputs=['out']")
+    if several and len(all_sizes) > 1 and isinstance(reference, Mapping):
+        raise TypeError("reference: with several sizes give a list of expected outputs, one dict per size")
+    references = _per_size("reference", reference, len(all_sizes), several and isinstance(reference, (list, tuple)))
+    _reference(desc, references[0])
+    for size, size_args, size_reference in zip(all_sizes[1:], all_args[1:], references[1:]):
+        more = Description()
+        more.sizes, more.args, more.outputs = size, _arguments(size_args, types), desc.outputs
+        _same_arguments(desc.args, more.args, size)
+        _reference(more, size_reference)
+        desc.more_sizes.append((size, more.args, more.expected))
 
 
 def _reference(desc: Description, reference: Any) -> None:
