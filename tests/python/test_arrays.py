@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from cuda_tuner._arrays import HOST, Argument, convert
-from cuda_tuner._tune import _same_device
+from cuda_tuner._checks import _same_device
 
 NUMPY_TYPES = [(np.float32, "float"), (np.float64, "double"), (np.float16, "half"), (np.int32, "int"),
                (np.uint32, "uint"), (np.int64, "int64"), (np.uint64, "uint64"), (np.int8, "int8"),
