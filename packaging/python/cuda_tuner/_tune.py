@@ -195,7 +195,8 @@ def tune(source: Union[str, os.PathLike], kernel: str, args: Any, *, params: Map
       "BLOCK * ITEMS <= 4096 and ITEMS % 2 == 0"), sizes ({"N": n}: the problem size the results are
       stored and looked up under; or several, [{"N": n1}, {"N": n2}], with `args` a list of the
       arguments at each size and `reference` a callable, a kernel's name or a list of expected outputs
-      per size: one template version, tuned with `--sizes captured`, returning a SizesResult), shared_bytes, types ({"x": "bfloat16"} where a dtype does not say),
+      per size: one template version, tuned with `--sizes captured`, returning a SizesResult),
+      shared_bytes, types ({"x": "bfloat16"} where a dtype does not say),
       headers ({"common.cuh": text} beside a string source), options (NVRTC), atol, rtol, reduction,
       work_bytes, work_flops, folder (keep the template there; default a temporary folder, removed).
     The sweep: strategy (default auto), budget, budget_seconds, seed, timing, counters,
