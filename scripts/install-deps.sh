@@ -18,6 +18,7 @@ packages=(
   help2man  # the man pages, made from each command's --help at build time (packaging/man_pages.cmake)
   python3-venv  # scripts/build_wheel.sh and scripts/package_smoke.sh (the Python wheel)
   slurmctld slurmd slurm-client munge  # tests/slurm/slurm_test.sh starts a single-host Slurm (docs/hpc.md)
+  python3-pytest python3-numpy  # tests/python: the wheel's package, cuda_tuner (PyTorch and CuPy tests skip without them)
 )
 
 missing=()

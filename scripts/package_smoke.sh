@@ -21,7 +21,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp tests/fixtures/schema_v5.db "$work/fixture.db"
 export HOME=$work/home XDG_CACHE_HOME=$work/cache XDG_DATA_HOME=$work/data
-unset TUNER_TEMPLATES TUNER_DB
+unset TUNER_TEMPLATES TUNER_DB TUNER_BINARY
 cd "$work"
 
 fail() { echo "package_smoke: $*" >&2; exit 1; }
@@ -117,3 +117,36 @@ except cuda_tuner.TunerError as e:
     assert e.exit_code == 2, e
 ' || fail "cuda_tuner.tuned_config did not read the database"
 echo "package_smoke: the Python lookup ok"
+# Tuning from Python with the wheel's own binary and NumPy from PyPI: the template written from NumPy
+# arrays, a Python constraint translated by the tool, every candidate compiled offline; then tune(),
+# which on a machine without a GPU must raise the tool's no-GPU error (exit 3), and tunes on one.
+venv/bin/python - <<'PYTHON' || fail "cuda_tuner.tune did not work from the wheel"
+import numpy as np
+import cuda_tuner
+
+source = r"""
+extern "C" __global__ void scale(float* out, const float* x, float a, int n) {
+  int i = blockIdx.x * BLOCK * ITEMS + threadIdx.x;
+  for (int k = 0; k < ITEMS; ++k, i += BLOCK)
+    if (i < n) out[i] = a * x[i];
+}
+"""
+n = 100000
+x = np.linspace(-1, 1, n, dtype=np.float32)
+space = dict(params={"BLOCK": [64, 128, 256], "ITEMS": [1, 2, 4]}, constraints=["BLOCK * ITEMS <= 512"],
+             grid="cdiv(N, BLOCK * ITEMS)", block="BLOCK", outputs="out", sizes={"N": n},
+             reference=lambda out, x, a, n: a * x)
+made = cuda_tuner.template(source, "scale", {"out": np.empty_like(x), "x": x, "a": 2.0, "n": n}, **space)
+explored = made.explore("sm_90")
+assert sorted((c["params"]["BLOCK"], c["params"]["ITEMS"]) for c in explored["candidates"]) == [
+    (64, 1), (64, 2), (64, 4), (128, 1), (128, 2), (128, 4), (256, 1), (256, 2)], explored["candidates"]
+made.remove()
+try:
+    result = cuda_tuner.tune(source, "scale", {"out": np.empty_like(x), "x": x, "a": 2.0, "n": n}, **space)
+    assert result.best is not None, result
+    print("package_smoke: tuned from Python on a GPU:", result)
+except cuda_tuner.TunerError as error:
+    assert error.exit_code == 3 and error.args[0].startswith("tuner tune: "), (error.exit_code, error)
+    print("package_smoke: no GPU here; tune() raised the tool's message:", error)
+PYTHON
+echo "package_smoke: tuning from Python ok"

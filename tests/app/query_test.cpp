@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli_runner.h"
+#include "cuda/device.h"
 #include "db/query/store.h"
 #include "db_test_util.h"
 #include "sweep/current_toolchain.h"
@@ -52,6 +53,21 @@ TEST(QueryCommand, BadUsageExitsTwo) {
   EXPECT_EQ(RunTuner("query transpose --gpu 0 --device H100 --db " + db).exit_code, 2);
   EXPECT_EQ(RunTuner("query --db " + db).exit_code, 2);
   EXPECT_EQ(RunTuner("query transpose --bogus --db " + db).exit_code, 2);
+}
+
+// --dispatch is the library's Dispatch for this machine's GPU (tests/python/test_gpu.py runs it on
+// one): a stored model by name, another timing mode or objective are refused, before the database.
+TEST(QueryCommand, DispatchNeedsThisMachinesGpuAndTheLibrarysChoice) {
+  TempDir dir;
+  const std::string db = MakeDatabase(dir);
+  for (const char* other : {"--device H100", "--timing graph", "--objective energy"}) {
+    const testing::CliResult r = RunTuner("query transpose --dispatch " + std::string(other) + " --db " + db);
+    EXPECT_EQ(r.exit_code, 2) << other;
+    EXPECT_NE(r.err.find("--dispatch"), std::string::npos) << r.err;
+  }
+  if (!DiscoverGpus().gpus.empty()) GTEST_SKIP() << "a GPU is present: --dispatch answers instead of exit 3";
+  const testing::CliResult r = RunTuner("query transpose --size 4096x4096 --dispatch --db " + db);
+  EXPECT_EQ(r.exit_code, 3) << r.err;
 }
 
 TEST(QueryCommand, ExactSizeAsJson) {

@@ -19,6 +19,7 @@
 #include "db/query/store.h"
 #include "db/query/timing_filter.h"
 #include "db/query/toolchain.h"
+#include "db/query/tuned_config.h"
 #include "db/row_json.h"
 #include "exchange/imported_sweep.h"
 #include "reports/report_format.h"
@@ -154,11 +155,49 @@ std::vector<db::MeasurementRow> BestRows(db::Store& store, const std::string& ke
   return db::BestRowsBy(db::OneTimingMode(std::move(rows), timing), objective);
 }
 
+// --dispatch: the application library's own TunedConfigs::Dispatch for this GPU, so that a program
+// that is not C++ (the wheel's cuda_tuner.best(dispatch=True)) serves the entry a C++ application
+// would. Printed as one result of the document `query --json` prints.
+int PrintDispatch(const std::string& kernel, const std::vector<long long>& sizes, const GpuInfo& gpu,
+                  const std::string& db_path, bool json) {
+  const TunedConfigs configs = TunedConfigs::Open(db_path);
+  const TunedConfig c = configs.Dispatch(kernel, gpu, sizes);
+  ordered_json result = {
+      {"gpu", {{"name", gpu.name}, {"uuid", gpu.uuid}}}, {"status", ToString(c.status)}, {"note", c.note}};
+  if (c) {
+    ordered_json params = ordered_json::object();
+    for (const auto& [name, value] : c.params) params[name] = value;
+    result.update({{"fallback", ToString(c.fallback)},
+                   {"from", {{"size", c.size_key}, {"gpu", {{"name", c.gpu_name}, {"uuid", c.gpu_uuid}}}}},
+                   {"template_hash", c.template_hash},
+                   {"params", params},
+                   {"launch", {{"grid", c.grid}, {"block", c.block}, {"shared_bytes", c.shared_bytes}}},
+                   {"time_ms", {{"median", c.time_ms}}},
+                   {"timing_mode", c.timing_mode},
+                   {"toolchain", c.toolchain}});
+  }
+  if (json) {
+    const ordered_json doc = {{"kernel", kernel},
+                              {"size", SizeKey(sizes)},
+                              {"database", configs.path()},
+                              {"dispatch", true},
+                              {"results", ordered_json::array({result})}};
+    std::cout << doc.dump(2) << "\n";
+  } else {
+    std::printf("%s %s on %s\n  %-11s %s\n", kernel.c_str(), SizeKey(sizes).c_str(), gpu.name.c_str(),
+                ToString(c.status), c.note.c_str());
+    if (c) std::printf("  %-11s %s\n", "parameters", result["params"].dump().c_str());
+  }
+  if (!c) std::cerr << "tuner query: no current result of '" << kernel << "' for this GPU and size\n";
+  return c ? kExitOk : kExitFailed;
+}
+
 }  // namespace
 
 int RunQuery(int argc, char** argv) {
   const CommandSpec spec{
-      "query", "tuner query KERNEL [--gpu N | --device NAME] [--size WxH] [--timing MODE] [--db PATH] [--json]",
+      "query",
+      "tuner query KERNEL [--gpu N | --device NAME] [--size WxH] [--timing MODE | --dispatch] [--db PATH] [--json]",
       "Print the stored best configuration of a kernel for a GPU and a problem size. When the exact\n"
       "size or GPU was not tuned, the nearest tuned size, then another card of the same model, then\n"
       "another model of the same architecture is used, and the output says which. Results of\n"
@@ -175,12 +214,22 @@ int RunQuery(int argc, char** argv) {
   AddTimingOption(options,
                   "only results timed so: isolated, back_to_back or graph (default: each GPU and size in the mode "
                   "it was most recently tuned in)");
+  options.add_options()("dispatch",
+                        "the dispatch table's entry for this size instead of its own best: of the fewest "
+                        "configurations that keep every tuned size of this GPU within 5% of its best, the one "
+                        "for this size, as the application library's TunedConfigs::Dispatch serves it");
   AddJsonOption(options);
   AddTemplatesOption(options);
   AddDatabaseOption(options);
   po::variables_map vm;
   if (!ParseCommandLine(argc, argv, spec, options, positional, &vm)) return kExitOk;
   RefuseTogether(vm, "gpu", "device");
+  RefuseTogether(vm, "dispatch", "device");
+  RefuseTogether(vm, "dispatch", "timing");
+  if (vm.count("dispatch") && !vm["objective"].defaulted())
+    throw UsageError(
+        "--dispatch serves the fastest configurations (as the application library does); leave "
+        "--objective out");
   const db::Objective objective = ObjectiveOption(vm);
   const std::optional<TimingMode> timing = TimingOption(vm);
   const std::optional<int> gpu_index = GpuOption(vm);
@@ -192,6 +241,9 @@ int RunQuery(int argc, char** argv) {
   // waits until we know whether anything is stored at all.
   std::vector<long long> sizes;
   if (templ || !size_text.empty()) sizes = ResolveSizes(templ, kernel, size_text);
+  if (vm.count("dispatch"))
+    return PrintDispatch(kernel, sizes.empty() ? ResolveSizes(templ, kernel, size_text) : sizes,
+                         RequireGpu(gpu_index.value_or(0)), DatabasePath(vm), JsonOutput(vm));
   const std::optional<GpuInfo> gpu = gpu_index ? std::optional(RequireGpu(*gpu_index)) : std::nullopt;
 
   db::Store store = db::Store::Open(DatabasePath(vm), db::OpenMode::kReadOnly);
