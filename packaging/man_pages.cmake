@@ -2,7 +2,12 @@
 # never says what the tool does not. tuner(1) is the overview; tuner-COMMAND(1) each command.
 find_program(HELP2MAN help2man)
 if(NOT HELP2MAN)
-  message(WARNING "help2man not found (scripts/install-deps.sh installs it): no man pages are built or installed")
+  # Only the full build needs them (the tool alone, scripts/build.sh --tool, does without).
+  if(TUNER_BUILD_TESTS)
+    message(WARNING "help2man not found (scripts/install-deps.sh installs it): no man pages are built or installed")
+  else()
+    message(STATUS "help2man not found: no man pages are built or installed")
+  endif()
   return()
 endif()
 
@@ -19,8 +24,8 @@ foreach(page tuner ${TUNER_COMMANDS})
   endif()
   add_custom_command(OUTPUT ${output}
     COMMAND ${CMAKE_COMMAND} -DHELP2MAN=${HELP2MAN} -DTUNER=$<TARGET_FILE:tuner> -DCOMMAND=${page}
-            -DVERSION=${PROJECT_VERSION} -DOUTPUT=${output} -P ${CMAKE_CURRENT_SOURCE_DIR}/man_page.cmake
-    DEPENDS tuner ${CMAKE_CURRENT_SOURCE_DIR}/man_page.cmake
+            -DVERSION=${PROJECT_VERSION} -DINCLUDE=${CMAKE_CURRENT_SOURCE_DIR}/man_sections.h2m -DOUTPUT=${output} -P ${CMAKE_CURRENT_SOURCE_DIR}/man_page.cmake
+    DEPENDS tuner ${CMAKE_CURRENT_SOURCE_DIR}/man_page.cmake ${CMAKE_CURRENT_SOURCE_DIR}/man_sections.h2m
     COMMENT "Man page ${output}" VERBATIM)
   list(APPEND pages ${output})
 endforeach()

@@ -87,6 +87,16 @@ TEST_F(Install, HasOneManPagePerCommand) {
             std::string::npos);
 }
 
+// Every page has the sections --help cannot give (packaging/man_sections.h2m).
+TEST_F(Install, ManPagesHaveTheSharedSections) {
+  for (const char* page : {"tuner.1", "tuner-tune.1", "tuner-db.1"}) {
+    const std::string text = tuner::testing::ReadFileText((Moved() / "share/man/man1" / page).string());
+    for (const char* section : {".SH \"EXIT STATUS\"", ".SH ENVIRONMENT", ".SH FILES", ".SH \"SEE ALSO\""})
+      EXPECT_NE(text.find(section), std::string::npos) << page << " has no " << section;
+    EXPECT_NE(text.find("TUNER_TEMPLATES"), std::string::npos) << page;
+  }
+}
+
 // Last: it removes the templates. The message names the folder looked in and both ways to name one.
 TEST_F(Install, WithoutTemplatesSaysWhereItLooked) {
   const fs::path templates = Moved() / "share" / "tuner" / "kernel_templates";
