@@ -41,8 +41,8 @@ cuda_check() {
 if ! command -v dpkg-query >/dev/null || ! command -v apt-get >/dev/null; then
   # Not Debian or Ubuntu: nothing is installed, the configure step names what it cannot find.
   echo "install-deps: no apt here; install the equivalents of: ${packages[*]}" >&2
-  echo "install-deps: on RHEL, Rocky or Alma: dnf install gcc-c++ make cmake boost-devel sqlite-devel json-devel" \
-    "eigen3-devel zlib-devel, toml++ from EPEL or its header, and build with -DTUNER_PORTABLE=OFF" \
+  echo "install-deps: on RHEL, Rocky or Alma: dnf install gcc-c++ make cmake boost-devel sqlite-devel zlib-devel," \
+    "and from EPEL json-devel eigen3-devel tomlplusplus-devel; then build with -DTUNER_PORTABLE=OFF" \
     "(docs/getting-started.md, \"Building on RHEL-family clusters\")" >&2
   cuda_check
   exit 0

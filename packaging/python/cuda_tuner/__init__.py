@@ -44,6 +44,9 @@ def tuned_config(kernel: str, size: Optional[Sequence[int]] = None, db: Optional
         command += ["--device", device]
     done = subprocess.run(command, capture_output=True, text=True)
     # Exit 1 with a document: no current result, and each GPU's "status" and "note" say why.
+    # Any other failure prints tuner's error document ({"command", "error", "exit_code"}) instead.
     if done.returncode in (0, 1) and done.stdout.strip():
-        return json.loads(done.stdout)
+        document = json.loads(done.stdout)
+        if "error" not in document:
+            return document
     raise TunerError(done.stderr.strip() or f"tuner query exited with {done.returncode}", done.returncode)
