@@ -1,4 +1,4 @@
-# cmake -DHELP2MAN=... -DTUNER=bin/tuner -DCOMMAND=tune -DVERSION=0.1.0 -DINCLUDE=man_sections.h2m -DOUTPUT=tuner-tune.1 -P man_page.cmake
+# cmake -DHELP2MAN=... -DTUNER=bin/tuner -DCOMMAND=tune -DVERSION=0.1.0 -DINCLUDE=sections.h2m -DOUTPUT=tuner-tune.1 -P man_page.cmake
 # help2man runs one program with --help; a command's page needs `tuner COMMAND --help`, so a
 # two-line wrapper named tuner-COMMAND stands in for it. The page's one-line description is the
 # command's summary in `tuner --help` (empty COMMAND: the overview page tuner(1)). INCLUDE holds the

@@ -15,6 +15,13 @@ endif()
 set(TUNER_COMMANDS devices kernels occupancy explore tune query simulate report db import export)
 
 set(man_dir ${CMAKE_BINARY_DIR}/man)
+# The sections every page shares (help2man --include), SEE ALSO naming every page of the list above.
+set(TUNER_SEE_ALSO ".BR tuner (1)")
+foreach(command ${TUNER_COMMANDS})
+  string(APPEND TUNER_SEE_ALSO ",\n.BR tuner\\-${command} (1)")
+endforeach()
+set(sections ${man_dir}/sections.h2m)
+configure_file(${CMAKE_CURRENT_SOURCE_DIR}/man_sections.h2m.in ${sections} @ONLY)
 set(pages)
 foreach(page tuner ${TUNER_COMMANDS})
   set(output ${man_dir}/man1/tuner-${page}.1)
@@ -24,8 +31,8 @@ foreach(page tuner ${TUNER_COMMANDS})
   endif()
   add_custom_command(OUTPUT ${output}
     COMMAND ${CMAKE_COMMAND} -DHELP2MAN=${HELP2MAN} -DTUNER=$<TARGET_FILE:tuner> -DCOMMAND=${page}
-            -DVERSION=${PROJECT_VERSION} -DINCLUDE=${CMAKE_CURRENT_SOURCE_DIR}/man_sections.h2m -DOUTPUT=${output} -P ${CMAKE_CURRENT_SOURCE_DIR}/man_page.cmake
-    DEPENDS tuner ${CMAKE_CURRENT_SOURCE_DIR}/man_page.cmake ${CMAKE_CURRENT_SOURCE_DIR}/man_sections.h2m
+            -DVERSION=${PROJECT_VERSION} -DINCLUDE=${sections} -DOUTPUT=${output} -P ${CMAKE_CURRENT_SOURCE_DIR}/man_page.cmake
+    DEPENDS tuner ${CMAKE_CURRENT_SOURCE_DIR}/man_page.cmake ${sections}
     COMMENT "Man page ${output}" VERBATIM)
   list(APPEND pages ${output})
 endforeach()

@@ -95,6 +95,7 @@ TEST_F(Install, ManPagesHaveTheSharedSections) {
     for (const char* section : {".SH \"EXIT STATUS\"", ".SH ENVIRONMENT", ".SH FILES", ".SH \"SEE ALSO\""})
       EXPECT_NE(text.find(section), std::string::npos) << page << " has no " << section;
     EXPECT_NE(text.find("TUNER_TEMPLATES"), std::string::npos) << page;
+    EXPECT_NE(text.find(".BR tuner\\-export (1)"), std::string::npos) << page << ": SEE ALSO lacks the last command";
     EXPECT_FALSE(std::regex_search(text, std::regex("\\\\fR arg\\b"))) << page;
   }
   EXPECT_NE(tuner::testing::ReadFileText((Moved() / "share/man/man1/tuner-tune.1").string()).find("\\fB\\-\\-db\\fR PATH"),
