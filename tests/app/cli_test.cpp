@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <regex>
 #include <nlohmann/json.hpp>
+#include <regex>
 
 #include "cli_runner.h"
 #include "cuda/device.h"

@@ -21,7 +21,8 @@ namespace fs = std::filesystem;
 // Runs `script` in bash after sourcing the completion, without $TUNER_TEMPLATES; its first line.
 std::string RunWithCompletion(const std::string& script) {
   const std::string all = "source '" TUNER_SOURCE_DIR "/packaging/tuner-completion.bash'; " + script;
-  const auto result = tuner::testing::RunCommand("env -u TUNER_TEMPLATES bash -c \"$(cat <<'END'\n" + all + "\nEND\n)\"");
+  const auto result =
+      tuner::testing::RunCommand("env -u TUNER_TEMPLATES bash -c \"$(cat <<'END'\n" + all + "\nEND\n)\"");
   EXPECT_EQ(result.exit_code, 0) << result.err;
   return result.out.substr(0, result.out.find('\n'));
 }
@@ -57,7 +58,7 @@ TEST(Completion, KernelNamesWhereAKernelIsExpected) {
   ExpectCompletions({
       {"tune transp", "transpose"},
       {"explore --arch sm_90 mat", "matmul"},
-      {"tune transpose mat", ""},  // one kernel per command
+      {"tune transpose mat", ""},          // one kernel per command
       {"tune --force transpose mat", ""},  // --force takes no value
       {"tune --kernel transp", "transpose"},
       {"export t4 transp", "transpose"},
@@ -71,9 +72,8 @@ TEST(Completion, KernelNamesOfTheTemplatesOnTheLine) {
   std::ifstream toml(TUNER_SOURCE_DIR "/kernel_templates/transpose.toml");
   std::stringstream text;
   text << toml.rdbuf();
-  std::ofstream(dir / "own_transpose.toml")
-      << std::regex_replace(text.str(), std::regex("^name = \"transpose\"$", std::regex::multiline),
-                            "name = \"own_transpose\"");
+  std::ofstream(dir / "own_transpose.toml") << std::regex_replace(
+      text.str(), std::regex("^name = \"transpose\"$", std::regex::multiline), "name = \"own_transpose\"");
   fs::copy_file(TUNER_SOURCE_DIR "/kernel_templates/transpose.cu", dir / "own_transpose.cu");
   EXPECT_EQ(Complete("tune --templates '" + dir.string() + "' own_"), "own_transpose");
   EXPECT_EQ(Complete("explore --templates = '" + dir.string() + "' --kernel own_"), "own_transpose");
@@ -106,7 +106,8 @@ TEST(Completion, OptionValues) {
 
 // --arch offers what `tuner occupancy --list-archs` prints.
 TEST(Completion, ArchitecturesFromTheTool) {
-  const auto archs = tuner::testing::RunCommand("'" TUNER_EXECUTABLE "' occupancy --list-archs | grep '^sm_90' | tr '\\n' ' '");
+  const auto archs =
+      tuner::testing::RunCommand("'" TUNER_EXECUTABLE "' occupancy --list-archs | grep '^sm_90' | tr '\\n' ' '");
   ASSERT_EQ(archs.exit_code, 0);
   EXPECT_EQ(Complete("explore --arch sm_90") + " ", archs.out);
   EXPECT_NE(archs.out.find("sm_90a"), std::string::npos);
@@ -114,9 +115,9 @@ TEST(Completion, ArchitecturesFromTheTool) {
 
 // Each option's fixed words in the completion are among what its --help says it takes.
 TEST(Completion, FixedValuesAgreeWithTheHelp) {
-  for (const char* command_option : {"tune --strategy", "simulate --strategy", "tune --timing", "tune --objective",
-                                     "query --objective", "tune --counters", "tune --warm-start", "report --format",
-                                     "import --format", "export --format"}) {
+  for (const char* command_option :
+       {"tune --strategy", "simulate --strategy", "tune --timing", "tune --objective", "query --objective",
+        "tune --counters", "tune --warm-start", "report --format", "import --format", "export --format"}) {
     const std::string pair = command_option;
     const std::string command = pair.substr(0, pair.find(' ')), option = pair.substr(pair.find(' ') + 1);
     const std::string words = RunWithCompletion("_tuner_option_words " + pair);
@@ -125,7 +126,8 @@ TEST(Completion, FixedValuesAgreeWithTheHelp) {
     const std::string help = tuner::testing::RunCommand("'" TUNER_EXECUTABLE "' " + command + " --help").out;
     std::smatch paragraph;
     ASSERT_TRUE(std::regex_search(help, paragraph, std::regex("\n  " + option + " [^\n]*(\n {8,}[^\n]*)*")))
-        << pair << "\n" << help;
+        << pair << "\n"
+        << help;
     std::istringstream each(words);
     for (std::string word; each >> word;)
       EXPECT_TRUE(std::regex_search(paragraph.str(), std::regex("\\b" + word + "\\b"))) << pair << ": " << word;

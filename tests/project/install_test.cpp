@@ -98,8 +98,9 @@ TEST_F(Install, ManPagesHaveTheSharedSections) {
     EXPECT_NE(text.find(".BR tuner\\-export (1)"), std::string::npos) << page << ": SEE ALSO lacks the last command";
     EXPECT_FALSE(std::regex_search(text, std::regex("\\\\fR arg\\b"))) << page;
   }
-  EXPECT_NE(tuner::testing::ReadFileText((Moved() / "share/man/man1/tuner-tune.1").string()).find("\\fB\\-\\-db\\fR PATH"),
-            std::string::npos);
+  EXPECT_NE(
+      tuner::testing::ReadFileText((Moved() / "share/man/man1/tuner-tune.1").string()).find("\\fB\\-\\-db\\fR PATH"),
+      std::string::npos);
 }
 
 // Last: it removes the templates. The message names the folder looked in and both ways to name one.

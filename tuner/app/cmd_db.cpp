@@ -11,13 +11,13 @@
 #include "app/command_options.h"
 #include "app/commands.h"
 #include "app/incoming_rows.h"
+#include "base/default_paths.h"
 #include "base/errors.h"
 #include "common/option_values.h"
 #include "common/progress_bar.h"
 #include "common/same_file.h"
 #include "common/spelling.h"
 #include "common/whole_file.h"
-#include "base/default_paths.h"
 #include "db/query/schema.h"
 #include "db/query/store.h"
 #include "db/row_json.h"
@@ -112,7 +112,8 @@ int RunInfo(int argc, char** argv) {
 int RunExport(int argc, char** argv) {
   po::options_description options("Options");
   AddOutputFileOption(options, "file to write (default: stdout)", "-");
-  options.add_options()("kernel", po::value<std::string>()->value_name("KERNEL")->default_value(""), "only this template");
+  options.add_options()("kernel", po::value<std::string>()->value_name("KERNEL")->default_value(""),
+                        "only this template");
   AddDeviceOption(options);
   po::variables_map vm;
   if (!Parse(argc, argv,
@@ -177,7 +178,8 @@ int RunImport(int argc, char** argv) {
 
 int RunMerge(int argc, char** argv) {
   po::options_description options("Options");
-  options.add_options()("other", po::value<std::string>()->value_name("PATH")->required(), "the database to merge in (read only)");
+  options.add_options()("other", po::value<std::string>()->value_name("PATH")->required(),
+                        "the database to merge in (read only)");
   AddTemplatesOption(options);
   po::positional_options_description positional;
   positional.add("other", 1);

@@ -73,7 +73,8 @@ int RunFormatImport(int argc, char** argv) {
                     "the format of FILE: t1 (kernel-tuner-cache and t4: results, see their --help)");
   options.add_options()("file", po::value<std::string>()->value_name("FILE")->required(),
                         "the T1 description (JSON); its KernelFile is taken from its folder")(
-      "output,o", po::value<std::string>()->value_name("DIR"), "the folder to write into (default: NAME, in the current folder)")(
+      "output,o", po::value<std::string>()->value_name("DIR"),
+      "the folder to write into (default: NAME, in the current folder)")(
       "name", po::value<std::string>()->value_name("NAME")->default_value(""),
       "the template's name (default: General.BenchmarkName, else the file's name)")(
       "kernel-file", po::value<std::string>()->value_name("FILE")->default_value(""),

@@ -92,7 +92,8 @@ int RunReport(int argc, char** argv) {
   AddDeviceOption(options);
   options.add_options()("size", po::value<std::vector<std::string>>()->value_name("WxH")->composing(),
                         "only this problem size (repeatable), e.g. 8192x8192")(
-      "format", po::value<std::string>()->value_name("FORMAT"), "html, md or csv (default: from -o's extension, else html)");
+      "format", po::value<std::string>()->value_name("FORMAT"),
+      "html, md or csv (default: from -o's extension, else html)");
   AddOutputFileOption(options, "output file, '-' for stdout (default report.html, report.md or report.csv)");
   options.add_options()("include-stale", "also results of older versions of the templates");
   AddTimingOption(options,

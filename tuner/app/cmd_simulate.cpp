@@ -310,12 +310,13 @@ int RunSimulate(int argc, char** argv) {
   AddKernelArgument(options, positional);
   AddSizeOption(options, "problem size of the stored sweep; omitted sizes take the template's defaults");
   AddDeviceOption(options, "default: every one");
-  options.add_options()("strategy", po::value<std::string>()->value_name("LIST")->default_value("all"),
-                        "all, or a comma-separated list of: auto (what tune's default would run here: brute force "
-                        "when the stored compile times say it takes at most 2 minutes, else its search as on "
-                        "a 16-core host: a 16-candidate sample (the warm seeds first), then bayesian under auto's stopping "
-                        "rule, 16 proposals ahead of the results, timed by the stored compile times: 's to' and 's "
-                        "used'), brute_force, random, annealing, genetic, bayesian");
+  options.add_options()(
+      "strategy", po::value<std::string>()->value_name("LIST")->default_value("all"),
+      "all, or a comma-separated list of: auto (what tune's default would run here: brute force "
+      "when the stored compile times say it takes at most 2 minutes, else its search as on "
+      "a 16-core host: a 16-candidate sample (the warm seeds first), then bayesian under auto's stopping "
+      "rule, 16 proposals ahead of the results, timed by the stored compile times: 's to' and 's "
+      "used'), brute_force, random, annealing, genetic, bayesian");
   AddBudgetOption(options, "at most N evaluations per run (0: until the strategy stops)");
   options.add_options()("within", po::value<std::string>()->value_name("PCT")->default_value("5"),
                         "the target: within PCT percent of the optimum (0 to 100)");

@@ -43,12 +43,14 @@ void AddSweepOptions(po::options_description& options) {
   options.add_options()("budget-seconds", po::value<std::string>()->value_name("SECONDS")->default_value("0"),
                         "stop measuring after this many seconds (0: no limit)");
   AddSeedOption(options, "1", "seed of the random and optimising strategies (0 to 2^64-1)");
-  options.add_options()("warm-start", po::value<std::string>()->value_name("MODE")->default_value("auto"),
-                        "auto: a strategy other than brute force first evaluates the fastest configurations of the template's "
-                        "other stored sweeps (other GPU models, other sizes), and the Bayesian one takes their "
-                        "results as its prior; off: a cold start")("timeout-floor", po::value<std::string>()->value_name("SECONDS")->default_value("10"),
-                        "seconds a candidate may always take before it is killed (0.001 to 86400); unset, 10 "
-                        "until a candidate answered, then shorter where kernels take milliseconds")(
+  options.add_options()(
+      "warm-start", po::value<std::string>()->value_name("MODE")->default_value("auto"),
+      "auto: a strategy other than brute force first evaluates the fastest configurations of the template's "
+      "other stored sweeps (other GPU models, other sizes), and the Bayesian one takes their "
+      "results as its prior; off: a cold start")(
+      "timeout-floor", po::value<std::string>()->value_name("SECONDS")->default_value("10"),
+      "seconds a candidate may always take before it is killed (0.001 to 86400); unset, 10 "
+      "until a candidate answered, then shorter where kernels take milliseconds")(
       "counters", po::value<std::string>()->value_name("WHICH")->default_value("winner"),
       "hardware counters after timing: winner (the winner, the runners-up and the winner's one-parameter "
       "neighbours, 6 at most), explain (those and one candidate of each parameter value, the winner's neighbour "
