@@ -1,7 +1,8 @@
-# cmake -DHELP2MAN=... -DTUNER=bin/tuner -DCOMMAND=tune -DVERSION=0.1.0 -DOUTPUT=tuner-tune.1 -P man_page.cmake
+# cmake -DHELP2MAN=... -DTUNER=bin/tuner -DCOMMAND=tune -DVERSION=0.1.0 -DINCLUDE=sections.h2m -DOUTPUT=tuner-tune.1 -P man_page.cmake
 # help2man runs one program with --help; a command's page needs `tuner COMMAND --help`, so a
 # two-line wrapper named tuner-COMMAND stands in for it. The page's one-line description is the
-# command's summary in `tuner --help` (empty COMMAND: the overview page tuner(1)).
+# command's summary in `tuner --help` (empty COMMAND: the overview page tuner(1)). INCLUDE holds the
+# sections every page shares, which --help does not say: ENVIRONMENT, FILES, EXIT STATUS, SEE ALSO.
 get_filename_component(out_dir ${OUTPUT} DIRECTORY)
 file(MAKE_DIRECTORY ${out_dir})
 if(COMMAND)
@@ -22,7 +23,7 @@ else()
   set(program ${TUNER})
 endif()
 execute_process(COMMAND ${HELP2MAN} --no-info --no-discard-stderr --version-string=${VERSION}
-                        --name=${summary} --section=1 --output=${OUTPUT} ${program}
+                        --name=${summary} --section=1 --include=${INCLUDE} --output=${OUTPUT} ${program}
                 RESULT_VARIABLE status)
 if(COMMAND)
   file(REMOVE ${program})

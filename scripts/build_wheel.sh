@@ -23,7 +23,10 @@ fi
 # Tagged for the glibc the binary needs (docs/getting-started.md): its newest GLIBC_ symbol version.
 [ -x build/bin/tuner ] || cmake --build build -j "$(nproc)" --target tuner
 glibc=$(objdump -T build/bin/tuner | grep -o 'GLIBC_[0-9.]*' | sort -V | tail -1 | sed 's/GLIBC_//; s/\./_/g')
+# ... and for the machine the build is for (x86_64, aarch64), as CMake found it.
+machine=$(sed -n 's/^set(CMAKE_SYSTEM_PROCESSOR "\(.*\)")$/\1/p' build/CMakeFiles/[0-9]*/CMakeSystem.cmake | head -1)
+[ -n "$machine" ] || { echo "build_wheel: build/CMakeFiles/*/CMakeSystem.cmake names no CMAKE_SYSTEM_PROCESSOR" >&2; exit 1; }
 rm -f build/wheels/cuda_tuner-*.whl
 "$venv/bin/pip" wheel -q --no-build-isolation --no-deps -w build/wheels -C build-dir="$PWD/build" \
-  -C wheel.tags="py3-none-manylinux_${glibc}_x86_64" packaging/python
+  -C wheel.tags="py3-none-manylinux_${glibc}_${machine}" packaging/python
 ls build/wheels/cuda_tuner-*.whl

@@ -12,9 +12,11 @@ source_dir=$PWD
 
 (cd build && cpack -G "TGZ;DEB" >/dev/null)
 scripts/build_wheel.sh >/dev/null
-tarball=$(ls build/packages/tuner-*-linux-x86_64.tar.gz)
-deb=$(ls build/packages/tuner_*_amd64.deb)
-dev_deb=$(ls build/packages/tuner-dev_*_amd64.deb)
+# The machine the build is for, as CMake found it (x86_64, aarch64), names the packages.
+machine=$(sed -n 's/^set(CMAKE_SYSTEM_PROCESSOR "\(.*\)")$/\1/p' build/CMakeFiles/[0-9]*/CMakeSystem.cmake | head -1)
+tarball=$(ls "build/packages/tuner-"*"-linux-$machine.tar.gz")
+deb=$(ls build/packages/tuner_*.deb)
+dev_deb=$(ls build/packages/tuner-dev_*.deb)
 wheel=$(ls build/wheels/cuda_tuner-*.whl)
 
 work=$(mktemp -d)
@@ -100,7 +102,7 @@ python3 -m venv venv
 venv/bin/pip install -q "$source_dir/$wheel"
 site=$(venv/bin/python -c 'import cuda_tuner, os; print(os.path.dirname(cuda_tuner.__file__))')
 floor=$(objdump -T "$site/bin/tuner" | grep -o 'GLIBC_[0-9.]*' | sort -V | tail -1 | sed 's/GLIBC_//; s/\./_/')
-[[ $wheel == *"manylinux_${floor}_x86_64.whl" ]] || fail "$wheel is not tagged for glibc $floor, which the binary needs"
+[[ $wheel == *"manylinux_${floor}_${machine}.whl" ]] || fail "$wheel is not tagged for glibc $floor, which the binary needs"
 nvrtc=$(ldd "$site/bin/tuner" | sed -n 's/.*libnvrtc.so.13 => \(.*\) (0x.*/\1/p')
 [ "$(realpath "$nvrtc")" = "$(dirname "$site")/nvidia/cu13/lib/libnvrtc.so.13" ] ||
   fail "the wheel's tuner does not load the nvidia-cuda-nvrtc wheel's libnvrtc: $(ldd "$site/bin/tuner" | grep nvrtc)"

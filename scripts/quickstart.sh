@@ -3,7 +3,7 @@
 # default database. Without a GPU it says so and explores the candidates for sm_90 offline instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/build.sh
+scripts/build.sh --tool  # the tool alone: scripts/test.sh builds the tests
 if build/bin/tuner devices --json | grep -q '"uuid"'; then
   build/bin/tuner tune transpose --size 8192x8192 "$@"
 else

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
+#include <regex>
 
 #include "cli_runner.h"
 #include "cuda/device.h"
@@ -31,6 +32,8 @@ TEST(Cli, HelpForTheToolAndEveryCommand) {
     const auto help = RunTuner(std::string(command) + " --help");
     EXPECT_EQ(help.exit_code, 0) << command;
     EXPECT_NE(help.out.find("Usage: tuner " + std::string(command)), std::string::npos) << help.out;
+    // Each option names what it takes (--db PATH), never Boost's "arg".
+    EXPECT_FALSE(std::regex_search(help.out, std::regex("\n  -[^\n]* arg( |\n)"))) << command << "\n" << help.out;
   }
 }
 
@@ -47,6 +50,32 @@ TEST(Cli, BadUsageIsOneLineAndExitTwo) {
       EXPECT_EQ(CountLines(r.err), 1) << args << ": " << r.err;
     }
   }
+}
+
+// A misspelt command gets the nearest one, at the top and under db.
+TEST(Cli, AMisspeltCommandNamesTheNearest) {
+  const auto top = RunTuner("tnue transpose");
+  EXPECT_EQ(top.exit_code, 2);
+  EXPECT_NE(top.err.find("'tnue' is not a tuner command (did you mean `tune`?)"), std::string::npos) << top.err;
+  const auto db = RunTuner("db mrege");
+  EXPECT_EQ(db.exit_code, 2);
+  EXPECT_NE(db.err.find("'mrege' is not a db command (did you mean `merge`?)"), std::string::npos) << db.err;
+}
+
+// Under --json an error is a JSON document on stdout too, with the message and the exit code; the
+// message stays on stderr.
+TEST(Cli, UnderJsonAnErrorIsADocumentOnStdout) {
+  for (const std::string& args : {std::string("tune transpose --strategy bogus --json"), std::string("tnue --json"),
+                                  std::string("kernels --templates /no/such/folder --json")}) {
+    const auto r = RunTuner(args);
+    EXPECT_EQ(r.exit_code, 2) << args;
+    const auto document = nlohmann::json::parse(r.out);
+    EXPECT_EQ(document.at("exit_code"), 2) << args;
+    const std::string message = document.at("error");
+    EXPECT_FALSE(message.empty()) << args;
+    EXPECT_NE(r.err.find(message), std::string::npos) << args << ": " << r.err;
+  }
+  EXPECT_EQ(RunTuner("tune transpose --strategy bogus").out, "");  // without --json, stdout stays empty
 }
 
 // A bad option value is refused before any GPU, file or database is touched: exit 2 (not 3 for no

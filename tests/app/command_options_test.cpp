@@ -119,7 +119,7 @@ TEST(CommandOptions, AnOutputFileDefaultIsShownAndRead) {
   AddOutputFileOption(options, "file to write (default: stdout)", "-");
   std::ostringstream help;
   help << options;
-  EXPECT_NE(help.str().find("-o [ --output ] arg (=-)"), std::string::npos) << help.str();
+  EXPECT_NE(help.str().find("-o [ --output ] FILE (=-)"), std::string::npos) << help.str();
   po::variables_map vm;
   const char* argv[] = {"demo"};
   ASSERT_TRUE(ParseCommandLine(1, const_cast<char**>(argv), {"demo", "tuner demo", "", ""}, options, {}, &vm));

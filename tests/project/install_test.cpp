@@ -103,6 +103,22 @@ TEST_F(Install, TunerSlurmWritesJobsThatRunTheToolBesideIt) {
   EXPECT_EQ(RunCommand(tuner_slurm + " transpose --shards 0 --arch sm_90").exit_code, 2);
 }
 
+// Every page has the sections --help cannot give (packaging/man_sections.h2m), and names what each
+// option takes instead of Boost's "arg".
+TEST_F(Install, ManPagesHaveTheSharedSections) {
+  for (const char* page : {"tuner.1", "tuner-tune.1", "tuner-db.1"}) {
+    const std::string text = tuner::testing::ReadFileText((Moved() / "share/man/man1" / page).string());
+    for (const char* section : {".SH \"EXIT STATUS\"", ".SH ENVIRONMENT", ".SH FILES", ".SH \"SEE ALSO\""})
+      EXPECT_NE(text.find(section), std::string::npos) << page << " has no " << section;
+    EXPECT_NE(text.find("TUNER_TEMPLATES"), std::string::npos) << page;
+    EXPECT_NE(text.find(".BR tuner\\-export (1)"), std::string::npos) << page << ": SEE ALSO lacks the last command";
+    EXPECT_FALSE(std::regex_search(text, std::regex("\\\\fR arg\\b"))) << page;
+  }
+  EXPECT_NE(
+      tuner::testing::ReadFileText((Moved() / "share/man/man1/tuner-tune.1").string()).find("\\fB\\-\\-db\\fR PATH"),
+      std::string::npos);
+}
+
 // Last: it removes the templates. The message names the folder looked in and both ways to name one.
 TEST_F(Install, WithoutTemplatesSaysWhereItLooked) {
   const fs::path templates = Moved() / "share" / "tuner" / "kernel_templates";

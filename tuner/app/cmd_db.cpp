@@ -11,12 +11,13 @@
 #include "app/command_options.h"
 #include "app/commands.h"
 #include "app/incoming_rows.h"
+#include "base/default_paths.h"
 #include "base/errors.h"
 #include "common/option_values.h"
 #include "common/progress_bar.h"
 #include "common/same_file.h"
+#include "common/spelling.h"
 #include "common/whole_file.h"
-#include "base/default_paths.h"
 #include "db/query/schema.h"
 #include "db/query/store.h"
 #include "db/row_json.h"
@@ -111,7 +112,8 @@ int RunInfo(int argc, char** argv) {
 int RunExport(int argc, char** argv) {
   po::options_description options("Options");
   AddOutputFileOption(options, "file to write (default: stdout)", "-");
-  options.add_options()("kernel", po::value<std::string>()->default_value(""), "only this template");
+  options.add_options()("kernel", po::value<std::string>()->value_name("KERNEL")->default_value(""),
+                        "only this template");
   AddDeviceOption(options);
   po::variables_map vm;
   if (!Parse(argc, argv,
@@ -146,7 +148,7 @@ void PrintImported(const std::string& what, std::size_t read, std::int64_t chang
 
 int RunImport(int argc, char** argv) {
   po::options_description options("Options");
-  options.add_options()("file", po::value<std::string>()->required(),
+  options.add_options()("file", po::value<std::string>()->value_name("FILE")->required(),
                         "JSON lines written by 'tuner db export' (- for stdin)");
   AddTemplatesOption(options);
   po::positional_options_description positional;
@@ -176,7 +178,8 @@ int RunImport(int argc, char** argv) {
 
 int RunMerge(int argc, char** argv) {
   po::options_description options("Options");
-  options.add_options()("other", po::value<std::string>()->required(), "the database to merge in (read only)");
+  options.add_options()("other", po::value<std::string>()->value_name("PATH")->required(),
+                        "the database to merge in (read only)");
   AddTemplatesOption(options);
   po::positional_options_description positional;
   positional.add("other", 1);
@@ -269,9 +272,13 @@ int RunDb(int argc, char** argv) {
     PrintDbUsage(std::cout);
     return kExitOk;
   }
-  for (const DbCommand& c : kDbCommands)
+  std::vector<std::string> names;
+  for (const DbCommand& c : kDbCommands) {
     if (name == c.name) return c.run(argc - 1, argv + 1);
-  throw UsageError(Quoted(name) + " is not a db command (check, info, export, import, merge, upgrade)");
+    names.push_back(c.name);
+  }
+  throw UsageError(Quoted(name) + " is not a db command" + DidYouMean(name, names) +
+                   "; they are check, info, export, import, merge and upgrade");
 }
 
 }  // namespace tuner

@@ -71,14 +71,15 @@ int RunFormatImport(int argc, char** argv) {
   po::positional_options_description positional;
   AddFormatArgument(options, positional,
                     "the format of FILE: t1 (kernel-tuner-cache and t4: results, see their --help)");
-  options.add_options()("file", po::value<std::string>()->required(),
+  options.add_options()("file", po::value<std::string>()->value_name("FILE")->required(),
                         "the T1 description (JSON); its KernelFile is taken from its folder")(
-      "output,o", po::value<std::string>(), "the folder to write into (default: NAME, in the current folder)")(
-      "name", po::value<std::string>()->default_value(""),
+      "output,o", po::value<std::string>()->value_name("DIR"),
+      "the folder to write into (default: NAME, in the current folder)")(
+      "name", po::value<std::string>()->value_name("NAME")->default_value(""),
       "the template's name (default: General.BenchmarkName, else the file's name)")(
-      "kernel-file", po::value<std::string>()->default_value(""),
+      "kernel-file", po::value<std::string>()->value_name("FILE")->default_value(""),
       "the kernel source to use when the description's KernelFile is missing or wrong")(
-      "opencl-header", po::value<std::string>()->default_value(""),
+      "opencl-header", po::value<std::string>()->value_name("FILE")->default_value(""),
       "for an OpenCL kernel: the header that defines OpenCL's qualifiers and work-item functions in CUDA terms, "
       "included first");
   AddJsonOption(options);

@@ -150,10 +150,12 @@ int RunResultsImport(int argc, char** argv) {
   po::options_description options("Options");
   po::positional_options_description positional;
   AddFormatArgument(options, positional, "the format of FILE: kernel-tuner-cache or t4");
-  options.add_options()("file", po::value<std::string>()->required(), "the results file (JSON, or gzipped JSON)")(
-      "template", po::value<std::string>()->required(),
+  options.add_options()("file", po::value<std::string>()->value_name("FILE")->required(),
+                        "the results file (JSON, or gzipped JSON)")(
+      "template", po::value<std::string>()->value_name("NAME")->required(),
       "the template the results are of (e.g. one 'tuner import t1' made of the matching T1 file)")(
-      "gpu-model", po::value<std::string>(), "the GPU model they were measured on (default: the file's device_name)");
+      "gpu-model", po::value<std::string>()->value_name("NAME"),
+      "the GPU model they were measured on (default: the file's device_name)");
   AddSizeOption(options, "the problem size (default: the file's, else the template's defaults)");
   AddTemplatesOption(options);
   AddDatabaseOption(options);

@@ -46,7 +46,7 @@ int RunKernels(int argc, char** argv) {
                          "List the kernel templates: parameters with their values, and size variables.",
                          "tuner kernels transpose"};
   po::options_description options("Options");
-  options.add_options()("name", po::value<std::string>(), "show only this template");
+  options.add_options()("name", po::value<std::string>()->value_name("NAME"), "show only this template");
   AddJsonOption(options);
   AddTemplatesOption(options);
   po::positional_options_description positional;

@@ -81,23 +81,26 @@ constexpr const char* kBeyondEveryArch = "no built-in architecture has more";
 po::options_description MakeOptions() {
   po::options_description options("Options");
   AddTargetOptions(options, "a GPU of this machine (default 0 when --arch is not given)");
-  options.add_options()("list-archs", "print every name --arch takes and exit")("threads", po::value<std::string>(),
-                                                                                "threads per block (1 to 1024)")(
-      "regs", po::value<std::string>()->default_value("0"),
+  options.add_options()("list-archs", "print every name --arch takes and exit")(
+      "threads", po::value<std::string>()->value_name("N"), "threads per block (1 to 1024)")(
+      "regs", po::value<std::string>()->value_name("N")->default_value("0"),
       "registers per thread, 0 to 255 (from ptxas -v or the cubin)")(
-      "smem", po::value<std::string>()->default_value("0"),
+      "smem", po::value<std::string>()->value_name("BYTES")->default_value("0"),
       "shared memory per block in bytes, static plus dynamic, before the driver's reserve")(
-      "vary", po::value<std::string>(), "also print occupancy over threads, regs or smem")(
-      "svg", po::value<std::string>(), "with --vary: write that curve as an SVG chart to this file")(
-      "kernel", po::value<std::string>(), "a kernel template: threads, registers and shared memory from its cubin")(
-      "param", po::value<std::vector<std::string>>()->composing(),
+      "vary", po::value<std::string>()->value_name("AXIS"), "also print occupancy over threads, regs or smem")(
+      "svg", po::value<std::string>()->value_name("FILE"),
+      "with --vary: write that curve as an SVG chart to this file")(
+      "kernel", po::value<std::string>()->value_name("KERNEL"),
+      "a kernel template: threads, registers and shared memory from its cubin")(
+      "param", po::value<std::vector<std::string>>()->value_name("NAME=VALUE")->composing(),
       "with --kernel: NAME=VALUE, a declared value or its label (others: first value)");
   AddSizeOption(options, "with --kernel: problem size, e.g. 4096x4096x4096; omitted sizes take the template's defaults");
   AddTemplatesOption(options);
   AddJsonOption(options);
   po::options_description device(
       "Device overrides (a custom device; each at most the largest figure of the built-in table)");
-  for (const Override& o : kOverrides) device.add_options()(o.option, po::value<std::string>(), o.help);
+  for (const Override& o : kOverrides)
+    device.add_options()(o.option, po::value<std::string>()->value_name("N"), o.help);
   options.add(device);
   return options;
 }

@@ -87,12 +87,13 @@ int RunReport(int argc, char** argv) {
       "KERNEL, every kernel in the database. Ctrl-C stops it with a line saying what was written (exit 130).",
       "tuner report transpose --device H100 -o transpose.html"};
   po::options_description options("Options");
-  options.add_options()("kernel", po::value<std::vector<std::string>>()->composing(),
+  options.add_options()("kernel", po::value<std::vector<std::string>>()->value_name("KERNEL")->composing(),
                         "templates to report (default: all stored)");
   AddDeviceOption(options);
-  options.add_options()("size", po::value<std::vector<std::string>>()->composing(),
+  options.add_options()("size", po::value<std::vector<std::string>>()->value_name("WxH")->composing(),
                         "only this problem size (repeatable), e.g. 8192x8192")(
-      "format", po::value<std::string>(), "html, md or csv (default: from -o's extension, else html)");
+      "format", po::value<std::string>()->value_name("FORMAT"),
+      "html, md or csv (default: from -o's extension, else html)");
   AddOutputFileOption(options, "output file, '-' for stdout (default report.html, report.md or report.csv)");
   options.add_options()("include-stale", "also results of older versions of the templates");
   AddTimingOption(options,

@@ -310,22 +310,23 @@ int RunSimulate(int argc, char** argv) {
   AddKernelArgument(options, positional);
   AddSizeOption(options, "problem size of the stored sweep; omitted sizes take the template's defaults");
   AddDeviceOption(options, "default: every one");
-  options.add_options()("strategy", po::value<std::string>()->default_value("all"),
-                        "all, or a comma-separated list of: auto (what tune's default would run here: brute force "
-                        "when the stored compile times say it takes at most 2 minutes, else its search as on "
-                        "a 16-core host: a 16-candidate sample (the warm seeds first), then bayesian under auto's stopping "
-                        "rule, 16 proposals ahead of the results, timed by the stored compile times: 's to' and 's "
-                        "used'), brute_force, random, annealing, genetic, bayesian");
+  options.add_options()(
+      "strategy", po::value<std::string>()->value_name("LIST")->default_value("all"),
+      "all, or a comma-separated list of: auto (what tune's default would run here: brute force "
+      "when the stored compile times say it takes at most 2 minutes, else its search as on "
+      "a 16-core host: a 16-candidate sample (the warm seeds first), then bayesian under auto's stopping "
+      "rule, 16 proposals ahead of the results, timed by the stored compile times: 's to' and 's "
+      "used'), brute_force, random, annealing, genetic, bayesian");
   AddBudgetOption(options, "at most N evaluations per run (0: until the strategy stops)");
-  options.add_options()("within", po::value<std::string>()->default_value("5"),
+  options.add_options()("within", po::value<std::string>()->value_name("PCT")->default_value("5"),
                         "the target: within PCT percent of the optimum (0 to 100)");
-  options.add_options()("runs", po::value<std::string>()->default_value("50"),
+  options.add_options()("runs", po::value<std::string>()->value_name("R")->default_value("50"),
                         "runs per strategy, seeded S, S+1, ... (1 to 100000)");
   AddSeedOption(options, "0", "seed of the first run (0 to 2^64-1)");
   options.add_options()("warm-start",
                         "also run each strategy but brute force from a warm start: the template's other stored "
                         "sweeps (other GPU models, other sizes), as tune --warm-start auto uses them");
-  options.add_options()("orders", po::value<std::string>(),
+  options.add_options()("orders", po::value<std::string>()->value_name("FILE"),
                         "also write each run's configurations, in the order evaluated, to FILE (JSON lines)");
   AddJsonOption(options);
   AddTemplatesOption(options);

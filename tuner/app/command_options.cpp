@@ -20,7 +20,7 @@ std::string WithNote(const std::string& base, const std::string& note) {
 
 void AddKernelArgument(po::options_description& options, po::positional_options_description& positional,
                        const char* help) {
-  options.add_options()("kernel", po::value<std::string>()->required(), help);
+  options.add_options()("kernel", po::value<std::string>()->value_name("KERNEL")->required(), help);
   positional.add("kernel", 1);
 }
 
@@ -28,7 +28,7 @@ std::string KernelArgument(const po::variables_map& vm) { return vm["kernel"].as
 
 void AddFormatArgument(po::options_description& options, po::positional_options_description& positional,
                        const char* help) {
-  options.add_options()("format", po::value<std::string>()->required(), help);
+  options.add_options()("format", po::value<std::string>()->value_name("FORMAT")->required(), help);
   positional.add("format", 1);
 }
 
@@ -38,7 +38,7 @@ void RequireFormat(const po::variables_map& vm, const char* format, const char* 
 }
 
 void AddTemplatesOption(po::options_description& options) {
-  options.add_options()("templates", po::value<std::vector<std::string>>()->composing(),
+  options.add_options()("templates", po::value<std::vector<std::string>>()->value_name("DIR")->composing(),
                         "also load templates from this folder (repeatable; see also $TUNER_TEMPLATES)");
 }
 
@@ -47,7 +47,7 @@ std::vector<std::string> TemplateFolders(const po::variables_map& vm) {
 }
 
 void AddDatabaseOption(po::options_description& options) {
-  options.add_options()("db", po::value<std::string>()->default_value(""),
+  options.add_options()("db", po::value<std::string>()->value_name("PATH")->default_value(""),
                         "database file (default $TUNER_DB, else under $XDG_DATA_HOME)");
 }
 
@@ -60,7 +60,7 @@ void AddJsonOption(po::options_description& options) {
 bool JsonOutput(const po::variables_map& vm) { return vm.count("json") > 0; }
 
 void AddSizeOption(po::options_description& options, const char* help) {
-  options.add_options()("size", po::value<std::string>(), help);
+  options.add_options()("size", po::value<std::string>()->value_name("WxH"), help);
 }
 
 std::string SizeOption(const po::variables_map& vm) {
@@ -71,7 +71,7 @@ std::string SizeOption(const po::variables_map& vm) {
 }
 
 void AddGpuOption(po::options_description& options, const char* help) {
-  options.add_options()("gpu", po::value<std::string>(), help);
+  options.add_options()("gpu", po::value<std::string>()->value_name("N"), help);
 }
 
 std::optional<int> GpuOption(const po::variables_map& vm) {
@@ -80,7 +80,7 @@ std::optional<int> GpuOption(const po::variables_map& vm) {
 }
 
 void AddDeviceOption(po::options_description& options, const std::string& note) {
-  options.add_options()("device", po::value<std::string>(),
+  options.add_options()("device", po::value<std::string>()->value_name("NAME"),
                         WithNote("only the stored GPU models whose name contains NAME, e.g. H100", note).c_str());
 }
 
@@ -89,7 +89,7 @@ std::string DeviceFilter(const po::variables_map& vm) {
 }
 
 void AddOutputFileOption(po::options_description& options, const char* help, const char* default_path) {
-  auto* value = po::value<std::string>();
+  auto* value = po::value<std::string>()->value_name("FILE");
   if (default_path) value->default_value(default_path);
   options.add_options()("output,o", value, help);
 }
@@ -103,7 +103,7 @@ std::optional<std::string> OutputFile(const po::variables_map& vm) {
 
 void AddObjectiveOption(po::options_description& options, const std::string& note) {
   options.add_options()(
-      "objective", po::value<std::string>()->default_value("time"),
+      "objective", po::value<std::string>()->value_name("OBJECTIVE")->default_value("time"),
       WithNote("what 'best' means: time, energy (joules per launch) or edp (energy x time)", note).c_str());
 }
 
@@ -112,7 +112,7 @@ db::Objective ObjectiveOption(const po::variables_map& vm) {
 }
 
 void AddTimingOption(po::options_description& options, const char* help) {
-  options.add_options()("timing", po::value<std::string>(), help);
+  options.add_options()("timing", po::value<std::string>()->value_name("MODE"), help);
 }
 
 std::optional<TimingMode> TimingOption(const po::variables_map& vm) {
@@ -124,7 +124,7 @@ std::optional<TimingMode> TimingOption(const po::variables_map& vm) {
 }
 
 void AddBudgetOption(po::options_description& options, const char* help) {
-  options.add_options()("budget", po::value<std::string>()->default_value("0"), help);
+  options.add_options()("budget", po::value<std::string>()->value_name("N")->default_value("0"), help);
 }
 
 std::size_t BudgetOption(const po::variables_map& vm) {
@@ -133,7 +133,7 @@ std::size_t BudgetOption(const po::variables_map& vm) {
 }
 
 void AddSeedOption(po::options_description& options, const char* default_seed, const char* help) {
-  options.add_options()("seed", po::value<std::string>()->default_value(default_seed), help);
+  options.add_options()("seed", po::value<std::string>()->value_name("SEED")->default_value(default_seed), help);
 }
 
 unsigned long long SeedOption(const po::variables_map& vm) { return ParseSeed("seed", vm["seed"].as<std::string>()); }

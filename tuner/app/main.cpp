@@ -2,10 +2,14 @@
 // subcommand and turns exceptions into exit codes.
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "app/commands.h"
+#include "app/error_document.h"
 #include "base/errors.h"
+#include "common/spelling.h"
 #include "common/version.h"
 #include "compile/parallel_compiler.h"
 #include "measure/worker.h"
@@ -44,21 +48,27 @@ void PrintUsage(std::ostream& out) {
          "3 no usable GPU or driver, 4 the database is corrupt, foreign or newer, 130 interrupted.\n";
 }
 
+// The message on stderr and, under --json, the error document on stdout unless the command wrote its own.
+int Fail(const std::string& command, const std::string& message, int exit_code, const tuner::StdoutCount* json_stdout) {
+  std::cerr << "tuner" << (command.empty() ? "" : " " + command) << ": " << message << "\n";
+  if (json_stdout && json_stdout->written_chars() == 0) std::cout << tuner::ErrorDocument(command, message, exit_code);
+  return exit_code;
+}
+
 int Dispatch(const Command& command, int argc, char** argv) {
+  std::optional<tuner::StdoutCount> json_stdout;
+  if (tuner::AsksForJson(argc, argv)) json_stdout.emplace();
+  const tuner::StdoutCount* json = json_stdout ? &*json_stdout : nullptr;
   try {
     return command.run(argc, argv);
   } catch (const tuner::UsageError& e) {
-    std::cerr << "tuner " << command.name << ": " << e.what() << "\n";
-    return tuner::kExitUsage;
+    return Fail(command.name, e.what(), tuner::kExitUsage, json);
   } catch (const tuner::NoGpuError& e) {
-    std::cerr << "tuner " << command.name << ": " << e.what() << "\n";
-    return tuner::kExitNoGpu;
+    return Fail(command.name, e.what(), tuner::kExitNoGpu, json);
   } catch (const tuner::BadDatabaseError& e) {
-    std::cerr << "tuner " << command.name << ": " << e.what() << "\n";
-    return tuner::kExitBadDatabase;
+    return Fail(command.name, e.what(), tuner::kExitBadDatabase, json);
   } catch (const std::exception& e) {
-    std::cerr << "tuner " << command.name << ": " << e.what() << "\n";
-    return tuner::kExitFailed;
+    return Fail(command.name, e.what(), tuner::kExitFailed, json);
   }
 }
 
@@ -78,8 +88,12 @@ int main(int argc, char** argv) {
     std::cout << "tuner " << tuner::kVersion << "\n";
     return tuner::kExitOk;
   }
-  for (const Command& c : kCommands)
+  std::vector<std::string> names;
+  for (const Command& c : kCommands) {
     if (name == c.name) return Dispatch(c, argc - 1, argv + 1);
-  std::cerr << "tuner: '" << name << "' is not a tuner command; see 'tuner --help'\n";
-  return tuner::kExitUsage;
+    if (c.summary) names.push_back(c.name);
+  }
+  const tuner::StdoutCount json;
+  return Fail("", "'" + name + "' is not a tuner command" + tuner::DidYouMean(name, names) + "; see 'tuner --help'",
+              tuner::kExitUsage, tuner::AsksForJson(argc, argv) ? &json : nullptr);
 }

@@ -13,7 +13,7 @@ constexpr int kOldestNvrtcArch = 75;  // NVRTC 13.0 starts at compute_75
 }  // namespace
 
 void AddTargetOptions(po::options_description& options, const char* gpu_help) {
-  options.add_options()("arch", po::value<std::string>(),
+  options.add_options()("arch", po::value<std::string>()->value_name("sm_XY"),
                         "a built-in architecture, sm_50 ... sm_121, or a variant compiled with its own instructions "
                         "and sm_XY's limits: sm_XYa (sm_90 and newer), sm_XYf (sm_100 and newer); exact spelling, "
                         "see 'tuner occupancy --list-archs'");

@@ -33,25 +33,28 @@ bool Planned(const StrategyOptions& strategy) { return strategy.name == "brute_f
 
 void AddSweepOptions(po::options_description& options) {
   options.add_options()(
-      "shard", po::value<std::string>(),
+      "shard", po::value<std::string>()->value_name("K/N"),
       "K/N: measure this node's share K of N (a job array over several nodes; then 'tuner db merge')")(
       "force", "measure candidates that are already stored again")(
-      "strategy", po::value<std::string>()->default_value(kAutoStrategy),
+      "strategy", po::value<std::string>()->value_name("STRATEGY")->default_value(kAutoStrategy),
       "auto (brute force when it takes at most 2 minutes here, else bayesian until the expected gain is below "
       "0.5%; brute force under --gpus and --shard), brute_force, random, annealing, genetic or bayesian");
   AddBudgetOption(options, "at most this many candidates evaluated (0: no limit)");
-  options.add_options()("budget-seconds", po::value<std::string>()->default_value("0"),
+  options.add_options()("budget-seconds", po::value<std::string>()->value_name("SECONDS")->default_value("0"),
                         "stop measuring after this many seconds (0: no limit)");
   AddSeedOption(options, "1", "seed of the random and optimising strategies (0 to 2^64-1)");
-  options.add_options()("warm-start", po::value<std::string>()->default_value("auto"),
-                        "auto: a strategy other than brute force first evaluates the fastest configurations of the template's "
-                        "other stored sweeps (other GPU models, other sizes), and the Bayesian one takes their "
-                        "results as its prior; off: a cold start")("timeout-floor", po::value<std::string>()->default_value("10"),
-                        "seconds a candidate may always take before it is killed (0.001 to 86400); unset, 10 "
-                        "until a candidate answered, then shorter where kernels take milliseconds")(
-      "reference-timeout", po::value<std::string>()->default_value(std::to_string(static_cast<int>(kReferenceTimeoutS))),
+  options.add_options()(
+      "warm-start", po::value<std::string>()->value_name("MODE")->default_value("auto"),
+      "auto: a strategy other than brute force first evaluates the fastest configurations of the template's "
+      "other stored sweeps (other GPU models, other sizes), and the Bayesian one takes their "
+      "results as its prior; off: a cold start")(
+      "timeout-floor", po::value<std::string>()->value_name("SECONDS")->default_value("10"),
+      "seconds a candidate may always take before it is killed (0.001 to 86400); unset, 10 "
+      "until a candidate answered, then shorter where kernels take milliseconds")(
+      "reference-timeout", po::value<std::string>()->value_name("SECONDS")->default_value(
+                               std::to_string(static_cast<int>(kReferenceTimeoutS))),
       "seconds the reference kernel may run before it is stopped and the sweep ends saying so (0.001 to 86400)")(
-      "counters", po::value<std::string>()->default_value("winner"),
+      "counters", po::value<std::string>()->value_name("WHICH")->default_value("winner"),
       "hardware counters after timing: winner (the winner, the runners-up and the winner's one-parameter "
       "neighbours, 6 at most), explain (those and one candidate of each parameter value, the winner's neighbour "
       "where there is one), all, or off; energy for the winner unless off, for all under all");
@@ -60,7 +63,7 @@ void AddSweepOptions(po::options_description& options) {
                   "how launches are timed: isolated (L2 flushed, one launch between two events), back_to_back "
                   "(a batch of launches on one stream, time / launches) or graph (the batch captured in a CUDA graph, "
                   "one replay, time / launches); default: the template's [timing] mode, else isolated");
-  options.add_options()("launches-per-sample", po::value<std::string>(),
+  options.add_options()("launches-per-sample", po::value<std::string>()->value_name("N"),
                         "back_to_back and graph: the launches a sample times together, 1 to 65536, e.g. the "
                         "launches of your application's graph; default: about 1 ms of them, a power of two up to 512");
 }
@@ -153,10 +156,10 @@ void AddTuneOptions(po::options_description& options, po::positional_options_des
                 "problem size, e.g. 8192x8192 (the template's size variables in order); omitted sizes take the "
                 "template's defaults");
   options.add_options()(
-      "sizes", po::value<std::string>(),
+      "sizes", po::value<std::string>()->value_name("LIST"),
       "several sizes in one run, e.g. 1024x256,4096x256, or 'captured' (every size the template has data for)");
   AddGpuOption(options, "GPU index (see 'tuner devices'; default 0)");
-  options.add_options()("gpus", po::value<std::string>(),
+  options.add_options()("gpus", po::value<std::string>()->value_name("LIST"),
                         "several GPUs at once: 'all' or 0,1 (one worker each; GPUs of one model share the candidates)");
   AddSweepOptions(options);
   options.add_options()("revalidate",

@@ -57,8 +57,11 @@ def tuned_config(kernel: str, size: Optional[Sequence[int]] = None, db: Optional
     """
     done = _query(kernel, size, db, gpu, device)
     # Exit 1 with a document: no current result, and each GPU's "status" and "note" say why.
+    # Any other failure prints tuner's error document ({"command", "error", "exit_code"}) instead.
     if done.returncode in (0, 1) and done.stdout.strip():
-        return json.loads(done.stdout)
+        document = json.loads(done.stdout)
+        if "error" not in document:  # under --json a failure is a document too
+            return document
     raise TunerError(_message(done), done.returncode)
 
 
