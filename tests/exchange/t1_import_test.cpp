@@ -82,6 +82,23 @@ TEST(T1Import, KernelTunerStyleDescription) {
 // T1's half, int8, uint8, int16 and uint16 (and tuner's bfloat16 and fp8 names) become the element
 // types of the imported template; its work counts their bytes, and a half-precision output is
 // checked with tuner's default for its type rather than allclose's 1e-5.
+TEST(T1Import, AParameterTheOutputDependsOnIsSaidInTheCheck) {
+  T1ImportOptions options;
+  options.output_depends_on = {"tile_size"};
+  const ImportedTemplate imported = ImportT1(kFixtures + "/vector_add.json", options);
+  EXPECT_NE(imported.description.find("output_depends_on = [\"tile_size\"]\n"), std::string::npos)
+      << imported.description;
+  options.output_depends_on = {"tile_sise"};
+  try {
+    ImportT1(kFixtures + "/vector_add.json", options);
+    FAIL() << "an unknown parameter was taken";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("--output-depends-on: 'tile_sise' is not a tuning parameter"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(T1Import, NarrowElementTypesAreImported) {
   TempDir dir;
   const std::string path = EditedFixture(dir, "vector_add", [](json& t) {

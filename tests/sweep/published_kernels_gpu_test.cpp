@@ -164,6 +164,95 @@ TEST(PublishedKernels, AConstantMemorySymbolTheFileLacksIsRefusedByName) {
   EXPECT_EQ(tuned.err.find(".cpp:"), std::string::npos) << tuned.err;
 }
 
+// A stencil whose parameter STEPS is the number of time steps it computes, as benchmark_hub's hotspot
+// has one: the right output follows STEPS. VARIANT 1 is a bug worth catching within each STEPS.
+const char* kStepsSource = R"cuda(
+extern "C" __global__ void steps(float* out, const float* in, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float v = in[i];
+  for (int s = 0; s < STEPS; ++s) v = 0.5f * v + 1.0f;
+#if VARIANT == 1
+  if (i == n - 1) v += 1.0f;
+#endif
+  out[i] = v;
+}
+)cuda";
+
+const char* kStepsDescription = R"toml(
+name = "steps"
+kernel = "steps"
+[[size]]
+name = "N"
+default = 100000
+[[param]]
+name = "STEPS"
+values = [1, 2, 4]
+[[param]]
+name = "VARIANT"
+values = [0, 1]
+[[param]]
+name = "BLOCK"
+values = [128, 256]
+[launch]
+grid = ["cdiv(N, BLOCK)"]
+block = ["BLOCK"]
+[[arg]]
+name = "out"
+type = "float"
+length = "N"
+output = true
+[[arg]]
+name = "in"
+type = "float"
+length = "N"
+init = "random"
+[[arg]]
+name = "n"
+type = "int"
+value = "N"
+[check]
+reference = "own_configuration"
+params = { STEPS = 1, VARIANT = 0, BLOCK = 128 }
+output_depends_on = ["STEPS"]
+[work]
+bytes = "8 * N"
+)toml";
+
+std::map<std::string, std::string> StatusByConfiguration(const std::string& name, const std::string& description,
+                                                         const std::string& source) {
+  TempDir dir;
+  std::ofstream(dir.File(name + ".toml")) << description;
+  std::ofstream(dir.File(name + ".cu")) << source;
+  const auto r = RunTuner("tune " + name + " --json --templates " + dir.File("") + " --db " + dir.File("t.db"),
+                          "XDG_CACHE_HOME=" + dir.File("cache"));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::map<std::string, std::string> status;
+  for (const auto& c : nlohmann::json::parse(r.out).at("candidates"))
+    status["STEPS=" + c["params"]["STEPS"].dump() + " VARIANT=" + c["params"]["VARIANT"].dump() + " BLOCK=" +
+           c["params"]["BLOCK"].dump()] = c["status"];
+  return status;
+}
+
+TEST(PublishedKernels, AnOutputThatFollowsAParameterIsCheckedAgainstTheReferenceOfItsValue) {
+  TUNER_GPU_TEST(1);
+  const auto status = StatusByConfiguration("steps", kStepsDescription, kStepsSource);
+  ASSERT_EQ(status.size(), 12u);
+  for (const auto& [configuration, verdict] : status)
+    EXPECT_EQ(verdict, configuration.find("VARIANT=1") != std::string::npos ? "wrong_result" : "ok") << configuration;
+}
+
+TEST(PublishedKernels, WithoutSayingSoEveryOtherValueDiffersFromTheReference) {
+  TUNER_GPU_TEST(1);
+  const auto status = StatusByConfiguration(
+      "steps", Replaced(kStepsDescription, "output_depends_on = [\"STEPS\"]\n", ""), kStepsSource);
+  ASSERT_EQ(status.size(), 12u);
+  for (const auto& [configuration, verdict] : status) {
+    const bool right = configuration.find("STEPS=1 VARIANT=0") != std::string::npos;
+    EXPECT_EQ(verdict, right ? "ok" : "wrong_result") << configuration;
+  }
+}
+
 TEST(PublishedKernels, AReferenceThatHangsIsStoppedAtItsLimitWithAMessageNamingIt) {
   TUNER_GPU_TEST(1);
   const std::string source = std::string(kReluSource) +

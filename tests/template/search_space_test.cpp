@@ -81,6 +81,18 @@ TEST(SearchSpace, ReferenceParamsComeFromTheCheckTable) {
   EXPECT_EQ(transpose, (ParamValues{{"VARIANT", 0}, {"TILE", 16}, {"ROWS", 4}, {"PAD", 0}}));
 }
 
+TEST(SearchSpace, ACandidatesReferenceTakesItsOwnValuesOfWhatTheOutputDependsOn) {
+  TempDir dir;
+  TemplateSpec spec = LoadDividing(dir);
+  const ParamValues candidate = {{"BLOCK", 128}, {"STEP", 4}};
+  EXPECT_EQ(ReferenceParamsFor(spec, candidate), ReferenceParams(spec));  // the output depends on none
+  EXPECT_EQ(ReferenceGroup(spec, candidate), "");
+  spec.check.output_depends_on = {"STEP"};
+  EXPECT_EQ(ReferenceParamsFor(spec, candidate), (ParamValues{{"BLOCK", 512}, {"STEP", 4}}));
+  EXPECT_EQ(ReferenceGroup(spec, candidate), "STEP=4");
+  EXPECT_EQ(ReferenceGroup(spec, {{"BLOCK", 512}, {"STEP", 4}}), "STEP=4");  // one group whatever BLOCK is
+}
+
 TEST(SearchSpace, AConstraintThatDividesByZeroNamesTheConstraintAndTheCandidate) {
   TempDir dir;
   const TemplateSpec spec = LoadDividing(dir);

@@ -385,6 +385,17 @@ TEST(TemplateSpec, AnOutputThatTheKernelAddsIntoSaysAccumulate) {
   EXPECT_FALSE(LoadTemplateFile(WriteTemplate(dir, "copy", kValid)).args[0].accumulate);
 }
 
+TEST(TemplateSpec, TheParametersTheOutputDependsOnAreParametersOfTheTemplate) {
+  TempDir dir;
+  const TemplateSpec spec = LoadTemplateFile(WriteTemplate(dir, "copy", WithCheck("output_depends_on = [\"BLOCK\"]")));
+  EXPECT_EQ(spec.check.output_depends_on, (std::vector<std::string>{"BLOCK"}));
+  const std::string unknown = LoadError(WithCheck("output_depends_on = [\"BLOK\"]"));
+  EXPECT_TRUE(Contains(unknown, "check.output_depends_on: 'BLOK' is not a parameter")) << unknown;
+  EXPECT_TRUE(Contains(unknown, "BLOCK")) << unknown;  // the suggestion
+  const std::string twice = LoadError(WithCheck("output_depends_on = [\"BLOCK\", \"BLOCK\"]"));
+  EXPECT_TRUE(Contains(twice, "'BLOCK' is listed twice")) << twice;
+}
+
 TEST(TemplateSpec, AccumulateIsForOutputsThatStartFromZeroOrAFile) {
   const std::string poisoned = LoadError(Replace(kValid, "output = true\n", "output = true\naccumulate = true\n"));
   EXPECT_TRUE(Contains(poisoned, "accumulate")) << poisoned;

@@ -104,7 +104,7 @@ int RunExplore(int argc, char** argv) {
   AddKernelArgument(options, positional);
   AddTargetOptions(options, "take the architecture and limits from this GPU instead (default: --arch sm_90)");
   AddSizeOption(options, "problem size, e.g. 8192x8192; omitted sizes take the template's defaults");
-  options.add_options()("shard", po::value<std::string>(),
+  options.add_options()("shard", po::value<std::string>()->value_name("K/N"),
                         "K/N: compile only share K of N of the candidates, as 'tune --shard K/N' shares them "
                         "(a job array's task on a node without a GPU)");
   AddJsonOption(options);

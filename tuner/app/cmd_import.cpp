@@ -59,7 +59,8 @@ int RunFormatImport(int argc, char** argv) {
     return RunResultsImport(argc, argv);
   const CommandSpec spec{
       "import",
-      "tuner import t1 FILE [--output DIR] [--name NAME] [--kernel-file FILE] [--opencl-header FILE] [--json]\n"
+      "tuner import t1 FILE [--output DIR] [--name NAME] [--kernel-file FILE] [--opencl-header FILE]\n"
+      "                     [--output-depends-on PARAM]... [--json]\n"
       "       tuner import kernel-tuner-cache|t4 FILE --template NAME ... (see 'tuner import t4 --help')",
       "Turn a T1 description (the JSON input format of Kernel Tuner, KTT and benchmark_hub) into a template: "
       "NAME.toml\n"
@@ -81,15 +82,20 @@ int RunFormatImport(int argc, char** argv) {
       "the kernel source to use when the description's KernelFile is missing or wrong")(
       "opencl-header", po::value<std::string>()->value_name("FILE")->default_value(""),
       "for an OpenCL kernel: the header that defines OpenCL's qualifiers and work-item functions in CUDA terms, "
-      "included first");
+      "included first")(
+      "output-depends-on", po::value<std::vector<std::string>>()->value_name("PARAM")->composing(),
+      "a tuning parameter whose value changes the right output (a stencil's time steps): each candidate is then "
+      "checked against the reference run with its value ([check] output_depends_on; repeatable)");
   AddJsonOption(options);
   positional.add("file", 1);
   po::variables_map vm;
   if (!ParseCommandLine(argc, argv, spec, options, positional, &vm)) return kExitOk;
   RequireFormat(vm, "t1", "imports");
 
-  const T1ImportOptions import_options{vm["name"].as<std::string>(), vm["kernel-file"].as<std::string>(),
-                                       vm["opencl-header"].as<std::string>()};
+  const T1ImportOptions import_options{
+      vm["name"].as<std::string>(), vm["kernel-file"].as<std::string>(), vm["opencl-header"].as<std::string>(),
+      vm.count("output-depends-on") ? vm["output-depends-on"].as<std::vector<std::string>>()
+                                    : std::vector<std::string>{}};
   const ImportedTemplate imported = ImportT1(vm["file"].as<std::string>(), import_options);
   RefuseShippedName(imported.name);
   const std::string folder = vm.count("output") ? vm["output"].as<std::string>() : imported.name;

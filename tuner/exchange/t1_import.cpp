@@ -343,6 +343,9 @@ class Importer {
       scope_.params[param.name] = param.values;
       params_.push_back(std::move(param));
     }
+    for (const std::string& name : given_.output_depends_on)
+      if (!scope_.params.count(name))
+        throw UsageError("--output-depends-on: '" + name + "' is not a tuning parameter of " + path_);
   }
 
   std::string ParamName(const std::string& name, const std::string& field) const {
@@ -722,7 +725,8 @@ class Importer {
     std::string params;
     for (const auto& [name, value] : reference_)
       params += (params.empty() ? "" : ", ") + name + " = " + std::to_string(value);
-    const std::string check = "\n[check]\nreference = \"own_configuration\"\nparams = { " + params + " }\n";
+    std::string check = "\n[check]\nreference = \"own_configuration\"\nparams = { " + params + " }\n";
+    if (!given_.output_depends_on.empty()) check += "output_depends_on = " + TomlStrings(given_.output_depends_on) + "\n";
     // Half-precision and fp8 outputs round far beyond allclose's 1e-5: tuner's default for their type.
     if (std::any_of(args_.begin(), args_.end(),
                     [](const Argument& a) { return a.output && Element(*ElementTypeNamed(a.type)).epsilon > 0x1p-23; }))

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "exchange/imported_template.h"
 
@@ -15,6 +16,7 @@ struct T1ImportOptions {
   std::string name;           // the template's name (default: General.BenchmarkName, else the file's stem)
   std::string kernel_file;    // the kernel source, instead of the one KernelFile names
   std::string opencl_header;  // the header that makes an OpenCL kernel compile as CUDA
+  std::vector<std::string> output_depends_on;  // parameters whose value changes the right output ([check])
 };
 
 // Reads and translates the T1 file. Its KernelFile (and a header its CompilerOptions' -include

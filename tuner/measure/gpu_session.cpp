@@ -103,33 +103,62 @@ GpuSession::GpuSession(const SetupRequest& setup, const SamplingPolicy& policy)
   WarmUpClocks();
 }
 
-void GpuSession::RunReference() {
-  const bool has_reference_kernel = reference_.has_value();
-  if (has_reference_kernel) {
-    Loaded reference = Load(*reference_);
+void GpuSession::RunReference(const ReferenceRequest& request) {
+  const std::optional<KernelLaunch>& launch = request.launch ? request.launch : reference_;
+  if (launch) {
+    Loaded reference = Load(*launch);
     PrepareOutputs(true);
-    TUNER_CUDA_CHECK(Launch(MakeReady(reference.kernel, *reference_)));
+    TUNER_CUDA_CHECK(Launch(MakeReady(reference.kernel, *launch)));
     TUNER_CUDA_CHECK(cudaDeviceSynchronize());
     const std::string overwritten = inputs_.RestoreChanged();
     if (!overwritten.empty()) throw std::runtime_error("the reference kernel " + overwritten);
   }
+  std::map<std::string, std::string>& outputs = group_references_[request.group];
+  for (auto& [name, buffer] : buffers_) {
+    if (!buffer.decl.output) continue;
+    std::string& reference = outputs[name];
+    reference.resize(buffer.decl.count * SizeOf(buffer.decl.type));
+    if (launch)
+      TUNER_CUDA_CHECK(cudaMemcpy(reference.data(), buffer.device.get(), reference.size(), cudaMemcpyDeviceToHost));
+    if (!buffer.decl.expected.empty()) reference = TakeExpected(buffer.decl, reference, launch.has_value());
+  }
+  if (!reference_ready_) GuardReferences();
+  reference_ready_ = true;
+  active_group_ = "(none)";
+  ActivateGroup(request.group);
+}
+
+// The reference outputs on the device, for the check: an out-of-bounds write of a candidate could
+// land there and fail every later candidate, so they are guarded as the inputs are.
+void GpuSession::GuardReferences() {
   for (auto& [name, buffer] : buffers_) {
     if (!buffer.decl.output) continue;
     const std::size_t bytes = buffer.decl.count * SizeOf(buffer.decl.type);
-    buffer.reference.resize(bytes);
-    if (has_reference_kernel)
-      TUNER_CUDA_CHECK(cudaMemcpy(buffer.reference.data(), buffer.device.get(), bytes, cudaMemcpyDeviceToHost));
-    if (!buffer.decl.expected.empty()) TakeExpected(buffer, has_reference_kernel);
+    buffer.reference.assign(bytes, '\0');
     buffer.reference_device = DeviceAlloc(bytes);
-    TUNER_CUDA_CHECK(cudaMemcpy(buffer.reference_device.get(), buffer.reference.data(), bytes, cudaMemcpyHostToDevice));
-    // An out-of-bounds write of a candidate could land here and fail every later candidate.
+    TUNER_CUDA_CHECK(cudaMemset(buffer.reference_device.get(), 0, bytes));
     const Buffer* b = &buffer;
     inputs_.Add("the reference output '" + name + "'", b->reference_device.get(), b->reference.size(), [b] {
       TUNER_CUDA_CHECK(
           cudaMemcpy(b->reference_device.get(), b->reference.data(), b->reference.size(), cudaMemcpyHostToDevice));
     });
   }
-  reference_ready_ = true;
+}
+
+// The group's reference outputs become the ones the checks compare with.
+void GpuSession::ActivateGroup(const std::string& group) {
+  if (group == active_group_) return;
+  const auto found = group_references_.find(group);
+  if (found == group_references_.end())
+    throw std::runtime_error("no reference has run for the candidates of " + group);
+  for (auto& [name, buffer] : buffers_) {
+    if (!buffer.decl.output) continue;
+    buffer.reference = found->second.at(name);
+    TUNER_CUDA_CHECK(cudaMemcpy(buffer.reference_device.get(), buffer.reference.data(), buffer.reference.size(),
+                                cudaMemcpyHostToDevice));
+    inputs_.Rebase(buffer.reference_device.get());
+  }
+  active_group_ = group;
 }
 
 // Streams a .npy file (checked by the supervisor) into device memory, 64 MiB at a time: a 1 GiB
@@ -150,17 +179,15 @@ DevicePointer GpuSession::CopyOnDevice(const void* device, std::size_t bytes) {
 
 // The expected file becomes the output's reference. A reference kernel, if there is one, must
 // agree with it first: otherwise one of the two is wrong and no candidate could be judged.
-void GpuSession::TakeExpected(Buffer& buffer, bool check_reference_kernel) {
-  const std::string& path = buffer.decl.expected;
-  std::string expected = npy::ReadAll(path, npy::ReadHeader(path));
+std::string GpuSession::TakeExpected(const BufferDecl& decl, const std::string& computed, bool check_reference_kernel) {
+  std::string expected = npy::ReadAll(decl.expected, npy::ReadHeader(decl.expected));
   if (check_reference_kernel) {
-    const Comparison c =
-        CompareBuffers(buffer.reference.data(), expected.data(), buffer.decl.type, buffer.decl.count, atol_, rtol_);
+    const Comparison c = CompareBuffers(computed.data(), expected.data(), decl.type, decl.count, atol_, rtol_);
     if (!c.Passed())
-      throw std::runtime_error("the reference kernel disagrees with the expected output " + path + ": " +
-                               c.Describe(buffer.decl.name));
+      throw std::runtime_error("the reference kernel disagrees with the expected output " + decl.expected + ": " +
+                               c.Describe(decl.name));
   }
-  buffer.reference = std::move(expected);
+  return expected;
 }
 
 template <typename Work>
@@ -349,6 +376,7 @@ Samples GpuSession::TimeSamples(const std::function<double()>& sample, const Mea
 
 MeasureReply GpuSession::Measure(const MeasureRequest& request) {
   if (!reference_ready_) throw std::runtime_error("a candidate was sent before the reference ran");
+  ActivateGroup(request.reference_group);
   throttle_.TakeCount();  // the reply counts this request's samples only
   const KernelLaunch& launch = request.launch;
   Loaded loaded = Load(launch);

@@ -25,9 +25,10 @@ class GpuSession {
   // kernel whose outputs must be reset before each launch. Candidates are sampled as `policy` says.
   explicit GpuSession(const SetupRequest& setup, const SamplingPolicy& policy = {});
 
-  // Runs the reference once and keeps its outputs (or the expected files'), before any candidate.
+  // Runs a reference (the setup's unless the request names another launch) once and keeps its
+  // outputs (or the expected files') as the request's group's, before any candidate of the group.
   // Throws if the reference writes one of its inputs, or its arguments do not fit the kernel.
-  void RunReference();
+  void RunReference(const ReferenceRequest& request = {});
 
   int gpu() const { return gpu_; }
   const std::string& uuid() const { return uuid_; }
@@ -90,7 +91,8 @@ class GpuSession {
 
   void LoadFile(const std::string& path, void* device);
   DevicePointer CopyOnDevice(const void* device, std::size_t bytes);
-  void TakeExpected(Buffer& buffer, bool check_reference_kernel);
+  std::string TakeExpected(const BufferDecl& decl, const std::string& computed, bool check_reference_kernel);
+  void GuardReferences();
   Loaded Load(const KernelLaunch& launch);
   void PrepareOutputs(bool poison);
   std::vector<void*> ArgPointers(const KernelLaunch& launch, std::vector<std::uint64_t>& storage);
@@ -128,6 +130,11 @@ class GpuSession {
   std::vector<SymbolSpec> symbols_;  // filled in every loaded kernel
   std::optional<KernelLaunch> reference_;
   bool reference_ready_ = false;
+  // Each group's reference outputs on the host (group -> output -> bytes); the active group's are
+  // also in the buffers' `reference` and `reference_device`, which the checks compare with.
+  std::map<std::string, std::map<std::string, std::string>> group_references_;
+  std::string active_group_;
+  void ActivateGroup(const std::string& group);
   std::map<std::string, Buffer> buffers_;
   UtilityKernels utility_;
   InputGuard inputs_;

@@ -33,4 +33,9 @@ std::string InputGuard::RestoreChanged() {
   return changed;
 }
 
+void InputGuard::Rebase(const void* data) {
+  for (Input& input : inputs_)
+    if (input.data == data) input.checksum = checksum_(input.data, input.bytes);
+}
+
 }  // namespace tuner

@@ -29,6 +29,10 @@ class InputGuard {
   // Throws std::runtime_error when a refill does not give the original checksum back.
   std::string RestoreChanged();
 
+  // Takes the checksum of the guarded buffer at `data` again, after its contents were replaced on
+  // purpose (the reference outputs of another group of candidates).
+  void Rebase(const void* data);
+
  private:
   struct Input {
     std::string what;

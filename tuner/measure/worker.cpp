@@ -40,7 +40,7 @@ class Worker {
 
  private:
   WorkerReplyBody Handle(const SetupRequest& request);
-  WorkerReplyBody Handle(const ReferenceRequest&);
+  WorkerReplyBody Handle(const ReferenceRequest& request);
   WorkerReplyBody Handle(const WarmUpRequest&);
   WorkerReplyBody Handle(const CopyBandwidthRequest& request);
   WorkerReplyBody Handle(const MeasureRequest& request);
@@ -87,8 +87,8 @@ WorkerReplyBody Worker::Handle(const SetupRequest& request) {
   return Done{};
 }
 
-WorkerReplyBody Worker::Handle(const ReferenceRequest&) {
-  Session().RunReference();
+WorkerReplyBody Worker::Handle(const ReferenceRequest& request) {
+  Session().RunReference(request);
   return Done{};
 }
 

@@ -148,7 +148,8 @@ json Write(const SetupRequest& r) {
           {"rtol", r.rtol},
           {"timing", ToText(r.timing)},
           {"batch_launches", r.batch_launches},
-          {"reference_label", r.reference_label}};
+          {"reference_label", r.reference_label},
+          {"reference_group", r.reference_group}};
 }
 void Read(const json& j, SetupRequest& r) {
   r.gpu = j.at("gpu");
@@ -165,10 +166,18 @@ void Read(const json& j, SetupRequest& r) {
   r.timing = *timing;
   r.batch_launches = j.at("batch_launches");
   r.reference_label = j.at("reference_label");
+  r.reference_group = j.at("reference_group");
 }
 
-json Write(const ReferenceRequest&) { return json::object(); }
-void Read(const json&, ReferenceRequest&) {}
+json Write(const ReferenceRequest& r) {
+  return {{"group", r.group}, {"launch", r.launch ? Write(*r.launch) : json()}, {"label", r.label}};
+}
+void Read(const json& j, ReferenceRequest& r) {
+  r.group = j.at("group");
+  r.launch.reset();
+  if (!j.at("launch").is_null()) Read(j.at("launch"), r.launch.emplace());
+  r.label = j.at("label");
+}
 
 json Write(const WarmUpRequest&) { return json::object(); }
 void Read(const json&, WarmUpRequest&) {}
@@ -177,12 +186,16 @@ json Write(const CopyBandwidthRequest& r) { return {{"bytes", r.bytes}}; }
 void Read(const json& j, CopyBandwidthRequest& r) { r.bytes = j.at("bytes"); }
 
 json Write(const MeasureRequest& r) {
-  return {{"launch", Write(r.launch)}, {"best_ms", r.best_ms}, {"estimate_only", r.estimate_only}};
+  return {{"launch", Write(r.launch)},
+          {"best_ms", r.best_ms},
+          {"estimate_only", r.estimate_only},
+          {"reference_group", r.reference_group}};
 }
 void Read(const json& j, MeasureRequest& r) {
   Read(j.at("launch"), r.launch);
   r.best_ms = j.at("best_ms");
   r.estimate_only = j.at("estimate_only");
+  r.reference_group = j.at("reference_group");
 }
 
 json Write(const InterleaveRequest& r) { return {{"launches", WriteAll(r.launches)}, {"rounds", r.rounds}}; }

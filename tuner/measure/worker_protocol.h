@@ -150,14 +150,19 @@ struct SetupRequest {
   TimingMode timing = TimingMode::kIsolated;
   int batch_launches = 0;  // back_to_back and graph: the launches of a sample (0: about 1 ms of them)
   std::string reference_label;  // for messages: "the reference kernel k_ref (VARIANT=0)"
+  std::string reference_group;  // the reference's values of [check] output_depends_on ("" when none)
 };
 
-// Runs the reference kernel of the setup and keeps its outputs (or the expected files'), which every
-// check compares with: a request of its own, so that a reference that hangs is stopped at its own
-// limit and said to be the reference.
+// Runs a reference kernel and keeps its outputs (or the expected files'), which the checks of its
+// group of candidates compare with: a request of its own, so that a reference that hangs is stopped
+// at its own limit and said to be the reference. The setup's reference first, then one per further
+// group of candidates whose output follows a parameter ([check] output_depends_on).
 struct ReferenceRequest {
   static constexpr const char* kOp = "reference";
   using Reply = Done;
+  std::string group;                   // "T=4": the candidates whose check it is ("" when none)
+  std::optional<KernelLaunch> launch;  // none: the setup's reference
+  std::string label;                   // for messages
 };
 
 // Keeps the memory system busy until the clocks settle (after the GPU sat idle).
@@ -179,6 +184,7 @@ struct MeasureRequest {
   KernelLaunch launch;
   double best_ms = 0;          // the best median so far (0: none): a far slower candidate gets few samples
   bool estimate_only = false;  // one timed launch: the first pass of a two-pass sweep
+  std::string reference_group;  // the reference (ReferenceRequest::group) its output is checked against
 };
 
 // Times several candidates again in turns (A B C A B C ...).

@@ -6,7 +6,7 @@
 
 namespace tuner {
 
-CandidateMeasurer::CandidateMeasurer(WorkerClient& worker, const CandidatePipeline& pipeline,
+CandidateMeasurer::CandidateMeasurer(WorkerClient& worker, CandidatePipeline& pipeline,
                                      const CandidateRecords& records, const SweepStop& stop, Commit commit,
                                      double timeout_floor_s, bool tightens)
     : worker_(worker),
@@ -58,6 +58,9 @@ std::optional<db::MeasurementRecord> CandidateMeasurer::MeasureOnce(const Compil
   if (stop_.Requested()) return std::nullopt;
   MeasureRequest request;
   request.launch = pipeline_.Launch(compiled);
+  request.reference_group = ReferenceGroup(pipeline_.spec(), compiled.params);
+  if (!worker_.EnsureReference(request.reference_group, [&] { return pipeline_.ReferenceFor(compiled.params); }))
+    return std::nullopt;
   request.best_ms = best_ms_;
   request.estimate_only = estimate_only;
   const WorkerAnswer<MeasureReply> answer = worker_.Call(request, deadline_.MeasureS(best_ms_));

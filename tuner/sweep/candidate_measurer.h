@@ -25,7 +25,7 @@ class CandidateMeasurer {
   using Commit = std::function<void(const db::MeasurementRecord&)>;
   // `commit` stores a kill's record before the retry. A candidate's deadline is `timeout_floor_s`
   // until one answered; then it tightens where kernels take milliseconds unless `tightens` is false.
-  CandidateMeasurer(WorkerClient& worker, const CandidatePipeline& pipeline, const CandidateRecords& records,
+  CandidateMeasurer(WorkerClient& worker, CandidatePipeline& pipeline, const CandidateRecords& records,
                     const SweepStop& stop, Commit commit, double timeout_floor_s, bool tightens = true);
 
   // The record of `compiled`; none when the sweep stopped meanwhile (nothing of it is stored then).
@@ -47,7 +47,7 @@ class CandidateMeasurer {
   bool HangWasTheCandidates();
 
   WorkerClient& worker_;
-  const CandidatePipeline& pipeline_;
+  CandidatePipeline& pipeline_;
   const CandidateRecords& records_;
   const SweepStop& stop_;
   Commit commit_;

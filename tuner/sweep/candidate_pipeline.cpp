@@ -93,20 +93,38 @@ SetupRequest CandidatePipeline::Setup() {
   }
   setup.symbols = spec_.symbols;
   if (spec_.check.kernel.empty()) return setup;  // expected files are the whole check
+  const ReferenceRequest reference = ReferenceFor(params);
+  setup.reference = reference.launch;
+  setup.reference_label = reference.label;
+  setup.reference_group = reference.group;
+  return setup;
+}
+
+ReferenceRequest CandidatePipeline::ReferenceFor(const ParamValues& candidate) {
+  const std::string group = ReferenceGroup(spec_, candidate);
+  const auto known = references_.find(group);
+  if (known != references_.end()) return known->second;
+  const ParamValues params = ReferenceParamsFor(spec_, candidate);
+  const Variables vars = MakeVariables(size_, params);
+  const std::string configuration = params.empty() ? "" : " (" + DescribeParams(params) + ")";
   const CandidateArch target = ArchOfCandidate(spec_, vars, arch_);
   if (!target.invalid_reason.empty())
-    throw std::runtime_error("the reference configuration of " + spec_.name + " cannot run here: it " +
-                             target.invalid_reason + "; list a configuration every GPU runs first");
-  const CachedCompile reference = compiler_.Compile(threads_, spec_, params, spec_.check.kernel, target.arch);
-  if (!reference.result.ok) {
-    const std::string reason = CompileFailureReason(reference.result.log, spec_.source_path), fix = LikelyFix(reason);
-    throw std::runtime_error("the reference kernel '" + spec_.check.kernel + "' of " + spec_.name +
-                             " does not compile, so no candidate can be checked: " + reason +
+    throw std::runtime_error("the reference configuration of " + spec_.name + configuration +
+                             " cannot run here: it " + target.invalid_reason +
+                             "; list a configuration every GPU runs first");
+  const CachedCompile compiled = compiler_.Compile(threads_, spec_, params, spec_.check.kernel, target.arch);
+  if (!compiled.result.ok) {
+    const std::string reason = CompileFailureReason(compiled.result.log, spec_.source_path), fix = LikelyFix(reason);
+    throw std::runtime_error("the reference kernel '" + spec_.check.kernel + "' of " + spec_.name + configuration +
+                             " does not compile, so no candidate" +
+                             (group.empty() ? "" : " of " + group) + " can be checked: " + reason +
                              (fix.empty() ? "" : "; likely fix: " + fix));
   }
-  setup.reference = MakeLaunch(vars, EvaluateLaunch(spec_.check.launch, vars), reference);
-  setup.reference_label = "the reference kernel " + spec_.check.kernel + " (" + DescribeParams(params) + ")";
-  return setup;
+  ReferenceRequest reference;
+  reference.group = group;
+  reference.launch = MakeLaunch(vars, EvaluateLaunch(spec_.check.launch, vars), compiled);
+  reference.label = "the reference kernel " + spec_.check.kernel + configuration;
+  return references_[group] = reference;
 }
 
 }  // namespace tuner

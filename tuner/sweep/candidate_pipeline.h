@@ -5,6 +5,7 @@
 // the setup with the reference kernel, compiled through the same processes.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 
@@ -32,6 +33,7 @@ class CandidatePipeline {
                     const CompileSettings& settings, SweepClock& clock);
 
   int CompileThreads() const { return threads_; }
+  const TemplateSpec& spec() const { return spec_; }
   // On compile thread `slot` (in [0, CompileThreads())); counted as compile work.
   Compiled Compile(const ParamValues& params, int slot);
   // On the measuring thread, which waits for it: counted as compile time too.
@@ -43,6 +45,9 @@ class CandidatePipeline {
   // The worker's setup: the buffers and the reference kernel, compiled now on the measuring thread.
   // Throws when the reference does not compile.
   SetupRequest Setup();
+  // The reference run that checks `candidate`: the one of its group ([check] output_depends_on),
+  // compiled on the measuring thread the first time the group is met. Throws as Setup does.
+  ReferenceRequest ReferenceFor(const ParamValues& candidate);
 
  private:
   KernelLaunch MakeLaunch(const Variables& vars, const LaunchGeometry& geometry, const CachedCompile& compile) const;
@@ -54,6 +59,7 @@ class CandidatePipeline {
   int threads_;
   SweepClock& clock_;
   ParallelCompiler compiler_;  // one slot per compile thread, and the measuring thread's last
+  std::map<std::string, ReferenceRequest> references_;  // by group, compiled once per sweep
 };
 
 }  // namespace tuner

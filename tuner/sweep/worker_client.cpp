@@ -57,15 +57,32 @@ bool WorkerClient::EnsureRunning() {
   if (!setup.body) throw std::runtime_error("the GPU worker could not set up " + what_ + ": " + setup.failure);
   if (wants_profiler_ && wants_profiler_())
     Call(PrepareProfilerRequest{}, kSetupTimeoutS);  // a failure shows at the first profile
-  RunReference();
+  references_.clear();
+  ReferenceRequest setup_reference;  // its launch is the setup's
+  setup_reference.group = setup_->reference_group;
+  setup_reference.label = setup_->reference_label;
+  RunReference(setup_reference);
   return !stop_.Requested();
 }
 
-void WorkerClient::RunReference() {
-  const std::string reference = setup_->reference_label.empty() ? "the reference" : setup_->reference_label;
+bool WorkerClient::EnsureReference(const std::string& group, const std::function<ReferenceRequest()>& make) {
+  if (stop_.Requested() || !EnsureRunning()) return false;
+  if (references_.count(group)) return true;
+  ReferenceRequest request;
+  {
+    const auto compiling = clock_.Time(SweepClock::Part::kCompile);
+    request = make();
+  }
+  RunReference(request);
+  return !stop_.Requested();
+}
+
+void WorkerClient::RunReference(const ReferenceRequest& request) {
+  const std::string reference = request.label.empty() ? "the reference" : request.label;
   slow_phase_ = "running " + reference;
-  const WorkerAnswer<Done> done = Call(ReferenceRequest{}, reference_timeout_s_);
+  const WorkerAnswer<Done> done = Call(request, reference_timeout_s_);
   slow_phase_.clear();
+  if (done.body) references_.insert(request.group);
   if (done.outcome == WorkerProcess::Outcome::kTimedOut)
     throw std::runtime_error(reference + " of " + what_ + " ran past its time limit of " +
                              FormatSeconds(reference_timeout_s_) +

@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "common/worker_process.h"
@@ -52,6 +53,10 @@ class WorkerClient {
   // worker set up is one the GPU serves); false when the sweep stopped meanwhile, throws when it
   // cannot be set up.
   bool EnsureRunning();
+  // Starts and sets up a worker unless one is running, then has it run the reference of `group`
+  // unless it has (`make` builds that run, compiling the reference: compile time); false when the
+  // sweep stopped meanwhile, throws when the reference cannot run.
+  bool EnsureReference(const std::string& group, const std::function<ReferenceRequest()>& make);
   // How many workers were started: the number of the one running or last run.
   int starts() const { return starts_; }
 
@@ -62,8 +67,8 @@ class WorkerClient {
 
  private:
   WorkerProcess::Reply Send(const WorkerRequest& request, double timeout_s);
-  // The setup's reference run (ReferenceRequest) under its own limit; throws when it fails or hangs.
-  void RunReference();
+  // A reference run under its own limit; throws when it fails or hangs.
+  void RunReference(const ReferenceRequest& request);
   void Account(SweepClock::Clock::time_point start, double worker_s);
 
   std::string executable_;
@@ -73,6 +78,7 @@ class WorkerClient {
   std::function<bool()> wants_profiler_;
   double reference_timeout_s_;
   std::string slow_phase_;  // what the worker is doing that is said after kSlowPhaseNoticeS: "" for nothing
+  std::set<std::string> references_;  // the groups whose reference the running worker has run
   SweepClock& clock_;
   const SweepStop& stop_;
   std::unique_ptr<WorkerProcess> process_;

@@ -235,4 +235,28 @@ ParamValues ReferenceParams(const TemplateSpec& spec) {
   return params;
 }
 
+namespace {
+
+bool OutputDependsOn(const TemplateSpec& spec, const std::string& name) {
+  return std::count(spec.check.output_depends_on.begin(), spec.check.output_depends_on.end(), name) > 0;
+}
+
+}  // namespace
+
+ParamValues ReferenceParamsFor(const TemplateSpec& spec, const ParamValues& candidate) {
+  ParamValues params = ReferenceParams(spec);
+  for (auto& [name, value] : params)
+    if (OutputDependsOn(spec, name))
+      for (const auto& [candidate_name, candidate_value] : candidate)
+        if (candidate_name == name) value = candidate_value;
+  return params;
+}
+
+std::string ReferenceGroup(const TemplateSpec& spec, const ParamValues& candidate) {
+  ParamValues group;
+  for (const auto& [name, value] : candidate)
+    if (OutputDependsOn(spec, name)) group.emplace_back(name, value);
+  return group.empty() ? "" : DescribeParams(group);
+}
+
 }  // namespace tuner

@@ -61,4 +61,12 @@ std::string DescribeSizes(const ProblemSize& size);
 // The reference configuration of a template (check.params).
 ParamValues ReferenceParams(const TemplateSpec& spec);
 
+// The reference's configuration for a candidate: ReferenceParams with the candidate's own values of
+// the parameters the output depends on ([check] output_depends_on).
+ParamValues ReferenceParamsFor(const TemplateSpec& spec, const ParamValues& candidate);
+
+// "T=4": the candidate's values of the parameters its output depends on, the group of candidates
+// that one reference run checks; "" when the output depends on none.
+std::string ReferenceGroup(const TemplateSpec& spec, const ParamValues& candidate);
+
 }  // namespace tuner

@@ -331,17 +331,39 @@ void ReadCheckParams(const DescriptionReader& r, const toml::table& t, TemplateS
   }
 }
 
+void ReadOutputDependsOn(const DescriptionReader& r, const toml::table& t, TemplateSpec& spec) {
+  const toml::node* node = t.get("output_depends_on");
+  if (!node) return;
+  std::vector<std::string> names;
+  for (const ParamSpec& p : spec.params) names.push_back(p.name);
+  for (const std::string& name : r.Strings(node, "check.output_depends_on")) {
+    const auto param =
+        std::find_if(spec.params.begin(), spec.params.end(), [&](const ParamSpec& p) { return p.name == name; });
+    if (param == spec.params.end())
+      r.Fail(node, "check.output_depends_on", Quoted(name) + " is not a parameter" + DidYouMean(name, names));
+    if (param->host) r.Fail(node, "check.output_depends_on", Quoted(name) + " is a host parameter: no kernel reads it");
+    if (std::count(spec.check.output_depends_on.begin(), spec.check.output_depends_on.end(), name))
+      r.Fail(node, "check.output_depends_on", Quoted(name) + " is listed twice");
+    spec.check.output_depends_on.push_back(name);
+  }
+  if (!spec.check.output_depends_on.empty() && spec.check.kernel.empty())
+    r.Fail(node, "check.output_depends_on",
+           "needs a reference kernel to run with each value (expected files are one output for every candidate)");
+}
+
 void ReadCheck(const DescriptionReader& r, const toml::table& root, const Scopes& scopes, TemplateSpec& spec) {
   const toml::node* node = root.get("check");
   if (!node) r.Fail(&root, "check", std::string("is required: ") + kCheckChoices);
   const toml::table& t = r.Table(*node, "check");
   r.AllowOnly(
       t, "check",
-      {"reference", "kernel", "expected", "params", "grid", "block", "shared_bytes", "atol", "rtol", "reduction"},
+      {"reference", "kernel", "expected", "params", "output_depends_on", "grid", "block", "shared_bytes", "atol", "rtol",
+       "reduction"},
       kTopLevelKeys);
   ReadExpected(r, t, spec);
   ReadCheckKernel(r, t, spec);
   ReadCheckParams(r, t, spec);
+  ReadOutputDependsOn(r, t, spec);
   spec.check.launch = ReadLaunch(r, t, "check", false, scopes.all);
   if (spec.check.launch.grid.empty() != spec.check.launch.block.empty())
     r.Fail(&t, "check", "give both 'grid' and 'block', or neither");

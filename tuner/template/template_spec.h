@@ -57,6 +57,9 @@ struct CheckSpec {
   bool own_configuration = false;               // the template's own kernel at `params`, not an independent one
   std::map<std::string, std::string> expected;  // output argument -> .npy file of its expected contents
   std::map<std::string, long long> params;      // complete: every parameter has a value
+  // Parameters whose value changes the right output (a stencil's number of time steps): each
+  // candidate is checked against the reference run with its own values of these (`params` else).
+  std::vector<std::string> output_depends_on;
   LaunchSpec launch;
   std::string reduction;      // expression over sizes: the terms each output element sums; "" for none
   std::string atol = "0";     // expressions over sizes: the error of a sum grows with its length; when the
