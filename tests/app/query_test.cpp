@@ -129,10 +129,11 @@ TEST(QueryCommand, JsonKeepsItsKeys) {
       RunTuner("query transpose --device h100 --size 4096x4096 --json --db " + MakeDatabase(dir));
   ASSERT_EQ(r.exit_code, 0) << r.out;
   const auto best = nlohmann::ordered_json::parse(r.out)["results"][0];
-  EXPECT_EQ(Keys(best),
-            "gpu status note fallback from template_hash stale params launch time_ms perf regs_per_thread smem_bytes "
-            "blocks_per_sm occupancy limiter measured_at timing_mode counters energy_j energy_launch_ms "
-            "perf_per_joule perf_per_joule_unit power_w toolchain other_toolchain toolchain_note revalidation tie_rank");
+  EXPECT_EQ(
+      Keys(best),
+      "gpu status note fallback from template_hash stale params launch time_ms perf regs_per_thread smem_bytes "
+      "blocks_per_sm occupancy limiter measured_at timing_mode counters energy_j energy_launch_ms "
+      "perf_per_joule perf_per_joule_unit power_w toolchain other_toolchain toolchain_note revalidation tie_rank");
   EXPECT_EQ(best["timing_mode"], "isolated");
   EXPECT_EQ(Keys(best["time_ms"]), "median min max spread samples");
   EXPECT_EQ(Keys(best["perf"]), "value unit");

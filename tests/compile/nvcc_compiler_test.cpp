@@ -8,11 +8,11 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "compile/compile_failure.h"
 #include "compile/compiler.h"
 #include "cuda/toolkit_dirs.h"
+#include "db_test_util.h"
 #include "template_fixtures.h"
 
 namespace tuner {
@@ -21,13 +21,6 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::string kPublished = std::string(TUNER_FIXTURES_DIR) + "/published";
-
-std::string ReadText(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // Sets an environment variable for one test.
 class ScopedEnv {
@@ -59,7 +52,7 @@ class PublishedFiles : public ::testing::Test {
   TemplateSpec Load(const std::string& name, const std::string& edit_from = "", const std::string& edit_to = "") {
     fs::create_directories(folder_);
     fs::copy_file(kPublished + "/" + name + ".cu", folder_ + "/" + name + ".cu", fs::copy_options::overwrite_existing);
-    std::string description = ReadText(kPublished + "/" + name + ".toml");
+    std::string description = db::testing::ReadBytes(kPublished + "/" + name + ".toml");
     if (!edit_from.empty()) description = testing::Replaced(description, edit_from, edit_to);
     std::ofstream(folder_ + "/" + name + ".toml") << description;
     return LoadTemplateFile(folder_ + "/" + name + ".toml");
@@ -139,21 +132,22 @@ TEST_F(PublishedFiles, CompilerNvccCompilesAFileNvrtcCouldTakeToo) {
   const CompileResult r = CompileCandidate(spec, {}, spec.kernel, "sm_90");
   ASSERT_TRUE(r.ok) << r.log;
   EXPECT_EQ(r.lowered_name, "k");
-  EXPECT_NE(CompilerIdentity(spec), CompilerIdentity(LoadTemplateFile(testing::WriteTemplateFiles(
-                                        folder_, "small2", "compiler = \"nvrtc\"\n" +
-                                                               std::string(testing::kSmallDescription)))));
+  EXPECT_NE(CompilerIdentity(spec),
+            CompilerIdentity(LoadTemplateFile(testing::WriteTemplateFiles(
+                folder_, "small2", "compiler = \"nvrtc\"\n" + std::string(testing::kSmallDescription)))));
 }
 
 TEST_F(PublishedFiles, NvrtcFindsTheToolkitsCcclHeadersByItself) {
   fs::create_directories(folder_);
-  std::string description = testing::Replaced(testing::kSmallDescription, "kernel = \"k\"",
-                                              "compiler = \"nvrtc\"\nkernel = \"rowmax<256>\"");
+  std::string description =
+      testing::Replaced(testing::kSmallDescription, "kernel = \"k\"", "compiler = \"nvrtc\"\nkernel = \"rowmax<256>\"");
   description = testing::Replaced(description, "kernel = \"k_reference\"", "reference = \"own_configuration\"");
-  description = testing::Replaced(description, "[check]", "[[arg]]\nname = \"in\"\ntype = \"float\"\nlength = \"N\"\n"
-                                                           "init = \"random\"\n[[arg]]\nname = \"n\"\ntype = \"int\"\n"
-                                                           "value = \"N\"\n[check]");
-  const std::string path =
-      testing::WriteTemplateFiles(folder_, "small", description, ReadText(kPublished + "/rowmax_cccl.cu"));
+  description = testing::Replaced(description, "[check]",
+                                  "[[arg]]\nname = \"in\"\ntype = \"float\"\nlength = \"N\"\n"
+                                  "init = \"random\"\n[[arg]]\nname = \"n\"\ntype = \"int\"\n"
+                                  "value = \"N\"\n[check]");
+  const std::string path = testing::WriteTemplateFiles(folder_, "small", description,
+                                                       db::testing::ReadBytes(kPublished + "/rowmax_cccl.cu"));
   const TemplateSpec spec = LoadTemplateFile(path);
   const CompileResult r = CompileCandidate(spec, {}, spec.kernel, "sm_90");
   ASSERT_TRUE(r.ok) << r.log;
@@ -178,7 +172,8 @@ TEST_P(StandardHeader, AFileWithHostCodeThatIncludesItCompilesForSm90) {
                              "\n}\n"
                              "extern \"C\" __global__ void k_reference(float* o) { o[threadIdx.x] = 1; }\n"
                              "int main() {\n  float* o = nullptr;\n  cudaMalloc(&o, 1024 * sizeof(float));\n  " +
-                             use.host + "\n  k<<<8, 128>>>(o);\n  return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;\n}\n";
+                             use.host +
+                             "\n  k<<<8, 128>>>(o);\n  return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;\n}\n";
   const std::string path = testing::WriteTemplateFiles(folder_, "small", testing::kSmallDescription, source);
   const TemplateSpec spec = LoadTemplateFile(path);
   const CompileResult r = CompileCandidate(spec, {}, spec.kernel, "sm_90");
@@ -200,8 +195,7 @@ INSTANTIATE_TEST_SUITE_P(
                                 "double r = std::sqrt(2.0); (void)r;"},
                       HeaderUse{"type_traits", "o[threadIdx.x] = std::is_same<float, float>::value;",
                                 "static_assert(std::is_pointer<float*>::value, \"pointer\");"},
-                      HeaderUse{"algorithm", "o[threadIdx.x] = 2;",
-                                "int v[3] = {3, 1, 2}; std::sort(v, v + 3);"},
+                      HeaderUse{"algorithm", "o[threadIdx.x] = 2;", "int v[3] = {3, 1, 2}; std::sort(v, v + 3);"},
                       HeaderUse{"vector", "o[threadIdx.x] = 3;",
                                 "std::vector<float> h(1024); cudaMemcpy(h.data(), o, 4096, cudaMemcpyDeviceToHost);"}),
     [](const ::testing::TestParamInfo<HeaderUse>& info) {

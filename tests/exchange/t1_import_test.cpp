@@ -179,8 +179,9 @@ TEST(T1Import, BadInputNamesTheFileAndTheField) {
                 "uint)");
   EXPECT_EQ(error([](json& t) { t["ConfigurationSpace"]["TuningParameters"][1]["Values"] = "[1, 2, 2]"; }),
             file + ": ConfigurationSpace.TuningParameters[1].Values: 2 is listed twice");
-  EXPECT_NE(error([](json& t) { t["KernelSpecification"]["Language"] = "OpenCL"; })
-                .find(file + ": KernelSpecification.Language: 'OpenCL': tuner compiles an OpenCL kernel as CUDA"),
+  EXPECT_NE(error([](json& t) {
+              t["KernelSpecification"]["Language"] = "OpenCL";
+            }).find(file + ": KernelSpecification.Language: 'OpenCL': tuner compiles an OpenCL kernel as CUDA"),
             std::string::npos);
   EXPECT_NE(error([](json& t) {
               t["KernelSpecification"]["Arguments"][1]["FillType"] = "BinaryRaw";
@@ -223,9 +224,8 @@ TEST(T1Import, HostileOrBrokenValuesAndConditionsGetAMessage) {
   TempDir dir;
   const std::string file = dir.File("vector_add.json");
   const auto condition = [&](const std::string& expression) {
-    return ImportError(EditedFixture(dir, "vector_add", [&](json& t) {
-      t["ConfigurationSpace"]["Conditions"][0]["Expression"] = expression;
-    }));
+    return ImportError(EditedFixture(
+        dir, "vector_add", [&](json& t) { t["ConfigurationSpace"]["Conditions"][0]["Expression"] = expression; }));
   };
   std::string terms = "block_size_x > 0";
   for (int i = 1; i < 10000; ++i) terms += " and block_size_x > 0";
@@ -234,15 +234,15 @@ TEST(T1Import, HostileOrBrokenValuesAndConditionsGetAMessage) {
   EXPECT_NE(condition(std::string(5000, '(') + "block_size_x > 0" + std::string(5000, ')'))
                 .find("nests more than 200 levels deep"),
             std::string::npos);
-  EXPECT_EQ(condition("block_size_x % (tile_size - tile_size) == 0"),
-            file +
-                ": ConfigurationSpace.Conditions[0].Expression: 'block_size_x % (tile_size - tile_size) == 0': division "
-                "by zero at every configuration (the first: block_size_x=128 tile_size=1)");
+  EXPECT_EQ(
+      condition("block_size_x % (tile_size - tile_size) == 0"),
+      file +
+          ": ConfigurationSpace.Conditions[0].Expression: 'block_size_x % (tile_size - tile_size) == 0': division "
+          "by zero at every configuration (the first: block_size_x=128 tile_size=1)");
 
   const auto values = [&](const json& list) {
-    return ImportError(EditedFixture(dir, "vector_add", [&](json& t) {
-      t["ConfigurationSpace"]["TuningParameters"][1]["Values"] = list;
-    }));
+    return ImportError(EditedFixture(
+        dir, "vector_add", [&](json& t) { t["ConfigurationSpace"]["TuningParameters"][1]["Values"] = list; }));
   };
   json many = json::array();
   for (int i = 0; i < 1000000; ++i) many.push_back(i);
@@ -261,18 +261,21 @@ TEST(T1Import, TheKernelFileStaysInTheDescriptionsFolder) {
   TempDir dir, elsewhere;
   const std::string file = dir.File("vector_add.json");
   const auto kernel_file = [&](const std::string& named) {
-    return ImportError(EditedFixture(dir, "vector_add", [&](json& t) { t["KernelSpecification"]["KernelFile"] = named; }));
+    return ImportError(
+        EditedFixture(dir, "vector_add", [&](json& t) { t["KernelSpecification"]["KernelFile"] = named; }));
   };
   const std::string hint = "; give the kernel to use with --kernel-file FILE";
   EXPECT_EQ(kernel_file("vector_add.cu.hip"),
             file + ": KernelSpecification.KernelFile: 'vector_add.cu.hip' is not there (looked at '" +
                 dir.File("vector_add.cu.hip") + "')" + hint);
-  EXPECT_EQ(kernel_file("../vector_add.cu"),
-            file + ": KernelSpecification.KernelFile: '../vector_add.cu' leaves the description's folder ('..')" + hint);
+  EXPECT_EQ(
+      kernel_file("../vector_add.cu"),
+      file + ": KernelSpecification.KernelFile: '../vector_add.cu' leaves the description's folder ('..')" + hint);
   EXPECT_EQ(kernel_file("/proc/self/environ"),
             file +
                 ": KernelSpecification.KernelFile: '/proc/self/environ' is an absolute path, and the file must be in "
-                "the description's folder" + hint);
+                "the description's folder" +
+                hint);
   std::ofstream(elsewhere.File("secret.cu")) << "secret\n";
   fs::create_symlink(elsewhere.File("secret.cu"), dir.File("link.cu"));
   EXPECT_EQ(kernel_file("link.cu").find(file + ": KernelSpecification.KernelFile: 'link.cu' is a symbolic link out of "
@@ -314,7 +317,7 @@ TEST(T1Import, OpenClThroughAHeader) {
   const WrittenTemplate written = WriteImportedTemplate(imported, out.File("k"));
   EXPECT_EQ(written.candidates, 22u);  // Python's count of the same values and conditions
   EXPECT_EQ(ReadFileText(out.File("k/scale_local.cl")), "#include \"opencl_compat.h\"\n#line 1 \"scale_local.cl\"\n" +
-                                                           ReadFileText(kFixtures + "/opencl/scale_local.cl"));
+                                                            ReadFileText(kFixtures + "/opencl/scale_local.cl"));
   EXPECT_EQ(ReadFileText(out.File("k/opencl_compat.h")), ReadFileText(kFixtures + "/opencl_compat.h"));
   // NVRTC compiles it (no GPU needed), and an error keeps the OpenCL file's own line numbers.
   const TemplateSpec spec = LoadTemplateFile(written.description_path);
@@ -347,8 +350,9 @@ TEST(T1Import, OpenClThroughAHeader) {
   EXPECT_EQ(error(no_header, kFixtures + "/opencl_compat.h"), "");  // the import option
   EXPECT_NE(error([](json&) {}).find("CompilerOptions[1]: 'opencl_compat.h' is not there"),
             std::string::npos);  // named, but not shipped beside it
-  EXPECT_NE(error([](json& t) { t["KernelSpecification"]["CompilerOptions"][1] = "/etc/passwd"; })
-                .find("CompilerOptions[1]: '/etc/passwd' is an absolute path"),
+  EXPECT_NE(error([](json& t) {
+              t["KernelSpecification"]["CompilerOptions"][1] = "/etc/passwd";
+            }).find("CompilerOptions[1]: '/etc/passwd' is an absolute path"),
             std::string::npos);
   EXPECT_EQ(error([](json& t) { t["KernelSpecification"]["Language"] = "Vulkan"; }),
             dir.File("scale_local.json") +
@@ -393,12 +397,15 @@ TEST(T1Import, StrictKeysEscapedCommentsAndOnlyRegularFiles) {
   EXPECT_NE(ReadFileText(written.description_path).find("from 'odd\\nname = \"x\".json'"), std::string::npos);
 
   // Not a regular file: refused at once, never read without end.
-  EXPECT_EQ(ImportError("/dev/zero"), "cannot read the T1 file '/dev/zero': it is not a regular file (a device, a FIFO or a socket)");
+  EXPECT_EQ(ImportError("/dev/zero"),
+            "cannot read the T1 file '/dev/zero': it is not a regular file (a device, a FIFO or a socket)");
   const std::string fifo = dir.File("fifo.json");
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
-  EXPECT_EQ(ImportError(fifo), "cannot read the T1 file '" + fifo + "': it is not a regular file (a device, a FIFO or a socket)");
+  EXPECT_EQ(ImportError(fifo),
+            "cannot read the T1 file '" + fifo + "': it is not a regular file (a device, a FIFO or a socket)");
   fs::create_directories(dir.File("folder.json"));
-  EXPECT_EQ(ImportError(dir.File("folder.json")), "cannot read the T1 file '" + dir.File("folder.json") + "': it is a folder; give a file");
+  EXPECT_EQ(ImportError(dir.File("folder.json")),
+            "cannot read the T1 file '" + dir.File("folder.json") + "': it is a folder; give a file");
 }
 
 // Issue 32 (12): a header named NAME.toml must not overwrite the description.
@@ -411,8 +418,9 @@ TEST(T1Import, AHeaderNeverTakesTheDescriptionsName) {
     WriteImportedTemplate(ImportT1(path, {}), out.File("k"));
     FAIL() << "no error";
   } catch (const UsageError& e) {
-    EXPECT_EQ(std::string(e.what()), path + ": the kernel's file 'vector_add.toml' would take the description's "
-                                            "name; import it with another --name, or rename the file");
+    EXPECT_EQ(std::string(e.what()), path +
+                                         ": the kernel's file 'vector_add.toml' would take the description's "
+                                         "name; import it with another --name, or rename the file");
   }
   EXPECT_FALSE(fs::exists(out.File("k")));
 }

@@ -15,8 +15,8 @@
 #include <set>
 #include <thread>
 
-#include "cli_runner.h"
 #include "base/default_paths.h"
+#include "cli_runner.h"
 #include "db_test_util.h"
 #include "occupancy/arch_table.h"
 #include "pairwise_sample.h"

@@ -47,8 +47,8 @@ TEST(Docs, TheTutorialsTemplateLoadsAndCompiles) {
   fs::create_directories(dir.File("kernels"));
   std::ofstream(dir.File("kernels/saxpy.cu")) << sources[0];
   std::ofstream(dir.File("kernels/saxpy.toml")) << descriptions[0];
-  const std::string environment = "env -u TUNER_TEMPLATES HOME='" + dir.File("home") + "' XDG_CACHE_HOME='" +
-                                  dir.File("cache") + "'";
+  const std::string environment =
+      "env -u TUNER_TEMPLATES HOME='" + dir.File("home") + "' XDG_CACHE_HOME='" + dir.File("cache") + "'";
   const auto kernels = RunTuner("kernels saxpy --templates '" + dir.File("kernels") + "'", environment);
   ASSERT_EQ(kernels.exit_code, 0) << kernels.err;
   EXPECT_NE(kernels.out.find("20 combinations"), std::string::npos) << kernels.out;  // as the page says

@@ -24,8 +24,8 @@ class Install : public ::testing::Test {
     root_ = fs::temp_directory_path() / ("tuner-install-test-" + std::to_string(getpid()));
     fs::remove_all(root_);
     const fs::path installed = root_ / "installed";
-    const CliResult install =
-        RunCommand("'" CMAKE_COMMAND "' --install '" TUNER_BUILD_DIR "' --prefix '" + installed.string() + "' >/dev/null");
+    const CliResult install = RunCommand("'" CMAKE_COMMAND "' --install '" TUNER_BUILD_DIR "' --prefix '" +
+                                         installed.string() + "' >/dev/null");
     ASSERT_EQ(install.exit_code, 0) << install.err;
     fs::create_directories(Moved().parent_path());
     fs::rename(installed, Moved());

@@ -9,7 +9,6 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "cli_runner.h"
 #include "db_test_util.h"
@@ -26,21 +25,15 @@ using testing::RunTuner;
 
 const std::string kPublished = std::string(TUNER_FIXTURES_DIR) + "/published";
 
-std::string ReadText(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 // `tune NAME --json` of a published fixture, its kernel file copied unchanged beside its description.
 nlohmann::json TunePublished(const std::string& name, TempDir& dir) {
-  for (const char* ending : {".toml", ".cu"})
-    fs::copy_file(kPublished + "/" + name + ending, dir.File(name + ending));
-  const auto r = RunTuner("tune published_" + name + " --json --templates " + dir.File("") + " --db " + dir.File("t.db"),
-                          "XDG_CACHE_HOME=" + dir.File("cache"));
+  for (const char* ending : {".toml", ".cu"}) fs::copy_file(kPublished + "/" + name + ending, dir.File(name + ending));
+  const auto r =
+      RunTuner("tune published_" + name + " --json --templates " + dir.File("") + " --db " + dir.File("t.db"),
+               "XDG_CACHE_HOME=" + dir.File("cache"));
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(ReadText(dir.File(name + ".cu")), ReadText(kPublished + "/" + name + ".cu"));  // never edited
+  EXPECT_EQ(db::testing::ReadBytes(dir.File(name + ".cu")),
+            db::testing::ReadBytes(kPublished + "/" + name + ".cu"));  // never edited
   return nlohmann::json::parse(r.out);
 }
 
@@ -114,6 +107,7 @@ struct Tuned {
   int exit_code = 0;
   std::string err;
   std::map<int, nlohmann::json> by_variant;
+  nlohmann::json candidates = nlohmann::json::array();
 };
 
 Tuned Tune(const std::string& name, const std::string& description, const std::string& source,
@@ -121,13 +115,13 @@ Tuned Tune(const std::string& name, const std::string& description, const std::s
   TempDir dir;
   std::ofstream(dir.File(name + ".toml")) << description;
   std::ofstream(dir.File(name + ".cu")) << source;
-  const auto r = RunTuner("tune " + name + " --json --templates " + dir.File("") + " --db " + dir.File("t.db") +
-                              options,
-                          "XDG_CACHE_HOME=" + dir.File("cache"));
+  const auto r =
+      RunTuner("tune " + name + " --json --templates " + dir.File("") + " --db " + dir.File("t.db") + options,
+               "XDG_CACHE_HOME=" + dir.File("cache"));
   Tuned tuned{r.exit_code, r.err, {}};
   const auto doc = nlohmann::json::parse(r.out, nullptr, false);
-  if (!doc.is_discarded() && doc.contains("candidates"))
-    for (const auto& c : doc.at("candidates")) tuned.by_variant[c["params"]["VARIANT"]] = c;
+  if (!doc.is_discarded() && doc.contains("candidates")) tuned.candidates = doc.at("candidates");
+  for (const auto& c : tuned.candidates) tuned.by_variant[c["params"]["VARIANT"]] = c;
   return tuned;
 }
 
@@ -146,8 +140,7 @@ TEST(PublishedKernels, AnArgumentOfAnotherSizeThanTheKernelsParameterIsRefusedBy
       Replaced(kReluDescription, "name = \"n\"\ntype = \"int\"", "name = \"n\"\ntype = \"int64\"");
   const Tuned tuned = Tune("relu", description, kReluSource);
   EXPECT_NE(tuned.exit_code, 0);
-  EXPECT_NE(tuned.err.find("argument 3 'n' (int64, 8 bytes) does not fit the kernel"), std::string::npos)
-      << tuned.err;
+  EXPECT_NE(tuned.err.find("argument 3 'n' (int64, 8 bytes) does not fit the kernel"), std::string::npos) << tuned.err;
   EXPECT_EQ(tuned.err.find(".cpp:"), std::string::npos) << tuned.err;  // no place in the tool's own source
 }
 
@@ -219,24 +212,20 @@ output_depends_on = ["STEPS"]
 bytes = "8 * N"
 )toml";
 
-std::map<std::string, std::string> StatusByConfiguration(const std::string& name, const std::string& description,
-                                                         const std::string& source) {
-  TempDir dir;
-  std::ofstream(dir.File(name + ".toml")) << description;
-  std::ofstream(dir.File(name + ".cu")) << source;
-  const auto r = RunTuner("tune " + name + " --json --templates " + dir.File("") + " --db " + dir.File("t.db"),
-                          "XDG_CACHE_HOME=" + dir.File("cache"));
-  EXPECT_EQ(r.exit_code, 0) << r.err;
+// Each candidate's status by its configuration, from `tune --json`.
+std::map<std::string, std::string> StatusByConfiguration(const std::string& description) {
+  const Tuned tuned = Tune("steps", description, kStepsSource);
+  EXPECT_EQ(tuned.exit_code, 0) << tuned.err;
   std::map<std::string, std::string> status;
-  for (const auto& c : nlohmann::json::parse(r.out).at("candidates"))
-    status["STEPS=" + c["params"]["STEPS"].dump() + " VARIANT=" + c["params"]["VARIANT"].dump() + " BLOCK=" +
-           c["params"]["BLOCK"].dump()] = c["status"];
+  for (const auto& c : tuned.candidates)
+    status["STEPS=" + c["params"]["STEPS"].dump() + " VARIANT=" + c["params"]["VARIANT"].dump() +
+           " BLOCK=" + c["params"]["BLOCK"].dump()] = c["status"];
   return status;
 }
 
 TEST(PublishedKernels, AnOutputThatFollowsAParameterIsCheckedAgainstTheReferenceOfItsValue) {
   TUNER_GPU_TEST(1);
-  const auto status = StatusByConfiguration("steps", kStepsDescription, kStepsSource);
+  const auto status = StatusByConfiguration(kStepsDescription);
   ASSERT_EQ(status.size(), 12u);
   for (const auto& [configuration, verdict] : status)
     EXPECT_EQ(verdict, configuration.find("VARIANT=1") != std::string::npos ? "wrong_result" : "ok") << configuration;
@@ -244,8 +233,7 @@ TEST(PublishedKernels, AnOutputThatFollowsAParameterIsCheckedAgainstTheReference
 
 TEST(PublishedKernels, WithoutSayingSoEveryOtherValueDiffersFromTheReference) {
   TUNER_GPU_TEST(1);
-  const auto status = StatusByConfiguration(
-      "steps", Replaced(kStepsDescription, "output_depends_on = [\"STEPS\"]\n", ""), kStepsSource);
+  const auto status = StatusByConfiguration(Replaced(kStepsDescription, "output_depends_on = [\"STEPS\"]\n", ""));
   ASSERT_EQ(status.size(), 12u);
   for (const auto& [configuration, verdict] : status) {
     const bool right = configuration.find("STEPS=1 VARIANT=0") != std::string::npos;
@@ -258,8 +246,8 @@ TEST(PublishedKernels, AReferenceThatHangsIsStoppedAtItsLimitWithAMessageNamingI
   const std::string source = std::string(kReluSource) +
                              "extern \"C\" __global__ void relu_hang(float* out, const float* in, int n) {\n"
                              "  while (*(volatile const float*)in == *(volatile const float*)in) {}  // never NaN\n}\n";
-  const std::string description =
-      Replaced(kReluDescription, "reference = \"own_configuration\"\nparams = { VARIANT = 0 }", "kernel = \"relu_hang\"");
+  const std::string description = Replaced(
+      kReluDescription, "reference = \"own_configuration\"\nparams = { VARIANT = 0 }", "kernel = \"relu_hang\"");
   const auto start = std::chrono::steady_clock::now();
   const Tuned tuned = Tune("relu", description, source, " --reference-timeout 3");
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 60);

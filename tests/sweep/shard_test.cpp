@@ -9,9 +9,9 @@
 #include <algorithm>
 #include <set>
 
+#include "base/errors.h"
 #include "cli_runner.h"
 #include "common/content_hash.h"
-#include "base/errors.h"
 #include "db/query/store.h"
 #include "db_test_util.h"
 #include "sweep/leader_summary.h"

@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "cli_runner.h"
 #include "base/errors.h"
+#include "cli_runner.h"
 #include "db_test_util.h"
 #include "expression/expression.h"
 

@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "app/cli.h"
 #include "app/command_options.h"
@@ -48,11 +48,13 @@ int RunCheck(int argc, char** argv) {
   po::options_description options("Options");
   AddJsonOption(options);
   po::variables_map vm;
-  if (!Parse(argc, argv,
-             {"db check", "tuner db check [--db PATH] [--json]",
-              "Run SQLite's full integrity check and the foreign-key check, and compare best_per_gpu with a ranking of\n"
-              "every measurement. Exit 4 when the database is bad.", ""},
-             options, {}, &vm))
+  if (!Parse(
+          argc, argv,
+          {"db check", "tuner db check [--db PATH] [--json]",
+           "Run SQLite's full integrity check and the foreign-key check, and compare best_per_gpu with a ranking of\n"
+           "every measurement. Exit 4 when the database is bad.",
+           ""},
+          options, {}, &vm))
     return kExitOk;
   db::Store store = db::Store::Open(DatabasePath(vm), db::OpenMode::kReadOnly);
   const std::vector<std::string> problems = store.FullCheck();

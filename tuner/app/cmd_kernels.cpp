@@ -61,7 +61,8 @@ int RunKernels(int argc, char** argv) {
   else
     for (const TemplateSpec& t : library.templates) shown.push_back(&t);
   for (const std::string& error : library.errors) std::cerr << "warning: " << error << "\n";
-  if (library.templates.empty() && library.errors.empty()) throw std::runtime_error(NoTemplatesMessage(library.searched));
+  if (library.templates.empty() && library.errors.empty())
+    throw std::runtime_error(NoTemplatesMessage(library.searched));
   if (JsonOutput(vm)) {
     nlohmann::json doc = {{"templates", nlohmann::json::array()}, {"errors", library.errors}};
     for (const TemplateSpec* t : shown) doc["templates"].push_back(ToJson(*t));

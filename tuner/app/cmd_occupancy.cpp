@@ -13,10 +13,10 @@
 #include "app/target_device.h"
 #include "base/errors.h"
 #include "common/option_values.h"
+#include "explore/template_resources.h"
 #include "occupancy/occupancy.h"
 #include "occupancy/occupancy_curve.h"
 #include "occupancy/occupancy_output.h"
-#include "explore/template_resources.h"
 #include "template/template_library.h"
 
 namespace tuner {
@@ -94,7 +94,8 @@ po::options_description MakeOptions() {
       "a kernel template: threads, registers and shared memory from its cubin")(
       "param", po::value<std::vector<std::string>>()->value_name("NAME=VALUE")->composing(),
       "with --kernel: NAME=VALUE, a declared value or its label (others: first value)");
-  AddSizeOption(options, "with --kernel: problem size, e.g. 4096x4096x4096; omitted sizes take the template's defaults");
+  AddSizeOption(options,
+                "with --kernel: problem size, e.g. 4096x4096x4096; omitted sizes take the template's defaults");
   AddTemplatesOption(options);
   AddJsonOption(options);
   po::options_description device(

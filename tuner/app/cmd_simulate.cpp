@@ -77,8 +77,8 @@ SimulateOptions ReadOptions(const po::variables_map& vm) {
   o.strategy.seed = SeedOption(vm);
   o.warm_start = vm.count("warm-start") > 0;
   if (vm.count("orders")) o.orders_path = vm["orders"].as<std::string>();
-  o.tolerance = ParseWholeNumber("within", vm["within"].as<std::string>(), 0, 100,
-                                 "a percentage above the optimum") / 100.0;
+  o.tolerance =
+      ParseWholeNumber("within", vm["within"].as<std::string>(), 0, 100, "a percentage above the optimum") / 100.0;
   return o;
 }
 
@@ -135,8 +135,10 @@ std::vector<StrategySummary> SimulateSweep(const StoredSweep& sweep, const Simul
     StrategyOptions options = o.strategy;
     options.name = name;
     ReplayShape shape;
-    if (name == kAutoStrategy && choice->strategy == "brute_force") options.name = "brute_force";
-    else if (name == kAutoStrategy) AsAutoSearches(sweep.landscape, options, shape);
+    if (name == kAutoStrategy && choice->strategy == "brute_force")
+      options.name = "brute_force";
+    else if (name == kAutoStrategy)
+      AsAutoSearches(sweep.landscape, options, shape);
     summaries.push_back(SimulateStrategy(sweep.landscape, options, o.runs, o.tolerance, run_done, {}, shape));
     summaries.back().strategy = name;
     if (!warm || options.name == "brute_force") continue;

@@ -2,9 +2,9 @@
 
 #include <climits>
 
+#include "base/default_paths.h"
 #include "base/errors.h"
 #include "common/option_values.h"
-#include "base/default_paths.h"
 #include "template/problem_size.h"
 
 namespace tuner {

@@ -51,8 +51,9 @@ void AddSweepOptions(po::options_description& options) {
       "timeout-floor", po::value<std::string>()->value_name("SECONDS")->default_value("10"),
       "seconds a candidate may always take before it is killed (0.001 to 86400); unset, 10 "
       "until a candidate answered, then shorter where kernels take milliseconds")(
-      "reference-timeout", po::value<std::string>()->value_name("SECONDS")->default_value(
-                               std::to_string(static_cast<int>(kReferenceTimeoutS))),
+      "reference-timeout",
+      po::value<std::string>()->value_name("SECONDS")->default_value(
+          std::to_string(static_cast<int>(kReferenceTimeoutS))),
       "seconds the reference kernel may run before it is stopped and the sweep ends saying so (0.001 to 86400)")(
       "counters", po::value<std::string>()->value_name("WHICH")->default_value("winner"),
       "hardware counters after timing: winner (the winner, the runners-up and the winner's one-parameter "
@@ -81,8 +82,7 @@ StrategyOptions ReadStrategy(const po::variables_map& vm) {
 // --warm-start auto|off.
 bool ReadWarmStart(const po::variables_map& vm) {
   const std::string value = vm["warm-start"].as<std::string>();
-  if (value != "auto" && value != "off")
-    throw UsageError("--warm-start " + Quoted(value) + ": expected auto or off");
+  if (value != "auto" && value != "off") throw UsageError("--warm-start " + Quoted(value) + ": expected auto or off");
   return value == "auto";
 }
 

@@ -21,8 +21,7 @@ namespace {
 bool Collect(int fd, std::chrono::steady_clock::time_point deadline, std::size_t max_bytes, std::string& output) {
   char buffer[65536];
   for (;;) {
-    const auto left =
-        std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
     if (left <= 0) return false;
     pollfd ready{fd, POLLIN, 0};
     if (poll(&ready, 1, static_cast<int>(std::min<long long>(left, 1000))) <= 0) continue;
@@ -64,9 +63,9 @@ CommandResult RunCommand(const std::vector<std::string>& argv, double timeout_s,
     result.output = "cannot start " + argv[0] + ": " + std::strerror(error);
     return result;
   }
-  const auto deadline = std::chrono::steady_clock::now() +
-                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                            std::chrono::duration<double>(timeout_s));
+  const auto deadline =
+      std::chrono::steady_clock::now() +
+      std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(timeout_s));
   if (!Collect(out[0], deadline, max_output_bytes, result.output)) {
     result.timed_out = true;
     kill(-pid, SIGKILL);  // the program and whatever it started (nvcc's cicc and ptxas)

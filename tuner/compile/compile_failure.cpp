@@ -83,7 +83,8 @@ std::string CompileFailureReason(const std::string& log, const std::string& sour
   }
   const long long smem = StaticSharedBytes(log);
   if (smem > kStaticSharedLimitBytes)
-    return "compile: static shared memory over the 48 KiB limit: " + std::to_string(smem) + " bytes of __shared__ arrays";
+    return "compile: static shared memory over the 48 KiB limit: " + std::to_string(smem) +
+           " bytes of __shared__ arrays";
   const auto tool = std::find_if(lines.begin(), lines.end(), IsToolError);
   if (tool != lines.end()) return "compile: " + ToolErrorReason(Trimmed(*tool));
   if (lines.empty()) return "compile: NVRTC failed without a log";

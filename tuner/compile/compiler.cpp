@@ -131,8 +131,9 @@ CompileResult CompileOnce(const TemplateSpec& spec, const ParamValues& params, c
   }
   const std::string nvcc = FindNvcc();
   if (nvcc.empty()) {
-    CompileResult result = spec.compiler == CompilerChoice::kNvcc ? CompileResult{}
-                                                                   : CompileWithNvrtc(spec, name_expression, options, arch);
+    CompileResult result = spec.compiler == CompilerChoice::kNvcc
+                               ? CompileResult{}
+                               : CompileWithNvrtc(spec, name_expression, options, arch);
     result.log += "\n" + NoNvccAdvice();
     return result;
   }

@@ -6,9 +6,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "base/default_paths.h"
 #include "common/content_hash.h"
 #include "common/whole_file.h"
-#include "base/default_paths.h"
 #include "template/pipeline_spec.h"
 
 namespace tuner {

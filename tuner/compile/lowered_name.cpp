@@ -58,8 +58,8 @@ std::vector<std::string> PtxasEntryNames(const std::string& log) {
 std::string ComparableName(const std::string& name) {
   std::string text = WithoutReturnType(WithoutParameters(name));
   text = std::regex_replace(text, std::regex(R"(\s+)"), "");
-  text = std::regex_replace(text, std::regex(R"(\((?:unsigned|signed|int|long|short|char|bool|size_t)+\)(?=-?\d))"),
-                            "");
+  text =
+      std::regex_replace(text, std::regex(R"(\((?:unsigned|signed|int|long|short|char|bool|size_t)+\)(?=-?\d))"), "");
   text = std::regex_replace(text, std::regex(R"((\d)(?:[uU](?:ll|LL|l|L)?|(?:ll|LL|l|L)[uU]?)(?![\w]))"), "$1");
   return text;
 }

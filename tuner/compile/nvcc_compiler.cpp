@@ -1,13 +1,12 @@
 #include "compile/nvcc_compiler.h"
 
-#include <stdlib.h>
-
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "common/run_command.h"
+#include "common/scratch_folder.h"
 #include "compile/lowered_name.h"
 
 namespace tuner {
@@ -19,35 +18,13 @@ namespace {
 // nvcc that runs longer has hung: no candidate of the shipped spaces takes a tenth of it.
 constexpr double kNvccTimeoutS = 900;
 
-// A folder of its own for one compile, removed whatever happens.
-class ScratchFolder {
- public:
-  ScratchFolder() {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/tuner-nvcc-XXXXXX";
-    if (!mkdtemp(pattern.data())) throw std::runtime_error("cannot create a folder for nvcc under " + pattern);
-    path_ = pattern;
-  }
-  ~ScratchFolder() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  ScratchFolder(const ScratchFolder&) = delete;
-  ScratchFolder& operator=(const ScratchFolder&) = delete;
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
 // The source as the project has it, its messages naming the project's file and lines, and after it
 // a reference to the kernel, which instantiates a template's configuration as a launch would.
 std::string Wrapped(const TemplateSpec& spec, const std::string& name_expression) {
   std::ostringstream text;
   text << "#line 1 \"" << spec.source_path << "\"\n"
        << spec.source_text << "\n#line 1 \"" << spec.name << " (the description's kernel)\"\n"
-       << "[[maybe_unused]] static const void* const tuner_entry_point_ = (const void*)(" << name_expression
-       << ");\n";
+       << "[[maybe_unused]] static const void* const tuner_entry_point_ = (const void*)(" << name_expression << ");\n";
   return text.str();
 }
 
@@ -71,7 +48,7 @@ CompileResult CompileWithNvcc(const TemplateSpec& spec, const std::string& name_
                               const std::vector<std::string>& options, const std::string& nvcc) {
   const auto start = std::chrono::steady_clock::now();
   CompileResult result;
-  ScratchFolder scratch;
+  const ScratchFolder scratch("tuner-nvcc");
   const fs::path source = scratch.path() / (fs::path(spec.source_path).stem().string() + ".cu");
   const fs::path cubin = scratch.path() / "candidate.cubin";
   std::ofstream(source, std::ios::binary) << Wrapped(spec, name_expression);

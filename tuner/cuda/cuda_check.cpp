@@ -6,8 +6,8 @@ void ThrowCudaError(cudaError_t code, const char* call, const char* file, int li
   // The file's name without the folder it was built in, which is nobody's business at run time.
   const std::string path = file;
   const std::string name = path.substr(path.find_last_of('/') + 1);
-  throw CudaError(code,
-                  std::string(call) + " failed at " + name + ":" + std::to_string(line) + ": " + DescribeCudaError(code));
+  throw CudaError(
+      code, std::string(call) + " failed at " + name + ":" + std::to_string(line) + ": " + DescribeCudaError(code));
 }
 
 bool IsStickyError(cudaError_t code) {

@@ -18,8 +18,7 @@ std::string ToolkitIncludeDir(const std::vector<std::string>& toolkit_dirs);
 // The folders NVRTC searches for the toolkit's headers, as nvcc would: the include folder of the
 // first toolkit that has one, and its CCCL folder (include/cccl, CUDA 13) when it exists; else the
 // headers beside the loaded libnvrtc (`nvrtc_dir/../include`, as NVIDIA's wheels lay them out).
-std::vector<std::string> ToolkitIncludeDirs(const std::vector<std::string>& toolkit_dirs,
-                                            const std::string& nvrtc_dir);
+std::vector<std::string> ToolkitIncludeDirs(const std::vector<std::string>& toolkit_dirs, const std::string& nvrtc_dir);
 
 // The folder of the libnvrtc this process loaded; "" when it cannot be told.
 std::string LoadedNvrtcDir();

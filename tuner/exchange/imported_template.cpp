@@ -1,15 +1,13 @@
 #include "exchange/imported_template.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <filesystem>
 
 #include "base/errors.h"
 #include "common/input_file.h"
 #include "common/option_values.h"
+#include "common/scratch_folder.h"
 #include "common/whole_file.h"
-#include "base/random_hex.h"
 #include "template/search_space.h"
 #include "template/source_headers.h"
 #include "template/template_spec.h"
@@ -94,25 +92,6 @@ void WriteAll(const std::vector<PlannedFile>& files, const fs::path& folder) {
   }
 }
 
-// A folder of its own under the system's temporary folder, removed with it.
-class StagingFolder {
- public:
-  StagingFolder()
-      : path_(fs::temp_directory_path() / ("tuner-import-" + std::to_string(getpid()) + "-" + RandomHex(4))) {
-    fs::create_directories(path_);
-  }
-  ~StagingFolder() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  StagingFolder(const StagingFolder&) = delete;
-  StagingFolder& operator=(const StagingFolder&) = delete;
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
 }  // namespace
 
 WrittenTemplate WriteImportedTemplate(const ImportedTemplate& imported, const std::string& folder,
@@ -120,7 +99,7 @@ WrittenTemplate WriteImportedTemplate(const ImportedTemplate& imported, const st
   std::error_code error;
   if (fs::exists(folder, error) && !fs::is_directory(folder, error))
     throw UsageError("--output " + Quoted(folder) + ": is a file; give a folder");
-  const StagingFolder staging;
+  const ScratchFolder staging("tuner-import");
   for (const PlannedFile& file : PlanFiles(imported, staging.path())) WriteWholeFile(file.path.string(), file.contents);
   WrittenTemplate written;
   try {

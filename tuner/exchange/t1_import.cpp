@@ -200,7 +200,8 @@ class Importer {
 
   // Before anything is read: a misspelt key would otherwise drop what it holds without a word.
   void RefuseUnknownKeys(const json& space) const {
-    if (const json* general = r_.Find(root_, "General")) RefuseUnknownT1Keys(*general, T1Object::kGeneral, path_, "General");
+    if (const json* general = r_.Find(root_, "General"))
+      RefuseUnknownT1Keys(*general, T1Object::kGeneral, path_, "General");
     RefuseUnknownT1Keys(space, T1Object::kConfigurationSpace, path_, "ConfigurationSpace");
     RefuseUnknownT1Keys(*kernel_, T1Object::kKernelSpecification, path_, "KernelSpecification");
     for (const char* key : {"LocalSize", "GlobalSize"})
@@ -221,7 +222,8 @@ class Importer {
     const std::string field = "KernelSpecification";
     const std::string language = r_.String(r_.Required(*kernel_, field, "Language"), field + ".Language");
     if (language != "CUDA" && language != "OpenCL")
-      r_.Fail(field + ".Language", Quoted(language) + ": tuner compiles CUDA kernels, and OpenCL ones through a header");
+      r_.Fail(field + ".Language",
+              Quoted(language) + ": tuner compiles CUDA kernels, and OpenCL ones through a header");
     kernel_name_ = r_.String(r_.Required(*kernel_, field, "KernelName"), field + ".KernelName");
     ReadKernelFile();
     ReadCompilerOptions();
@@ -254,8 +256,7 @@ class Importer {
       return;
     }
     const std::string file = r_.String(r_.Required(*kernel_, "KernelSpecification", "KernelFile"), field);
-    imported_.source_path =
-        ResolveInsideFolder(path_, field, file, "give the kernel to use with --kernel-file FILE");
+    imported_.source_path = ResolveInsideFolder(path_, field, file, "give the kernel to use with --kernel-file FILE");
     imported_.source_file_name = FileName(file, field);
   }
 
@@ -299,7 +300,8 @@ class Importer {
     const bool plain = !name.empty() && std::none_of(name.begin(), name.end(), [](char c) {
       return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
     });
-    if (!plain) r_.Fail(field, Quoted(path) + " is not a file name tuner can copy (a quote, a backslash or a control character)");
+    if (!plain)
+      r_.Fail(field, Quoted(path) + " is not a file name tuner can copy (a quote, a backslash or a control character)");
     return name;
   }
 
@@ -726,7 +728,8 @@ class Importer {
     for (const auto& [name, value] : reference_)
       params += (params.empty() ? "" : ", ") + name + " = " + std::to_string(value);
     std::string check = "\n[check]\nreference = \"own_configuration\"\nparams = { " + params + " }\n";
-    if (!given_.output_depends_on.empty()) check += "output_depends_on = " + TomlStrings(given_.output_depends_on) + "\n";
+    if (!given_.output_depends_on.empty())
+      check += "output_depends_on = " + TomlStrings(given_.output_depends_on) + "\n";
     // Half-precision and fp8 outputs round far beyond allclose's 1e-5: tuner's default for their type.
     if (std::any_of(args_.begin(), args_.end(),
                     [](const Argument& a) { return a.output && Element(*ElementTypeNamed(a.type)).epsilon > 0x1p-23; }))

@@ -149,8 +149,7 @@ void GpuSession::GuardReferences() {
 void GpuSession::ActivateGroup(const std::string& group) {
   if (group == active_group_) return;
   const auto found = group_references_.find(group);
-  if (found == group_references_.end())
-    throw std::runtime_error("no reference has run for the candidates of " + group);
+  if (found == group_references_.end()) throw std::runtime_error("no reference has run for the candidates of " + group);
   for (auto& [name, buffer] : buffers_) {
     if (!buffer.decl.output) continue;
     buffer.reference = found->second.at(name);
@@ -280,9 +279,8 @@ void GpuSession::CopySymbols(cudaLibrary_t library) {
     TUNER_CUDA_CHECK(found);
     const std::string& contents = buffers_.at(symbol.from).initial;
     if (contents.size() > bytes)
-      throw std::runtime_error(described + ": argument '" + symbol.from + "' holds " +
-                               std::to_string(contents.size()) + " bytes and the variable " +
-                               std::to_string(bytes) + "; make them the same size");
+      throw std::runtime_error(described + ": argument '" + symbol.from + "' holds " + std::to_string(contents.size()) +
+                               " bytes and the variable " + std::to_string(bytes) + "; make them the same size");
     TUNER_CUDA_CHECK(cudaMemcpy(address, contents.data(), std::min(bytes, contents.size()), cudaMemcpyHostToDevice));
   }
 }
@@ -329,7 +327,8 @@ std::function<double()> GpuSession::ModeSampler(const ReadyLaunch& ready, int& l
 double GpuSession::BackToBackLaunchMs(const ReadyLaunch& ready) {
   constexpr int kMostLaunches = 1 << 15;
   for (int n = 1;; n *= 8) {
-    const LaunchBatch batch(TimingMode::kBackToBack, n, [&ready](cudaStream_t stream) { return Launch(ready, stream); });
+    const LaunchBatch batch(TimingMode::kBackToBack, n,
+                            [&ready](cudaStream_t stream) { return Launch(ready, stream); });
     const double ms = EventMs([&] { batch.Enqueue(); });
     if (ms >= kCalibrationMs || n >= kMostLaunches) return ms / n;
   }
@@ -390,8 +389,7 @@ MeasureReply GpuSession::Measure(const MeasureRequest& request) {
   reply.regs_per_thread = attributes.numRegs;
   reply.static_smem_bytes = static_cast<long long>(attributes.sharedSizeBytes);
   if (blocks_per_sm == 0)
-    return Judged(reply, CandidateStatus::kInvalid,
-                  "the runtime reports 0 blocks per SM for this kernel and block");
+    return Judged(reply, CandidateStatus::kInvalid, "the runtime reports 0 blocks per SM for this kernel and block");
   if (launch.pipeline.enabled) return MeasurePipeline(request, loaded, std::move(reply));
   PrepareOutputs(true);
   const ReadyLaunch ready = MakeReady(loaded.kernel, launch);

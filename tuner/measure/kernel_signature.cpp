@@ -34,16 +34,16 @@ std::string SignatureMismatch(const std::vector<std::size_t>& param_bytes, const
   const std::string kernel = "the kernel";
   for (std::size_t i = 0; i < args.size() && i < param_bytes.size(); ++i)
     if (ArgBytes(args[i]) != param_bytes[i])
-      return Described(args[i], i) + " does not fit " + kernel + ", whose parameter " + std::to_string(i + 1) +
-             " is " + std::to_string(param_bytes[i]) + " bytes: give [[arg]] '" + args[i].name +
-             "' the parameter's type";
+      return Described(args[i], i) + " does not fit " + kernel + ", whose parameter " + std::to_string(i + 1) + " is " +
+             std::to_string(param_bytes[i]) + " bytes: give [[arg]] '" + args[i].name + "' the parameter's type";
   if (args.size() > param_bytes.size())
     return Described(args[param_bytes.size()], param_bytes.size()) + " is one more than " + kernel + " takes (" +
-           std::to_string(param_bytes.size()) + " parameters): the [[arg]] tables list the kernel's parameters in order";
+           std::to_string(param_bytes.size()) +
+           " parameters): the [[arg]] tables list the kernel's parameters in order";
   if (args.size() < param_bytes.size())
     return kernel + " takes " + std::to_string(param_bytes.size()) + " parameters and the description gives " +
-           std::to_string(args.size()) + ": add an [[arg]] for parameter " + std::to_string(args.size() + 1) +
-           " (" + std::to_string(param_bytes[args.size()]) + " bytes)";
+           std::to_string(args.size()) + ": add an [[arg]] for parameter " + std::to_string(args.size() + 1) + " (" +
+           std::to_string(param_bytes[args.size()]) + " bytes)";
   return "";
 }
 

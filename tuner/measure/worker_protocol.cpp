@@ -33,9 +33,9 @@ void Read(const json& j, SymbolSpec& s) {
 }
 
 json Write(const BufferDecl& b) {
-  return {{"name", b.name},        {"type", static_cast<int>(b.type)},
-          {"count", b.count},      {"init", static_cast<int>(b.init)},
-          {"output", b.output},    {"file", b.file},
+  return {{"name", b.name},         {"type", static_cast<int>(b.type)},
+          {"count", b.count},       {"init", static_cast<int>(b.init)},
+          {"output", b.output},     {"file", b.file},
           {"expected", b.expected}, {"accumulate", b.accumulate}};
 }
 void Read(const json& j, BufferDecl& b) {
@@ -104,8 +104,8 @@ void Read(const json& j, KernelLaunch& l) {
 }
 
 json Write(const SampleStats& s) {
-  return {{"median", s.median}, {"min", s.min}, {"max", s.max}, {"spread", s.spread}, {"count", s.count},
-          {"launches_per_sample", s.launches_per_sample}};
+  return {{"median", s.median}, {"min", s.min},     {"max", s.max},
+          {"spread", s.spread}, {"count", s.count}, {"launches_per_sample", s.launches_per_sample}};
 }
 void Read(const json& j, SampleStats& s) {
   s.median = j.at("median");

@@ -148,7 +148,7 @@ struct SetupRequest {
   // How every candidate of the session is timed. The supervisor sends back_to_back or graph only
   // for a template whose launches can repeat with nothing between them (template/timing_choice.h).
   TimingMode timing = TimingMode::kIsolated;
-  int batch_launches = 0;  // back_to_back and graph: the launches of a sample (0: about 1 ms of them)
+  int batch_launches = 0;       // back_to_back and graph: the launches of a sample (0: about 1 ms of them)
   std::string reference_label;  // for messages: "the reference kernel k_ref (VARIANT=0)"
   std::string reference_group;  // the reference's values of [check] output_depends_on ("" when none)
 };
@@ -182,8 +182,8 @@ struct MeasureRequest {
   static constexpr const char* kOp = "measure";
   using Reply = MeasureReply;
   KernelLaunch launch;
-  double best_ms = 0;          // the best median so far (0: none): a far slower candidate gets few samples
-  bool estimate_only = false;  // one timed launch: the first pass of a two-pass sweep
+  double best_ms = 0;           // the best median so far (0: none): a far slower candidate gets few samples
+  bool estimate_only = false;   // one timed launch: the first pass of a two-pass sweep
   std::string reference_group;  // the reference (ReferenceRequest::group) its output is checked against
 };
 
@@ -225,8 +225,8 @@ struct ProfileRequest {
   std::vector<ProfileCandidate> candidates;
 };
 
-using WorkerRequest = std::variant<SetupRequest, ReferenceRequest, WarmUpRequest, CopyBandwidthRequest, MeasureRequest, InterleaveRequest,
-                                   PipelineStagesRequest, PrepareProfilerRequest, ProfileRequest>;
+using WorkerRequest = std::variant<SetupRequest, ReferenceRequest, WarmUpRequest, CopyBandwidthRequest, MeasureRequest,
+                                   InterleaveRequest, PipelineStagesRequest, PrepareProfilerRequest, ProfileRequest>;
 using WorkerReplyBody = std::variant<Done, CopyBandwidthReply, MeasureReply, InterleaveReply, StageTimes, ProfileReply>;
 
 // A reply as the supervisor reads it: the body when the worker did the request, else the worker's

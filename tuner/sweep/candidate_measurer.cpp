@@ -6,9 +6,8 @@
 
 namespace tuner {
 
-CandidateMeasurer::CandidateMeasurer(WorkerClient& worker, CandidatePipeline& pipeline,
-                                     const CandidateRecords& records, const SweepStop& stop, Commit commit,
-                                     double timeout_floor_s, bool tightens)
+CandidateMeasurer::CandidateMeasurer(WorkerClient& worker, CandidatePipeline& pipeline, const CandidateRecords& records,
+                                     const SweepStop& stop, Commit commit, double timeout_floor_s, bool tightens)
     : worker_(worker),
       pipeline_(pipeline),
       records_(records),
@@ -25,15 +24,15 @@ std::optional<db::MeasurementRecord> CandidateMeasurer::Measure(const Compiled& 
     db::MeasurementRecord& record = *measured;
     record.worker_kills = kills;  // kept when the retry passes: the earlier kill stays on record
     if (!KillsWorker(record.status)) {
-      if (kills > 0 && IsOk(record.status))
-        record.reason = "passed after killing its worker once; " + record.reason;
+      if (kills > 0 && IsOk(record.status)) record.reason = "passed after killing its worker once; " + record.reason;
       return measured;
     }
     record.worker_kills = ++kills;
     if (record.status == CandidateStatus::kTimeout && kills < kMaxWorkerKills && HangWasTheCandidates()) {
       record.worker_kills = kMaxWorkerKills;
-      record.reason += " (its worker had answered before and a fresh one set up after it: the hang is the "
-                       "candidate's; not tried again)";
+      record.reason +=
+          " (its worker had answered before and a fresh one set up after it: the hang is the "
+          "candidate's; not tried again)";
       return measured;
     }
     if (stop_.Requested()) return std::nullopt;

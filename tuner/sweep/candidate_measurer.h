@@ -52,8 +52,8 @@ class CandidateMeasurer {
   const SweepStop& stop_;
   Commit commit_;
   CandidateDeadline deadline_;
-  double best_ms_ = 0;           // the best median so far, this run's
-  int answered_by_worker_ = -1;  // WorkerClient::starts() of the worker that answered last
+  double best_ms_ = 0;                  // the best median so far, this run's
+  int answered_by_worker_ = -1;         // WorkerClient::starts() of the worker that answered last
   bool hung_answering_worker_ = false;  // the last request hung a worker that had answered before
   ThrottleCount throttle_;
   std::map<std::string, int> launches_per_sample_;

@@ -109,16 +109,14 @@ ReferenceRequest CandidatePipeline::ReferenceFor(const ParamValues& candidate) {
   const std::string configuration = params.empty() ? "" : " (" + DescribeParams(params) + ")";
   const CandidateArch target = ArchOfCandidate(spec_, vars, arch_);
   if (!target.invalid_reason.empty())
-    throw std::runtime_error("the reference configuration of " + spec_.name + configuration +
-                             " cannot run here: it " + target.invalid_reason +
-                             "; list a configuration every GPU runs first");
+    throw std::runtime_error("the reference configuration of " + spec_.name + configuration + " cannot run here: it " +
+                             target.invalid_reason + "; list a configuration every GPU runs first");
   const CachedCompile compiled = compiler_.Compile(threads_, spec_, params, spec_.check.kernel, target.arch);
   if (!compiled.result.ok) {
     const std::string reason = CompileFailureReason(compiled.result.log, spec_.source_path), fix = LikelyFix(reason);
     throw std::runtime_error("the reference kernel '" + spec_.check.kernel + "' of " + spec_.name + configuration +
-                             " does not compile, so no candidate" +
-                             (group.empty() ? "" : " of " + group) + " can be checked: " + reason +
-                             (fix.empty() ? "" : "; likely fix: " + fix));
+                             " does not compile, so no candidate" + (group.empty() ? "" : " of " + group) +
+                             " can be checked: " + reason + (fix.empty() ? "" : "; likely fix: " + fix));
   }
   ReferenceRequest reference;
   reference.group = group;

@@ -58,7 +58,7 @@ class CandidatePipeline {
   std::string arch_;
   int threads_;
   SweepClock& clock_;
-  ParallelCompiler compiler_;  // one slot per compile thread, and the measuring thread's last
+  ParallelCompiler compiler_;                           // one slot per compile thread, and the measuring thread's last
   std::map<std::string, ReferenceRequest> references_;  // by group, compiled once per sweep
 };
 

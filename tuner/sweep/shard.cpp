@@ -5,10 +5,10 @@
 #include <numeric>
 #include <regex>
 
-#include "common/content_hash.h"
 #include "base/errors.h"
-#include "common/option_values.h"
 #include "base/number_text.h"
+#include "common/content_hash.h"
+#include "common/option_values.h"
 
 namespace tuner {
 
@@ -33,8 +33,7 @@ Shard ParseShard(const std::string& text) {
   std::smatch parts;
   if (!std::regex_match(text, parts, form))
     throw UsageError("--shard " + Quoted(text) + ": expected K/N, this node's share K of N (1 <= K <= N), e.g. 3/8");
-  const Shard shard{*ReadWholeNumber(parts[1])->magnitude,
-                    *ReadWholeNumber(parts[2])->magnitude};  // digits only
+  const Shard shard{*ReadWholeNumber(parts[1])->magnitude, *ReadWholeNumber(parts[2])->magnitude};  // digits only
   if (shard.number > shard.count)
     throw UsageError("--shard " + Quoted(text) + ": share " + parts[1].str() + " of " + parts[2].str() +
                      " does not exist (K runs from 1 to N)");

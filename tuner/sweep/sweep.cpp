@@ -248,9 +248,8 @@ void SweepRun::CompleteEstimate() {
 void SweepRun::StartCompiles() {
   if (compiles_) return;
   compiled_.resize(all_.size());
-  compiles_ = std::make_unique<CompileQueue>(pipeline_.CompileThreads(), [this](std::size_t c, int slot) {
-    compiled_[c] = pipeline_.Compile(all_[c], slot);
-  });
+  compiles_ = std::make_unique<CompileQueue>(
+      pipeline_.CompileThreads(), [this](std::size_t c, int slot) { compiled_[c] = pipeline_.Compile(all_[c], slot); });
 }
 
 // The template's other stored sweeps (other GPU models, other sizes) as a warm start; null when
@@ -441,7 +440,7 @@ void SweepRun::Finish() {
   outcome_.measured = ledger_.records();
   guided_.reset();
   compiles_.reset();  // compiles still under way finish here, after everything measured
-  worker_.Stop();   // the worker ends with the sweep
+  worker_.Stop();     // the worker ends with the sweep
   outcome_.time = time_.Split();
 }
 

@@ -28,25 +28,25 @@
 namespace tuner {
 
 struct SweepOptions {
-  bool force = false;               // measure candidates already stored again
-  std::string worker_executable;    // the tuner binary; "" for this process's own
-  std::string cache_dir;            // compiled kernels; "" for the default
-  std::string command_line;         // stored with the sweep
-  double timeout_floor_s = 10;      // a candidate's deadline until one answered
+  bool force = false;                               // measure candidates already stored again
+  std::string worker_executable;                    // the tuner binary; "" for this process's own
+  std::string cache_dir;                            // compiled kernels; "" for the default
+  std::string command_line;                         // stored with the sweep
+  double timeout_floor_s = 10;                      // a candidate's deadline until one answered
   double reference_timeout_s = kReferenceTimeoutS;  // the reference kernel's deadline
-  bool tighten_deadlines = true;    // then shorter where kernels take milliseconds (false: a floor)
-  int compile_threads = 0;          // 0: one per core
-  ProgressBar* progress = nullptr;  // shared by the sweeps of one command; null: no bar
-  StrategyOptions strategy;         // which candidates, in which order; max_evaluations is the budget;
-                                    // name "auto": chosen by the sweep (sweep/strategy_choice.h)
-  std::string strategy_reason;      // why the command chose strategy.name ("": the user named it)
-  bool warm_start = true;           // a guided strategy starts from the template's other stored sweeps
-  double budget_seconds = 0;        // stop measuring after this long (0: no limit)
-  std::size_t shard = 0;            // of several GPUs of one model, this one measures the candidates
-  std::size_t shards = 1;           // whose index % shards == shard (planned strategies only)
-  LeaderExchange leader_exchange;   // set when shards > 1
-  Shard node_shard;                 // of several nodes (--shard K/N), this one's share (planned strategies only)
-  CounterMode counters = CounterMode::kWinner;    // which candidates get hardware counters after timing
+  bool tighten_deadlines = true;                    // then shorter where kernels take milliseconds (false: a floor)
+  int compile_threads = 0;                          // 0: one per core
+  ProgressBar* progress = nullptr;                  // shared by the sweeps of one command; null: no bar
+  StrategyOptions strategy;                         // which candidates, in which order; max_evaluations is the budget;
+                                                    // name "auto": chosen by the sweep (sweep/strategy_choice.h)
+  std::string strategy_reason;                      // why the command chose strategy.name ("": the user named it)
+  bool warm_start = true;                           // a guided strategy starts from the template's other stored sweeps
+  double budget_seconds = 0;                        // stop measuring after this long (0: no limit)
+  std::size_t shard = 0;                            // of several GPUs of one model, this one measures the candidates
+  std::size_t shards = 1;                           // whose index % shards == shard (planned strategies only)
+  LeaderExchange leader_exchange;                   // set when shards > 1
+  Shard node_shard;  // of several nodes (--shard K/N), this one's share (planned strategies only)
+  CounterMode counters = CounterMode::kWinner;     // which candidates get hardware counters after timing
   db::Objective objective = db::Objective::kTime;  // an energy objective measures every ok candidate's energy
   TimingMode timing = TimingMode::kIsolated;       // how every candidate is timed (template/timing_choice.h)
   int batch_launches = 0;  // back_to_back and graph: launches a sample (--launches-per-sample; 0: about 1 ms)

@@ -105,7 +105,6 @@ WorkerProcess::Reply WorkerClient::Send(const WorkerRequest& request, double tim
   });
 }
 
-
 void WorkerClient::Account(SweepClock::Clock::time_point start, double worker_s) {
   clock_.AddWorkerCall(SweepClock::SecondsSince(start), worker_s);
 }

@@ -77,7 +77,7 @@ class WorkerClient {
   std::string what_;
   std::function<bool()> wants_profiler_;
   double reference_timeout_s_;
-  std::string slow_phase_;  // what the worker is doing that is said after kSlowPhaseNoticeS: "" for nothing
+  std::string slow_phase_;            // what the worker is doing that is said after kSlowPhaseNoticeS: "" for nothing
   std::set<std::string> references_;  // the groups whose reference the running worker has run
   SweepClock& clock_;
   const SweepStop& stop_;

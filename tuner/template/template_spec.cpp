@@ -27,10 +27,10 @@ namespace {
 namespace fs = std::filesystem;
 
 // Keys written before the first table; a table's keys are listed where it is read.
-const std::vector<std::string> kTopLevelKeys = {"name",        "summary", "source",  "kernel",  "replaces_shipped",
+const std::vector<std::string> kTopLevelKeys = {"name",        "summary", "source",  "kernel", "replaces_shipped",
                                                 "constraints", "options", "compiler"};
-const std::vector<std::string> kTables = {"size",  "param", "launch",    "arg",      "symbol",
-                                          "check", "work",  "data_size", "pipeline", "timing", "arch_specific"};
+const std::vector<std::string> kTables = {"size", "param",     "launch",   "arg",    "symbol",       "check",
+                                          "work", "data_size", "pipeline", "timing", "arch_specific"};
 const char* const kOnlySizes = " (only sizes may be used here)";
 const char* const kCheckChoices =
     "name an independent reference kernel of the source (kernel = \"..._reference\"), give expected outputs "
@@ -355,11 +355,10 @@ void ReadCheck(const DescriptionReader& r, const toml::table& root, const Scopes
   const toml::node* node = root.get("check");
   if (!node) r.Fail(&root, "check", std::string("is required: ") + kCheckChoices);
   const toml::table& t = r.Table(*node, "check");
-  r.AllowOnly(
-      t, "check",
-      {"reference", "kernel", "expected", "params", "output_depends_on", "grid", "block", "shared_bytes", "atol", "rtol",
-       "reduction"},
-      kTopLevelKeys);
+  r.AllowOnly(t, "check",
+              {"reference", "kernel", "expected", "params", "output_depends_on", "grid", "block", "shared_bytes",
+               "atol", "rtol", "reduction"},
+              kTopLevelKeys);
   ReadExpected(r, t, spec);
   ReadCheckKernel(r, t, spec);
   ReadCheckParams(r, t, spec);
