@@ -125,17 +125,15 @@ CompileResult CompileOnce(const TemplateSpec& spec, const ParamValues& params, c
                           const std::string& arch) {
   const std::string name_expression = SubstituteParams(entry, params);
   const std::vector<std::string> options = NvrtcOptions(spec, params, arch);
+  CompileResult nvrtc;  // NVRTC's attempt, kept for its log when nvcc is needed and missing
   if (spec.compiler != CompilerChoice::kNvcc) {
-    CompileResult result = CompileWithNvrtc(spec, name_expression, options, arch);
-    if (result.ok || spec.compiler == CompilerChoice::kNvrtc || !NeedsNvcc(result.log)) return result;
+    nvrtc = CompileWithNvrtc(spec, name_expression, options, arch);
+    if (nvrtc.ok || spec.compiler == CompilerChoice::kNvrtc || !NeedsNvcc(nvrtc.log)) return nvrtc;
   }
   const std::string nvcc = FindNvcc();
   if (nvcc.empty()) {
-    CompileResult result = spec.compiler == CompilerChoice::kNvcc
-                               ? CompileResult{}
-                               : CompileWithNvrtc(spec, name_expression, options, arch);
-    result.log += "\n" + NoNvccAdvice();
-    return result;
+    nvrtc.log += "\n" + NoNvccAdvice();
+    return nvrtc;
   }
   return CompileWithNvcc(spec, name_expression, options, nvcc);
 }
