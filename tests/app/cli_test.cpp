@@ -194,7 +194,7 @@ TEST(Cli, KernelsListsTemplatesWithParametersAndSizes) {
   EXPECT_NE(RunTuner("kernels transpose").out.find("TILE: 16 32 64"), std::string::npos);
 }
 
-// Issue 32: a summary with a terminal escape sequence was printed raw, so a template from elsewhere
+// A summary with a terminal escape sequence was printed raw, so a template from elsewhere
 // could rewrite the screen of whoever lists it.
 TEST(Cli, KernelsEscapesControlCharactersOfASummary) {
   db::testing::TempDir dir;

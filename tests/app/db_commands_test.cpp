@@ -119,7 +119,7 @@ std::string WritableByNobody(const TempDir& dir) {
   return folder;
 }
 
-// Issue 18: a results file at 0444 in a folder this user cannot write (a shared or installed
+// A results file at 0444 in a folder this user cannot write (a shared or installed
 // database) works for every reading command, in either journal mode, and is left as it was.
 TEST(DbCommands, EveryReadingCommandWorksOnAFileThisUserCannotWrite) {
   for (const std::string mode : {"delete", "wal"}) {
@@ -158,7 +158,7 @@ TEST(DbCommands, EveryReadingCommandWorksOnAFileThisUserCannotWrite) {
   }
 }
 
-// Issue 18: refused files keep their bytes, gain no side files, and the message is one line.
+// Refused files keep their bytes, gain no side files, and the message is one line.
 TEST(DbCommands, RefusedDatabasesAreLeftAsTheyWere) {
   TempDir dir;
   const std::string good = MakeDatabase(dir, "good.db", "GPU-A", 200);
@@ -189,7 +189,7 @@ TEST(DbCommands, RefusedDatabasesAreLeftAsTheyWere) {
   }
 }
 
-// Issue 32: a name with a newline split the message over two lines.
+// A name with a newline split the message over two lines.
 TEST(DbCommands, MessagesStayOneLineWhateverTheName) {
   TempDir dir;
   const std::string db = MakeDatabase(dir, "x.db", "GPU-A", 3, "user_kernel");
@@ -289,7 +289,7 @@ TEST(DbCommands, BadImportChangesNothing) {
   EXPECT_EQ(RunTuner("db frobnicate").exit_code, 2);
 }
 
-// Issue 32: `-o` naming the database (or a symbolic or hard link to it) destroyed it with exit 0.
+// `-o` naming the database (or a symbolic or hard link to it) destroyed it with exit 0.
 TEST(DbCommands, NoOutputReplacesTheDatabase) {
   TempDir dir;
   const std::string db = MakeDatabase(dir, "x.db", "GPU-A", 3, "user_kernel");  // a kernel with no template
@@ -312,7 +312,7 @@ TEST(DbCommands, NoOutputReplacesTheDatabase) {
   EXPECT_EQ(r.exit_code, 0) << r.err;  // the same command with another output works
 }
 
-// Issue 32: an output that cannot be created ended with exit 1, as if the work had failed.
+// An output that cannot be created ended with exit 1, as if the work had failed.
 TEST(DbCommands, AnOutputThatCannotBeCreatedIsBadUsage) {
   TempDir dir;
   const std::string db = MakeDatabase(dir, "x.db", "GPU-A", 3, "user_kernel");
@@ -326,7 +326,7 @@ TEST(DbCommands, AnOutputThatCannotBeCreatedIsBadUsage) {
   }
 }
 
-// Issue 32: `db import /dev/zero` read one endless line until memory ran out, a folder was imported
+// `db import /dev/zero` read one endless line until memory ran out, a folder was imported
 // as an empty file (exit 0, a new database), and a read error was taken for the end of the file.
 TEST(DbCommands, ImportRefusesWhatIsNotAFileOfLines) {
   TempDir dir;
@@ -350,7 +350,7 @@ TEST(DbCommands, ImportRefusesWhatIsNotAFileOfLines) {
   EXPECT_FALSE(std::filesystem::exists(db));
 }
 
-// Issue 32: simulate's message about sweeps it cannot replay spread over several lines.
+// Simulate's message about sweeps it cannot replay spread over several lines.
 TEST(DbCommands, SimulateNamesSweepsItCannotReplayInOneLine) {
   TempDir dir;
   const std::string db = MakeDatabase(dir, "x.db", "GPU-A", 1, "user_kernel");  // its one candidate is invalid
@@ -360,7 +360,7 @@ TEST(DbCommands, SimulateNamesSweepsItCannotReplayInOneLine) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
-// Issue 32: names from a file or a merged database reached the terminal with their escape sequences.
+// Names from a file or a merged database reached the terminal with their escape sequences.
 TEST(DbCommands, InfoEscapesControlCharacters) {
   TempDir dir;
   const std::string db = MakeDatabase(dir, "x.db", "GPU-\x1b]0;pwned\x07", 1, "k\x1b[2J");
@@ -370,7 +370,7 @@ TEST(DbCommands, InfoEscapesControlCharacters) {
   EXPECT_NE(r.out.find("GPU-\\x1b]0;pwned\\x07"), std::string::npos) << r.out;
 }
 
-// Issue 32: a number out of range showed the JSON library's raw exception.
+// A number out of range showed the JSON library's raw exception.
 TEST(DbCommands, ImportNamesAnOutOfRangeNumberPlainly) {
   TempDir dir;
   db::testing::WriteBytes(dir.File("big.jsonl"), "{\"measurement\": {\"time_ms\": 1e400}}\n");

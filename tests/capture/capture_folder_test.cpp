@@ -85,7 +85,7 @@ TEST_F(CaptureFolderTest, SourceTravelsWithTheHeadersItIncludesFromBesideIt) {
   EXPECT_FALSE(fs::exists(captured / "cuda_fp16.h"));
 }
 
-// Issue 32: a header from above the source's folder is copied inside the capture, never beside it,
+// A header from above the source's folder is copied inside the capture, never beside it,
 // and the include that names it is rewritten to its place there.
 TEST_F(CaptureFolderTest, AHeaderFromAboveTheSourceIsCopiedInsideTheCapture) {
   fs::create_directories(dir_ / "app" / "kernels");

@@ -36,7 +36,7 @@ TEST(WholeFile, AFailureLeavesNothingBehind) {
   EXPECT_EQ(std::distance(fs::directory_iterator(dir.File("")), fs::directory_iterator()), 1);
 }
 
-// Issue 32: the temporary was PATH.tmp-PID, opened following links with O_TRUNC, so a link planted
+// The temporary was PATH.tmp-PID, opened following links with O_TRUNC, so a link planted
 // there made the writer overwrite the file it points to.
 TEST(WholeFile, ALinkPlantedAtTheOldTemporaryNameIsNotFollowed) {
   TempDir dir;
@@ -47,7 +47,7 @@ TEST(WholeFile, ALinkPlantedAtTheOldTemporaryNameIsNotFollowed) {
   EXPECT_EQ(ReadFileText(dir.File("out.html")), "report");
 }
 
-// Issue 32: writing a temporary and renaming it over /dev/null (as root) replaced the device with a
+// Writing a temporary and renaming it over /dev/null (as root) replaced the device with a
 // regular file. A FIFO or character device is written directly and stays what it was.
 TEST(WholeFile, AFifoIsWrittenDirectlyAndStaysAFifo) {
   TempDir dir;

@@ -115,7 +115,7 @@ TEST(CompileFailure, TheLastNonEmptyLineOtherwiseAndNeverAnEmptyReason) {
     EXPECT_GT(CompileFailureReason(log, "/t/k.cu").size(), std::string("compile: ").size()) << log;
 }
 
-// Issue 32: NVRTC quotes lines of every file it reads; only the messages about the template's own
+// NVRTC quotes lines of every file it reads; only the messages about the template's own
 // files are kept, and the log says that the rest was left out.
 TEST(CompileFailure, OnlyMessagesAboutFilesInsideTheTemplatesFolderAreKept) {
   const std::string log =

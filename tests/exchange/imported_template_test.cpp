@@ -76,7 +76,7 @@ TEST(ImportedTemplate, ADescriptionThatDoesNotLoadWritesNothingAndNamesTheDestin
   EXPECT_FALSE(fs::exists(out.File("k")));
 }
 
-// Issue 32: a write that fails half-way (here the header's folder is a file in the destination)
+// A write that fails half-way (here the header's folder is a file in the destination)
 // leaves no partial template: what it wrote is removed, and what was there stays.
 TEST(ImportedTemplate, AFailedWriteLeavesNothingBehind) {
   TempDir in, out;

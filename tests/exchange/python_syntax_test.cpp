@@ -75,7 +75,7 @@ TEST(PythonSyntax, MalformedOrUnsupportedIsNamed) {
   EXPECT_EQ(ErrorOf("a $ b"), "the character '$' is not Python syntax");
 }
 
-// Issue 32: 10,000 `and`s or 5,000 parentheses once overflowed the stack; now a message, as Python's
+// 10,000 `and`s or 5,000 parentheses once overflowed the stack; now a message, as Python's
 // own parser stops at 200 parentheses.
 TEST(PythonSyntax, NestingIsBoundedWithAMessage) {
   const std::string too_deep =

@@ -219,7 +219,7 @@ TEST(T1Import, BadInputNamesTheFileAndTheField) {
   EXPECT_EQ(ImportError(dir.File("broken.json")).find(dir.File("broken.json") + ": not valid JSON: "), 0u);
 }
 
-// Issue 32: what once overflowed the stack, took minutes, or was called unsatisfiable.
+// What once overflowed the stack, took minutes, or was called unsatisfiable.
 TEST(T1Import, HostileOrBrokenValuesAndConditionsGetAMessage) {
   TempDir dir;
   const std::string file = dir.File("vector_add.json");
@@ -255,7 +255,7 @@ TEST(T1Import, HostileOrBrokenValuesAndConditionsGetAMessage) {
             file + ": ConfigurationSpace.TuningParameters[1].Values: 99999 is listed twice");
 }
 
-// Issue 26 (5) and 32 (9): KernelFile is taken from the description's folder and may not leave it;
+// KernelFile is taken from the description's folder and may not leave it;
 // --kernel-file names the file to use instead.
 TEST(T1Import, TheKernelFileStaysInTheDescriptionsFolder) {
   TempDir dir, elsewhere;
@@ -307,7 +307,7 @@ TEST(T1Import, TheKernelFileStaysInTheDescriptionsFolder) {
   }
 }
 
-// Issue 26 (4): an OpenCL kernel, compiled as CUDA with a compatibility header included first.
+// An OpenCL kernel, compiled as CUDA with a compatibility header included first.
 TEST(T1Import, OpenClThroughAHeader) {
   const ImportedTemplate imported = ImportT1(kFixtures + "/scale_local.json", {});
   EXPECT_EQ(imported.header_path, kFixtures + "/opencl_compat.h");
@@ -360,7 +360,7 @@ TEST(T1Import, OpenClThroughAHeader) {
                 "header");
 }
 
-// Issue 32 (11, 12, 7): unknown keys, what goes into the written files, and what is read.
+// Unknown keys, what goes into the written files, and what is read.
 TEST(T1Import, StrictKeysEscapedCommentsAndOnlyRegularFiles) {
   TempDir dir;
   const std::string file = dir.File("vector_add.json");
@@ -408,7 +408,7 @@ TEST(T1Import, StrictKeysEscapedCommentsAndOnlyRegularFiles) {
             "cannot read the T1 file '" + dir.File("folder.json") + "': it is a folder; give a file");
 }
 
-// Issue 32 (12): a header named NAME.toml must not overwrite the description.
+// A header named NAME.toml must not overwrite the description.
 TEST(T1Import, AHeaderNeverTakesTheDescriptionsName) {
   TempDir dir, out;
   const std::string path = EditedFixture(dir, "vector_add", [](json&) {});

@@ -1,6 +1,6 @@
 // The bfloat16 add-and-scale template tuned end to end on a real GPU (skipped without one): every
 // candidate passes its check at a size with a tail, and at the default size the best reaches 90% of
-// the device-to-device copy bandwidth its own sweep measures (issue 27, requirement 3).
+// the device-to-device copy bandwidth its own sweep measures.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>

@@ -226,7 +226,7 @@ std::string QueryText(const TempDir& dir, const std::string& kernel, const std::
 }
 
 // A transpose moves every byte through DRAM and computes nothing: its winner is memory-bound, near the
-// DRAM's peak (issue 29: the speed of light). Its shares are taken over the timed launch: the
+// DRAM's peak (the speed of light). Its shares are taken over the timed launch: the
 // profiled range of a 0.19 ms kernel lasts 0.3 ms (H100), over which DRAM read 52%.
 TEST(HardwareGpu, TransposesWinnerIsMemoryBoundNearItsDramPeak) {
   TUNER_GPU_TEST(1);

@@ -1,4 +1,4 @@
-// `cmake --install` makes a relocatable tool (issue 30): an installed prefix, moved elsewhere, runs
+// `cmake --install` makes a relocatable tool: an installed prefix, moved elsewhere, runs
 // from its new place with the templates it installed (never the source tree's), has one man page
 // per command and the bash completion; with its templates gone it says where it looked.
 #include <gtest/gtest.h>

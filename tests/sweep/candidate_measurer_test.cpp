@@ -73,7 +73,7 @@ TEST(CandidateMeasurer, AHangIsATimeout) {
   EXPECT_NE(record.reason.find("no answer within"), std::string::npos) << record.reason;
 }
 
-// Issue 32: a hang cost its 10 s deadline twice. After a candidate answered in milliseconds the
+// A hang cost its 10 s deadline twice. After a candidate answered in milliseconds the
 // deadline is 3 s (1 s plus a thousand times 2 ms), and a worker that had answered before, with a
 // fresh one setting up after it, shows that the hang was the candidate's: no second try.
 TEST(CandidateMeasurer, AHangAfterAnAnswerIsCutSoonAndNotTriedAgain) {

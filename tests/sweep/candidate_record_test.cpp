@@ -26,7 +26,7 @@ TEST(CandidateRecord, ACompileErrorStoresTheFirstErrorLineAsItsReasonAndTheWhole
   EXPECT_EQ(record.error_text, compiled.compile.result.log);
 }
 
-// Issue 32: what NVRTC quoted from a file outside the template's folder is neither stored nor the reason.
+// What NVRTC quoted from a file outside the template's folder is neither stored nor the reason.
 TEST(CandidateRecord, ACompileErrorInAFileOutsideTheTemplatesFolderIsLeftOut) {
   static const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs({}));
   const TemplateSpec& spec = library.Find("transpose");

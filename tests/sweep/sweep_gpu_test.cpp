@@ -309,7 +309,7 @@ TEST(SweepGpu, FailingCandidatesAreRecordedAndTheSweepGoesOn) {
   EXPECT_EQ(nlohmann::json::parse(again.out)["measured_now"], 0);
 }
 
-// Issue 32: a candidate that hangs after a correct one on the same worker costs one short deadline
+// A candidate that hangs after a correct one on the same worker costs one short deadline
 // (the best time is microseconds: 2 s), not its 10 s floor twice.
 TEST(SweepGpu, AHangAfterACorrectCandidateIsCutSoonAndNotTriedAgain) {
   TUNER_GPU_TEST(1);

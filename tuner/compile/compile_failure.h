@@ -17,7 +17,7 @@ std::string CompileFailureReason(const std::string& log, const std::string& sour
 std::string LikelyFix(const std::string& reason);
 
 // The log with the messages about files outside `folder` left out, and a last line saying how many
-// were (issue 32: NVRTC quotes lines of every file it reads, a secret included). Messages about the
+// were (NVRTC quotes lines of every file it reads, a secret included). Messages about the
 // source itself, NVRTC's name map and ptxas stay.
 std::string LogInsideFolder(const std::string& log, const std::string& folder);
 

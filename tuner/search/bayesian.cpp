@@ -259,7 +259,7 @@ class BayesianOptimisation : public StrategyBase {
     // An expected improvement of d in log time is a time expected 1 - e^-d below the best. The model
     // is believed only after kMinPatience evaluations without a better time: a warm start's seeds,
     // alike by the prior, understate its uncertainty, and believing them ended every warm search of
-    // the community's spaces right after its seeds (bench/benchmarks.md, issue 33).
+    // the community's spaces right after its seeds (bench/benchmarks.md).
     if (min_expected_gain_ > 0 && chosen && SinceImprovement() >= kMinPatience &&
         1 - std::exp(-greatest_improvement * log_scale) < min_expected_gain_)
       return Polish();

@@ -1,4 +1,4 @@
-// Fail once, not 4,000 times (issue 26): a sweep whose first candidates all fail to compile with
+// Fail once, not 4,000 times: a sweep whose first candidates all fail to compile with
 // the same first error stops with that error and its likely fix, instead of compiling every
 // candidate to the same end. A failure that belongs to some configurations (one tile's shared
 // memory) does not stop it: the error must also be what candidates that differ in every varying

@@ -147,7 +147,7 @@ TEST(TunedConfigs, BadFilesThrowWithThePath) {
   }
 }
 
-// Issue 18: an application reads a shared results file it cannot write, in a folder it cannot
+// An application reads a shared results file it cannot write, in a folder it cannot
 // write, whichever journal mode the file was left in; the file is left as it was.
 TEST(TunedConfigs, ReadsAFileThisUserCannotWrite) {
   TempDir dir;
@@ -181,7 +181,7 @@ double ThreadCpuMilliseconds() {
   return now.tv_sec * 1e3 + now.tv_nsec / 1e6;
 }
 
-// Issue 12: open and the first lookup of a kernel took 20 + 41 ms on 30,000 measurements (a
+// Open and the first lookup of a kernel took 20 + 41 ms on 30,000 measurements (a
 // quick_check of every page, then ranking every measurement of the kernel); the target is 5 + 1 ms.
 // CPU time, with a tenfold margin, so that a busy machine does not fail it (bench/bench_lookup.sh
 // gives the figures).
