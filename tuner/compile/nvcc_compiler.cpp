@@ -55,7 +55,7 @@ CompileResult CompileWithNvcc(const TemplateSpec& spec, const std::string& name_
   std::vector<std::string> argv = {nvcc, "-cubin", "-o", cubin.string()};
   argv.insert(argv.end(), options.begin(), options.end());
   // Quoted includes are looked for beside the project's file, as they are where it lives.
-  argv.push_back("-I" + fs::path(spec.source_path).parent_path().string());
+  argv.push_back("-I" + fs::absolute(spec.source_path).parent_path().string());
   argv.push_back(source.string());
   const CommandResult run = RunCommand(argv, kNvccTimeoutS);
   result.log = WithoutScratch(run.output, scratch.path().string());
