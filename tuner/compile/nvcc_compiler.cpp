@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/input_file.h"
 #include "common/run_command.h"
 #include "common/scratch_folder.h"
 #include "compile/lowered_name.h"
@@ -17,6 +18,8 @@ namespace {
 
 // nvcc that runs longer has hung: no candidate of the shipped spaces takes a tenth of it.
 constexpr double kNvccTimeoutS = 900;
+// Far above any kernel's CUBIN: a larger file is no CUBIN of ours.
+constexpr std::size_t kMaxCubinBytes = std::size_t{1} << 30;
 
 // The source as the project has it, its messages naming the project's file and lines, and after it
 // a reference to the kernel, which instantiates a template's configuration as a launch would.
@@ -26,13 +29,6 @@ std::string Wrapped(const TemplateSpec& spec, const std::string& name_expression
        << spec.source_text << "\n#line 1 \"" << spec.name << " (the description's kernel)\"\n"
        << "[[maybe_unused]] static const void* const tuner_entry_point_ = (const void*)(" << name_expression << ");\n";
   return text.str();
-}
-
-std::string ReadAll(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
 }
 
 // The scratch folder's paths are nobody's business: the log names the project's file.
@@ -71,7 +67,7 @@ CompileResult CompileWithNvcc(const TemplateSpec& spec, const std::string& name_
     result.log += "\ncannot lower the kernel name '" + name_expression + "': " + why;
     return result;
   }
-  result.cubin = ReadAll(cubin);
+  result.cubin = ReadInputFile(cubin.string(), kMaxCubinBytes, "nvcc's CUBIN");
   result.info = ParsePtxasReport(result.log, result.lowered_name);
   result.ok = !result.cubin.empty();
   if (!result.ok) result.log += "\nnvcc produced no CUBIN";

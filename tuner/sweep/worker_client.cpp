@@ -2,22 +2,12 @@
 
 #include <chrono>
 #include <iostream>
-#include <sstream>
 #include <stdexcept>
 
 #include "base/default_paths.h"
+#include "expression/expression.h"
 
 namespace tuner {
-
-namespace {
-
-std::string FormatSeconds(double seconds) {
-  std::ostringstream text;
-  text << seconds << " s";
-  return text.str();
-}
-
-}  // namespace
 
 WorkerClient::WorkerClient(const std::string& executable, std::function<SetupRequest()> make_setup, std::string what,
                            SweepClock& clock, const SweepStop& stop, std::function<bool()> wants_profiler,
@@ -85,7 +75,7 @@ void WorkerClient::RunReference(const ReferenceRequest& request) {
   if (done.body) references_.insert(request.group);
   if (done.outcome == WorkerProcess::Outcome::kTimedOut)
     throw std::runtime_error(reference + " of " + what_ + " ran past its time limit of " +
-                             FormatSeconds(reference_timeout_s_) +
+                             FormatNumber(reference_timeout_s_) + " s" +
                              " and was stopped; if it needs longer, raise the limit with tune --reference-timeout");
   if (done.outcome != WorkerProcess::Outcome::kInterrupted && !done.body)
     throw std::runtime_error(reference + " of " + what_ + " could not run: " + done.failure);
