@@ -24,6 +24,7 @@
 #include "sweep/timing_plan.h"
 #include "sweep/warm_sources.h"
 #include "sweep/worker_client.h"
+#include "sweep/wrong_results_follow.h"
 
 namespace tuner {
 
@@ -109,6 +110,7 @@ class SweepRun {
   TimingPlan plan_;
   HardwarePass hardware_;
   SameCompileError same_error_{spec_};
+  WrongResultsFollow wrong_results_{spec_};
   std::vector<bool> owned_;          // this node's share of all_ under --shard; empty: all
   std::vector<Evaluation> history_;  // stored before this run, then measured now: what the strategy sees
   std::vector<std::size_t> sample_;  // under --strategy auto, compiled first to estimate: a search measures them first
@@ -347,9 +349,11 @@ bool SweepRun::MeasureAndStore(std::size_t index, const Compiled& compiled, bool
       measurer_.Measure(compiled, estimate_only, kills == stored_.kills.end() ? 0 : kills->second);
   if (!record || stop_.Requested()) return false;
   history_.push_back({index, IsOk(record->status), record->time_ms_median});
+  const CandidateStatus status = record->status;
   ledger_.Add(std::move(*record), compiled);
   ReportProgress();
   StopOnSameCompileError(compiled);
+  wrong_results_.Add(all_[index], status);
   return true;
 }
 
