@@ -97,5 +97,18 @@ TEST(CompilePool, StoppingMidWayFinishesTheRunningJobsAndStartsNoOther) {
   EXPECT_LT(seconds, 5.0);
 }
 
+TEST(CompilePool, AWaitWithALimitReturnsWhileTheJobRunsAndCountsWhatFinished) {
+  std::atomic<bool> release{false};
+  CompilePool pool(2, 1, [&](std::size_t i, int) {
+    while (i == 1 && !release) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  });
+  pool.WaitFor(0);
+  EXPECT_FALSE(pool.WaitFor(1, std::chrono::milliseconds(20)));
+  EXPECT_EQ(pool.Finished(), 1u);
+  release = true;
+  EXPECT_TRUE(pool.WaitFor(1, std::chrono::milliseconds(10000)));
+  EXPECT_EQ(pool.Finished(), 2u);
+}
+
 }  // namespace
 }  // namespace tuner

@@ -10,6 +10,7 @@
 #include <condition_variable>
 #include <future>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "synthetic_spaces.h"
@@ -191,6 +192,20 @@ TEST(GuidedSearch, ASlowCompileHoldsUpNoOtherProposal) {
   EXPECT_EQ(search.Next(history), std::optional<std::size_t>(0));
   history.push_back({0, true, 1.0});
   EXPECT_EQ(search.Next(history), std::nullopt);
+}
+
+TEST(GuidedSearch, AWaitForACompileIsToldHowItGoesAndCanBeGivenUp) {
+  std::atomic<bool> open{false};
+  ProposesInOrder strategy(1);
+  CompileQueue queue(1, [&](std::size_t, int) {
+    while (!open) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  });
+  GuidedSearch search(strategy, 1, queue, true);
+  int calls = 0;
+  EXPECT_EQ(search.Next({}, [&] { return ++calls < 3; }), std::nullopt);  // Ctrl-C on the third call
+  EXPECT_EQ(calls, 3);
+  open = true;
+  EXPECT_EQ(search.Next({}, [] { return true; }), std::optional<std::size_t>(0));
 }
 
 // Proposes 0 and 1, then nothing until both results are in, then 2: a polish waiting for its line.

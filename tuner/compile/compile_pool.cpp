@@ -1,5 +1,7 @@
 #include "compile/compile_pool.h"
 
+#include <algorithm>
+
 namespace tuner {
 
 CompilePool::CompilePool(std::size_t count, int threads, std::function<void(std::size_t, int)> work)
@@ -31,6 +33,18 @@ void CompilePool::WaitFor(std::size_t index) {
   std::unique_lock<std::mutex> lock(mutex_);
   finished_.wait(lock, [&] { return done_.at(index) != 0; });
   if (errors_[index]) std::rethrow_exception(errors_[index]);
+}
+
+bool CompilePool::WaitFor(std::size_t index, std::chrono::milliseconds at_most) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (!finished_.wait_for(lock, at_most, [&] { return done_.at(index) != 0; })) return false;
+  if (errors_[index]) std::rethrow_exception(errors_[index]);
+  return true;
+}
+
+std::size_t CompilePool::Finished() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return static_cast<std::size_t>(std::count(done_.begin(), done_.end(), 1));
 }
 
 }  // namespace tuner

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <functional>
@@ -23,6 +24,9 @@ class CompilePool {
 
   // Until work(index) has returned; rethrows what it threw (the other jobs go on).
   void WaitFor(std::size_t index);
+  // As WaitFor, for at most `at_most`: false when work(index) is still running then.
+  bool WaitFor(std::size_t index, std::chrono::milliseconds at_most);
+  std::size_t Finished();  // jobs done so far
 
  private:
   void Loop(int thread);

@@ -115,4 +115,9 @@ std::size_t CompileQueue::started() const {
   return started_;
 }
 
+std::size_t CompileQueue::done() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return seconds_.size();
+}
+
 }  // namespace tuner

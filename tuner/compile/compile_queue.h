@@ -42,6 +42,7 @@ class CompileQueue {
   // Drops every job not started yet; returns how many.
   std::size_t DropQueued();
   std::size_t started() const;  // jobs a thread took, finished or not
+  std::size_t done() const;     // jobs finished
 
  private:
   using Clock = std::chrono::steady_clock;

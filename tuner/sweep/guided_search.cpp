@@ -7,6 +7,7 @@ namespace tuner {
 namespace {
 
 constexpr std::size_t kMaxLookAhead = 16;  // a short look-ahead: the model's picks stay fresh
+constexpr std::chrono::milliseconds kWaitingPoll{200};
 
 }  // namespace
 
@@ -17,7 +18,8 @@ std::size_t DefaultLookAhead(int compile_threads) {
 GuidedSearch::GuidedSearch(SearchStrategy& strategy, std::size_t look_ahead, CompileQueue& compiles, bool budgeted)
     : strategy_(strategy), look_ahead_(std::max<std::size_t>(look_ahead, 1)), compiles_(compiles), budgeted_(budgeted) {}
 
-std::optional<std::size_t> GuidedSearch::Next(const std::vector<Evaluation>& history) {
+std::optional<std::size_t> GuidedSearch::Next(const std::vector<Evaluation>& history,
+                                              const std::function<bool()>& waiting) {
   Refill(history);
   if (proposed_.empty()) return std::nullopt;
   // Once the strategy stopped (without a budget), only what compiled already is measured.
@@ -25,7 +27,11 @@ std::optional<std::size_t> GuidedSearch::Next(const std::vector<Evaluation>& his
     const std::optional<std::size_t> compiled = compiles_.FirstDone(proposed_, std::chrono::milliseconds(0));
     return compiled ? Take(*compiled) : std::nullopt;
   }
-  return Take(*compiles_.FirstDone(proposed_));
+  if (!waiting) return Take(*compiles_.FirstDone(proposed_));
+  for (;;) {
+    if (const std::optional<std::size_t> compiled = compiles_.FirstDone(proposed_, kWaitingPoll)) return Take(*compiled);
+    if (!waiting()) return std::nullopt;
+  }
 }
 
 // Keeps `look_ahead_` proposals compiling or compiled, including the one measured next.

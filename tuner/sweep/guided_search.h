@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -28,7 +29,10 @@ class GuidedSearch {
 
   // The next candidate to measure, compiled; nullopt once the strategy is done and no compiled
   // proposal is left. `history`: every evaluation so far, as SearchStrategy::Next takes it.
-  std::optional<std::size_t> Next(const std::vector<Evaluation>& history);
+  // `waiting`, when given, is called every 200 ms while no proposal has compiled yet; its false
+  // (Ctrl-C) gives up the wait, and Next returns nullopt.
+  std::optional<std::size_t> Next(const std::vector<Evaluation>& history,
+                                  const std::function<bool()>& waiting = nullptr);
   // Asks the strategy for proposals until `look_ahead` are compiling or compiled (Next does too).
   void Refill(const std::vector<Evaluation>& history);
 

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <memory>
 
+#include "common/still_notice.h"
 #include "common/version.h"
 #include "compile/compile_pool.h"
 #include "compile/compile_queue.h"
@@ -31,6 +32,11 @@ namespace tuner {
 namespace {
 
 constexpr std::size_t kCopyBytes = 256u << 20;  // the reference copy: 256 MiB device to device
+constexpr std::chrono::milliseconds kCompilePoll{200};  // how often a wait for a compile looks at Ctrl-C
+
+std::string CompilingFirst(std::size_t done, std::size_t of) {
+  return "compiling its first candidates (" + std::to_string(done) + " of " + std::to_string(of) + " compiled)";
+}
 
 // Where a sweep's results go: the store's rows, set up before any candidate.
 struct SweepPlace {
@@ -110,6 +116,7 @@ class SweepRun {
   TimingPlan plan_;
   HardwarePass hardware_;
   SameCompileError same_error_{spec_};
+  StillNotice still_{"tuner tune: " + spec_.name};  // before the first measurement, which the progress shows
   WrongResultsFollow wrong_results_{spec_};
   std::vector<bool> owned_;          // this node's share of all_ under --shard; empty: all
   std::vector<Evaluation> history_;  // stored before this run, then measured now: what the strategy sees
@@ -218,6 +225,10 @@ BruteForceCost SweepRun::EstimateBruteForce(const WarmStart* warm) {
     std::vector<std::size_t> unfinished;
     for (const std::size_t c : sample_)
       if (!compiles_->Done(c)) unfinished.push_back(c);
+    still_.Tick([&] {
+      return "compiling a sample of " + std::to_string(sample_.size()) + " candidates to choose the search (" +
+             std::to_string(sample_.size() - unfinished.size()) + " done)";
+    });
     compiles_->FirstDone(unfinished, std::chrono::milliseconds(static_cast<int>(kEstimatePollS * 1000)));
   }
 }
@@ -310,9 +321,13 @@ void SweepRun::MeasureInOrder(const std::vector<std::size_t>& order) {
   for (std::size_t i = 0; i < order.size() && !stop_.Requested() && !OutOfTime(); ++i) {
     {
       const auto compiling = time_.Time(SweepClock::Part::kCompile);  // the GPU is ready before the compile threads
-      pool->WaitFor(i);
+      while (!pool->WaitFor(i, kCompilePoll)) {
+        if (stop_.Requested()) break;
+        if (ledger_.records().empty())
+          still_.Tick([&] { return CompilingFirst(pool->Finished(), order.size()); });
+      }
     }
-    if (!MeasureAndStore(order[i], compiled[i], true)) break;
+    if (stop_.Requested() || !MeasureAndStore(order[i], compiled[i], true)) break;
   }
   const auto compiling = time_.Time(SweepClock::Part::kCompile);  // stopped early: the compiles under way finish
   pool.reset();
@@ -334,7 +349,11 @@ void SweepRun::MeasureGuided(SearchStrategy& strategy) {
     std::optional<std::size_t> next;
     {
       const auto compiling = time_.Time(SweepClock::Part::kCompile);  // the GPU waits for the compile threads
-      next = guided_->Next(history_);
+      next = guided_->Next(history_, [&] {
+        if (ledger_.records().empty())
+          still_.Tick([&] { return CompilingFirst(compiles_->done(), compiles_->started()); });
+        return !stop_.Requested();
+      });
     }
     if (!next || !MeasureAndStore(*next, compiled_[*next], false)) break;
     CompleteEstimate();

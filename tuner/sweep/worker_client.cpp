@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "base/default_paths.h"
+#include "common/still_notice.h"
 #include "expression/expression.h"
 
 namespace tuner {
@@ -82,15 +83,9 @@ void WorkerClient::RunReference(const ReferenceRequest& request) {
 }
 
 WorkerProcess::Reply WorkerClient::Send(const WorkerRequest& request, double timeout_s) {
-  const auto start = std::chrono::steady_clock::now();
-  double next_notice_s = kSlowPhaseNoticeS;
+  StillNotice notice("tuner tune: " + what_);
   return process_->Call(ToJson(request), timeout_s, [&] {
-    const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (!slow_phase_.empty() && elapsed_s >= next_notice_s) {
-      std::cerr << "tuner tune: " << what_ << ": still " << slow_phase_ << " (" << static_cast<int>(elapsed_s)
-                << " s)\n";
-      next_notice_s += kSlowPhaseNoticeS;
-    }
+    if (!slow_phase_.empty()) notice.Tick([&] { return slow_phase_; });
     return stop_.Requested();
   });
 }

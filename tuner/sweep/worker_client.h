@@ -22,8 +22,6 @@ namespace tuner {
 constexpr double kSetupTimeoutS = 300;
 // The longest the reference kernel may run by default (tune --reference-timeout).
 constexpr double kReferenceTimeoutS = 120;
-// A setup or reference still running after this long is said to be running, every as long again.
-constexpr double kSlowPhaseNoticeS = 10;
 
 // A call's outcome: the reply's body when the worker did the request, else why not.
 template <class Body>
@@ -77,7 +75,7 @@ class WorkerClient {
   std::string what_;
   std::function<bool()> wants_profiler_;
   double reference_timeout_s_;
-  std::string slow_phase_;            // what the worker is doing that is said after kSlowPhaseNoticeS: "" for nothing
+  std::string slow_phase_;            // what the worker is doing that is said after 10 s (common/still_notice.h): "" for nothing
   std::set<std::string> references_;  // the groups whose reference the running worker has run
   SweepClock& clock_;
   const SweepStop& stop_;
