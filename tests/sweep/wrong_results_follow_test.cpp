@@ -120,6 +120,21 @@ TEST(WrongResultsFollow, AWrongCandidateWithTheReferencesValueIsABugOfItsOwnNotA
       << message;
 }
 
+TEST(WrongResultsFollow, ABuggyVariantIsRecordedNotTakenForAnOutputThatFollowsIt) {
+  // TILE has one value besides the reference's: every TILE=2 wrong is a bug of that variant.
+  const auto buggy_tile = [](const ParamValues& p) {
+    return Value(p, "TILE") == 2 ? CandidateStatus::kWrongResult : CandidateStatus::kOk;
+  };
+  TemplateSpec spec = Stencil();
+  WrongResultsFollow follow(spec);
+  for (long long steps : {1, 2, 4})
+    for (long long tile : {1, 2})
+      for (long long block : {64, 128, 256}) {
+        const ParamValues p{{"STEPS", steps}, {"BLOCK", block}, {"TILE", tile}};
+        EXPECT_NO_THROW(follow.Add(p, buggy_tile(p)));
+      }
+}
+
 TEST(WrongResultsFollow, AFewWrongResultsAmongManyRightOnesSayNothing) {
   // Wrong exactly where TILE=2, but TILE=2 comes last: past the window nothing is looked for.
   const auto late = [](const ParamValues& p) {

@@ -30,6 +30,38 @@ TEST(SourceHeaders, FollowsQuotedIncludesBesideTheirIncluder) {
   EXPECT_EQ(headers[1].text, "#define B 1\n");
 }
 
+TEST(SourceHeaders, AlsoFollowsTheProjectsIncludeFoldersAfterTheIncluders) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.File("project/include"));
+  std::filesystem::create_directories(dir.File("other"));
+  std::ofstream(dir.File("project/include/gemm.cuh")) << "#include \"parts.cuh\"\n__global__ void gemm(float*) {}\n";
+  std::ofstream(dir.File("project/include/parts.cuh")) << "#define PART 1\n";
+  std::ofstream(dir.File("other/parts.cuh")) << "#define PART 2\n";  // a later folder: not the one taken
+  const auto headers = FindSourceHeaders(dir.File("k.cu"), "#include \"gemm.cuh\"\n",
+                                         {dir.File("project/include"), dir.File("other")});
+  ASSERT_EQ(headers.size(), 2u);
+  EXPECT_EQ(headers[1].include_name, "parts.cuh");
+  EXPECT_EQ(headers[1].text, "#define PART 1\n");
+}
+
+TEST(SourceHeaders, IncludeFoldersAreReadFromTheOptionsInEveryForm) {
+  EXPECT_EQ(IncludeDirs({"-Iinc", "-I", "/abs", "--include-path=a/b", "--include-path", "c", "-DX=1", "-std=c++17"},
+                        "/desc"),
+            (std::vector<std::string>{"/desc/inc", "/abs", "/desc/a/b", "/desc/c"}));
+}
+
+TEST(SourceHeaders, AKernelDefinedInAHeaderOfAnIncludeFolderIsFound) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.File("inc"));
+  std::ofstream(dir.File("inc/kernels.cuh")) << testing::kSmallSource;
+  const std::string description = testing::WriteTemplateFiles(
+      dir.File(""), "small", std::string("options = [\"-I") + dir.File("inc") + "\"]\n" + testing::kSmallDescription,
+      "#include \"kernels.cuh\"\n");
+  const TemplateSpec spec = LoadTemplateFile(description);
+  ASSERT_EQ(spec.headers.size(), 1u);
+  EXPECT_EQ(spec.headers[0].include_name, "kernels.cuh");
+}
+
 TEST(SourceHeaders, OneNameForTwoFilesIsAnError) {
   TempDir dir;
   std::filesystem::create_directories(dir.File("x"));

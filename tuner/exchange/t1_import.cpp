@@ -260,8 +260,12 @@ class Importer {
     imported_.source_file_name = FileName(file, field);
   }
 
-  // The options, less an -include (or --pre-include) of a header, which is included first.
+  // The options, less an -include (or --pre-include) of a header, which is included first. Kernel
+  // Tuner defines kernel_tuner in every kernel it compiles, and files written for it keep defaults
+  // for a standalone build behind #ifndef kernel_tuner: without it those would replace the
+  // candidate's values.
   void ReadCompilerOptions() {
+    options_.push_back("-Dkernel_tuner=1");
     const json* list = r_.Find(*kernel_, "CompilerOptions");
     if (!list) return;
     r_.Array(*list, "KernelSpecification.CompilerOptions");

@@ -27,13 +27,14 @@ WrongResultsFollow::WrongResultsFollow(const TemplateSpec& spec, std::size_t at_
       suspects_.push_back({p.name});
 }
 
-bool WrongResultsFollow::DiffersFromReference(const ParamValues& params, const std::string& name) const {
+std::optional<long long> WrongResultsFollow::OtherValue(const ParamValues& params, const std::string& name) const {
   const ParamValues reference = ReferenceParamsFor(spec_, params);
   const auto value_of = [&](const ParamValues& values) {
     return std::find_if(values.begin(), values.end(), [&](const auto& v) { return v.first == name; });
   };
   const auto mine = value_of(params), theirs = value_of(reference);
-  return mine != params.end() && theirs != reference.end() && mine->second != theirs->second;
+  if (mine == params.end() || theirs == reference.end() || mine->second == theirs->second) return std::nullopt;
+  return mine->second;
 }
 
 void WrongResultsFollow::Add(const ParamValues& params, CandidateStatus status) {
@@ -42,8 +43,9 @@ void WrongResultsFollow::Add(const ParamValues& params, CandidateStatus status) 
   ++checked_;
   wrong_ += wrong;
   for (Suspect& s : suspects_) {
-    if (DiffersFromReference(params, s.name)) {
+    if (const std::optional<long long> other = OtherValue(params, s.name)) {
       ++s.differing;
+      s.other_values.insert(*other);
       s.differing_all_wrong = s.differing_all_wrong && wrong;
     } else {
       ++s.same;
@@ -57,12 +59,14 @@ void WrongResultsFollow::Add(const ParamValues& params, CandidateStatus status) 
 }
 
 // A suspect is blamed when every candidate that differs from the reference in it is wrong (enough
-// of them to tell), and some that share the reference's value are right: a wrong candidate among
-// those is a bug of its own, which the sweep records.
+// of them to tell, with two other values or more), and some that share the reference's value are
+// right: a wrong candidate among those is a bug of its own, which the sweep records. One other
+// value alone (VARIANT=1 against VARIANT=0) is as likely a bug of that variant: it is recorded.
 std::vector<const WrongResultsFollow::Suspect*> WrongResultsFollow::Followed() const {
   std::vector<const Suspect*> followed;
   for (const Suspect& s : suspects_)
-    if (s.differing_all_wrong && s.differing >= wrong_at_least_ && s.same_right > 0) followed.push_back(&s);
+    if (s.differing_all_wrong && s.differing >= wrong_at_least_ && s.other_values.size() >= 2 && s.same_right > 0)
+      followed.push_back(&s);
   return followed;
 }
 

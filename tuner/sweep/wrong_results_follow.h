@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -35,12 +37,14 @@ class WrongResultsFollow {
   // A parameter that varies in the space and that the reference does not follow yet.
   struct Suspect {
     std::string name;
-    std::size_t differing = 0;  // checked candidates whose value differs from the reference's
+    std::size_t differing = 0;     // checked candidates whose value differs from the reference's
+    std::set<long long> other_values;  // their values
     bool differing_all_wrong = true;
     std::size_t same_right = 0, same = 0;  // those with the reference's value, and how many of them were right
   };
 
-  bool DiffersFromReference(const ParamValues& params, const std::string& name) const;
+  // The candidate's value of `name` when it differs from its reference's.
+  std::optional<long long> OtherValue(const ParamValues& params, const std::string& name) const;
   // Suspects that every wrong candidate so far can be blamed on.
   std::vector<const Suspect*> Followed() const;
   [[noreturn]] void Stop(const std::vector<const Suspect*>& followed) const;

@@ -453,7 +453,7 @@ void ReadSource(const DescriptionReader& r, const toml::table& root, TemplateSpe
   } catch (const TemplateError& e) {
     r.Fail(source ? source : &root, "source", e.what());
   }
-  spec.headers = FindSourceHeaders(spec.source_path, spec.source_text);
+  spec.headers = FindSourceHeaders(spec.source_path, spec.source_text, IncludeDirs(spec.options, dir.string()));
   auto require = [&](const std::string& name, const toml::node* node, const std::string& field) {
     const std::string missing = MissingFromSource(name, spec.source_path, spec.source_text, spec.headers);
     if (!missing.empty()) r.Fail(node, field, missing);
