@@ -1,5 +1,6 @@
-// A candidate's deadline: the floor until a request answered, then tighter where kernels take
-// milliseconds, never longer than the generous rule; a floor the user set stays a floor. No GPU.
+// A candidate's deadline: the floor until a request answered (the reference's too), then tighter
+// where kernels take milliseconds, never longer than the generous rule; a floor the user set stays
+// a floor. No GPU.
 #include "sweep/candidate_deadline.h"
 
 #include <gtest/gtest.h>
@@ -7,12 +8,23 @@
 namespace tuner {
 namespace {
 
-TEST(CandidateDeadline, TheFloorHoldsUntilACandidateAnswered) {
+TEST(CandidateDeadline, TheFloorHoldsUntilARequestAnswered) {
   CandidateDeadline deadline(10, true);
   EXPECT_EQ(deadline.MeasureS(0), 10);
   EXPECT_EQ(deadline.MeasureS(0.5), 10) << "a best time alone, without an answered request";
-  deadline.Answered(0.2);
-  EXPECT_EQ(deadline.MeasureS(0), 10) << "no best time yet";
+  deadline.Answered(0);
+  EXPECT_EQ(deadline.MeasureS(0), 10) << "no answer yet";
+}
+
+// A hang among the first candidates cost the 10 s floor twice; the reference's answer gives the scale.
+TEST(CandidateDeadline, BeforeABestTimeTheReferencesAnswerAndTheSamplingCapSetIt) {
+  CandidateDeadline deadline(10, true);
+  deadline.Answered(0.05);  // the reference: a fast kernel
+  EXPECT_EQ(deadline.MeasureS(0), 2) << "3 x 0.05 s + 0.3 s of sampling is under 2 s";
+  deadline.Answered(1.2);  // a slow reference (a naive kernel in double)
+  EXPECT_DOUBLE_EQ(deadline.MeasureS(0), 3 * 1.2 + 0.3);
+  deadline.Answered(5);
+  EXPECT_EQ(deadline.MeasureS(0), 10) << "never longer than the generous rule";
 }
 
 TEST(CandidateDeadline, MillisecondKernelsGetTwoSeconds) {

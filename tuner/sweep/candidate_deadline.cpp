@@ -15,12 +15,14 @@ double CandidateDeadline::GenerousS(double best_ms) const {
 
 double CandidateDeadline::MeasureS(double best_ms) const {
   const double generous = GenerousS(best_ms);
-  if (!tightens_ || !(best_ms > 0) || !(slowest_answer_s_ > 0)) return generous;
+  if (!tightens_ || !(slowest_answer_s_ > 0)) return generous;
+  constexpr double kLeastS = 2, kSlowestAnswers = 3, kBestTimes = 1000;
   // A candidate far slower than the best gets one sample (SamplingPolicy::far_slower) after its
   // checked launch: a thousand best times leave room for a few launches of one 100 times slower.
-  constexpr double kLeastS = 2, kSlowestAnswers = 3, kBestTimes = 1000;
-  const double tight = std::max({kLeastS, kSlowestAnswers * slowest_answer_s_, 1.0 + best_ms * 1e-3 * kBestTimes});
-  return std::min(generous, tight);
+  // Before any best time, the reference's answer gives the scale, and the sampling its time cap.
+  const double by_best = best_ms > 0 ? 1.0 + best_ms * 1e-3 * kBestTimes
+                                     : kSlowestAnswers * slowest_answer_s_ + SamplingPolicy{}.time_cap_ms * 1e-3;
+  return std::min(generous, std::max({kLeastS, kSlowestAnswers * slowest_answer_s_, by_best}));
 }
 
 }  // namespace tuner

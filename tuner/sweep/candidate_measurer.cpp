@@ -60,6 +60,7 @@ std::optional<db::MeasurementRecord> CandidateMeasurer::MeasureOnce(const Compil
   request.reference_group = ReferenceGroup(pipeline_.spec(), compiled.params);
   if (!worker_.EnsureReference(request.reference_group, [&] { return pipeline_.ReferenceFor(compiled.params); }))
     return std::nullopt;
+  deadline_.Answered(worker_.slowest_reference_s());
   request.best_ms = best_ms_;
   request.estimate_only = estimate_only;
   const WorkerAnswer<MeasureReply> answer = worker_.Call(request, deadline_.MeasureS(best_ms_));

@@ -1,5 +1,6 @@
 #include "sweep/worker_client.h"
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <stdexcept>
@@ -73,7 +74,10 @@ void WorkerClient::RunReference(const ReferenceRequest& request) {
   slow_phase_ = "running " + reference;
   const WorkerAnswer<Done> done = Call(request, reference_timeout_s_);
   slow_phase_.clear();
-  if (done.body) references_.insert(request.group);
+  if (done.body) {
+    references_.insert(request.group);
+    slowest_reference_s_ = std::max(slowest_reference_s_, done.worker_s);
+  }
   if (done.outcome == WorkerProcess::Outcome::kTimedOut)
     throw std::runtime_error(reference + " of " + what_ + " ran past its time limit of " +
                              FormatNumber(reference_timeout_s_) + " s" +

@@ -57,6 +57,9 @@ class WorkerClient {
   bool EnsureReference(const std::string& group, const std::function<ReferenceRequest()>& make);
   // How many workers were started: the number of the one running or last run.
   int starts() const { return starts_; }
+  // The worker's time for the slowest reference run so far (0 before any): the scale of a
+  // candidate's first measure request, before any candidate has answered.
+  double slowest_reference_s() const { return slowest_reference_s_; }
 
   // After a fault the worker exits by itself; this makes sure before the next start.
   void Kill();
@@ -81,6 +84,7 @@ class WorkerClient {
   const SweepStop& stop_;
   std::unique_ptr<WorkerProcess> process_;
   int starts_ = 0;
+  double slowest_reference_s_ = 0;
 };
 
 template <class Request>

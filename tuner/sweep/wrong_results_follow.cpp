@@ -53,8 +53,7 @@ void WrongResultsFollow::Add(const ParamValues& params, CandidateStatus status) 
     }
   }
   const std::vector<const Suspect*> followed = Followed();
-  if (checked_ >= at_least_ && wrong_ >= wrong_at_least_ && (wrong_ == checked_ || !followed.empty()))
-    Stop(followed);
+  if (checked_ >= at_least_ && wrong_ >= wrong_at_least_ && (wrong_ == checked_ || !followed.empty())) Stop(followed);
   if (checked_ >= kWindow) armed_ = false;
 }
 
@@ -80,15 +79,16 @@ void WrongResultsFollow::Stop(const std::vector<const Suspect*>& followed) const
   std::vector<std::string> names, counts;
   for (const Suspect* s : followed) {
     names.push_back(s->name);
-    counts.push_back("all " + std::to_string(s->differing) + " whose " + s->name + " differs from the reference's are wrong, " +
-                     std::to_string(s->same_right) + " of the " + std::to_string(s->same) + " with its value right");
+    counts.push_back("all " + std::to_string(s->differing) + " whose " + s->name +
+                     " differs from the reference's are wrong, " + std::to_string(s->same_right) + " of the " +
+                     std::to_string(s->same) + " with its value right");
   }
-  throw WrongResultsFollowStop(
-      std::to_string(wrong_) + first + " differ from the reference (" + reference + "): " + Joined(counts, "; ") +
-      ". The sweep stops: the output follows " + Joined(names, " or ") + ". If that is intended, say so in the " +
-      "description, [check] output_depends_on = [\"" + Joined(names, "\", \"") + "\"] (import t1 --output-depends-on " +
-      Joined(names, " --output-depends-on ") + "), and each candidate is checked against a reference run with its " +
-      "own value");
+  throw WrongResultsFollowStop(std::to_string(wrong_) + first + " differ from the reference (" + reference +
+                               "): " + Joined(counts, "; ") + ". The sweep stops: the output follows " +
+                               Joined(names, " or ") + ". If that is intended, say so in the " +
+                               "description, [check] output_depends_on = [\"" + Joined(names, "\", \"") +
+                               "\"] (import t1 --output-depends-on " + Joined(names, " --output-depends-on ") +
+                               "), and each candidate is checked against a reference run with its " + "own value");
 }
 
 }  // namespace tuner

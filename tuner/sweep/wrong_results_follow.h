@@ -37,7 +37,7 @@ class WrongResultsFollow {
   // A parameter that varies in the space and that the reference does not follow yet.
   struct Suspect {
     std::string name;
-    std::size_t differing = 0;     // checked candidates whose value differs from the reference's
+    std::size_t differing = 0;         // checked candidates whose value differs from the reference's
     std::set<long long> other_values;  // their values
     bool differing_all_wrong = true;
     std::size_t same_right = 0, same = 0;  // those with the reference's value, and how many of them were right
