@@ -14,7 +14,6 @@ namespace tuner {
 namespace {
 
 constexpr std::size_t kInitialSamples = 10;     // random candidates before the model proposes
-constexpr std::size_t kWarmInitialSamples = 2;  // with a prior, the model proposes from this many
 constexpr std::size_t kMinFitted = 3;           // observations with a prior before its weight is fitted
 constexpr double kRefitGrowth = 1.5;            // hyperparameters are chosen again when the data grew by half
 constexpr std::size_t kMaxPool = 20000;         // candidates scored per proposal: a fixed sample of larger spaces
@@ -48,7 +47,10 @@ class BayesianOptimisation : public StrategyBase {
         space_(std::move(space)),
         patience_(options.patience ? options.patience : std::clamp(space_.size() / 8, kMinPatience, kMaxPatience)),
         min_expected_gain_(options.min_expected_gain) {
+    // A warm start's seeds come on top of the random candidates, never in their place
+    // (search/warm_start.h: its quota): a misleading prior is fitted from as many as a cold start's.
     if (options.warm) TakePrior(options.warm->prior);
+    if (options.warm) initial_samples_ += SeedsWithinQuota(*options.warm, options.max_evaluations).size();
     ChoosePool();
   }
 
@@ -236,8 +238,7 @@ class BayesianOptimisation : public StrategyBase {
     if (polishing_ || (Best() && SinceImprovement() >= patience_) || xs_.size() >= kMaxObservations) return Polish();
     // The initial design counts the candidates in flight (a compile look-ahead's, tune --strategy
     // auto's estimate sample); the model proposes once two of them have passed.
-    const std::size_t initial = prior_.empty() ? kInitialSamples : kWarmInitialSamples;
-    if (!slowest_ || xs_.size() < 2 || xs_.size() + Pending().size() < initial) return RandomUnvisited();
+    if (!slowest_ || xs_.size() < 2 || xs_.size() + Pending().size() < initial_samples_) return RandomUnvisited();
     if (!model_ || xs_.size() >= next_refit_) Refit();
     double log_scale = 1;
     const GaussianProcess::Posterior posterior = LogTimePosterior(&log_scale);
@@ -268,6 +269,7 @@ class BayesianOptimisation : public StrategyBase {
 
   CandidateGraph space_;
   std::size_t patience_;
+  std::size_t initial_samples_ = kInitialSamples;  // before the model proposes: these and the seeds
   double min_expected_gain_;         // 0: no stop by the expected gain
   std::vector<std::size_t> pool_;    // the candidates the model scores, ascending
   std::vector<Eigen::VectorXd> xs_;  // the model's observations

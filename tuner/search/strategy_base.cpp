@@ -41,7 +41,10 @@ StrategyBase::StrategyBase(std::size_t candidates, const StrategyOptions& option
   std::iota(unvisited_.begin(), unvisited_.end(), std::size_t{0});
   std::iota(position_.begin(), position_.end(), std::size_t{0});
   // Taken from the back: `first`, then the warm start's seeds.
-  if (options.warm) seeds_.assign(options.warm->seeds.rbegin(), options.warm->seeds.rend());
+  if (options.warm) {
+    const std::vector<std::size_t> seeds = SeedsWithinQuota(*options.warm, options.max_evaluations);
+    seeds_.assign(seeds.rbegin(), seeds.rend());
+  }
   seeds_.insert(seeds_.end(), options.first.rbegin(), options.first.rend());
 }
 

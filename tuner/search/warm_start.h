@@ -2,6 +2,10 @@
 // about this space. Their fastest configurations are evaluated first, and their times, each relative
 // to its own sweep's best, become a prior: the Bayesian strategy models this sweep's times as a
 // fitted multiple of that prior plus what it does not explain.
+// Its quota: the seeds come on top of a cold start's initial design (tune's first sample, the
+// Bayesian strategy's random candidates), never in its place, and take at most a quarter of an
+// evaluation budget; so a warm search explores at least as much as a cold one before its model
+// proposes, and a misleading seed costs a few evaluations, never the exploration.
 #pragma once
 
 #include <cstddef>
@@ -15,6 +19,8 @@ namespace tuner {
 
 // How many of the other sweeps' fastest configurations a warm start evaluates first.
 inline constexpr std::size_t kWarmSeeds = 5;
+// Under a budget, the seeds are at most this share of it (1 / kWarmSeedBudgetShare).
+inline constexpr std::size_t kWarmSeedBudgetShare = 4;
 
 struct WarmStart {
   std::size_t sweeps = 0;  // the other sweeps it was made from
@@ -30,5 +36,11 @@ struct WarmStart {
 WarmStart MakeWarmStart(const std::vector<ParamValues>& candidates,
                         const std::vector<std::vector<db::MeasurementRecord>>& others,
                         std::size_t seed_count = kWarmSeeds);
+
+// How many seeds a warm start may evaluate under a budget of `max_evaluations` (0: none): kWarmSeeds,
+// and at most a quarter of the budget.
+std::size_t WarmSeedQuota(std::size_t max_evaluations);
+// The seeds within that quota, the most promising first.
+std::vector<std::size_t> SeedsWithinQuota(const WarmStart& warm, std::size_t max_evaluations);
 
 }  // namespace tuner
