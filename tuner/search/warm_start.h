@@ -1,11 +1,11 @@
 // A warm start: what other stored sweeps of the same template (other GPU models, other sizes) say
-// about this space. Their fastest configurations are evaluated first, and their times, each relative
-// to its own sweep's best, become a prior: the Bayesian strategy models this sweep's times as a
-// fitted multiple of that prior plus what it does not explain.
-// Its quota: the seeds come on top of a cold start's initial design (tune's first sample, the
-// Bayesian strategy's random candidates), never in its place, and take at most a quarter of an
-// evaluation budget; so a warm search explores at least as much as a cold one before its model
-// proposes, and a misleading seed costs a few evaluations, never the exploration.
+// about this space. Their times, each relative to its own sweep's best and averaged over them, rank
+// the configurations; the most promising (the seeds) are evaluated first.
+// Its quota, so that warm is never worse than cold: the seeds come on top of the cold search, never
+// in its place (tune's first sample stays the cold one, search/first_sample.h; the strategy searches
+// as from a cold start, search/warm_seeds.h), at most kWarmSeeds and a quarter of an evaluation
+// budget. Seeds from other GPU models guide the search to where they were fast; a misleading one
+// costs one evaluation, never the search's exploration.
 #pragma once
 
 #include <cstddef>
@@ -26,7 +26,7 @@ struct WarmStart {
   std::size_t sweeps = 0;  // the other sweeps it was made from
   // Per candidate of this space: the mean over the other sweeps that measured it of
   // log(time / that sweep's best), a failed one counted twice as slow as that sweep's slowest;
-  // nullopt where none measured it.
+  // nullopt where none measured it. The seeds are the lowest.
   std::vector<std::optional<double>> prior;
   std::vector<std::size_t> seeds;  // candidates to evaluate first, the most promising first
 };
