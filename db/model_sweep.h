@@ -21,7 +21,7 @@ struct ModelSweep {
   std::vector<std::string> cards;  // the UUIDs of the cards that measured part of it, ascending
   std::string template_hash;
   std::string size_key;
-  std::vector<MeasurementRow> rows;  // one per candidate, in the order first met
+  std::vector<MeasurementRow> rows;       // one per candidate, in the order first met
   std::vector<MeasurementRow> set_aside;  // the other cards' results of those candidates
 };
 

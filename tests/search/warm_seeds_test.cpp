@@ -68,8 +68,7 @@ TEST(WarmSeeds, UnderABudgetTheSeedsAreAQuarterOfItAndTheBudgetHolds) {
 // asked for ahead of results): never proposed twice, and its result reaches the search when in.
 TEST(WarmSeeds, ASeedTheColdSearchProposesIsNotMeasuredTwice) {
   StrategyOptions in_order;  // brute force: 0, 1, 2, ...
-  const auto strategy =
-      WithWarmSeeds(MakeStrategy(in_order, BowlSpace().candidates, BowlSpace().params), {2});
+  const auto strategy = WithWarmSeeds(MakeStrategy(in_order, BowlSpace().candidates, BowlSpace().params), {2});
   std::vector<Evaluation> history;
   std::vector<std::size_t> proposed;
   for (int ahead = 0; ahead < 4; ++ahead) proposed.push_back(*strategy->Next(history));

@@ -100,9 +100,9 @@ std::shared_ptr<const WarmStart> WarmStartFor(db::Store& store, const SimulateOp
 }
 
 // --strategy auto as tune runs it when it searches, timed, on a host of kAutoCompileThreads cores:
-// its estimate's sample (and the warm start's seeds on top, first) compiling from the start, the search from
-// when the estimate settled, then the Bayesian strategy under its stopping rule, proposals made a
-// look-ahead ahead of results and measured as they compile.
+// its estimate's sample (and the warm start's seeds on top, first) compiling from the start, the
+// search from when the estimate settled, then the Bayesian strategy under its stopping rule,
+// proposals made a look-ahead ahead of results and measured as they compile.
 void AsAutoSearches(const Landscape& landscape, StrategyOptions& options, ReplayShape& shape) {
   options.name = "bayesian";
   options.min_expected_gain = kAutoMinExpectedGain;
@@ -189,7 +189,8 @@ std::vector<StoredSweep> CompleteSweeps(const std::vector<db::ModelSweep>& store
   for (const db::ModelSweep& model : stored) {
     std::vector<db::MeasurementRecord> records;
     for (const db::MeasurementRow& row : model.rows) records.push_back(row.measurement);
-    const std::string where = o.kernel + " " + o.size_key + " on " + model.gpu.name + " (" + db::CardsText(model.cards) + ")";
+    const std::string where =
+        o.kernel + " " + o.size_key + " on " + model.gpu.name + " (" + db::CardsText(model.cards) + ")";
     try {
       Landscape landscape = spec ? LandscapeFromRecords(EnumerateCandidates(*spec, ParseProblemSize(*spec, o.size_key)),
                                                         spec->params, records)

@@ -58,12 +58,12 @@ class WarmSeeds : public SearchStrategy {
   }
 
   std::unique_ptr<SearchStrategy> cold_;
-  std::vector<std::size_t> seeds_;            // not proposed yet, the first last
-  std::set<std::size_t> seen_;                // proposed by either, or in the history
-  std::set<std::size_t> hidden_;              // seeds the cold strategy has not proposed
+  std::vector<std::size_t> seeds_;             // not proposed yet, the first last
+  std::set<std::size_t> seen_;                 // proposed by either, or in the history
+  std::set<std::size_t> hidden_;               // seeds the cold strategy has not proposed
   std::map<std::size_t, Evaluation> results_;  // of hidden seeds
-  std::vector<Evaluation> cold_history_;      // what the cold strategy has seen, in order
-  std::size_t consumed_ = 0;                  // entries of the history read so far
+  std::vector<Evaluation> cold_history_;       // what the cold strategy has seen, in order
+  std::size_t consumed_ = 0;                   // entries of the history read so far
 };
 
 }  // namespace
