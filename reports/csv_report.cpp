@@ -124,11 +124,12 @@ std::string RenderCsv(const ReportData& data) {
   std::string out = Line(headers);
   for (const KernelReport& kernel : data.kernels)
     for (const Run& run : kernel.runs)
-      for (const db::MeasurementRow& row : run.rows) {
-        std::vector<std::string> cells;
-        for (const Column& column : columns) cells.push_back(column.cell(run, row));
-        out += Line(cells);
-      }
+      for (const auto* rows : {&run.rows, &run.set_aside})
+        for (const db::MeasurementRow& row : *rows) {
+          std::vector<std::string> cells;
+          for (const Column& column : columns) cells.push_back(column.cell(run, row));
+          out += Line(cells);
+        }
   return out;
 }
 

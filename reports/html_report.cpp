@@ -84,7 +84,7 @@ std::string WinnerCardHtml(const Run& run) {
 
 std::string RunSection(const KernelReport& kernel, const Run& run) {
   std::string out = "<details open>\n<summary><h3>" + E(run.Label()) + "</h3> <span class=\"muted\">" +
-                    E(run.gpu.name + ", " + run.gpu.Arch() + ", " + run.gpu.uuid) +
+                    E(run.gpu.name + ", " + run.gpu.Arch() + ", " + run.Cards()) +
                     (run.stale ? E(", older template version " + run.template_hash.substr(0, 12)) : "") +
                     "</span></summary>\n";
   out += BestCards(run) + WinnerCardHtml(run);

@@ -66,7 +66,7 @@ std::string WinnerCardMarkdown(const Run& run) {
 
 std::string RunSection(const KernelReport& kernel, const Run& run, ChartLinks& links) {
   std::string out = "### " + E(run.Label()) + "\n\n" +
-                    E(run.gpu.name + ", " + run.gpu.Arch() + ", " + run.gpu.uuid + ": " + StatusSummary(run)) + "\n\n";
+                    E(run.gpu.name + ", " + run.gpu.Arch() + ", " + run.Cards() + ": " + StatusSummary(run)) + "\n\n";
   if (!run.ceiling.known() && run.Best()) out += "> No ceiling for this run: " + E(run.ceiling.missing) + ".\n\n";
   out += WinnerCardMarkdown(run);
   out += links.Link(kernel.kernel, CandidatesChart(kernel, run));

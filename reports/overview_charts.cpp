@@ -11,8 +11,8 @@ namespace tuner::report {
 
 namespace {
 
-// The current runs with a correct candidate, their sizes in numeric order, and each GPU card's
-// index in order of appearance (its colour, the same in both charts).
+// The current runs with a correct candidate, their sizes in numeric order, and each GPU model's
+// cards' index in order of appearance (its colour, the same in both charts).
 struct Overview {
   std::vector<const Run*> runs;
   std::vector<std::string> sizes;
@@ -24,7 +24,7 @@ struct Overview {
       if (!run.Best() || run.stale) continue;
       runs.push_back(&run);
       size_set.insert(run.size_key);
-      gpu_index.emplace(run.gpu.uuid, gpu_index.size());
+      gpu_index.emplace(run.Cards(), gpu_index.size());
     }
     sizes.assign(size_set.begin(), size_set.end());
     std::sort(sizes.begin(), sizes.end(), SizeKeyLess);
@@ -34,7 +34,7 @@ struct Overview {
   }
 };
 
-std::string GpuName(const Run& run) { return ShortGpuName(run.gpu.name) + " (" + run.gpu.uuid.substr(0, 12) + ")"; }
+std::string GpuName(const Run& run) { return ShortGpuName(run.gpu.name) + " (" + run.ShortCards() + ")"; }
 
 }  // namespace
 
@@ -44,12 +44,12 @@ std::optional<NamedChart> AcrossChart(const KernelReport& kernel) {
   Chart chart = NewChart(kernel.kernel + ": best across GPUs and sizes", "Problem size", "", "Best throughput",
                          RunUnit(*o.runs.front()));
   chart.x_categories = o.sizes;
-  std::map<std::string, std::size_t> series_of;  // by GPU uuid: a line and its dots
+  std::map<std::string, std::size_t> series_of;  // by the run's cards: a line and its dots
   for (const Run* run : o.runs) {
-    auto found = series_of.find(run->gpu.uuid);
+    auto found = series_of.find(run->Cards());
     if (found == series_of.end()) {
-      const char* color = PaletteColor(o.gpu_index.at(run->gpu.uuid));
-      found = series_of.emplace(run->gpu.uuid, chart.series.size()).first;
+      const char* color = PaletteColor(o.gpu_index.at(run->Cards()));
+      found = series_of.emplace(run->Cards(), chart.series.size()).first;
       AddSeries(chart, GpuName(*run), SeriesStyle::kLine, color);
       AddSeries(chart, "", SeriesStyle::kScatter, color);
     }
@@ -66,13 +66,13 @@ std::optional<NamedChart> CeilingChart(const KernelReport& kernel) {
   Chart chart = NewChart(kernel.kernel + ": best as a share of the device ceiling", "Problem size", "",
                          "Share of measured ceiling", "%");
   chart.x_categories = o.sizes;
-  std::map<std::string, std::size_t> series_of;  // by GPU uuid: its bars
+  std::map<std::string, std::size_t> series_of;  // by the run's cards: its bars
   for (const Run* run : o.runs) {
     if (!run->ceiling.known()) continue;
-    auto found = series_of.find(run->gpu.uuid);
+    auto found = series_of.find(run->Cards());
     if (found == series_of.end()) {
-      found = series_of.emplace(run->gpu.uuid, chart.series.size()).first;
-      AddSeries(chart, GpuName(*run), SeriesStyle::kBar, PaletteColor(o.gpu_index.at(run->gpu.uuid)));
+      found = series_of.emplace(run->Cards(), chart.series.size()).first;
+      AddSeries(chart, GpuName(*run), SeriesStyle::kBar, PaletteColor(o.gpu_index.at(run->Cards())));
     }
     const double perf = run->Best()->measurement.perf_value;
     AddPoint(chart, chart.series[found->second], {o.X(*run), 100 * perf / run->ceiling.value},

@@ -148,7 +148,7 @@ std::string RunChartTitle(const KernelReport& kernel, const Run& run, const std:
 }
 
 std::string RunChartPrefix(const Run& run) {
-  return Slug(ShortGpuName(run.gpu.name)) + "-" + Slug(run.gpu.uuid.substr(0, 12)) + "-" + Slug(run.size_key) +
+  return Slug(ShortGpuName(run.gpu.name)) + "-" + Slug(run.ShortCards()) + "-" + Slug(run.size_key) +
          (run.stale ? "-stale-" + Slug(run.template_hash.substr(0, 8)) : "") + "-";
 }
 

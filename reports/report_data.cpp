@@ -7,6 +7,7 @@
 #include "base/errors.h"
 #include "common/option_values.h"
 #include "common/version.h"
+#include "db/model_sweep.h"
 #include "db/query/best.h"
 #include "base/number_text.h"
 #include "db/query/selection.h"
@@ -69,6 +70,12 @@ std::size_t Run::CountOk() const {
       rows.begin(), rows.end(), [](const db::MeasurementRow& r) { return IsOk(r.measurement.status); }));
 }
 
+std::string Run::Cards() const { return db::CardsText(cards); }
+
+std::string Run::ShortCards() const {
+  return cards.size() == 1 ? cards.front().substr(0, 12) : std::to_string(cards.size()) + " cards";
+}
+
 std::string Run::Label() const { return ShortGpuName(gpu.name) + " \u00b7 " + size_key; }
 
 std::size_t KernelReport::CountRows() const {
@@ -96,27 +103,23 @@ bool SizeKeyLess(const std::string& a, const std::string& b) {
 }
 
 KernelReport GroupKernel(const std::string& kernel, const std::vector<db::MeasurementRow>& rows,
-                         const ValueLabels& labels) {
+                         const ValueLabels& labels, const std::function<bool(const db::GpuRecord&)>& apart) {
   KernelReport report;
   report.kernel = kernel;
   if (!labels.empty()) report.labels = std::make_shared<const ValueLabels>(labels);
-  std::map<std::tuple<std::string, std::string, std::string>, std::size_t> index;
-  for (const db::MeasurementRow& row : rows) {
-    const auto key = std::make_tuple(row.gpu.uuid, row.size_key, row.templ.hash);
-    auto found = index.find(key);
-    if (found == index.end()) {
-      found = index.emplace(key, report.runs.size()).first;
-      report.runs.push_back({row.gpu, row.size_key, row.templ.hash, row.stale, {}, std::nullopt, {}, report.labels});
-    }
-    report.runs[found->second].rows.push_back(row);
+  for (const db::MeasurementRow& row : rows)
     for (const std::string& name : ParamNames(row.measurement.params_json))
       if (std::find(report.parameter_names.begin(), report.parameter_names.end(), name) == report.parameter_names.end())
         report.parameter_names.push_back(name);
+  for (db::ModelSweep& sweep : db::SweepsPerModel(rows, apart)) {
+    const bool stale = sweep.rows.front().stale;
+    report.runs.push_back({sweep.gpu, sweep.size_key, sweep.template_hash, stale, std::move(sweep.rows), std::nullopt,
+                           {}, report.labels, std::move(sweep.cards), std::move(sweep.set_aside)});
   }
   for (Run& run : report.runs) FinishRun(run);
   std::stable_sort(report.runs.begin(), report.runs.end(), [](const Run& a, const Run& b) {
     if (a.gpu.name != b.gpu.name) return a.gpu.name < b.gpu.name;
-    if (a.gpu.uuid != b.gpu.uuid) return a.gpu.uuid < b.gpu.uuid;
+    if (a.cards != b.cards) return a.cards < b.cards;
     if (a.size_key != b.size_key) return SizeKeyLess(a.size_key, b.size_key);
     return a.stale < b.stale;
   });
@@ -151,9 +154,10 @@ ReportData SelectReportData(db::Store& store, const ReportRequest& request) {
       else
         rows.push_back(std::move(row));
     }
-    rows = db::OneTimingMode(std::move(rows), request.timing_mode);
+    rows = db::OneTimingMode(std::move(rows), request.timing_mode, db::ModeGroup::kModel);
     const auto labels = request.labels.find(kernel);
-    data.kernels.push_back(GroupKernel(kernel, rows, labels == request.labels.end() ? ValueLabels{} : labels->second));
+    data.kernels.push_back(
+        GroupKernel(kernel, rows, labels == request.labels.end() ? ValueLabels{} : labels->second, request.apart));
     data.kernels.back().stale_rows_left_out = stale;
   }
   return data;

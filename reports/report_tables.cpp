@@ -76,12 +76,12 @@ Table BestTable(const KernelReport& kernel) {
     const std::string size = run.size_key + (run.stale ? " (older template version)" : "");
     if (!best) {
       t.rows.push_back(
-          {ShortGpuName(run.gpu.name), run.gpu.uuid, size, "no correct candidate", "-", "-", "-", "-", "-", "-"});
+          {ShortGpuName(run.gpu.name), run.Cards(), size, "no correct candidate", "-", "-", "-", "-", "-", "-"});
       t.row_status.push_back("fault");
       continue;
     }
     const db::MeasurementRecord& m = best->measurement;
-    t.rows.push_back({ShortGpuName(run.gpu.name), run.gpu.uuid, size, run.Params(m), Spread(m), Throughput(m),
+    t.rows.push_back({ShortGpuName(run.gpu.name), run.Cards(), size, run.Params(m), Spread(m), Throughput(m),
                       CeilingText(run), Occupancy(m), std::to_string(m.regs_per_thread), std::to_string(m.smem_bytes)});
     t.row_status.push_back("ok");
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "db/query/gpu_model.h"
 #include "reports/report_format.h"
 
 namespace tuner::report {
@@ -24,7 +25,7 @@ std::vector<SizeDispatch> SizeDispatches(const KernelReport& kernel) {
   for (const Run& run : kernel.runs) {
     if (run.stale || !run.Best()) continue;
     const auto card =
-        std::find_if(cards.begin(), cards.end(), [&](const SizeDispatch& c) { return c.gpu.uuid == run.gpu.uuid; });
+        std::find_if(cards.begin(), cards.end(), [&](const SizeDispatch& c) { return db::SameModel(c.gpu, run.gpu); });
     const std::size_t index = static_cast<std::size_t>(card - cards.begin());
     if (index == cards.size()) {
       cards.push_back({run.gpu, {}});

@@ -1,4 +1,4 @@
-// A kernel tuned at several sizes on one GPU card (`tuner tune --sizes`): what each size loses
+// A kernel tuned at several sizes on one GPU model (`tuner tune --sizes`): what each size loses
 // with each other size's winner, and the dispatch table (the smallest set of configurations that
 // keeps every size within 5% of its own best, db/query/size_dispatch.h) that the application library
 // serves (TunedConfigs::Dispatch). As plain-text tables for the HTML and Markdown writers.
@@ -17,10 +17,10 @@ struct SizeDispatch {
   db::DispatchTable table;
 };
 
-// Each GPU card with current (not stale) `ok` results at two or more sizes, in the report's order.
+// Each GPU model with current (not stale) `ok` results at two or more sizes, in the report's order.
 std::vector<SizeDispatch> SizeDispatches(const KernelReport& kernel);
 
-// "GPU · 3 sizes": the heading of one card's tables.
+// "GPU · 3 sizes": the heading of one model's tables.
 std::string SizesHeading(const SizeDispatch& sizes);
 // "2 configurations keep all 4 sizes within 5% of their own best (exact smallest set)".
 std::string DispatchSummary(const SizeDispatch& sizes);

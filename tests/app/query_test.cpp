@@ -86,6 +86,33 @@ TEST(QueryCommand, ExactSizeAsJson) {
   EXPECT_EQ(best["from"]["gpu"]["uuid"], "GPU-1111");
 }
 
+// A sweep split across two cards of one model (tune --gpus): the model's best is that of the union,
+// whichever card measured it; the result names that card.
+TEST(QueryCommand, TheCardsOfOneModelAreOneSweep) {
+  TempDir dir;
+  const std::string path = dir.File("split.db");
+  {
+    db::Store store = db::Store::Open(path, db::OpenMode::kReadWrite);
+    const auto templ = store.EnsureTemplate({"transpose", ShippedHash("transpose"), ""});
+    const auto first = store.StartSweep(store.EnsureGpu(db::testing::SampleGpu("GPU-aaaa")), templ,
+                                        db::testing::SampleSweep("4096x4096"));
+    const auto second = store.StartSweep(store.EnsureGpu(db::testing::SampleGpu("GPU-bbbb")), templ,
+                                         db::testing::SampleSweep("4096x4096"));
+    store.AddMeasurement(first, db::testing::SampleMeasurement(16, 2.0));
+    store.AddMeasurement(first, db::testing::SampleMeasurement(32, 1.0));
+    store.AddMeasurement(second, db::testing::SampleMeasurement(64, 0.5));
+    store.AddMeasurement(second, db::testing::SampleMeasurement(128, 3.0));
+  }
+  const testing::CliResult r = RunTuner("query transpose --device H100 --size 4096x4096 --json --db " + path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto results = nlohmann::json::parse(r.out)["results"];
+  ASSERT_EQ(results.size(), 1u) << "one model, one result";
+  EXPECT_EQ(results[0]["fallback"], "exact");
+  EXPECT_EQ(results[0]["params"]["TILE"], 64);
+  EXPECT_EQ(results[0]["from"]["gpu"]["uuid"], "GPU-bbbb");
+  EXPECT_EQ(results[0]["gpu"]["uuid"], "") << "asked for the model";
+}
+
 // An object's keys in order, separated by spaces.
 std::string Keys(const nlohmann::ordered_json& object) {
   std::string keys;

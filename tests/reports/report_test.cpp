@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <sstream>
+#include <tuple>
 
 #include "base/errors.h"
 #include "cli_runner.h"
@@ -114,6 +115,39 @@ TEST_F(ReportTest, ARunShowsOneTimingMode) {
   EXPECT_EQ(run.rows.size(), 15u);
   ASSERT_NE(run.Best(), nullptr);
   EXPECT_EQ(run.Best()->measurement.params_json, "{\"TILE\":64,\"ROWS\":1}") << "the graph row never ranks here";
+}
+
+// Two cards of one model that split a sweep (tune --gpus) are one run: the union of their
+// candidates, each one's result from the card that measured it (of two, the faster); imported
+// published results stay a run of their own.
+TEST(ReportModelSweep, TheCardsOfOneModelAreOneRun) {
+  std::vector<db::MeasurementRow> rows;
+  for (const auto& [uuid, tile, time_ms] : std::vector<std::tuple<std::string, int, double>>{
+           {"GPU-aaaa", 16, 2.0}, {"GPU-bbbb", 32, 1.0}, {"GPU-aaaa", 64, 3.0}, {"GPU-aaaa", 32, 1.1},
+           {"imported-x", 8, 0.5}}) {
+    db::MeasurementRow row;
+    row.gpu = db::testing::SampleGpu(uuid);
+    row.templ.hash = "h1";
+    row.size_key = "8192x8192";
+    row.measurement = db::testing::SampleMeasurement(tile, time_ms);
+    rows.push_back(row);
+  }
+  const KernelReport report =
+      GroupKernel("transpose", rows, {}, [](const db::GpuRecord& gpu) { return gpu.uuid == "imported-x"; });
+  ASSERT_EQ(report.runs.size(), 2u);
+  const report::Run& model = report.runs[0].cards.size() == 2 ? report.runs[0] : report.runs[1];
+  EXPECT_EQ(model.cards, (std::vector<std::string>{"GPU-aaaa", "GPU-bbbb"}));
+  EXPECT_EQ(model.rows.size(), 3u);
+  ASSERT_EQ(model.set_aside.size(), 1u);
+  EXPECT_EQ(model.set_aside[0].gpu.uuid, "GPU-aaaa") << "card A's slower time of TILE 32";
+  ASSERT_NE(model.Best(), nullptr);
+  EXPECT_EQ(model.Best()->gpu.uuid, "GPU-bbbb");
+  EXPECT_EQ(model.Cards(), "2 cards: GPU-aaaa, GPU-bbbb");
+  EXPECT_EQ(model.ShortCards(), "2 cards");
+  ReportData data;
+  data.kernels.push_back(report);
+  EXPECT_NE(RenderHtml(data).find("2 cards: GPU-aaaa, GPU-bbbb"), std::string::npos);
+  EXPECT_EQ(ParseCsv(RenderCsv(data)).size(), 1 + rows.size()) << "the CSV lists every measurement";
 }
 
 TEST_F(ReportTest, FiltersByDeviceAndSize) {

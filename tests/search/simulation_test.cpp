@@ -269,6 +269,49 @@ TEST(SimulateCommand, WarmStartFromAnotherGpuModelsSweep) {
   EXPECT_EQ(nlohmann::json::parse(alone.out)["sweeps"][0]["strategies"].size(), 1u);
 }
 
+// `tune --gpus all` on two cards of one model: each measured its share of the candidates, and both
+// the leaders. `simulate` replays the two as one sweep of the model; `--card` replays one card's
+// results alone, which are half a sweep.
+TEST(SimulateCommand, ASweepSplitAcrossTwoCardsOfOneModelIsOneSweep) {
+  TempDir dir;
+  const std::string path = dir.File("split.db");
+  {
+    db::Store store = db::Store::Open(path, db::OpenMode::kReadWrite);
+    const auto templ = store.EnsureTemplate({"transpose", Transpose().hash, ""});
+    const auto first = store.StartSweep(store.EnsureGpu(db::testing::SampleGpu("GPU-aaaa")), templ,
+                                        db::testing::SampleSweep("8192x8192"));
+    const auto second = store.StartSweep(store.EnsureGpu(db::testing::SampleGpu("GPU-bbbb")), templ,
+                                         db::testing::SampleSweep("8192x8192"));
+    const std::vector<db::MeasurementRecord> records = CompleteRecords();
+    for (std::size_t c = 0; c < records.size(); ++c) store.AddMeasurement(c % 2 ? second : first, records[c]);
+    db::MeasurementRecord leader = records[OptimumPosition() - 1];
+    leader.time_ms_median *= 1.02;  // the other card's own time of the model's leader
+    store.AddMeasurement(OptimumPosition() % 2 ? second : first, leader);
+  }
+  const auto r = RunTuner("simulate transpose --strategy brute_force --runs 2 --json --db " + path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  ASSERT_EQ(doc["sweeps"].size(), 1u) << doc.dump();
+  const auto& sweep = doc["sweeps"][0];
+  EXPECT_EQ(sweep["candidates"], TransposeCandidates().size());
+  EXPECT_EQ(sweep["cards"], nlohmann::json::array({"GPU-aaaa", "GPU-bbbb"}));
+  EXPECT_EQ(sweep["gpu"]["uuid"], "") << "the model's sweep, not one card's";
+  EXPECT_DOUBLE_EQ(sweep["optimum"]["time_ms"].get<double>(), 1.0) << "of two results, the faster";
+  EXPECT_EQ(sweep["strategies"][0]["evaluations_to_within_5pct"]["max"], OptimumPosition());
+
+  const auto text = RunTuner("simulate transpose --strategy random --runs 2 --db " + path);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("(2 cards: GPU-aaaa, GPU-bbbb)"), std::string::npos) << text.out;
+
+  const auto one_card = RunTuner("simulate transpose --card GPU-aaaa --runs 2 --db " + path);
+  EXPECT_EQ(one_card.exit_code, 1);
+  EXPECT_NE(one_card.err.find("candidates have no stored result"), std::string::npos) << one_card.err;
+  EXPECT_NE(one_card.err.find("(GPU-aaaa)"), std::string::npos) << one_card.err;
+  const auto no_card = RunTuner("simulate transpose --card GPU-cccc --runs 2 --db " + path);
+  EXPECT_EQ(no_card.exit_code, 1);
+  EXPECT_NE(no_card.err.find("on the card 'GPU-cccc'"), std::string::npos) << no_card.err;
+}
+
 TEST(SimulateCommand, TextTableAndOneStrategyWithBudget) {
   TempDir dir;
   const auto r =

@@ -102,6 +102,32 @@ TEST(WarmStart, EveryGuidedStrategyEvaluatesTheSeedsFirstAndBruteForceIgnoresThe
   EXPECT_EQ(MakeStrategy(brute, all, Params())->Next({}), 0u) << "brute force keeps enumeration order";
 }
 
+TEST(WarmStart, UnderABudgetTheSeedsAreAQuarterOfIt) {
+  EXPECT_EQ(WarmSeedQuota(0), kWarmSeeds);
+  EXPECT_EQ(WarmSeedQuota(12), 3u);
+  EXPECT_EQ(WarmSeedQuota(3), 0u);
+  EXPECT_EQ(WarmSeedQuota(1000), kWarmSeeds);
+  const std::vector<ParamValues> all = Candidates();
+  StrategyOptions options;
+  options.name = "random";
+  options.max_evaluations = 8;
+  options.warm = std::make_shared<WarmStart>(MakeWarmStart(all, {Sweep(12, 3, 5.0, 0)}));
+  ASSERT_EQ(options.warm->seeds.size(), kWarmSeeds);
+  const auto strategy = MakeStrategy(options, all, Params());
+  std::vector<Evaluation> history;
+  std::vector<std::size_t> proposed;
+  while (const auto next = strategy->Next(history)) {
+    proposed.push_back(*next);
+    history.push_back({*next, true, 1.0});
+  }
+  ASSERT_EQ(proposed.size(), 8u);
+  EXPECT_EQ(proposed[0], options.warm->seeds[0]);
+  EXPECT_EQ(proposed[1], options.warm->seeds[1]);
+  for (std::size_t s = 2; s < kWarmSeeds; ++s)
+    EXPECT_EQ(std::count(proposed.begin(), proposed.end(), options.warm->seeds[s]), 0)
+        << "seed " << s << " is past the quota (a chance draw of it is possible but not with this seed)";
+}
+
 TEST(WarmStart, ASeedAlreadyStoredIsNotProposedAgain) {
   const std::vector<ParamValues> all = Candidates();
   StrategyOptions options;
@@ -157,6 +183,32 @@ TEST(WarmStart, UnderTheStoppingRuleAWarmSearchGoesOnPastMisleadingSeeds) {
   EXPECT_EQ(s.reached, 10u);
   EXPECT_GT(s.mean_evaluations, static_cast<double>(kWarmSeeds + 20));
   EXPECT_LT(s.mean_best_ratio, 1.01);
+}
+
+// Warm never worse than cold: under tune's default search as `tuner simulate` replays it (a
+// 16-candidate first sample, proposals 16 ahead, the stopping rule), a warm start keeps the cold
+// start's exploration whole and adds its seeds on top, so whether the other GPU's sweep points at
+// this optimum, at the far corner or is this landscape upside down, the warm runs come within 1% as
+// often as the cold ones, and end as close to the optimum.
+TEST(WarmStart, UnderTheDefaultSearchAWarmReplayIsNeverWorseThanACold) {
+  const Landscape truth = Truth(12, 11);
+  StrategyOptions cold;
+  cold.name = "bayesian";
+  cold.min_expected_gain = 0.005;
+  cold.patience = 20;
+  ReplayShape shape;
+  shape.first_sample = 16;
+  shape.look_ahead = 16;
+  std::vector<db::MeasurementRecord> upside_down = Sweep(12, 11, 1.0, 0.01);
+  for (db::MeasurementRecord& r : upside_down) r.time_ms_median = 1 / r.time_ms_median;
+  const StrategySummary c = SimulateStrategy(truth, cold, 30, 0.01, {}, {}, shape);
+  for (const auto& other : {Sweep(11, 11, 3.0, 0.02), Sweep(2, 2, 3.0, 0.01), upside_down}) {
+    StrategyOptions warm = cold;
+    warm.warm = std::make_shared<WarmStart>(MakeWarmStart(Candidates(), {other}));
+    const StrategySummary w = SimulateStrategy(truth, warm, 30, 0.01, {}, {}, shape);
+    EXPECT_GE(w.reached, c.reached) << "seeds " << warm.warm->seeds.front();
+    EXPECT_LE(w.mean_best_ratio, c.mean_best_ratio + 1e-9) << "seeds " << warm.warm->seeds.front();
+  }
 }
 
 }  // namespace

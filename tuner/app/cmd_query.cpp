@@ -36,8 +36,10 @@ using nlohmann::ordered_json;
 // A card of this machine as the store's rows name one (no versions: the lookup compares the identity).
 db::GpuRecord ToRecord(const GpuInfo& gpu) { return {gpu, "", "", 0}; }
 
-// --gpu N: that card (read before the database is opened). --device NAME: every stored model whose
-// name contains NAME. Neither: GPU 0 if this machine has one, else every stored model.
+// --gpu N: that card, its own results first (read before the database is opened). --device NAME:
+// every stored model whose name contains NAME. Neither: GPU 0's model if this machine has one, else
+// every stored model. A model's cards share its sweep (tune --gpus, --shard), so a model target
+// chooses among the results of all its cards as one sweep.
 std::vector<db::GpuRecord> Targets(const po::variables_map& vm, const std::optional<GpuInfo>& gpu,
                                    const std::vector<db::MeasurementRow>& rows, const std::string& kernel) {
   if (gpu) return {ToRecord(*gpu)};
@@ -52,8 +54,10 @@ std::vector<db::GpuRecord> Targets(const po::variables_map& vm, const std::optio
     return models;
   }
   const GpuDiscovery discovery = DiscoverGpus();
-  if (!discovery.gpus.empty()) return {ToRecord(discovery.gpus.front())};
-  return db::ModelsIn(rows);
+  if (discovery.gpus.empty()) return db::ModelsIn(rows);
+  db::GpuRecord model = ToRecord(discovery.gpus.front());
+  model.uuid.clear();  // the model: every card's results
+  return {model};
 }
 
 // A selection's keys in `query --json` (a contract scripts read), after its template's hash.
@@ -198,9 +202,10 @@ int RunQuery(int argc, char** argv) {
   const CommandSpec spec{
       "query",
       "tuner query KERNEL [--gpu N | --device NAME] [--size WxH] [--timing MODE | --dispatch] [--db PATH] [--json]",
-      "Print the stored best configuration of a kernel for a GPU and a problem size. When the exact\n"
-      "size or GPU was not tuned, the nearest tuned size, then another card of the same model, then\n"
-      "another model of the same architecture is used, and the output says which. Results of\n"
+      "Print the stored best configuration of a kernel for a GPU and a problem size. The cards of one\n"
+      "GPU model share its sweep: their results are chosen from as one (--gpu N: that card's first).\n"
+      "When the exact size or GPU was not tuned, the nearest tuned size, then another card of the same\n"
+      "model, then another model of the same architecture is used, and the output says which. Results of\n"
       "different timing modes are never compared: each GPU and size is served in the mode it was\n"
       "most recently tuned in, or in the mode --timing names.",
       "tuner query transpose --size 8192x8192"};
@@ -208,7 +213,9 @@ int RunQuery(int argc, char** argv) {
   po::positional_options_description positional;
   AddKernelArgument(options, positional);
   AddSizeOption(options, "problem size, e.g. 8192x8192; omitted sizes take the template's defaults");
-  AddGpuOption(options, "this machine's GPU N (see 'tuner devices'); default 0 when there is one");
+  AddGpuOption(options,
+               "this machine's GPU N (see 'tuner devices'), its own results first; default: GPU 0's model, the "
+               "results of its cards as one sweep");
   AddDeviceOption(options, "no GPU needed");
   AddObjectiveOption(options, "among the measurements that have it");
   AddTimingOption(options,

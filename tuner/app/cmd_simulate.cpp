@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <functional>
 #include <iostream>
-#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -17,6 +16,7 @@
 #include "common/progress_bar.h"
 #include "common/text_table.h"
 #include "common/whole_file.h"
+#include "db/model_sweep.h"
 #include "db/query/selection.h"
 #include "db/query/store.h"
 #include "db/row_json.h"
@@ -44,12 +44,14 @@ struct SimulateOptions {
   StrategyOptions strategy;  // budget and seed; the name is set per strategy
   bool warm_start = false;   // each strategy but brute force also from the other stored sweeps
   std::string orders_path;   // --orders: each run's configurations in order, as JSON lines ("": none)
+  std::string card;          // --card: that card's results alone ("": each model's cards as one sweep)
   double tolerance = 0.05;   // --within: the target, a fraction above the optimum
 };
 
-// One GPU's complete sweep, replayable.
+// One GPU model's complete sweep (or, with --card, one card's), replayable.
 struct StoredSweep {
-  db::GpuRecord gpu;
+  db::GpuRecord gpu;               // the card's, or the model's when several cards measured parts of it
+  std::vector<std::string> cards;  // their UUIDs
   std::string template_hash;
   Landscape landscape;
 };
@@ -77,6 +79,7 @@ SimulateOptions ReadOptions(const po::variables_map& vm) {
   o.strategy.seed = SeedOption(vm);
   o.warm_start = vm.count("warm-start") > 0;
   if (vm.count("orders")) o.orders_path = vm["orders"].as<std::string>();
+  if (vm.count("card")) o.card = vm["card"].as<std::string>();
   o.tolerance =
       ParseWholeNumber("within", vm["within"].as<std::string>(), 0, 100, "a percentage above the optimum") / 100.0;
   return o;
@@ -97,9 +100,9 @@ std::shared_ptr<const WarmStart> WarmStartFor(db::Store& store, const SimulateOp
 }
 
 // --strategy auto as tune runs it when it searches, timed, on a host of kAutoCompileThreads cores:
-// its estimate's sample (the warm start's seeds first) compiling from the start, the search from
-// when the estimate settled, then the Bayesian strategy under its stopping rule, proposals made a
-// look-ahead ahead of results and measured as they compile.
+// its estimate's sample (and the warm start's seeds on top, first) compiling from the start, the
+// search from when the estimate settled, then the Bayesian strategy under its stopping rule,
+// proposals made a look-ahead ahead of results and measured as they compile.
 void AsAutoSearches(const Landscape& landscape, StrategyOptions& options, ReplayShape& shape) {
   options.name = "bayesian";
   options.min_expected_gain = kAutoMinExpectedGain;
@@ -149,24 +152,27 @@ std::vector<StrategySummary> SimulateSweep(const StoredSweep& sweep, const Simul
   return summaries;
 }
 
-// The stored rows of this template version and size, one group per GPU (uuid).
-std::map<std::string, std::vector<db::MeasurementRow>> RowsPerGpu(db::Store& store, const SimulateOptions& o,
-                                                                  const std::string& device, const std::string& hash) {
+// The stored sweeps of this template version and size: one per GPU model, whose cards' results
+// are one sweep (db/model_sweep.h), or with --card that card's alone.
+std::vector<db::ModelSweep> StoredSweeps(db::Store& store, const SimulateOptions& o, const std::string& device,
+                                         const std::string& hash) {
   db::MeasurementFilter filter;
   filter.template_name = o.kernel;
   filter.gpu_name = device;
   filter.size_key = o.size_key;
-  std::map<std::string, std::vector<db::MeasurementRow>> groups;
+  std::vector<db::MeasurementRow> rows;
   std::size_t other_versions = 0;
   for (db::MeasurementRow& row : store.ListMeasurements(filter)) {
+    if (!o.card.empty() && row.gpu.uuid != o.card) continue;
     if (row.templ.hash == hash)
-      groups[row.gpu.uuid].push_back(std::move(row));
+      rows.push_back(std::move(row));
     else
       ++other_versions;
   }
-  if (!groups.empty()) return groups;
+  if (!rows.empty()) return db::SweepsPerModel(rows, [](const db::GpuRecord& gpu) { return IsImportedGpu(gpu); });
   std::string what = "no sweep of '" + o.kernel + "' at size " + o.size_key;
   if (!device.empty()) what += " on a GPU matching " + Quoted(device);
+  if (!o.card.empty()) what += " on the card " + Quoted(o.card);
   what += " is stored in " + store.path();
   if (other_versions > 0)
     what +=
@@ -175,21 +181,22 @@ std::map<std::string, std::vector<db::MeasurementRow>> RowsPerGpu(db::Store& sto
 }
 
 // The complete sweeps; incomplete ones are named on stderr, and none at all is an error.
-std::vector<StoredSweep> CompleteSweeps(const std::map<std::string, std::vector<db::MeasurementRow>>& groups,
+std::vector<StoredSweep> CompleteSweeps(const std::vector<db::ModelSweep>& stored,
                                         const std::optional<TemplateSpec>& spec, const SimulateOptions& o,
                                         const std::string& hash) {
   std::vector<StoredSweep> sweeps;
   std::string problems;
-  for (const auto& [uuid, rows] : groups) {
+  for (const db::ModelSweep& model : stored) {
     std::vector<db::MeasurementRecord> records;
-    for (const db::MeasurementRow& row : rows) records.push_back(row.measurement);
-    const std::string where = o.kernel + " " + o.size_key + " on " + rows.front().gpu.name + " (" + uuid + ")";
+    for (const db::MeasurementRow& row : model.rows) records.push_back(row.measurement);
+    const std::string where =
+        o.kernel + " " + o.size_key + " on " + model.gpu.name + " (" + db::CardsText(model.cards) + ")";
     try {
       Landscape landscape = spec ? LandscapeFromRecords(EnumerateCandidates(*spec, ParseProblemSize(*spec, o.size_key)),
                                                         spec->params, records)
                                  : LandscapeFromRecordsOnly(records);
       if (!landscape.Optimum()) throw IncompleteSweepError("no candidate succeeded");
-      sweeps.push_back({rows.front().gpu, hash, std::move(landscape)});
+      sweeps.push_back({model.gpu, model.cards, hash, std::move(landscape)});
     } catch (const IncompleteSweepError& e) {
       problems += (problems.empty() ? "" : "; ") + Printable(where) + ": " + e.what();  // one line in all
     }
@@ -234,6 +241,7 @@ ordered_json SweepJson(const StoredSweep& sweep, const std::vector<StrategySumma
   ordered_json out = {
       {"gpu", db::ToJson(sweep.gpu)},
       {"imported", IsImportedGpu(sweep.gpu)},
+      {"cards", sweep.cards},
       {"template_hash", sweep.template_hash},
       {"candidates", l.candidates.size()},
       {"ok", l.OkCount()},
@@ -252,7 +260,7 @@ void PrintSweep(const StoredSweep& sweep, const std::vector<StrategySummary>& su
   const Landscape& l = sweep.landscape;
   const std::size_t optimum = *l.Optimum();
   std::cout << o.kernel << " " << o.size_key << " on " << sweep.gpu.name << " ("
-            << (IsImportedGpu(sweep.gpu) ? "imported" : sweep.gpu.uuid) << "): " << l.candidates.size()
+            << (IsImportedGpu(sweep.gpu) ? "imported" : db::CardsText(sweep.cards)) << "): " << l.candidates.size()
             << " candidates, " << l.OkCount() << " ok, optimum " << Fixed(*l.time_ms[optimum], 4) << " ms "
             << ParamsJson(l.candidates[optimum]) << "\n";
   const std::string target = Fixed(o.tolerance * 100, 0) + "%";
@@ -299,24 +307,29 @@ int RunSimulate(int argc, char** argv) {
   const CommandSpec spec{
       "simulate",
       "tuner simulate KERNEL [--size WxH] [--device NAME] [--strategy S|all] [--budget N] [--runs R] "
-      "[--seed S] [--within PCT] [--warm-start] [--orders FILE] [--db PATH] [--json]",
+      "[--card UUID] [--seed S] [--within PCT] [--warm-start] [--orders FILE] [--db PATH] [--json]",
       "Replay a complete stored sweep without a GPU: each strategy's evaluations are answered from\n"
       "the stored results. Prints, per strategy, how many evaluations it needed to come within 5% of\n"
       "the optimum (over R runs seeded S, S+1, ...), how often it got there within the budget, and the\n"
       "community's methodology score (Willemsen et al. 2024; 0 is random search, 1 the optimum from the\n"
-      "start), each evaluation charged the compile and run time stored for it. Sweeps imported from\n"
-      "published results ('tuner import kernel-tuner-cache|t4') replay like measured ones.",
+      "start), each evaluation charged the compile and run time stored for it. Sweeps are per GPU\n"
+      "model: the results of several cards of one model (tune --gpus, --shard) replay as one sweep,\n"
+      "each candidate's result from the card that measured it (--card UUID: one card's alone). Sweeps\n"
+      "imported from published results ('tuner import kernel-tuner-cache|t4') replay like measured ones.",
       "tuner simulate transpose --strategy all --runs 50"};
   po::options_description options("Options");
   po::positional_options_description positional;
   AddKernelArgument(options, positional);
   AddSizeOption(options, "problem size of the stored sweep; omitted sizes take the template's defaults");
   AddDeviceOption(options, "default: every one");
+  options.add_options()("card", po::value<std::string>()->value_name("UUID"),
+                        "only this card's results, as a sweep of their own (default: the cards of each GPU "
+                        "model as one sweep)");
   options.add_options()(
       "strategy", po::value<std::string>()->value_name("LIST")->default_value("all"),
       "all, or a comma-separated list of: auto (what tune's default would run here: brute force "
       "when the stored compile times say it takes at most 2 minutes, else its search as on "
-      "a 16-core host: a 16-candidate sample (the warm seeds first), then bayesian under auto's stopping "
+      "a 16-core host: a 16-candidate sample (and the warm seeds on top, first), then bayesian under auto's stopping "
       "rule, 16 proposals ahead of the results, timed by the stored compile times: 's to' and 's "
       "used'), brute_force, random, annealing, genetic, bayesian");
   AddBudgetOption(options, "at most N evaluations per run (0: until the strategy stops)");
@@ -344,12 +357,12 @@ int RunSimulate(int argc, char** argv) {
 
   db::Store store = db::Store::Open(DatabasePath(vm), db::OpenMode::kReadOnly);
   const std::string hash = templ ? templ->hash : store.LatestTemplateHash(o.kernel);
-  const auto groups = RowsPerGpu(store, o, DeviceFilter(vm), hash);
+  const auto stored = StoredSweeps(store, o, DeviceFilter(vm), hash);
   ordered_json doc = {{"kernel", o.kernel},       {"size", o.size_key},
                       {"database", store.path()}, {"tolerance", o.tolerance},
                       {"runs", o.runs},           {"budget", o.strategy.max_evaluations},
                       {"seed", o.strategy.seed},  {"sweeps", ordered_json::array()}};
-  const auto sweeps = CompleteSweeps(groups, templ, o, hash);
+  const auto sweeps = CompleteSweeps(stored, templ, o, hash);
   if (!o.orders_path.empty()) RequireNoFolder("orders", o.orders_path);
   std::string orders;
   ProgressBar progress(ProgressStyleFor(StderrIsTerminal()), "tuner simulate", false);

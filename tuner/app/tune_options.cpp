@@ -46,8 +46,8 @@ void AddSweepOptions(po::options_description& options) {
   options.add_options()(
       "warm-start", po::value<std::string>()->value_name("MODE")->default_value("auto"),
       "auto: a strategy other than brute force first evaluates the fastest configurations of the template's "
-      "other stored sweeps (other GPU models, other sizes), and the Bayesian one takes their "
-      "results as its prior; off: a cold start")(
+      "other stored sweeps (other GPU models, other sizes), at most 5, on top of the search it makes "
+      "from a cold start; off: a cold start")(
       "timeout-floor", po::value<std::string>()->value_name("SECONDS")->default_value("10"),
       "seconds a candidate may always take before it is killed (0.001 to 86400); unset, 10 "
       "until a candidate answered, then shorter where kernels take milliseconds")(

@@ -14,8 +14,6 @@ namespace tuner {
 namespace {
 
 constexpr std::size_t kInitialSamples = 10;     // random candidates before the model proposes
-constexpr std::size_t kWarmInitialSamples = 2;  // with a prior, the model proposes from this many
-constexpr std::size_t kMinFitted = 3;           // observations with a prior before its weight is fitted
 constexpr double kRefitGrowth = 1.5;            // hyperparameters are chosen again when the data grew by half
 constexpr std::size_t kMaxPool = 20000;         // candidates scored per proposal: a fixed sample of larger spaces
 constexpr std::size_t kMaxObservations = 1000;  // the model's size limit: the strategy stops there
@@ -48,7 +46,6 @@ class BayesianOptimisation : public StrategyBase {
         space_(std::move(space)),
         patience_(options.patience ? options.patience : std::clamp(space_.size() / 8, kMinPatience, kMaxPatience)),
         min_expected_gain_(options.min_expected_gain) {
-    if (options.warm) TakePrior(options.warm->prior);
     ChoosePool();
   }
 
@@ -62,17 +59,6 @@ class BayesianOptimisation : public StrategyBase {
           extent > 1 ? static_cast<double>(space_.Coordinates(candidate)[d]) / static_cast<double>(extent - 1) : 0.0;
     }
     return x;
-  }
-
-  // Candidates no other sweep measured take the mean of those that were.
-  void TakePrior(const std::vector<std::optional<double>>& prior) {
-    double sum = 0;
-    std::size_t known = 0;
-    for (const auto& p : prior)
-      if (p) sum += *p, ++known;
-    if (known == 0) return;
-    prior_.resize(prior.size());
-    for (std::size_t c = 0; c < prior.size(); ++c) prior_[c] = prior[c].value_or(sum / static_cast<double>(known));
   }
 
   // Every candidate, or a seeded sample of a space too large to score every candidate each time.
@@ -110,69 +96,30 @@ class BayesianOptimisation : public StrategyBase {
   void Observe(std::size_t candidate, double y) {
     xs_.push_back(Point(candidate));
     ys_.push_back(y);
-    observed_.push_back(candidate);
-    residuals_.push_back(y - PriorMean(candidate));
-    if (model_) model_->Add(Scaled(xs_.back(), scales_), residuals_.back());
-  }
-
-  // What the prior predicts of a candidate's log time (0 without a prior: the model is of the times).
-  double PriorMean(std::size_t candidate) const {
-    return prior_.empty() ? 0 : prior_offset_ + prior_weight_ * prior_[candidate];
-  }
-
-  // Least squares of the observed log times on the prior: an offset (this sweep's scale) and a weight
-  // (how far the other sweeps' differences hold here, at least 0); the weight stays 1 until a few
-  // observations with distinct priors can say otherwise.
-  void FitPrior() {
-    if (prior_.empty()) return;
-    const auto n = static_cast<double>(observed_.size());
-    double mean_p = 0, mean_y = 0;
-    for (std::size_t i = 0; i < observed_.size(); ++i) mean_p += prior_[observed_[i]] / n, mean_y += ys_[i] / n;
-    double cov = 0, var = 0;
-    for (std::size_t i = 0; i < observed_.size(); ++i) {
-      cov += (prior_[observed_[i]] - mean_p) * (ys_[i] - mean_y);
-      var += (prior_[observed_[i]] - mean_p) * (prior_[observed_[i]] - mean_p);
-    }
-    prior_weight_ = observed_.size() >= kMinFitted && var > 1e-12 ? std::max(0.0, cov / var) : 1.0;
-    prior_offset_ = mean_y - prior_weight_ * mean_p;
-    for (std::size_t i = 0; i < observed_.size(); ++i) residuals_[i] = ys_[i] - PriorMean(observed_[i]);
+    if (model_) model_->Add(Scaled(xs_.back(), scales_), y);
   }
 
   void Refit() {
-    FitPrior();
-    scales_ = MostLikelyLengthScales(HyperGrid(), xs_, residuals_);
+    scales_ = MostLikelyLengthScales(HyperGrid(), xs_, ys_);
     Eigen::MatrixXd pool(static_cast<Eigen::Index>(space_.dimensions()), static_cast<Eigen::Index>(pool_.size()));
     for (std::size_t i = 0; i < pool_.size(); ++i) pool.col(static_cast<Eigen::Index>(i)) = Scaled(Point(pool_[i]), scales_);
     model_ = std::make_unique<GaussianProcess>(std::move(pool), GpHyper{1.0, scales_.noise});
-    for (std::size_t i = 0; i < xs_.size(); ++i) model_->Add(Scaled(xs_[i], scales_), residuals_[i]);
+    for (std::size_t i = 0; i < xs_.size(); ++i) model_->Add(Scaled(xs_[i], scales_), ys_[i]);
     next_refit_ = static_cast<std::size_t>(std::ceil(kRefitGrowth * static_cast<double>(xs_.size())));
   }
 
-  // The spread of the residuals the process standardises: one of its units in log time.
-  double ResidualScale() const {
-    const Eigen::Map<const Eigen::VectorXd> r(residuals_.data(), static_cast<Eigen::Index>(residuals_.size()));
+  // The spread of the log times the process standardises: one of its units in log time.
+  double LogTimeScale() const {
+    const Eigen::Map<const Eigen::VectorXd> r(ys_.data(), static_cast<Eigen::Index>(ys_.size()));
     const double sd = std::sqrt((r.array() - r.mean()).square().mean());
     return sd > 1e-12 ? sd : 1.0;
   }
 
-  // The model's posterior over the pool in log time: the prior's prediction plus the residuals' (the
-  // process works on standardised residuals: mean 0, variance 1). Without a prior, in the process's
-  // own units, as before priors existed (the proposals are the same either way); `log_scale` says
-  // how much log time one of its units is.
+  // The model's posterior over the pool, in the process's own units; `log_scale` says how much log
+  // time one of them is.
   GaussianProcess::Posterior LogTimePosterior(double* log_scale) const {
-    GaussianProcess::Posterior posterior = model_->Predict();
-    const double scale = ResidualScale();
-    *log_scale = prior_.empty() ? scale : 1.0;
-    if (prior_.empty()) return posterior;
-    const double mean =
-        Eigen::Map<const Eigen::VectorXd>(residuals_.data(), static_cast<Eigen::Index>(residuals_.size())).mean();
-    for (std::size_t i = 0; i < pool_.size(); ++i) {
-      const auto k = static_cast<Eigen::Index>(i);
-      posterior.mean[k] = PriorMean(pool_[i]) + mean + scale * posterior.mean[k];
-      posterior.sd[k] *= scale;
-    }
-    posterior.observed = Eigen::Map<const Eigen::VectorXd>(ys_.data(), static_cast<Eigen::Index>(ys_.size()));
-    return posterior;
+    *log_scale = LogTimeScale();
+    return model_->Predict();
   }
 
   // Proposals made before the results of earlier ones are in (a sweep compiling ahead) would crowd
@@ -236,8 +183,7 @@ class BayesianOptimisation : public StrategyBase {
     if (polishing_ || (Best() && SinceImprovement() >= patience_) || xs_.size() >= kMaxObservations) return Polish();
     // The initial design counts the candidates in flight (a compile look-ahead's, tune --strategy
     // auto's estimate sample); the model proposes once two of them have passed.
-    const std::size_t initial = prior_.empty() ? kInitialSamples : kWarmInitialSamples;
-    if (!slowest_ || xs_.size() < 2 || xs_.size() + Pending().size() < initial) return RandomUnvisited();
+    if (!slowest_ || xs_.size() < 2 || xs_.size() + Pending().size() < kInitialSamples) return RandomUnvisited();
     if (!model_ || xs_.size() >= next_refit_) Refit();
     double log_scale = 1;
     const GaussianProcess::Posterior posterior = LogTimePosterior(&log_scale);
@@ -257,9 +203,9 @@ class BayesianOptimisation : public StrategyBase {
       }
     }
     // An expected improvement of d in log time is a time expected 1 - e^-d below the best. The model
-    // is believed only after kMinPatience evaluations without a better time: a warm start's seeds,
-    // alike by the prior, understate its uncertainty, and believing them ended every warm search of
-    // the community's spaces right after its seeds (bench/benchmarks.md).
+    // is believed only after kMinPatience evaluations without a better time: believed at once, it
+    // ended searches of the community's spaces right after a few similar candidates
+    // (bench/benchmarks.md).
     if (min_expected_gain_ > 0 && chosen && SinceImprovement() >= kMinPatience &&
         1 - std::exp(-greatest_improvement * log_scale) < min_expected_gain_)
       return Polish();
@@ -272,10 +218,6 @@ class BayesianOptimisation : public StrategyBase {
   std::vector<std::size_t> pool_;    // the candidates the model scores, ascending
   std::vector<Eigen::VectorXd> xs_;  // the model's observations
   std::vector<double> ys_;
-  std::vector<std::size_t> observed_;  // the candidate of each observation
-  std::vector<double> residuals_;      // ys_ less the prior's prediction: what the process models
-  std::vector<double> prior_;          // per candidate, a warm start's prior; empty: a cold start
-  double prior_offset_ = 0, prior_weight_ = 1;
   std::vector<std::size_t> failed_;  // failed before any candidate passed: not yet in the model
   std::optional<double> slowest_;    // the largest log time that passed
   LengthScales scales_;  // the model's, chosen at each refit

@@ -6,21 +6,34 @@
 
 namespace tuner {
 
-std::vector<std::size_t> FirstSample(std::vector<std::size_t> missing, std::size_t count, unsigned long long seed,
-                                     const WarmStart* warm) {
+namespace {
+
+// `count` of `missing`, drawn with `seed`.
+std::vector<std::size_t> ColdSample(std::vector<std::size_t> missing, std::size_t count, unsigned long long seed) {
   count = std::min(count, missing.size());
-  std::size_t taken = 0;  // missing[0, taken) is the sample so far
-  const auto take = [&](std::size_t at) { std::swap(missing[taken++], missing[at]); };
-  if (warm)
-    for (const std::size_t s : warm->seeds) {
-      if (taken == count) break;
-      const auto found = std::find(missing.begin() + static_cast<std::ptrdiff_t>(taken), missing.end(), s);
-      if (found != missing.end()) take(static_cast<std::size_t>(found - missing.begin()));
-    }
   StrategyRng rng(seed);
-  while (taken < count) take(taken + rng.Below(missing.size() - taken));
+  for (std::size_t taken = 0; taken < count; ++taken)
+    std::swap(missing[taken], missing[taken + rng.Below(missing.size() - taken)]);
   missing.resize(count);
   return missing;
+}
+
+bool Contains(const std::vector<std::size_t>& list, std::size_t c) {
+  return std::find(list.begin(), list.end(), c) != list.end();
+}
+
+}  // namespace
+
+std::vector<std::size_t> FirstSample(std::vector<std::size_t> missing, std::size_t count, unsigned long long seed,
+                                     const WarmStart* warm, std::size_t max_evaluations) {
+  std::vector<std::size_t> cold = ColdSample(missing, count, seed);
+  if (!warm) return cold;
+  std::vector<std::size_t> sample;
+  for (const std::size_t s : SeedsWithinQuota(*warm, max_evaluations))
+    if (Contains(missing, s)) sample.push_back(s);  // a seed stored already is not measured again
+  for (const std::size_t c : cold)
+    if (!Contains(sample, c)) sample.push_back(c);
+  return sample;
 }
 
 }  // namespace tuner

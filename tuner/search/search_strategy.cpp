@@ -1,5 +1,6 @@
 #include "search/search_strategy.h"
 
+#include <algorithm>
 #include <map>
 
 #include "base/errors.h"
@@ -9,6 +10,7 @@
 #include "search/genetic.h"
 #include "search/retry_policy.h"
 #include "search/strategy_base.h"
+#include "search/warm_seeds.h"
 
 namespace tuner {
 
@@ -44,21 +46,36 @@ const std::vector<std::string>& StrategyNames() {
   return names;
 }
 
+namespace {
+
+// The strategy as from a cold start (options.warm is not read).
+std::unique_ptr<SearchStrategy> MakeCold(const StrategyOptions& options, const std::vector<ParamValues>& candidates,
+                                         const std::vector<ParamSpec>& params) {
+  if (options.name == "brute_force") return std::make_unique<BruteForce>(candidates.size(), options);
+  if (options.name == "random") return std::make_unique<RandomSampling>(candidates.size(), options);
+  if (options.name == "annealing") return MakeAnnealing(CandidateGraph(candidates, params), options);
+  if (options.name == "bayesian") return MakeBayesian(CandidateGraph(candidates, params), options);
+  return MakeGenetic(CandidateGraph(candidates, params), options);
+}
+
+}  // namespace
+
 std::unique_ptr<SearchStrategy> MakeStrategy(const StrategyOptions& options, const std::vector<ParamValues>& candidates,
                                              const std::vector<ParamSpec>& params) {
   RequireStrategyName(options.name);
   if (options.warm && options.warm->prior.size() != candidates.size())
     throw std::invalid_argument("a warm start of " + std::to_string(options.warm->prior.size()) +
                                 " candidates for a space of " + std::to_string(candidates.size()));
-  if (options.name == "brute_force") {
-    StrategyOptions in_order = options;
-    in_order.warm.reset();  // it measures everything, in enumeration order
-    return std::make_unique<BruteForce>(candidates.size(), in_order);
-  }
-  if (options.name == "random") return std::make_unique<RandomSampling>(candidates.size(), options);
-  if (options.name == "annealing") return MakeAnnealing(CandidateGraph(candidates, params), options);
-  if (options.name == "bayesian") return MakeBayesian(CandidateGraph(candidates, params), options);
-  return MakeGenetic(CandidateGraph(candidates, params), options);
+  StrategyOptions cold = options;
+  cold.warm.reset();
+  // Brute force measures everything, in enumeration order.
+  if (!options.warm || options.name == "brute_force") return MakeCold(cold, candidates, params);
+  const std::vector<std::size_t> seeds = SeedsWithinQuota(*options.warm, options.max_evaluations);
+  cold.first.erase(std::remove_if(cold.first.begin(), cold.first.end(),
+                                  [&](std::size_t c) { return std::count(seeds.begin(), seeds.end(), c) > 0; }),
+                   cold.first.end());
+  if (cold.max_evaluations > 0) cold.max_evaluations -= seeds.size();  // the quota keeps it above 0
+  return WithWarmSeeds(MakeCold(cold, candidates, params), seeds);
 }
 
 void RequireStrategyName(const std::string& name, const std::vector<std::string>& also) {

@@ -46,7 +46,7 @@ struct StrategyOptions {
   std::size_t max_evaluations = 0;   // 0: no limit; counts every distinct candidate proposed or in history
   unsigned long long seed = 0;       // same seed, same history: same proposals
   // Other stored sweeps' word on this space: every strategy but brute force evaluates its seeds
-  // first, and the Bayesian strategy takes its prior. Null: a cold start.
+  // first, on top of its cold search (search/warm_seeds.h). Null: a cold start.
   std::shared_ptr<const WarmStart> warm;
   // The Bayesian strategy stops once the model expects no unmeasured candidate to beat the best by
   // this fraction (0.005: 0.5%), after at least 20 evaluations without a better time; 0: only its

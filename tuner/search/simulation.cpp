@@ -169,7 +169,8 @@ SimulatedRun SimulateRun(const Landscape& landscape, const StrategyOptions& opti
   std::vector<std::size_t> all(landscape.candidates.size());
   for (std::size_t c = 0; c < all.size(); ++c) all[c] = c;
   StrategyOptions with_sample = options;
-  with_sample.first = FirstSample(all, shape.first_sample, options.seed, options.warm.get());
+  with_sample.first =
+      FirstSample(all, shape.first_sample, options.seed, options.warm.get(), options.max_evaluations);
   const auto strategy = MakeStrategy(with_sample, landscape.candidates, landscape.params);
   const bool timed = shape.compile_threads > 0;
   ReplayTimeline timeline(landscape, shape);

@@ -40,9 +40,7 @@ StrategyBase::StrategyBase(std::size_t candidates, const StrategyOptions& option
       rng_(options.seed) {
   std::iota(unvisited_.begin(), unvisited_.end(), std::size_t{0});
   std::iota(position_.begin(), position_.end(), std::size_t{0});
-  // Taken from the back: `first`, then the warm start's seeds.
-  if (options.warm) seeds_.assign(options.warm->seeds.rbegin(), options.warm->seeds.rend());
-  seeds_.insert(seeds_.end(), options.first.rbegin(), options.first.rend());
+  first_.assign(options.first.rbegin(), options.first.rend());  // taken from the back
 }
 
 std::optional<std::size_t> StrategyBase::Next(const std::vector<Evaluation>& history) {
@@ -55,8 +53,8 @@ std::optional<std::size_t> StrategyBase::Next(const std::vector<Evaluation>& his
   }
   const std::size_t visited = CandidateCount() - unvisited_.size();
   if (unvisited_.empty() || (max_evaluations_ > 0 && visited >= max_evaluations_)) return std::nullopt;
-  while (!seeds_.empty() && Visited(seeds_.back())) seeds_.pop_back();
-  const std::optional<std::size_t> proposal = seeds_.empty() ? Propose() : seeds_.back();
+  while (!first_.empty() && Visited(first_.back())) first_.pop_back();
+  const std::optional<std::size_t> proposal = first_.empty() ? Propose() : first_.back();
   if (!proposal) return std::nullopt;
   if (*proposal >= CandidateCount() || Visited(*proposal))
     throw std::logic_error("search strategy proposed candidate " + std::to_string(*proposal) + " again");

@@ -44,7 +44,7 @@ class StrategyBase : public SearchStrategy {
   std::size_t VisitedCount() const { return CandidateCount() - unvisited_.size(); }  // evaluated or pending
   bool Visited(std::size_t c) const { return state_[c] != State::kUnvisited; }
   bool Known(std::size_t c) const { return state_[c] == State::kKnown; }
-  // Proposed (by this strategy or its seeds) and not in the history yet, in candidate order.
+  // Proposed (by this strategy or as its `first`) and not in the history yet, in candidate order.
   std::vector<std::size_t> Pending() const;
   // time_ms of a known ok candidate; infinity when it failed or is not known yet.
   double Cost(std::size_t c) const { return cost_[c]; }
@@ -70,7 +70,7 @@ class StrategyBase : public SearchStrategy {
   std::optional<std::size_t> best_;
   std::size_t since_improvement_ = 0;
   StrategyRng rng_;
-  std::vector<std::size_t> seeds_;  // options.first and a warm start's seeds, not yet proposed, the first last
+  std::vector<std::size_t> first_;  // options.first not yet proposed, the first last
 };
 
 // A strategy that walks the neighbourhood graph and stops once it has gone `patience` evaluations

@@ -69,4 +69,14 @@ WarmStart MakeWarmStart(const std::vector<ParamValues>& candidates,
   return warm;
 }
 
+std::size_t WarmSeedQuota(std::size_t max_evaluations) {
+  return max_evaluations == 0 ? kWarmSeeds : std::min(kWarmSeeds, max_evaluations / kWarmSeedBudgetShare);
+}
+
+std::vector<std::size_t> SeedsWithinQuota(const WarmStart& warm, std::size_t max_evaluations) {
+  std::vector<std::size_t> seeds = warm.seeds;
+  seeds.resize(std::min(seeds.size(), WarmSeedQuota(max_evaluations)));
+  return seeds;
+}
+
 }  // namespace tuner

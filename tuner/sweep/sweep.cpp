@@ -167,7 +167,8 @@ SweepOutcome SweepRun::Run() {
     strategy_options.warm = warm;
     if (warm)
       std::cerr << "tuner tune: starting warm from " << OtherSweepsText(warm_sources_) << ": their "
-                << warm->seeds.size() << " fastest configurations first (--warm-start off: a cold start)\n";
+                << SeedsWithinQuota(*warm, options_.strategy.max_evaluations).size()
+                << " fastest configurations first, on top of a cold start's (--warm-start off: a cold start)\n";
   }
   if (!planned) strategy_options.first = sample_;
   const auto strategy = MakeStrategy(strategy_options, all_, spec_.params);
@@ -214,7 +215,8 @@ BruteForceCost SweepRun::EstimateBruteForce(const WarmStart* warm) {
   for (std::size_t c = 0; c < all_.size(); ++c)
     if (!stored[c]) missing.push_back(c);
   estimated_for_ = missing.size();
-  sample_ = FirstSample(missing, EstimateSampleSize(pipeline_.CompileThreads()), options_.strategy.seed, warm);
+  sample_ = FirstSample(missing, EstimateSampleSize(pipeline_.CompileThreads()), options_.strategy.seed, warm,
+                        options_.strategy.max_evaluations);
   StartCompiles();
   for (const std::size_t c : sample_) compiles_->Push(c);
   if (!sample_.empty()) MeasureCopyBandwidth();  // the worker starts while the sample compiles

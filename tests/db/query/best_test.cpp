@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -217,7 +218,7 @@ GpuIdentity Identity(const db::GpuRecord& gpu, bool card) {
 
 const report::Run& RunOf(const report::ReportData& data, const std::string& uuid, const std::string& size) {
   for (const report::Run& run : data.kernels.at(0).runs)
-    if (run.gpu.uuid == uuid && run.size_key == size) return run;
+    if (std::count(run.cards.begin(), run.cards.end(), uuid) && run.size_key == size) return run;
   throw std::runtime_error("no run of " + uuid + " at " + size);
 }
 
@@ -245,7 +246,7 @@ TEST(Best, QueryReportDispatchAndTheLibraryAgreeOnTies) {
   for (const db::MeasurementRow& row : per_model) EXPECT_EQ(row.gpu.uuid, kCardB.uuid) << row.size_key;
   // The report's data: each run's best.
   const report::ReportData data =
-      report::SelectReportData(store, report::ReportRequest{{"transpose"}, "", {}, false, {}, ""});
+      report::SelectReportData(store, report::ReportRequest{{"transpose"}, "", {}, false, {}, "", nullptr});
   EXPECT_EQ(report::ParamValue(RunOf(data, kCardB.uuid, "4096x4096").Best()->measurement.params_json, "TILE"), "64");
   EXPECT_EQ(report::ParamValue(RunOf(data, kCardB.uuid, "16384x16384").Best()->measurement.params_json, "TILE"), "16");
   // The dispatch table of card B: each size's winner.
@@ -288,7 +289,7 @@ TEST(Best, QueryReportDispatchAndTheLibraryServeTheTiesChosenMember) {
   ASSERT_EQ(store.BestPerModel("transpose", "").size(), 1u);
   EXPECT_EQ(report::ParamValue(store.BestPerModel("transpose", "")[0].measurement.params_json, "TILE"), "16");
   const report::ReportData data =
-      report::SelectReportData(store, report::ReportRequest{{"transpose"}, "", {}, false, {}, ""});
+      report::SelectReportData(store, report::ReportRequest{{"transpose"}, "", {}, false, {}, "", nullptr});
   EXPECT_EQ(report::ParamValue(RunOf(data, kCardB.uuid, "4096x4096").Best()->measurement.params_json, "TILE"), "16");
   const db::DispatchTable table = db::BuildDispatchTable(
       db::TimesBySize(store.ListMeasurements({"transpose", "", "", CandidateStatus::kOk, true})));
