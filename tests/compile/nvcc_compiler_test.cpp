@@ -221,6 +221,16 @@ TEST(ToolkitIncludeDirs, TheIncludeFolderWithItsCcclFolderOrTheHeadersBesideNvrt
   EXPECT_EQ(ToolkitIncludeDirs({(root / "none").string()}, wheel + "/lib"),
             (std::vector<std::string>{wheel + "/include", wheel + "/include/cccl"}));
   EXPECT_TRUE(ToolkitIncludeDirs({(root / "none").string()}, "").empty());
+  // NVIDIA's CUDA 12 wheels: site-packages/nvidia/{cuda_nvrtc/lib, cuda_runtime/include, cuda_cccl/include}.
+  const fs::path nvidia = root / "site-packages" / "nvidia";
+  fs::create_directories(nvidia / "cuda_nvrtc" / "lib");
+  fs::create_directories(nvidia / "cuda_nvrtc" / "include");  // nvrtc.h only
+  fs::create_directories(nvidia / "cuda_runtime" / "include");
+  std::ofstream(nvidia / "cuda_runtime" / "include" / "cuda_fp16.h") << "";
+  fs::create_directories(nvidia / "cuda_cccl" / "include" / "cub");
+  EXPECT_EQ(ToolkitIncludeDirs({(root / "none").string()}, (nvidia / "cuda_nvrtc" / "lib").string()),
+            (std::vector<std::string>{(nvidia / "cuda_runtime" / "include").string(),
+                                      (nvidia / "cuda_cccl" / "include").string()}));
   fs::remove_all(root);
 }
 

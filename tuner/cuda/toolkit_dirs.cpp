@@ -54,10 +54,24 @@ std::string ToolkitIncludeDir(const std::vector<std::string>& toolkit_dirs) {
 std::vector<std::string> ToolkitIncludeDirs(const std::vector<std::string>& toolkit_dirs,
                                             const std::string& nvrtc_dir) {
   std::vector<std::string> dirs;
-  if (const std::string include = ToolkitIncludeDir(toolkit_dirs); !include.empty())
+  if (const std::string include = ToolkitIncludeDir(toolkit_dirs); !include.empty()) {
     AddWithCccl(include, dirs);
-  else if (!nvrtc_dir.empty() && IsFile(fs::path(nvrtc_dir) / ".." / "include" / "cuda_fp16.h"))
-    AddWithCccl(fs::weakly_canonical(fs::path(nvrtc_dir) / ".." / "include"), dirs);
+    return dirs;
+  }
+  if (nvrtc_dir.empty()) return dirs;
+  const fs::path beside = fs::path(nvrtc_dir) / ".." / "include";
+  if (IsFile(beside / "cuda_fp16.h")) {
+    AddWithCccl(fs::weakly_canonical(beside), dirs);
+    return dirs;
+  }
+  // NVIDIA's CUDA 12 wheels give each component a package of its own beside NVRTC's
+  // (nvidia/cuda_nvrtc/lib): the runtime's headers in nvidia/cuda_runtime/include, CCCL's in
+  // nvidia/cuda_cccl/include.
+  const fs::path packages = fs::path(nvrtc_dir) / ".." / "..";
+  if (!IsFile(packages / "cuda_runtime" / "include" / "cuda_fp16.h")) return dirs;
+  dirs.push_back(fs::weakly_canonical(packages / "cuda_runtime" / "include").string());
+  if (IsFolder(packages / "cuda_cccl" / "include"))
+    dirs.push_back(fs::weakly_canonical(packages / "cuda_cccl" / "include").string());
   return dirs;
 }
 

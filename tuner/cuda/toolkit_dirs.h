@@ -17,7 +17,8 @@ std::string ToolkitIncludeDir(const std::vector<std::string>& toolkit_dirs);
 
 // The folders NVRTC searches for the toolkit's headers, as nvcc would: the include folder of the
 // first toolkit that has one, and its CCCL folder (include/cccl, CUDA 13) when it exists; else the
-// headers beside the loaded libnvrtc (`nvrtc_dir/../include`, as NVIDIA's wheels lay them out).
+// headers beside the loaded libnvrtc (`nvrtc_dir/../include`, as NVIDIA's CUDA 13 wheels lay them
+// out, or the runtime's and CCCL's packages beside NVRTC's, as their CUDA 12 wheels do).
 std::vector<std::string> ToolkitIncludeDirs(const std::vector<std::string>& toolkit_dirs, const std::string& nvrtc_dir);
 
 // The folder of the libnvrtc this process loaded; "" when it cannot be told.
