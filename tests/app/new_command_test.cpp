@@ -35,7 +35,7 @@ TEST(NewCommand, APlainKernelAmongHostCodeBecomesATemplateThatLoads) {
   ASSERT_EQ(out["args"].size(), roles.size()) << r.out;
   for (std::size_t i = 0; i < roles.size(); ++i) EXPECT_EQ(out["args"][i]["role"], roles[i]) << i;
   for (const json& p : out["params"]) EXPECT_LE(p["value"].get<long long>(), 512);  // __launch_bounds__(512)
-  EXPECT_EQ(ReadFileText(kKernelFile), before);  // referenced, never changed
+  EXPECT_EQ(ReadFileText(kKernelFile), before);                                     // referenced, never changed
   const std::string description = ReadFileText(folder + "/saxpy.toml");
   EXPECT_EQ(fs::canonical(LoadTemplateFile(folder + "/saxpy.toml").source_path), fs::canonical(kKernelFile))
       << description;
@@ -82,7 +82,8 @@ TEST(NewCommand, BadInputIsRefusedWithNothingWritten) {
   TempDir dir;
   const std::string to = " --templates " + dir.File("k");
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"new s --from " + kKernelFile + " --kernel saxpi" + to, "no __global__ function 'saxpi' (did you mean `saxpy`?)"},
+      {"new s --from " + kKernelFile + " --kernel saxpi" + to,
+       "no __global__ function 'saxpi' (did you mean `saxpy`?)"},
       {"new s --from " + kKernelFile + " --kernel gemm" + to,
        "no __global__ function 'gemm'; its __global__ functions: saxpy scale pairs"},
       {"new s --from /no/such/file.cu --kernel saxpy" + to, "cannot read --from '/no/such/file.cu'"},

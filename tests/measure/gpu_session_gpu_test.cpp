@@ -13,8 +13,8 @@
 #include "db_test_util.h"
 #include "gpu_test_support.h"
 #include "npy.h"
-#include "tune_json.h"
 #include "template/element_types.h"
+#include "tune_json.h"
 
 namespace tuner {
 namespace {

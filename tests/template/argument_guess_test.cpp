@@ -39,8 +39,8 @@ TEST(ArgumentGuess, TheTypesCudaAndCstdintSpell) {
       "__global__ void k(__half* a, const __nv_bfloat16* b, unsigned* c, const std::uint8_t* d, int64_t* e,\n"
       "                  unsigned long long f, size_t count, short g) { a[0] = 0; c[0] = 0; e[0] = 0; }\n";
   const KernelGuess guess = GuessKernel("k.cu", text, "k");
-  const std::vector<ScalarType> types = {ScalarType::kHalf,  ScalarType::kBfloat16, ScalarType::kUint,
-                                         ScalarType::kUint8, ScalarType::kInt64,    ScalarType::kUint64,
+  const std::vector<ScalarType> types = {ScalarType::kHalf,   ScalarType::kBfloat16, ScalarType::kUint,
+                                         ScalarType::kUint8,  ScalarType::kInt64,    ScalarType::kUint64,
                                          ScalarType::kUint64, ScalarType::kInt16};
   ASSERT_EQ(guess.arguments.size(), types.size());
   for (std::size_t i = 0; i < types.size(); ++i) EXPECT_EQ(guess.arguments[i].type, types[i]) << i;
@@ -62,8 +62,7 @@ TEST(ArgumentGuess, IntegerTemplateArgumentsBecomeParameters) {
 }
 
 TEST(ArgumentGuess, LaunchBoundsLimitTheBlock) {
-  const KernelGuess guess =
-      GuessKernel("k.cu", "__global__ void __launch_bounds__(64) k(float* o) { o[0] = 1; }", "k");
+  const KernelGuess guess = GuessKernel("k.cu", "__global__ void __launch_bounds__(64) k(float* o) { o[0] = 1; }", "k");
   EXPECT_EQ(guess.max_block_threads, 64);
   EXPECT_EQ(guess.block_parameter, "");
 }

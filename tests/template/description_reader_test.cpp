@@ -30,9 +30,13 @@ std::string KeptErrors(const std::function<void(const DescriptionReader&)>& read
 
 TEST(DescriptionReader, UnknownKeysNameTheLineAndTheNearestKey) {
   const toml::table table = Parse("grid = [1]\nblok = [2]\n", "d.toml");
-  EXPECT_EQ(KeptErrors([&](const DescriptionReader& r) { r.AllowOnly(table, "launch", {"grid", "block"}); }),
+  EXPECT_EQ(KeptErrors([&](const DescriptionReader& r) {
+              r.AllowOnly(table, "launch", {"grid", "block"});
+            }),
             "d.toml:2: launch.blok: unknown key (did you mean `block`?)");
-  EXPECT_EQ(KeptErrors([&](const DescriptionReader& r) { r.AllowOnly(table, "launch", {"grid", "block", "blok"}); }),
+  EXPECT_EQ(KeptErrors([&](const DescriptionReader& r) {
+              r.AllowOnly(table, "launch", {"grid", "block", "blok"});
+            }),
             "");
   EXPECT_EQ(KeptErrors([&](const DescriptionReader& r) {
               r.AllowOnly(table, "launch", {"grid", "shared_bytes"}, {"blok"});
@@ -50,10 +54,10 @@ TEST(DescriptionReader, EveryErrorIsKeptAndReportedOnce) {
               r.Part([] {});
             }),
             "d.toml:1: launch.grd: unknown key (did you mean `grid`?)\n"
-            "d.toml:2: launch.blok: unknown key (did you mean `block`?)\n"
-            "d.toml:3: e: in expression 'A': unknown name 'A'\n"
-            "d.toml:3: e: in expression 'B': unknown name 'B'\n"
-            "d.toml:4: s: must be a string");
+            "  d.toml:2: launch.blok: unknown key (did you mean `block`?)\n"
+            "  d.toml:3: e: in expression 'A': unknown name 'A'\n"
+            "  d.toml:3: e: in expression 'B': unknown name 'B'\n"
+            "  d.toml:4: s: must be a string");
 }
 
 TEST(DescriptionReader, ValuesHaveTheirTypes) {

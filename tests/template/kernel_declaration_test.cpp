@@ -66,7 +66,7 @@ TEST(KernelDeclaration, ATemplateWithLaunchBoundsAndRestrict) {
 }
 
 TEST(KernelDeclaration, NoneForANameThatIsNoKernel) {
-  EXPECT_FALSE(FindKernelDeclaration(kPublished, "twice"));         // a __device__ function
+  EXPECT_FALSE(FindKernelDeclaration(kPublished, "twice"));          // a __device__ function
   EXPECT_FALSE(FindKernelDeclaration(kPublished, "commented_out"));  // in a comment only
   EXPECT_FALSE(FindKernelDeclaration(kPublished, "main"));
   EXPECT_FALSE(FindKernelDeclaration("__global__ int counter;", "counter"));

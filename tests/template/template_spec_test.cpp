@@ -436,9 +436,8 @@ TEST(TemplateSpec, TheParametersTheOutputDependsOnAreParametersOfTheTemplate) {
 TEST(TemplateSpec, AnOutputReadAndWrittenMayStartFromRandomData) {
   for (const char* init : {"random", "random_int", "one", "index"}) {
     TempDir dir;
-    const TemplateSpec spec =
-        LoadTemplateFile(WriteTemplate(dir, "copy", Replace(kValid, "output = true\n", "output = true\ninit = \"" +
-                                                                                          std::string(init) + "\"\n")));
+    const TemplateSpec spec = LoadTemplateFile(WriteTemplate(
+        dir, "copy", Replace(kValid, "output = true\n", "output = true\ninit = \"" + std::string(init) + "\"\n")));
     EXPECT_TRUE(spec.args[0].output) << init;
     EXPECT_EQ(ToString(spec.args[0].init), init);
     EXPECT_TRUE(StartsFromContents(spec.args[0].init));

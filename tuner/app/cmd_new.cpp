@@ -70,8 +70,8 @@ nlohmann::ordered_json Json(const StarterRequest& request, const StarterTemplate
 }
 
 void PrintText(const StarterRequest& request, const StarterTemplate& written) {
-  std::cout << "wrote " << written.description_path << " for " << request.guess.kernel << " ("
-            << request.kernel_file << ":" << request.guess.declaration.line << ")\n";
+  std::cout << "wrote " << written.description_path << " for " << request.guess.kernel << " (" << request.kernel_file
+            << ":" << request.guess.declaration.line << ")\n";
   for (const GuessedArgument& a : request.guess.arguments)
     std::cout << "  " << a.name << ": " << ToString(a.type) << ", " << ToString(a.role) << "\n";
   std::cout << "edit the guesses its comments point out (sizes, parameters, block size, the check), then:\n"
@@ -109,7 +109,8 @@ int RunNew(int argc, char** argv) {
   StarterRequest request;
   request.name = vm["name"].as<std::string>();
   if (!IsIdentifier(request.name))
-    throw UsageError("NAME " + Quoted(request.name) + " is not a template name: use letters, digits and '_', "
+    throw UsageError("NAME " + Quoted(request.name) +
+                     " is not a template name: use letters, digits and '_', "
                      "not starting with a digit");
   request.folder = OutputFolder(vm);
   request.kernel_file = vm["from"].as<std::string>();

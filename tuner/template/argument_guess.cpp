@@ -95,7 +95,8 @@ bool BodyReads(const std::string& body, const std::string& name) {
       if (depth == 0) break;
     }
     next = body.find_first_not_of(" \t\r\n", next + 1);
-    if (next == std::string::npos || body[next] != '=' || (next + 1 < body.size() && body[next + 1] == '=')) return true;
+    if (next == std::string::npos || body[next] != '=' || (next + 1 < body.size() && body[next + 1] == '='))
+      return true;
   }
   return false;
 }
@@ -105,9 +106,9 @@ const char* const kPassable =
     "(int, unsigned, int64_t, size_t, ...)";
 
 bool NamedLikeASize(const std::string& name) {
-  static const std::vector<std::string> kNames = {"n",     "size",     "count",  "len",   "length", "num",
-                                                  "numel", "nelem",    "nelems", "total", "elements",
-                                                  "num_elements", "n_elements"};
+  static const std::vector<std::string> kNames = {"n",        "size",         "count",     "len",    "length",
+                                                  "num",      "numel",        "nelem",     "nelems", "total",
+                                                  "elements", "num_elements", "n_elements"};
   const std::string lower = Lower(name);
   return std::count(kNames.begin(), kNames.end(), lower) || lower.rfind("num_", 0) == 0 || lower.rfind("n_", 0) == 0;
 }
@@ -121,7 +122,9 @@ GuessedArgument GuessArgument(const std::string& kernel, const DeclaredParameter
   std::vector<std::string> spelled;
   for (const std::string& word : words)
     if (word != "const" && word != "volatile" && word != "__restrict__" && word != "__restrict" && word != "*")
-      spelled.push_back(word.rfind("std::", 0) == 0 ? word.substr(5) : word.rfind("::", 0) == 0 ? word.substr(2) : word);
+      spelled.push_back(word.rfind("std::", 0) == 0 ? word.substr(5)
+                        : word.rfind("::", 0) == 0  ? word.substr(2)
+                                                    : word);
   const std::optional<ScalarType> type = ElementSpelled(Joined(spelled));
   const auto stars = std::count(words.begin(), words.end(), "*");
   if (!type || stars > 1 || parameter.type.find_first_of("&[(") != std::string::npos)
@@ -131,11 +134,11 @@ GuessedArgument GuessArgument(const std::string& kernel, const DeclaredParameter
   argument.type = *type;
   if (stars == 1)  // an unnamed pointer is neither read nor written: an input that must stay as it is
     argument.role = is_const || parameter.name.empty() ? ArgumentRole::kInput
-                    : BodyReads(body, parameter.name) ? ArgumentRole::kInOut
-                                                      : ArgumentRole::kOutput;
+                    : BodyReads(body, parameter.name)  ? ArgumentRole::kInOut
+                                                       : ArgumentRole::kOutput;
   else
-    argument.role = !Element(*type).floating && NamedLikeASize(argument.name) ? ArgumentRole::kSize
-                                                                              : ArgumentRole::kScalar;
+    argument.role =
+        !Element(*type).floating && NamedLikeASize(argument.name) ? ArgumentRole::kSize : ArgumentRole::kScalar;
   return argument;
 }
 
@@ -169,11 +172,11 @@ void TakeTemplateArguments(const std::string& expression, KernelGuess& guess) {
   const auto& parameters = declaration.template_parameters;
   const bool too_few = given.size() < parameters.size() && parameters[given.size()].default_value.empty();
   if (given.size() > parameters.size() || too_few)
-    throw UsageError("kernel " + Quoted(expression) + " gives " + std::to_string(given.size()) +
-                     " template argument(s); " + declaration.name + " is declared " +
-                     (parameters.empty() ? "without template parameters" : TemplateList(declaration)) +
-                     (too_few ? ": name it with its arguments, e.g. --kernel '" + declaration.name + "<float, 256>'"
-                              : ""));
+    throw UsageError(
+        "kernel " + Quoted(expression) + " gives " + std::to_string(given.size()) + " template argument(s); " +
+        declaration.name + " is declared " +
+        (parameters.empty() ? "without template parameters" : TemplateList(declaration)) +
+        (too_few ? ": name it with its arguments, e.g. --kernel '" + declaration.name + "<float, 256>'" : ""));
   std::map<std::string, std::string> types;
   std::vector<std::string> written;
   for (std::size_t i = 0; i < given.size(); ++i) {
@@ -187,7 +190,11 @@ void TakeTemplateArguments(const std::string& expression, KernelGuess& guess) {
     guess.parameters.push_back({parameter.name, *value});
     written.push_back(parameter.name);
   }
-  guess.kernel = open == std::string::npos ? expression : expression.substr(0, open) + "<" + Joined(written, ", ") + ">";
+  for (std::size_t i = given.size(); i < parameters.size(); ++i)  // a type left to its default
+    if (parameters[i].type == "typename" || parameters[i].type == "class")
+      types[parameters[i].name] = parameters[i].default_value;
+  guess.kernel =
+      open == std::string::npos ? expression : expression.substr(0, open) + "<" + Joined(written, ", ") + ">";
   for (DeclaredParameter& parameter : guess.declaration.parameters) {
     std::vector<std::string> words = Words(parameter.type);
     for (std::string& word : words)
@@ -203,8 +210,8 @@ void FindBlockSize(KernelGuess& guess) {
   for (const GuessedParameter& parameter : guess.parameters) {
     const std::string lower = Lower(parameter.name);
     if (parameter.name == bounds) guess.block_parameter = parameter.name;
-    if (guess.block_parameter.empty() && (lower.find("block") != std::string::npos ||
-                                          lower.find("thread") != std::string::npos))
+    if (guess.block_parameter.empty() &&
+        (lower.find("block") != std::string::npos || lower.find("thread") != std::string::npos))
       guess.block_parameter = parameter.name;
   }
 }
@@ -230,15 +237,16 @@ const char* ToString(ArgumentRole role) {
 KernelGuess GuessKernel(const std::string& path, const std::string& text, const std::string& expression) {
   const std::string name = DeclaredName(expression);
   if (!IsIdentifier(name) || expression.find('(') != std::string::npos)
-    throw UsageError("--kernel " + Quoted(expression) + ": not a kernel name (a C++ name, optionally with <template arguments>)");
+    throw UsageError("--kernel " + Quoted(expression) +
+                     ": not a kernel name (a C++ name, optionally with <template arguments>)");
   std::optional<KernelDeclaration> declaration = FindKernelDeclaration(text, name);
   if (!declaration) {
     const std::vector<std::string> kernels = KernelNamesIn(text);
     const std::string hint = DidYouMean(name, kernels);
     throw UsageError(path + ": no __global__ function " + Quoted(name) +
-                     (!hint.empty()        ? hint
-                      : kernels.empty()    ? "; the file defines no __global__ function"
-                                           : "; its __global__ functions: " + Joined(kernels)));
+                     (!hint.empty()     ? hint
+                      : kernels.empty() ? "; the file defines no __global__ function"
+                                        : "; its __global__ functions: " + Joined(kernels)));
   }
   KernelGuess guess;
   guess.declaration = std::move(*declaration);
@@ -247,7 +255,8 @@ KernelGuess GuessKernel(const std::string& path, const std::string& text, const 
   bool writes = false;
   for (std::size_t i = 0; i < guess.declaration.parameters.size(); ++i) {
     guess.arguments.push_back(GuessArgument(expression, guess.declaration.parameters[i], i, guess.declaration.body));
-    writes |= guess.arguments.back().role == ArgumentRole::kOutput || guess.arguments.back().role == ArgumentRole::kInOut;
+    writes |=
+        guess.arguments.back().role == ArgumentRole::kOutput || guess.arguments.back().role == ArgumentRole::kInOut;
   }
   if (!writes)
     throw UsageError("kernel " + Quoted(expression) + " (" + path + ":" + std::to_string(guess.declaration.line) +

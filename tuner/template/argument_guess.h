@@ -38,8 +38,8 @@ struct KernelGuess {
   std::string kernel;  // for the description: the integer template arguments replaced by their parameters' names
   std::vector<GuessedArgument> arguments;
   std::vector<GuessedParameter> parameters;  // the integer template arguments
-  std::string block_parameter;               // the one that is the block size (BLOCK, THREADS, __launch_bounds__'s), or ""
-  long long max_block_threads = 1024;        // __launch_bounds__' number, where it is one
+  std::string block_parameter;         // the one that is the block size (BLOCK, THREADS, __launch_bounds__'s), or ""
+  long long max_block_threads = 1024;  // __launch_bounds__' number, where it is one
 };
 
 // The kernel `expression` ("scale", "ns::scale<float, 128>") names in `text` (the file `path`),

@@ -26,7 +26,8 @@ void DescriptionReader::Fail(const toml::node* node, const std::string& field, c
 void DescriptionReader::ThrowIfErrors() const {
   if (errors_.empty()) return;
   std::string all;
-  for (const std::string& error : errors_) all += (all.empty() ? "" : "\n") + error;
+  // The others as the continuation lines of one message, indented, as messages of several lines are.
+  for (const std::string& error : errors_) all += (all.empty() ? "" : "\n  ") + error;
   throw TemplateError(all);
 }
 

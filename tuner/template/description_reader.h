@@ -26,7 +26,8 @@ class DescriptionReader {
   template <typename Fn>
   void Part(Fn read) const;
   bool HasErrors() const { return !errors_.empty(); }
-  // One TemplateError with every error kept, one per line in the order met; nothing when none.
+  // One TemplateError with every error kept, one per line in the order met, the lines after the
+  // first indented; nothing when none.
   void ThrowIfErrors() const;
 
   // Keeps an error for every key of `table` that is not in `allowed`, suggesting the nearest allowed

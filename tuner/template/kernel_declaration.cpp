@@ -64,10 +64,9 @@ std::vector<std::string> Tokens(const std::string& text) {
 
 // Words that end a type rather than name a parameter: `unsigned int`, `float* const`.
 bool IsTypeWord(const std::string& word) {
-  static const std::vector<std::string> kWords = {"int",   "unsigned", "signed",   "long",        "short",
-                                                  "char",  "float",    "double",   "bool",        "const",
-                                                  "void",  "volatile", "__restrict__", "__restrict", "typename",
-                                                  "class", "size_t"};
+  static const std::vector<std::string> kWords = {
+      "int",   "unsigned", "signed",   "long",         "short",      "char",     "float", "double", "bool",
+      "const", "void",     "volatile", "__restrict__", "__restrict", "typename", "class", "size_t"};
   return std::find(kWords.begin(), kWords.end(), word) != kWords.end();
 }
 

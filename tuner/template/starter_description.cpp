@@ -71,21 +71,26 @@ std::string Header(const StarterRequest& request, const StarterTemplate& starter
   return "# A first template for " + guess.declaration.name + ", written by `tuner new` from " + request.kernel_file +
          " (line " + std::to_string(guess.declaration.line) +
          ").\n# Each value below is a guess from the kernel's declaration: read the comments, edit what is\n"
-         "# wrong, then tune it: tuner tune " + request.name + " --templates " + request.folder +
+         "# wrong, then tune it: tuner tune " +
+         request.name + " --templates " + request.folder +
          "\n# The format: kernel_templates/README.md of the tool's sources, or its documentation site.\n"
-         "name = " + Toml(request.name) + "\nsummary = " +
-         Toml(guess.kernel + " of " + fs::path(request.kernel_file).filename().string() + " (first template: edit me)") +
+         "name = " +
+         Toml(request.name) + "\nsummary = " +
+         Toml(guess.kernel + " of " + fs::path(request.kernel_file).filename().string() +
+              " (first template: edit me)") +
          "\nsource = " + Toml(source) + "  # the kernel's file where it is" +
-         (fs::path(source).is_absolute() ? "" : " (relative to this file's folder)") + "\nkernel = " +
-         Toml(guess.kernel) + "\n# constraints = [\"" + starter.block_parameter +
+         (fs::path(source).is_absolute() ? "" : " (relative to this file's folder)") +
+         "\nkernel = " + Toml(guess.kernel) + "\n# constraints = [\"" + starter.block_parameter +
          " % 32 == 0\"]  # conditions a candidate must meet, over parameters and sizes\n";
 }
 
 std::string SizeAndParameters(const StarterTemplate& starter) {
   std::string text =
-      "\n# The problem size: every buffer has " + starter.size_name + " elements (--size sets it). A kernel of\n"
+      "\n# The problem size: every buffer has " + starter.size_name +
+      " elements (--size sets it). A kernel of\n"
       "# several dimensions gets one [[size]] each, in the order --size gives them (--size 4096x4096).\n[[size]]\n"
-      "name = \"" + starter.size_name + "\"\ndefault = " + std::to_string(starter.size) +
+      "name = \"" +
+      starter.size_name + "\"\ndefault = " + std::to_string(starter.size) +
       "\n\n# Parameters to tune: add the values to try. Each reaches the source as a macro (-DNAME=value),\n"
       "# or, named in `kernel`, as the template argument.\n";
   std::map<std::string, std::vector<long long>> values;
@@ -106,7 +111,8 @@ std::string Launch(const StarterTemplate& starter) {
   const std::string& block = starter.block_parameter;
   return "\n# One thread per element, a guess: a kernel that loops over its elements, or computes several\n"
          "# per thread, needs another grid. Expressions over sizes and parameters; cdiv rounds up.\n[launch]\n"
-         "grid = [\"cdiv(" + starter.size_name + ", " + block + ")\"]\nblock = [\"" + block +
+         "grid = [\"cdiv(" +
+         starter.size_name + ", " + block + ")\"]\nblock = [\"" + block +
          "\"]\nshared_bytes = \"0\"  # dynamic shared memory per block\n";
 }
 
@@ -144,12 +150,14 @@ std::string CheckAndWork(const StarterRequest& request, const StarterTemplate& s
       bytes += static_cast<long long>(Element(a.type).bytes) * (a.role == ArgumentRole::kInOut ? 2 : 1);
   return "\n# Every candidate is compared with the first value of each parameter, so a bug they all share\n"
          "# goes unseen (tune warns). Write a simple kernel that computes the same in the source, and name\n"
-         "# it instead of `reference`: kernel = \"" + request.guess.declaration.name +
+         "# it instead of `reference`: kernel = \"" +
+         request.guess.declaration.name +
          "_reference\". The tolerances follow from the output type;\n"
          "# atol and rtol set them where the kernel rounds differently.\n[check]\n"
          "reference = \"own_configuration\"\n\n"
          "# Each buffer read or written once: results in GB/s. flops = \"...\" instead shows GFLOP/s.\n[work]\n"
-         "bytes = \"" + std::to_string(bytes) + " * " + starter.size_name + "\"\n";
+         "bytes = \"" +
+         std::to_string(bytes) + " * " + starter.size_name + "\"\n";
 }
 
 std::string ReplacedAll(std::string text, const std::string& from, const std::string& to) {

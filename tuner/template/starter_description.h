@@ -22,11 +22,11 @@ struct StarterRequest {
 };
 
 struct StarterTemplate {
-  std::string description_path;  // FOLDER/NAME.toml
-  std::string source;            // the kernel file as the description names it
-  std::string text;              // the description
-  std::string size_name;         // the one size variable, "N" unless a parameter has that name
-  long long size = 0;            // its default
+  std::string description_path;              // FOLDER/NAME.toml
+  std::string source;                        // the kernel file as the description names it
+  std::string text;                          // the description
+  std::string size_name;                     // the one size variable, "N" unless a parameter has that name
+  long long size = 0;                        // its default
   std::vector<GuessedParameter> parameters;  // with the block size added where the kernel's name has none
   std::string block_parameter;               // the parameter that is the block size
 };
