@@ -85,6 +85,15 @@ TEST(ArgumentGuess, ATypeWithoutAnElementTypeIsNamed) {
   EXPECT_NE(ErrorOf("__global__ void k(float& o) {}", "k").find("argument 'o'"), std::string::npos);
 }
 
+TEST(ArgumentGuess, ATemplateLeftToItsDefaultsKeepsAnEmptyArgumentList) {
+  const std::string text = "template <typename T = double, int B = 4> __global__ void k(T* o) { o[0] = B; }";
+  const KernelGuess guess = GuessKernel("k.cu", text, "ns::k");
+  EXPECT_EQ(guess.kernel, "ns::k<>");
+  EXPECT_EQ(guess.arguments[0].type, ScalarType::kDouble);
+  EXPECT_TRUE(guess.parameters.empty());
+  EXPECT_NE(ErrorOf(text, "k<float").find("--kernel 'k<float': not a kernel name"), std::string::npos);
+}
+
 TEST(ArgumentGuess, TemplateArgumentsMustMatch) {
   const std::string text = "template <typename T, int B> __global__ void k(T* o) { o[0] = 0; }";
   EXPECT_NE(ErrorOf(text, "k").find("'k' gives 0 template argument(s); k is declared template <typename T, int B>: "

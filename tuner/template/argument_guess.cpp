@@ -193,8 +193,11 @@ void TakeTemplateArguments(const std::string& expression, KernelGuess& guess) {
   for (std::size_t i = given.size(); i < parameters.size(); ++i)  // a type left to its default
     if (parameters[i].type == "typename" || parameters[i].type == "class")
       types[parameters[i].name] = parameters[i].default_value;
-  guess.kernel =
-      open == std::string::npos ? expression : expression.substr(0, open) + "<" + Joined(written, ", ") + ">";
+  // A template's name always with its argument list, `k<>` too: a template's bare name names no kernel.
+  if (parameters.empty())
+    guess.kernel = expression;
+  else
+    guess.kernel = expression.substr(0, open) + "<" + Joined(written, ", ") + ">";
   for (DeclaredParameter& parameter : guess.declaration.parameters) {
     std::vector<std::string> words = Words(parameter.type);
     for (std::string& word : words)
@@ -236,7 +239,10 @@ const char* ToString(ArgumentRole role) {
 
 KernelGuess GuessKernel(const std::string& path, const std::string& text, const std::string& expression) {
   const std::string name = DeclaredName(expression);
-  if (!IsIdentifier(name) || expression.find('(') != std::string::npos)
+  const bool balanced = std::count(expression.begin(), expression.end(), '<') ==
+                            std::count(expression.begin(), expression.end(), '>') &&
+                        (expression.find('<') == std::string::npos || expression.back() == '>');
+  if (!IsIdentifier(name) || !balanced || expression.find('(') != std::string::npos)
     throw UsageError("--kernel " + Quoted(expression) +
                      ": not a kernel name (a C++ name, optionally with <template arguments>)");
   std::optional<KernelDeclaration> declaration = FindKernelDeclaration(text, name);
