@@ -12,7 +12,7 @@ if(NOT HELP2MAN)
 endif()
 
 # The commands of `tuner --help`; man_pages_test checks that this list and the tool agree.
-set(TUNER_COMMANDS devices kernels occupancy explore tune query simulate report db import export)
+set(TUNER_COMMANDS devices kernels occupancy explore new tune query simulate report db import export)
 
 set(man_dir ${CMAKE_BINARY_DIR}/man)
 # The sections every page shares (help2man --include), SEE ALSO naming every page of the list above.

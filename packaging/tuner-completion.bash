@@ -52,13 +52,14 @@ _tuner_option_value() {
   local words
   case $prev in
     --templates | --output-dir) mapfile -t COMPREPLY < <(compgen -d -- "$cur") ;;
-    --db | -o | --output | --file | --kernel-file | --opencl-header | --orders)
+    --db | -o | --output | --file | --kernel-file | --opencl-header | --orders | --from)
       mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
     --arch) mapfile -t COMPREPLY < <(compgen -W "$("$tool" occupancy --list-archs 2>/dev/null)" -- "$cur") ;;
     --gpu) mapfile -t COMPREPLY < <(compgen -W "$(_tuner_gpus "$tool")" -- "$cur") ;;
     --gpus) mapfile -t COMPREPLY < <(compgen -W "all $(_tuner_gpus "$tool")" -- "$cur") ;;
     --kernel | --template | --name)
       [[ $command == import && $prev == --name ]] && return 0
+      [[ $command == new && $prev == --kernel ]] && return 0  # a kernel of the --from file, not a template
       mapfile -t COMPREPLY < <(compgen -W "$(_tuner_kernels "$tool" "${templates[@]}")" -- "$cur") ;;
     *)
       words=$(_tuner_option_words "$command" "$prev")

@@ -23,11 +23,11 @@ TEST(Cli, HelpForTheToolAndEveryCommand) {
   const auto top = RunTuner("--help");
   EXPECT_EQ(top.exit_code, 0);
   EXPECT_NE(top.out.find("Exit codes: 0 success"), std::string::npos) << top.out;  // README's promise
-  for (const char* command :
-       {"devices", "kernels", "occupancy", "explore", "tune", "query", "simulate", "report", "db", "import", "export"})
+  for (const char* command : {"devices", "kernels", "occupancy", "explore", "new", "tune", "query", "simulate",
+                              "report", "db", "import", "export"})
     EXPECT_NE(top.out.find("  " + std::string(command) + " "), std::string::npos) << command;
   for (const char* command :
-       {"devices", "kernels", "occupancy", "explore", "tune", "query", "simulate", "report", "db", "db check",
+       {"devices", "kernels", "occupancy", "explore", "new", "tune", "query", "simulate", "report", "db", "db check",
         "db info", "db export", "db import", "db merge", "db upgrade", "import t1", "export t4"}) {
     const auto help = RunTuner(std::string(command) + " --help");
     EXPECT_EQ(help.exit_code, 0) << command;

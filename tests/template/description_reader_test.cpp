@@ -21,18 +21,43 @@ std::string ErrorOf(const std::function<void()>& fn) {
   return "";
 }
 
+// The errors a fresh reader keeps while `read` runs, as ThrowIfErrors reports them.
+std::string KeptErrors(const std::function<void(const DescriptionReader&)>& read) {
+  const DescriptionReader r("d.toml");
+  read(r);
+  return ErrorOf([&] { r.ThrowIfErrors(); });
+}
+
 TEST(DescriptionReader, UnknownKeysNameTheLineAndTheNearestKey) {
   const toml::table table = Parse("grid = [1]\nblok = [2]\n", "d.toml");
-  const DescriptionReader r("d.toml");
-  EXPECT_EQ(ErrorOf([&] {
+  EXPECT_EQ(KeptErrors([&](const DescriptionReader& r) {
               r.AllowOnly(table, "launch", {"grid", "block"});
             }),
             "d.toml:2: launch.blok: unknown key (did you mean `block`?)");
-  EXPECT_EQ(ErrorOf([&] { r.AllowOnly(table, "launch", {"grid", "block", "blok"}); }), "");
-  EXPECT_EQ(ErrorOf([&] {
+  EXPECT_EQ(KeptErrors([&](const DescriptionReader& r) {
+              r.AllowOnly(table, "launch", {"grid", "block", "blok"});
+            }),
+            "");
+  EXPECT_EQ(KeptErrors([&](const DescriptionReader& r) {
               r.AllowOnly(table, "launch", {"grid", "shared_bytes"}, {"blok"});
             }),
             "d.toml:2: launch.blok: unknown key (a top-level key: write it before the first table)");
+}
+
+// Every unknown key of a table, every bad expression of a list and every failing part is reported.
+TEST(DescriptionReader, EveryErrorIsKeptAndReportedOnce) {
+  const toml::table t = Parse("grd = [1]\nblok = [2]\ne = [\"A\", \"N\", \"B\"]\ns = 5\n", "d.toml");
+  EXPECT_EQ(KeptErrors([&](const DescriptionReader& r) {
+              r.AllowOnly(t, "launch", {"grid", "block", "e", "s"});
+              r.Part([&] { r.Expressions(t.get("e"), "e", {{"N", 1}}); });
+              r.Part([&] { r.String(t, "s", "s", true); });
+              r.Part([] {});
+            }),
+            "d.toml:1: launch.grd: unknown key (did you mean `grid`?)\n"
+            "  d.toml:2: launch.blok: unknown key (did you mean `block`?)\n"
+            "  d.toml:3: e: in expression 'A': unknown name 'A'\n"
+            "  d.toml:3: e: in expression 'B': unknown name 'B'\n"
+            "  d.toml:4: s: must be a string");
 }
 
 TEST(DescriptionReader, ValuesHaveTheirTypes) {

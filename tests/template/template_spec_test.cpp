@@ -185,6 +185,42 @@ TEST(TemplateSpec, ErrorsNameFileLineAndField) {
       Contains(LoadError(Replace(kValid, "length = \"N\"\ninit", "length = \"N * BLOCK\"\ninit")), "only sizes"));
 }
 
+// One run reports every error it can find, each with its line and field, in the order of the file's
+// parts; a parameter whose values are wrong is still a name the expressions may use.
+TEST(TemplateSpec, EveryErrorIsReportedInOneRun) {
+  std::string toml = Replace(kValid, "kernel = \"copy\"\n", "kernel = \"copy\"\nconstraintS = [\"BLOCK > 0\"]\n");
+  toml = Replace(toml, "values = [128, 256]", "values = [128, \"x\"]");
+  toml = Replace(toml, "block = [\"BLOCK\"]", "block = [\"BLOCK\", \"THREADZ\"]");
+  toml = Replace(toml, "type = \"int\"", "type = \"int3\"");
+  toml = Replace(toml, "[check]\n", "[check]\nrtoll = 0.1\natol = \"N + M\"\n");
+  toml = Replace(toml, "bytes = \"8 * N\"", "bytes = \"8 * BLOCK\"");
+  const std::string errors = LoadError(toml);
+  const std::vector<std::string> expected = {
+      "copy.toml:3: constraintS: unknown key (did you mean `constraints`?)",
+      "copy.toml:9: param[0].values: must hold integers",
+      "copy.toml:12: launch.block: in expression 'THREADZ': unknown name 'THREADZ'",
+      "copy.toml:25: arg[2].type: unknown type 'int3'",
+      "copy.toml:28: check.rtoll: unknown key (did you mean `rtol`?)",
+      "copy.toml:29: check.atol: in expression 'N + M': unknown name 'M'",
+      "copy.toml:32: work.bytes: in expression '8 * BLOCK': unknown name 'BLOCK' (only sizes may be used here)",
+  };
+  EXPECT_EQ(std::count(errors.begin(), errors.end(), '\n'), static_cast<long>(expected.size() - 1)) << errors;
+  for (const std::string& line : expected) EXPECT_TRUE(Contains(errors, line)) << line << "\n" << errors;
+  EXPECT_LT(errors.find("constraintS"), errors.find("work.bytes")) << errors;
+}
+
+TEST(TemplateSpec, TuneExitsTwoOnceWithEveryError) {
+  TempDir dir;
+  std::string toml = Replace(kValid, "type = \"int\"", "type = \"int3\"");
+  toml = Replace(toml, "bytes = \"8 * N\"", "bytes = \"8 * BLOCK\"");
+  WriteTemplate(dir, "copy", toml);
+  const auto r = RunTuner("tune copy --templates " + dir.File("") + " --db " + dir.File("t.db"));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(Contains(r.err, "arg[2].type: unknown type 'int3'")) << r.err;
+  EXPECT_TRUE(Contains(r.err, "work.bytes: in expression '8 * BLOCK'")) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.File("t.db")));
+}
+
 TEST(TemplateSpec, UnknownKeysAreRefusedWithASuggestion) {
   const std::string top =
       LoadError(Replace(kValid, "kernel = \"copy\"\n", "kernel = \"copy\"\nconstraintS = [\"BLOCK > 0\"]\n"));
@@ -394,6 +430,20 @@ TEST(TemplateSpec, TheParametersTheOutputDependsOnAreParametersOfTheTemplate) {
   EXPECT_TRUE(Contains(unknown, "BLOCK")) << unknown;  // the suggestion
   const std::string twice = LoadError(WithCheck("output_depends_on = [\"BLOCK\", \"BLOCK\"]"));
   EXPECT_TRUE(Contains(twice, "'BLOCK' is listed twice")) << twice;
+}
+
+// An output the kernel reads too may start from data of its own, as from a file.
+TEST(TemplateSpec, AnOutputReadAndWrittenMayStartFromRandomData) {
+  for (const char* init : {"random", "random_int", "one", "index"}) {
+    TempDir dir;
+    const TemplateSpec spec = LoadTemplateFile(WriteTemplate(
+        dir, "copy", Replace(kValid, "output = true\n", "output = true\ninit = \"" + std::string(init) + "\"\n")));
+    EXPECT_TRUE(spec.args[0].output) << init;
+    EXPECT_EQ(ToString(spec.args[0].init), init);
+    EXPECT_TRUE(StartsFromContents(spec.args[0].init));
+  }
+  EXPECT_FALSE(StartsFromContents(BufferInit::kZero));
+  EXPECT_FALSE(StartsFromContents(BufferInit::kPoison));
 }
 
 TEST(TemplateSpec, AccumulateIsForOutputsThatStartFromZeroOrAFile) {

@@ -17,5 +17,6 @@ int RunDb(int argc, char** argv);
 int RunFormatImport(int argc, char** argv);   // tuner import: a T1 description as a template
 int RunResultsImport(int argc, char** argv);  // tuner import kernel-tuner-cache|t4: published results as a sweep
 int RunFormatExport(int argc, char** argv);   // tuner export: stored results as T4
+int RunNew(int argc, char** argv);            // tuner new: a first template of a kernel from its declaration
 
 }  // namespace tuner

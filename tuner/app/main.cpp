@@ -27,6 +27,7 @@ const Command kCommands[] = {
     {"kernels", tuner::RunKernels, "list the kernel templates, their parameters and sizes"},
     {"occupancy", tuner::RunOccupancy, "blocks per SM, occupancy and its limiter, with or without a GPU"},
     {"explore", tuner::RunExplore, "compile every candidate offline: registers, shared memory, occupancy"},
+    {"new", tuner::RunNew, "write a first template description for a kernel of a CUDA file"},
     {"tune", tuner::RunTune, "compile, verify and time every candidate of a kernel on a GPU"},
     {"query", tuner::RunQuery, "print the stored best configuration of a kernel"},
     {"simulate", tuner::RunSimulate, "replay a stored sweep to compare search strategies, no GPU needed"},

@@ -75,7 +75,8 @@ GpuSession::GpuSession(const SetupRequest& setup, const SamplingPolicy& policy)
       LoadFile(decl.file, device);
     else
       utility_.Fill(device, decl.type, decl.count, decl.init, buffer_seed);
-    if (decl.output && from_file) buffer.initial_device = CopyOnDevice(device, bytes);
+    // An output that starts from contents of its own is read too: every launch starts from them.
+    if (decl.output && StartsFromContents(decl.init)) buffer.initial_device = CopyOnDevice(device, bytes);
     // An overwritten input is filled again: from the seed, or read again from its file (rare).
     if (!decl.output)
       inputs_.Add("input '" + decl.name + "'", device, bytes, [this, device, decl, buffer_seed] {
@@ -89,13 +90,13 @@ GpuSession::GpuSession(const SetupRequest& setup, const SamplingPolicy& policy)
       TUNER_CUDA_CHECK(
           cudaMemcpy(buffer.initial.data(), buffer.device.get(), buffer.initial.size(), cudaMemcpyDeviceToHost));
     }
-    has_zeroed_outputs_ |= decl.output && (decl.init == BufferInit::kZero || decl.init == BufferInit::kFile);
+    has_zeroed_outputs_ |= decl.output && (decl.init == BufferInit::kZero || StartsFromContents(decl.init));
     buffers_.emplace(decl.name, std::move(buffer));
   }
   if (timing_ != TimingMode::kIsolated && has_zeroed_outputs_)
     throw std::runtime_error(std::string("the timing mode ") + ToText(timing_) +
                              " repeats launches with nothing between them, but an output of this template is "
-                             "reset before each launch (zero or a file): time it isolated");
+                             "reset before each launch (zero, a file or data of its own): time it isolated");
   int l2_bytes = 0;
   TUNER_CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, setup.gpu));
   flush_bytes_ = static_cast<std::size_t>(l2_bytes) * 2;  // twice L2, so nothing of the inputs stays
@@ -221,7 +222,7 @@ void GpuSession::FlushL2() { TUNER_CUDA_CHECK(cudaMemsetAsync(flush_buffer_.get(
 void GpuSession::PrepareOutputs(bool poison) {
   for (auto& [name, buffer] : buffers_) {
     if (!buffer.decl.output) continue;
-    if (buffer.initial_device.get()) {  // a file's contents: restored before every launch
+    if (buffer.initial_device.get()) {  // contents of its own (a file, random data): restored before every launch
       TUNER_CUDA_CHECK(cudaMemcpyAsync(buffer.device.get(), buffer.initial_device.get(),
                                        buffer.decl.count * SizeOf(buffer.decl.type), cudaMemcpyDeviceToDevice));
       continue;

@@ -67,7 +67,8 @@ class GpuSession {
     BufferDecl decl;
     DevicePointer device;
     std::string initial;             // host copy of the initial contents, for symbol sources only
-    DevicePointer initial_device;    // outputs filled from a file: their contents, restored before each launch
+    DevicePointer
+        initial_device;  // outputs with contents of their own (StartsFromContents), restored before each launch
     std::string reference;           // outputs: the reference result, on the host (for messages)
     DevicePointer reference_device;  // and on the device (for the check)
   };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <sstream>
 
 #include "common/spelling.h"
@@ -22,17 +23,29 @@ void DescriptionReader::Fail(const toml::node* node, const std::string& field, c
   throw TemplateError(file_ + ":" + std::to_string(line) + ": " + field + ": " + problem);
 }
 
+void DescriptionReader::ThrowIfErrors() const {
+  if (errors_.empty()) return;
+  std::string all;
+  // The others as the continuation lines of one message, indented, as messages of several lines are.
+  for (const std::string& error : errors_) all += (all.empty() ? "" : "\n  ") + error;
+  throw TemplateError(all);
+}
+
 void DescriptionReader::AllowOnly(const toml::table& table, const std::string& field,
                                   const std::vector<std::string>& allowed,
                                   const std::vector<std::string>& top_level) const {
+  std::vector<std::pair<toml::source_index, std::string>> unknown;  // a table iterates its keys sorted by name
   for (auto&& [key, value] : table) {
     const std::string name(key.str());
     if (Has(allowed, name)) continue;
     const std::string where = field.empty() ? name : field + "." + name;
     const std::string hint =
         Has(top_level, name) ? " (a top-level key: write it before the first table)" : DidYouMean(name, allowed);
-    throw TemplateError(file_ + ":" + std::to_string(key.source().begin.line) + ": " + where + ": unknown key" + hint);
+    const toml::source_index line = key.source().begin.line;
+    unknown.emplace_back(line, file_ + ":" + std::to_string(line) + ": " + where + ": unknown key" + hint);
   }
+  std::stable_sort(unknown.begin(), unknown.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [line, error] : unknown) Keep(TemplateError(error));
 }
 
 std::string DescriptionReader::String(const toml::table& table, const std::string& key, const std::string& field,
@@ -105,10 +118,17 @@ std::vector<std::string> DescriptionReader::Expressions(const toml::node* node, 
                                                         const Variables& scope, bool integers_allowed) const {
   std::vector<std::string> result;
   if (!node) return result;
+  std::optional<TemplateError> last;
   for (const toml::node& item : Array(node, field)) {
-    if (!integers_allowed && !item.is_string()) Fail(&item, field, "must hold expression strings");
-    result.push_back(Expression(&item, field, scope));
+    try {
+      if (!integers_allowed && !item.is_string()) Fail(&item, field, "must hold expression strings");
+      result.push_back(Expression(&item, field, scope));
+    } catch (const TemplateError& e) {
+      if (last) Keep(*last);
+      last = e;
+    }
   }
+  if (last) throw *last;
   return result;
 }
 

@@ -36,4 +36,6 @@ std::string ToString(BufferInit init) {
   return "?";
 }
 
+bool StartsFromContents(BufferInit init) { return init != BufferInit::kZero && init != BufferInit::kPoison; }
+
 }  // namespace tuner

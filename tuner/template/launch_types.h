@@ -32,6 +32,11 @@ void from_json(const nlohmann::json& j, LaunchGeometry& geometry);  // nlohmann'
 enum class BufferInit { kRandom, kZero, kOne, kIndex, kPoison, kRandomInt, kFile };
 std::string ToString(BufferInit init);
 
+// Whether an output of this init starts from contents of its own (a file's, random data, ...): the
+// kernel reads and writes it, so those contents are restored before every launch, checked ones
+// too, and the reference starts from the same. Poison and zero are no contents the kernel reads.
+bool StartsFromContents(BufferInit init);
+
 struct SymbolSpec {
   std::string name;  // the __constant__ / __device__ variable
   std::string from;  // the buffer argument whose contents it receives

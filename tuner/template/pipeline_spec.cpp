@@ -38,12 +38,12 @@ void ReadChunked(const DescriptionReader& r, const toml::table& t, TemplateSpec&
 }
 
 // An output the host must restore before every run would be a copy in as well as out: not offered.
-void RefuseFileOutputs(const DescriptionReader& r, const toml::table& root, const TemplateSpec& spec) {
+void RefuseOutputsWithContents(const DescriptionReader& r, const toml::table& root, const TemplateSpec& spec) {
   for (std::size_t i = 0; i < spec.args.size(); ++i) {
-    if (!spec.args[i].output || spec.args[i].init != BufferInit::kFile) continue;
+    if (!spec.args[i].output || !StartsFromContents(spec.args[i].init)) continue;
     const std::string field = "arg[" + std::to_string(i) + "].init";
     r.Fail(root.at_path(field).node(), field,
-           "an output of a pipeline is initialised with 'poison' or 'zero', not from a file");
+           "an output of a pipeline is initialised with 'poison' or 'zero', not from a file or data of its own");
   }
 }
 
@@ -95,7 +95,7 @@ void ReadPipeline(const DescriptionReader& r, const toml::table& root, const Var
   if (t.contains("memory")) p.memory = r.Expression(t.get("memory"), "pipeline.memory", all);
   if (t.contains("order")) p.order = r.Expression(t.get("order"), "pipeline.order", all);
   ReadChunked(r, t, spec);
-  RefuseFileOutputs(r, root, spec);
+  RefuseOutputsWithContents(r, root, spec);
 }
 
 std::optional<FieldProblem> FindPipelineProblem(const TemplateSpec& spec, const ProblemSize& size) {

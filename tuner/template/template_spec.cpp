@@ -70,7 +70,13 @@ std::string Quoted(const std::string& name) {
 struct Scopes {
   Variables sizes;  // lengths, scalar values, tolerances, work
   Variables all;    // constraints and launch geometry: sizes and parameters
+  bool every_name_read = true;  // else an expression would be blamed for a name its table failed to declare
 };
+
+std::size_t TablesIn(const toml::table& root, const std::string& key) {
+  const toml::array* array = root.get(key) ? root.get(key)->as_array() : nullptr;
+  return array ? array->size() : 0;
+}
 
 // A declared name: an identifier used once among `taken`, which maps a name to the field that
 // declared it. Sizes and parameters (`variable`) reach the expressions and the source, so they may
@@ -91,23 +97,30 @@ void ReadTopLevel(const DescriptionReader& r, const toml::table& root, TemplateS
   std::vector<std::string> allowed = kTopLevelKeys;
   allowed.insert(allowed.end(), kTables.begin(), kTables.end());
   r.AllowOnly(root, "", allowed);
-  spec.name = r.String(root, "name", "name", true);
-  if (!IsIdentifier(spec.name))
-    r.Fail(root.get("name"), "name", Quoted(spec.name) + " is not a template name: " + kIdentifierRule);
-  spec.summary = r.String(root, "summary", "summary", false);
-  spec.kernel = r.String(root, "kernel", "kernel", true);
-  if (!IsIdentifier(DeclaredName(spec.kernel)))
-    r.Fail(root.get("kernel"), "kernel",
-           Quoted(spec.kernel) + " is not a kernel name (a C++ name, optionally with <template arguments>)");
-  spec.replaces_shipped = r.Bool(root, "replaces_shipped", "replaces_shipped", false);
-  spec.options = r.Strings(root.get("options"), "options");
-  static const std::map<std::string, CompilerChoice> kCompilers = {
-      {"auto", CompilerChoice::kAuto}, {"nvrtc", CompilerChoice::kNvrtc}, {"nvcc", CompilerChoice::kNvcc}};
-  const std::string compiler = r.String(root, "compiler", "compiler", false, "auto");
-  const auto it = kCompilers.find(compiler);
-  if (it == kCompilers.end())
-    r.Fail(root.get("compiler"), "compiler", Quoted(compiler) + " is no compiler (auto, nvrtc, nvcc)");
-  spec.compiler = it->second;
+  r.Part([&] {
+    spec.name = r.String(root, "name", "name", true);
+    if (!IsIdentifier(spec.name))
+      r.Fail(root.get("name"), "name", Quoted(spec.name) + " is not a template name: " + kIdentifierRule);
+  });
+  r.Part([&] { spec.summary = r.String(root, "summary", "summary", false); });
+  r.Part([&] {
+    const std::string kernel = r.String(root, "kernel", "kernel", true);
+    if (!IsIdentifier(DeclaredName(kernel)))
+      r.Fail(root.get("kernel"), "kernel",
+             Quoted(kernel) + " is not a kernel name (a C++ name, optionally with <template arguments>)");
+    spec.kernel = kernel;  // left empty when wrong: nothing else is checked against it
+  });
+  r.Part([&] { spec.replaces_shipped = r.Bool(root, "replaces_shipped", "replaces_shipped", false); });
+  r.Part([&] { spec.options = r.Strings(root.get("options"), "options"); });
+  r.Part([&] {
+    static const std::map<std::string, CompilerChoice> kCompilers = {
+        {"auto", CompilerChoice::kAuto}, {"nvrtc", CompilerChoice::kNvrtc}, {"nvcc", CompilerChoice::kNvcc}};
+    const std::string compiler = r.String(root, "compiler", "compiler", false, "auto");
+    const auto it = kCompilers.find(compiler);
+    if (it == kCompilers.end())
+      r.Fail(root.get("compiler"), "compiler", Quoted(compiler) + " is no compiler (auto, nvrtc, nvcc)");
+    spec.compiler = it->second;
+  });
 }
 
 void ReadParamValues(const DescriptionReader& r, const toml::table& t, const std::string& field, ParamSpec& param) {
@@ -128,26 +141,33 @@ void ReadParamValues(const DescriptionReader& r, const toml::table& t, const std
       r.Fail(labels, field + ".labels", Quoted(param.labels[i]) + " is listed twice");
 }
 
+// A size or parameter is in scope once its name is read, even when the rest of its table is wrong:
+// the expressions that use it are then not blamed for it.
 Scopes ReadSizesAndParams(const DescriptionReader& r, const toml::table& root, TemplateSpec& spec) {
   std::map<std::string, std::string> taken;
   Scopes scopes;
   r.ForEachTable(root, "size", [&](const toml::table& t, const std::string& field) {
     r.AllowOnly(t, field, {"name", "default"}, kTopLevelKeys);
-    SizeSpec size{DeclaredNameOf(r, t, field, taken, true), r.Integer(t, "default", field + ".default")};
+    SizeSpec size;
+    size.name = DeclaredNameOf(r, t, field, taken, true);
+    scopes.sizes[size.name] = 1;
+    size.default_value = r.Integer(t, "default", field + ".default");
     if (size.default_value <= 0)
       r.Fail(t.get("default"), field + ".default",
              "must be positive (it is " + std::to_string(size.default_value) + ")");
-    scopes.sizes[size.name] = 1;
     spec.sizes.push_back(size);
   });
+  scopes.all = scopes.sizes;
   r.ForEachTable(root, "param", [&](const toml::table& t, const std::string& field) {
     r.AllowOnly(t, field, {"name", "values", "labels", "host"}, kTopLevelKeys);
-    ParamSpec param{DeclaredNameOf(r, t, field, taken, true), {}, {}, r.Bool(t, "host", field + ".host", false)};
+    ParamSpec param;
+    param.name = DeclaredNameOf(r, t, field, taken, true);
+    scopes.all[param.name] = 1;
+    param.host = r.Bool(t, "host", field + ".host", false);
     ReadParamValues(r, t, field, param);
     spec.params.push_back(std::move(param));
   });
-  scopes.all = scopes.sizes;
-  for (const ParamSpec& p : spec.params) scopes.all[p.name] = 1;
+  scopes.every_name_read = scopes.all.size() == TablesIn(root, "size") + TablesIn(root, "param");
   return scopes;
 }
 
@@ -185,8 +205,6 @@ BufferInit ParseInit(const DescriptionReader& r, const toml::table& t, const std
   if (it == kInits.end())
     r.Fail(t.get("init"), field + ".init",
            "unknown init '" + name + "' (random, random_int, zero, one, index, poison, file:PATH)");
-  if (output && it->second != BufferInit::kPoison && it->second != BufferInit::kZero)
-    r.Fail(t.get("init"), field + ".init", "an output is initialised with 'poison', 'zero' or 'file:PATH'");
   return it->second;
 }
 
@@ -248,7 +266,11 @@ void ReadArgsAndSymbols(const DescriptionReader& r, const toml::table& root, con
   });
   bool has_output = false;
   for (const ArgSpec& a : spec.args) has_output |= a.output;
-  if (!has_output) r.Fail(root.get("arg") ? root.get("arg") : &root, "arg", "at least one buffer must be an output");
+  const bool all_read = spec.args.size() == TablesIn(root, "arg");  // else the output may be the bad one
+  r.Part([&] {
+    if (!has_output && all_read)
+      r.Fail(root.get("arg") ? root.get("arg") : &root, "arg", "at least one buffer must be an output");
+  });
   r.ForEachTable(root, "symbol", [&](const toml::table& t, const std::string& field) {
     r.AllowOnly(t, field, {"name", "from"}, kTopLevelKeys);
     SymbolSpec symbol{DeclaredNameOf(r, t, field, symbols, false), r.String(t, "from", field + ".from", true)};
@@ -359,22 +381,30 @@ void ReadCheck(const DescriptionReader& r, const toml::table& root, const Scopes
               {"reference", "kernel", "expected", "params", "output_depends_on", "grid", "block", "shared_bytes",
                "atol", "rtol", "reduction"},
               kTopLevelKeys);
-  ReadExpected(r, t, spec);
-  ReadCheckKernel(r, t, spec);
-  ReadCheckParams(r, t, spec);
-  ReadOutputDependsOn(r, t, spec);
-  spec.check.launch = ReadLaunch(r, t, "check", false, scopes.all);
-  if (spec.check.launch.grid.empty() != spec.check.launch.block.empty())
-    r.Fail(&t, "check", "give both 'grid' and 'block', or neither");
-  if (spec.check.launch.grid.empty()) spec.check.launch = spec.launch;
-  if (const toml::node* reduction = t.get("reduction"))
-    spec.check.reduction = r.Expression(reduction, "check.reduction", scopes.sizes, kOnlySizes);
+  r.Part([&] { ReadExpected(r, t, spec); });
+  r.Part([&] { ReadCheckKernel(r, t, spec); });
+  r.Part([&] { ReadCheckParams(r, t, spec); });
+  r.Part([&] { ReadOutputDependsOn(r, t, spec); });
+  r.Part([&] {
+    spec.check.launch = ReadLaunch(r, t, "check", false, scopes.all);
+    if (spec.check.launch.grid.empty() != spec.check.launch.block.empty())
+      r.Fail(&t, "check", "give both 'grid' and 'block', or neither");
+  });
+  if (spec.check.launch.grid.empty() || spec.check.launch.block.empty()) spec.check.launch = spec.launch;
+  r.Part([&] {
+    if (const toml::node* reduction = t.get("reduction"))
+      spec.check.reduction = r.Expression(reduction, "check.reduction", scopes.sizes, kOnlySizes);
+  });
   spec.check.atol = DefaultAtol(spec.args, spec.check.reduction);
   spec.check.rtol = DefaultRtol(spec.args);
-  if (const toml::node* atol = t.get("atol"))
-    spec.check.atol = r.NumberOrExpression(atol, "check.atol", scopes.sizes, kOnlySizes);
-  if (const toml::node* rtol = t.get("rtol"))
-    spec.check.rtol = r.NumberOrExpression(rtol, "check.rtol", scopes.sizes, kOnlySizes);
+  r.Part([&] {
+    if (const toml::node* atol = t.get("atol"))
+      spec.check.atol = r.NumberOrExpression(atol, "check.atol", scopes.sizes, kOnlySizes);
+  });
+  r.Part([&] {
+    if (const toml::node* rtol = t.get("rtol"))
+      spec.check.rtol = r.NumberOrExpression(rtol, "check.rtol", scopes.sizes, kOnlySizes);
+  });
 }
 
 void ReadWork(const DescriptionReader& r, const toml::table& root, const Scopes& scopes, TemplateSpec& spec) {
@@ -455,8 +485,11 @@ void ReadSource(const DescriptionReader& r, const toml::table& root, TemplateSpe
   }
   spec.headers = FindSourceHeaders(spec.source_path, spec.source_text, IncludeDirs(spec.options, dir.string()));
   auto require = [&](const std::string& name, const toml::node* node, const std::string& field) {
-    const std::string missing = MissingFromSource(name, spec.source_path, spec.source_text, spec.headers);
-    if (!missing.empty()) r.Fail(node, field, missing);
+    if (name.empty()) return;  // its own error was reported where it was read
+    r.Part([&] {
+      const std::string missing = MissingFromSource(name, spec.source_path, spec.source_text, spec.headers);
+      if (!missing.empty()) r.Fail(node, field, missing);
+    });
   };
   require(spec.kernel, root.get("kernel"), "kernel");
   if (!spec.check.own_configuration && !spec.check.kernel.empty())
@@ -484,21 +517,26 @@ TemplateSpec LoadTemplateFile(const std::string& description_path) {
   const DescriptionReader r(description_path);
   TemplateSpec spec;
   spec.description_path = description_path;
+  // Each part that fails is reported and the next is read, so that one run shows every error.
   ReadTopLevel(r, root, spec);
   const Scopes scopes = ReadSizesAndParams(r, root, spec);  // names first: a bad one is blamed on itself
-  spec.constraints = r.Expressions(root.get("constraints"), "constraints", scopes.all, false);
-  const toml::node* launch = root.get("launch");
-  if (!launch) r.Fail(&root, "launch", "is required");
-  r.AllowOnly(r.Table(*launch, "launch"), "launch", {"grid", "block", "shared_bytes"}, kTopLevelKeys);
-  spec.launch = ReadLaunch(r, r.Table(*launch, "launch"), "launch", true, scopes.all);
+  if (!scopes.every_name_read) r.ThrowIfErrors();
+  r.Part([&] { spec.constraints = r.Expressions(root.get("constraints"), "constraints", scopes.all, false); });
+  r.Part([&] {
+    const toml::node* launch = root.get("launch");
+    if (!launch) r.Fail(&root, "launch", "is required");
+    r.AllowOnly(r.Table(*launch, "launch"), "launch", {"grid", "block", "shared_bytes"}, kTopLevelKeys);
+    spec.launch = ReadLaunch(r, r.Table(*launch, "launch"), "launch", true, scopes.all);
+  });
   ReadArgsAndSymbols(r, root, scopes, spec);
-  ReadPipeline(r, root, scopes.all, kTopLevelKeys, spec);
-  ReadTiming(r, root, kTopLevelKeys, spec);
-  ReadArchSpecific(r, root, scopes.all, kTopLevelKeys, spec);
-  ReadCheck(r, root, scopes, spec);
-  ReadWork(r, root, scopes, spec);
-  ReadDataSizes(r, root, spec);
-  ReadSource(r, root, spec);
+  r.Part([&] { ReadPipeline(r, root, scopes.all, kTopLevelKeys, spec); });
+  r.Part([&] { ReadTiming(r, root, kTopLevelKeys, spec); });
+  r.Part([&] { ReadArchSpecific(r, root, scopes.all, kTopLevelKeys, spec); });
+  r.Part([&] { ReadCheck(r, root, scopes, spec); });
+  r.Part([&] { ReadWork(r, root, scopes, spec); });
+  if (!r.HasErrors()) ReadDataSizes(r, root, spec);  // other sizes' files follow from the arguments being right
+  r.Part([&] { ReadSource(r, root, spec); });
+  r.ThrowIfErrors();
   if (const auto problem = FindValueProblem(spec, DefaultSize(spec))) {
     const toml::node* node = root.at_path(problem->field).node();
     r.Fail(node ? node : &root, problem->field, problem->problem);

@@ -8,9 +8,10 @@ std::string UnbatchableReason(const TemplateSpec& spec) {
   if (spec.pipeline.enabled)
     return "its [pipeline] runs from host memory to host memory on streams of its own, one run per sample";
   for (const ArgSpec& arg : spec.args)
-    if (arg.is_buffer && arg.output && (arg.init == BufferInit::kZero || arg.init == BufferInit::kFile))
+    if (arg.is_buffer && arg.output && (arg.init == BufferInit::kZero || StartsFromContents(arg.init)))
       return "its output '" + arg.name +
-             "' is reset before each launch (init zero or a file), which a batch of launches back to back cannot do";
+             "' is reset before each launch (init zero, a file or data of its own), which a batch of launches back to "
+             "back cannot do";
   return "";
 }
 
