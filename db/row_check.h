@@ -12,9 +12,18 @@
 
 namespace tuner::db {
 
+// The range of an ok candidate's time: below 1 ns no kernel launch completes (a time of 1e-300 ms
+// would win every ranking), above a day none is tuned.
+inline constexpr double kMinPlausibleMs = 1e-6;
+inline constexpr double kMaxPlausibleMs = 24 * 3600 * 1e3;
+
 // The first problem of `row`, naming the field and its value ("measurement.time_ms_median is -1:
 // ..."), or "" when the tool could have written it.
 std::string RowProblem(const MeasurementRow& row);
+
+// The problem of a template's name ("template.name is \"../x\": ..."), or "" for letters, digits
+// and _ not starting with a digit: a name that could be a path or break a line is refused.
+std::string TemplateNameProblem(const std::string& name);
 
 // The parameter names of a params_json that RowProblem accepts, in their order.
 std::vector<std::string> ParamNames(const std::string& params_json);
@@ -26,8 +35,11 @@ class VersionShapes {
  public:
   // What rows of (name, hash) must have; the first call for a version wins.
   void Expect(const std::string& name, const std::string& hash, std::vector<std::string> params, std::size_t sizes);
+  // What rows of a version of `name` not expected otherwise must have: the template's own, when its
+  // description is at hand, so that a made-up version cannot bring parameters the template lacks.
+  void ExpectOfOtherVersions(const std::string& name, std::vector<std::string> params, std::size_t sizes);
   // The problem of `row` against the shape of its version, or ""; a row of a version not seen yet
-  // sets its shape.
+  // sets its shape (that of its template's other versions, if expected).
   std::string Check(const MeasurementRow& row);
 
  private:
@@ -36,6 +48,7 @@ class VersionShapes {
     std::size_t sizes = 0;
   };
   std::map<std::pair<std::string, std::string>, Shape> shapes_;
+  std::map<std::string, Shape> other_versions_;
 };
 
 }  // namespace tuner::db

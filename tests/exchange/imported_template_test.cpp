@@ -28,6 +28,7 @@ ImportedTemplate Sample(const TempDir& dir, const std::string& kernel = "scale")
   t.name = "scale";
   t.origin_path = dir.File("scale.json");
   t.source_path = dir.File("scale.cu");
+  t.source_text = kSource;
   t.source_file_name = "scale.cu";
   t.description =
       "name = \"scale\"\nkernel = \"" + kernel +

@@ -21,7 +21,7 @@
 #include "db/query/toolchain.h"
 #include "db/query/tuned_config.h"
 #include "db/row_json.h"
-#include "exchange/imported_sweep.h"
+#include "db/query/imported_gpu.h"
 #include "reports/report_format.h"
 #include "sweep/current_toolchain.h"
 #include "template/problem_size.h"
@@ -96,7 +96,7 @@ ordered_json SelectionJson(const db::Selection& s, const db::LookupTarget& targe
   out["from"] = {{"size", s.row.size_key},
                  {"gpu", db::ToJson(s.row.gpu)},
                  {"size_distance", s.size_distance},
-                 {"imported", IsImportedGpu(s.row.gpu)}};  // published results, not measured here
+                 {"imported", db::IsImportedGpu(s.row.gpu)}};  // published results, not measured here
   out["template_hash"] = s.row.templ.hash;
   out["stale"] = s.row.stale;
   out.update(db::RecordJson(s.row.measurement, QueryJsonKeys()));
@@ -119,7 +119,7 @@ void PrintSelection(const db::Selection& s, const db::LookupTarget& target, cons
               db::ToString(s.status), s.Describe(target).c_str());
   if (s.status == db::LookupStatus::kNotFound) return;
   const db::MeasurementRecord& m = s.row.measurement;
-  if (IsImportedGpu(s.row.gpu))
+  if (db::IsImportedGpu(s.row.gpu))
     std::printf("  %-11s published results of %s, not measured here\n", "imported", s.row.gpu.name.c_str());
   const ordered_json launch = db::ParseStoredJson(m.launch_json);
   std::printf("  %-11s %s\n", "parameters", report::ParamsText(m.params_json).c_str());

@@ -20,7 +20,7 @@
 #include "db/query/selection.h"
 #include "db/query/store.h"
 #include "db/row_json.h"
-#include "exchange/imported_sweep.h"
+#include "db/query/imported_gpu.h"
 #include "search/simulation.h"
 #include "sweep/guided_search.h"
 #include "sweep/strategy_choice.h"
@@ -233,7 +233,7 @@ ordered_json SweepJson(const StoredSweep& sweep, const std::vector<StrategySumma
   for (const auto& t : l.time_ms) within += t && *t <= *l.time_ms[optimum] * (1 + tolerance);
   ordered_json out = {
       {"gpu", db::ToJson(sweep.gpu)},
-      {"imported", IsImportedGpu(sweep.gpu)},
+      {"imported", db::IsImportedGpu(sweep.gpu)},
       {"template_hash", sweep.template_hash},
       {"candidates", l.candidates.size()},
       {"ok", l.OkCount()},
@@ -252,7 +252,7 @@ void PrintSweep(const StoredSweep& sweep, const std::vector<StrategySummary>& su
   const Landscape& l = sweep.landscape;
   const std::size_t optimum = *l.Optimum();
   std::cout << o.kernel << " " << o.size_key << " on " << sweep.gpu.name << " ("
-            << (IsImportedGpu(sweep.gpu) ? "imported" : sweep.gpu.uuid) << "): " << l.candidates.size()
+            << (db::IsImportedGpu(sweep.gpu) ? "imported" : sweep.gpu.uuid) << "): " << l.candidates.size()
             << " candidates, " << l.OkCount() << " ok, optimum " << Fixed(*l.time_ms[optimum], 4) << " ms "
             << ParamsJson(l.candidates[optimum]) << "\n";
   const std::string target = Fixed(o.tolerance * 100, 0) + "%";
