@@ -64,7 +64,8 @@ class Checker {
             "text of at most " + std::to_string(max_length) + " bytes without control characters");
   }
   void Time(const std::string& field, const std::string& value) {
-    Require(value.empty() || IsUtcTime(value), field, Quoted(value), "a UTC time as YYYY-MM-DDTHH:MM:SSZ of a day that exists, 1970 to 2199, or empty");
+    Require(value.empty() || (IsUtcTime(value) && value <= LatestPlausibleUtcTime()), field, Quoted(value),
+            "a UTC time as YYYY-MM-DDTHH:MM:SSZ of a day that exists, from 1970 to tomorrow, or empty");
   }
   void NonNegative(const std::string& field, double value) {
     Require(std::isfinite(value) && value >= 0, field, NumberText(value), "a number, 0 or more");
@@ -264,19 +265,11 @@ std::string JoinNames(const std::vector<std::string>& names) {
 
 }  // namespace
 
-void VersionShapes::ExpectOfOtherVersions(const std::string& name, std::vector<std::string> params,
-                                          std::size_t sizes) {
-  other_versions_.emplace(name, Shape{std::move(params), sizes});
-}
-
 std::string VersionShapes::Check(const MeasurementRow& row) {
   Shape shape{ParamNames(row.measurement.params_json), ParseSizeKey(row.size_key).size()};
-  const auto other = other_versions_.find(row.templ.name);
-  const auto [known, added] = shapes_.emplace(std::make_pair(row.templ.name, row.templ.hash),
-                                              other == other_versions_.end() ? shape : other->second);
-  if (added && other == other_versions_.end()) return "";
-  const std::string version = added ? "template " + row.templ.name + "'s description at hand"
-                                    : "template " + row.templ.name + " (hash " + row.templ.hash + ")";
+  const auto [known, added] = shapes_.emplace(std::make_pair(row.templ.name, row.templ.hash), shape);
+  if (added) return "";
+  const std::string version = "template " + row.templ.name + " (hash " + row.templ.hash + ")";
   if (known->second.params != shape.params)
     return "measurement.params_json names " + JoinNames(shape.params) + ", but " + version + " has the parameters " +
            JoinNames(known->second.params);

@@ -35,11 +35,8 @@ class VersionShapes {
  public:
   // What rows of (name, hash) must have; the first call for a version wins.
   void Expect(const std::string& name, const std::string& hash, std::vector<std::string> params, std::size_t sizes);
-  // What rows of a version of `name` not expected otherwise must have: the template's own, when its
-  // description is at hand, so that a made-up version cannot bring parameters the template lacks.
-  void ExpectOfOtherVersions(const std::string& name, std::vector<std::string> params, std::size_t sizes);
   // The problem of `row` against the shape of its version, or ""; a row of a version not seen yet
-  // sets its shape (that of its template's other versions, if expected).
+  // sets its shape.
   std::string Check(const MeasurementRow& row);
 
  private:
@@ -48,7 +45,6 @@ class VersionShapes {
     std::size_t sizes = 0;
   };
   std::map<std::pair<std::string, std::string>, Shape> shapes_;
-  std::map<std::string, Shape> other_versions_;
 };
 
 }  // namespace tuner::db

@@ -16,5 +16,13 @@ TEST(UtcTime, ADayThatExistsInTheFormNowUtcWrites) {
     EXPECT_FALSE(IsUtcTime(text)) << text;
 }
 
+TEST(UtcTime, TheLatestPlausibleTimeIsADayAfterNow) {
+  EXPECT_EQ(UtcTimeText(0), "1970-01-01T00:00:00Z");
+  const std::string latest = LatestPlausibleUtcTime();
+  EXPECT_TRUE(IsUtcTime(latest));
+  EXPECT_GT(latest, UtcTimeText(std::time(nullptr) + 23 * 3600));
+  EXPECT_LT(latest, UtcTimeText(std::time(nullptr) + 25 * 3600));
+}
+
 }  // namespace
 }  // namespace tuner

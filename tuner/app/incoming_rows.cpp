@@ -9,7 +9,6 @@
 
 #include "app/stored_template.h"
 #include "base/errors.h"
-#include "base/number_text.h"
 #include "common/line_reader.h"
 #include "common/option_values.h"
 #include "db/row_check.h"
@@ -75,8 +74,7 @@ db::VersionShapes ExpectedShapes(const std::vector<db::MeasurementRow>& rows, co
     if (!spec) continue;
     std::vector<std::string> params;
     for (const ParamSpec& p : spec->params) params.push_back(p.name);
-    shapes.Expect(name, spec->hash, params, spec->sizes.size());
-    shapes.ExpectOfOtherVersions(name, std::move(params), spec->sizes.size());
+    shapes.Expect(name, spec->hash, std::move(params), spec->sizes.size());
   }
   std::error_code error;
   if (!std::filesystem::exists(db_path, error)) return shapes;
@@ -85,9 +83,7 @@ db::VersionShapes ExpectedShapes(const std::vector<db::MeasurementRow>& rows, co
     db::MeasurementFilter filter;
     filter.template_name = name;
     for (const db::MeasurementRow& row : store.ListMeasurements(filter))
-      if (db::RowProblem(row).empty())
-        shapes.Expect(row.templ.name, row.templ.hash, db::ParamNames(row.measurement.params_json),
-                      ParseSizeKey(row.size_key).size());
+      if (db::RowProblem(row).empty()) shapes.Check(row);
   }
   return shapes;
 }

@@ -27,4 +27,14 @@ bool IsUtcTime(const std::string& text) {
          day <= DaysInMonth(year, month) && hour < 24 && minute < 60 && second <= 60;
 }
 
+std::string UtcTimeText(std::time_t time) {
+  std::tm utc{};
+  gmtime_r(&time, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+std::string LatestPlausibleUtcTime() { return UtcTimeText(std::time(nullptr) + 24 * 3600); }
+
 }  // namespace tuner

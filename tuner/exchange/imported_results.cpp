@@ -52,6 +52,7 @@ std::string UtcTimestamp(const ImportedResults& results, const std::string& plac
     RefuseField(results, place, field, "is " + value.dump() + ", not a UTC time stamp (2023-12-22 09:54:05+00:00)");
   const std::string utc = text.substr(0, 10) + "T" + text.substr(11, 8) + "Z";
   if (!IsUtcTime(utc)) RefuseField(results, place, field, "is " + value.dump() + ", a time that does not exist");
+  if (utc > LatestPlausibleUtcTime()) RefuseField(results, place, field, "is " + value.dump() + ", a time to come");
   return utc;
 }
 
