@@ -60,7 +60,8 @@ class Checker {
   }
   void Text(const std::string& field, const std::string& value, std::size_t max_length,
             const std::string& allowed = "") {
-    Require(IsPlainText(value, max_length, allowed), field, Quoted(value.size() > 200 ? value.substr(0, 200) + "..." : value),
+    const std::string shown = value.size() > 200 ? value.substr(0, 200) + "..." : value;  // one line of message
+    Require(IsPlainText(value, max_length, allowed), field, Quoted(shown),
             "text of at most " + std::to_string(max_length) + " bytes without control characters");
   }
   void Time(const std::string& field, const std::string& value) {

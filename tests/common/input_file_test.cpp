@@ -49,7 +49,7 @@ TEST(InputFile, InsideAFolderNoLinkIsFollowedAndNothingLeavesIt) {
     }
   }
   for (const std::string& relative : {std::string("../") + fs::path(elsewhere.File("secret")).filename().string(),
-                                     elsewhere.File("secret"), std::string("sub/../../x")}) {
+                                      elsewhere.File("secret"), std::string("sub/../../x")}) {
     errno = 0;
     EXPECT_EQ(OpenInside(dir.File("sub"), relative), -1) << relative;
     EXPECT_EQ(errno, EXDEV) << relative;

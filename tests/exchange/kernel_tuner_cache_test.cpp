@@ -103,10 +103,12 @@ TEST(KernelTunerCache, RefusesAKeyHeldTwiceByOneObject) {
 }
 
 TEST(KernelTunerCache, RefusesATimeStampOfADayThatDoesNotExist) {
-  EXPECT_NE(Refusal(Replaced(FixtureText(), "\"2024-01-02 10:00:00.000000+00:00\"", "\"2023-02-29 10:00:00+00:00\""))
-                .find("line 9 (\"32,1\"), field timestamp: is \"2023-02-29 10:00:00+00:00\", a time that does not exist"),
+  const std::string stamp = "\"2024-01-02 10:00:00.000000+00:00\"";
+  EXPECT_NE(Refusal(Replaced(FixtureText(), stamp, "\"2023-02-29 10:00:00+00:00\""))
+                .find("line 9 (\"32,1\"), field timestamp: is \"2023-02-29 10:00:00+00:00\", a time that does not "
+                      "exist"),
             std::string::npos);
-  EXPECT_NE(Refusal(Replaced(FixtureText(), "\"2024-01-02 10:00:00.000000+00:00\"", "\"2150-01-02 10:00:00+00:00\""))
+  EXPECT_NE(Refusal(Replaced(FixtureText(), stamp, "\"2150-01-02 10:00:00+00:00\""))
                 .find("a time to come"),
             std::string::npos);
 }

@@ -344,8 +344,8 @@ TEST(T1Import, AKernelFileFlippedToALinkMeanwhileIsNeverReadThroughIt) {
 // folder: `#include <passwd>` with -I/etc would put /etc/passwd into a compile log.
 TEST(T1Import, NoIncludeFolderOptionAndNoIncludeOutsideTheFolder) {
   TempDir dir, out;
-  for (const json& options : {json::array({"-I/etc"}), json::array({"-I", "/etc"}), json::array({"--include-path=/etc"}),
-                              json::array({"-isystem/etc"})}) {
+  for (const json& options : {json::array({"-I/etc"}), json::array({"-I", "/etc"}),
+                              json::array({"--include-path=/etc"}), json::array({"-isystem/etc"})}) {
     const std::string error = ImportError(EditedFixture(
         dir, "vector_add", [&](json& t) { t["KernelSpecification"]["CompilerOptions"] = options; }));
     EXPECT_NE(error.find("names a folder to include from"), std::string::npos) << options.dump() << ": " << error;

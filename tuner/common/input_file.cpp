@@ -31,7 +31,8 @@ void CloseKeepingErrno(int fd) {
 }
 
 std::string ReadAll(const RegularInputFile& file, std::size_t max_bytes, const std::string& named) {
-  const std::string too_large = named + " is larger than " + MegabytesText(max_bytes) + ", more than such a file can be";
+  const std::string too_large =
+      named + " is larger than " + MegabytesText(max_bytes) + ", more than such a file can be";
   if (file.size_bytes() > max_bytes) throw UsageError(too_large);
   std::string text;
   char buffer[65536];

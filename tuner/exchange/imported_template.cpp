@@ -56,7 +56,8 @@ void PlanHeaders(const std::string& path, const std::string& text, const fs::pat
     if (relative.empty() || *relative.begin() == "..")
       throw UsageError(path + ": includes " + Quoted(header.include_name) +
                        " from outside its folder; copy the kernel and its headers into one folder first");
-    const std::string read = ReadInputFileInside(source_folder.string(), relative.string(), kMaxSourceBytes, "the header");
+    const std::string read =
+        ReadInputFileInside(source_folder.string(), relative.string(), kMaxSourceBytes, "the header");
     if (read != header.text)
       throw UsageError(header.path + ": changed while it was read; import again once the folder stays as it is");
     RefuseIncludesOutside(header.path, read);

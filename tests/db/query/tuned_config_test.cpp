@@ -168,7 +168,8 @@ TEST(TunedConfigs, AnImportedModelAloneIsNotServedByNameAndTheNoteSaysWhy) {
   EXPECT_NE(c.note.find("Imported::kInclude"), std::string::npos) << c.note;
   EXPECT_TRUE(configs.Lookup("transpose", std::string("H200"), {4096, 4096}, TunedConfigs::Imported::kInclude));
   EXPECT_FALSE(configs.Lookup("transpose", GpuIdentity{}, {4096, 4096}));
-  EXPECT_FALSE(configs.Lookup("transpose", GpuIdentity{"NVIDIA H200", 9, 0, 132, 150'000'000'000, "GPU-3"}, {4096, 4096}));
+  const GpuIdentity h200{"NVIDIA H200", 9, 0, 132, 150'000'000'000, "GPU-3"};
+  EXPECT_FALSE(configs.Lookup("transpose", h200, {4096, 4096}));
 }
 
 TEST(TunedConfigs, NothingStoredIsAStatusNotAnException) {
