@@ -24,12 +24,13 @@ bool GoesThroughLink(const fs::path& folder, const fs::path& given) {
   return false;
 }
 
-}  // namespace
-
+// The folder of the description, "." when it names none.
 std::string DescriptionFolder(const std::string& description_path) {
   const fs::path folder = fs::path(description_path).parent_path();
   return folder.empty() ? "." : folder.string();
 }
+
+}  // namespace
 
 FolderFile ReadInsideFolder(const std::string& description_path, const std::string& field, const std::string& named,
                             const std::string& hint, std::size_t max_bytes) {

@@ -22,7 +22,4 @@ struct FolderFile {
 FolderFile ReadInsideFolder(const std::string& description_path, const std::string& field, const std::string& named,
                             const std::string& hint, std::size_t max_bytes);
 
-// The folder of the description, "." when it names none.
-std::string DescriptionFolder(const std::string& description_path);
-
 }  // namespace tuner
