@@ -3,12 +3,13 @@
 #include <cctype>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "base/number_text.h"
+#include "base/utc_time.h"
+#include "db/query/imported_gpu.h"
 
 namespace tuner::db {
 
@@ -49,17 +50,6 @@ bool IsPlainText(const std::string& text, std::size_t max_length, const std::str
   return true;
 }
 
-// "2026-11-22T01:49:28Z", the form NowUtc writes.
-bool IsUtcTime(const std::string& text) {
-  int year, month, day, hour, minute, second, length = 0;
-  if (text.size() != 20 || std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2dZ%n", &year, &month, &day, &hour, &minute,
-                                       &second, &length) != 6)
-    return false;
-  for (const std::size_t digit : {0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18})
-    if (!std::isdigit(static_cast<unsigned char>(text[digit]))) return false;
-  return length == 20 && month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour < 24 && minute < 60 && second <= 60;
-}
-
 // The problems of one row, each naming the field; the first one is reported.
 class Checker {
  public:
@@ -70,11 +60,13 @@ class Checker {
   }
   void Text(const std::string& field, const std::string& value, std::size_t max_length,
             const std::string& allowed = "") {
-    Require(IsPlainText(value, max_length, allowed), field, Quoted(value),
+    const std::string shown = value.size() > 200 ? value.substr(0, 200) + "..." : value;  // one line of message
+    Require(IsPlainText(value, max_length, allowed), field, Quoted(shown),
             "text of at most " + std::to_string(max_length) + " bytes without control characters");
   }
   void Time(const std::string& field, const std::string& value) {
-    Require(value.empty() || IsUtcTime(value), field, Quoted(value), "a UTC time as YYYY-MM-DDTHH:MM:SSZ, or empty");
+    Require(value.empty() || (IsUtcTime(value) && value <= LatestPlausibleUtcTime()), field, Quoted(value),
+            "a UTC time as YYYY-MM-DDTHH:MM:SSZ of a day that exists, from 1970 to tomorrow, or empty");
   }
   void NonNegative(const std::string& field, double value) {
     Require(std::isfinite(value) && value >= 0, field, NumberText(value), "a number, 0 or more");
@@ -94,7 +86,21 @@ class Checker {
   }
 };
 
+// An imported GPU model: its name only (ImportedGpu), nothing a file from elsewhere cannot say.
+void CheckImportedGpu(Checker& c, const GpuRecord& g) {
+  c.Require(!g.name.empty(), "gpu.name", "empty", "the GPU's name");
+  c.Text("gpu.name", g.name, 256);
+  c.Require(g.uuid == ImportedGpu(g.name).uuid, "gpu.uuid", Quoted(g.uuid),
+            "an imported GPU's uuid, \"imported:\" and its name " + Quoted(g.name));
+  c.Require(g.cc_major == 0 && g.cc_minor == 0 && g.sm_count == 0 && g.memory_bytes == 0, "gpu.cc_major",
+            std::to_string(g.cc_major), "0, with cc_minor, sm_count and memory_bytes 0, for an imported GPU");
+  c.Text("gpu.driver_version", g.driver_version, 64);
+  c.Text("gpu.cuda_version", g.cuda_version, 64);
+  c.Between("gpu.sm_clock_mhz", g.sm_clock_mhz, 0, 1 << 20);
+}
+
 void CheckGpu(Checker& c, const GpuRecord& g) {
+  if (IsImportedGpu(g)) return CheckImportedGpu(c, g);
   c.Require(IsToken(g.uuid, "-_", 128), "gpu.uuid", Quoted(g.uuid), "a GPU's UUID (letters, digits, - and _)");
   c.Require(!g.name.empty(), "gpu.name", "empty", "the GPU's name");
   c.Text("gpu.name", g.name, 256);
@@ -108,8 +114,8 @@ void CheckGpu(Checker& c, const GpuRecord& g) {
 }
 
 void CheckTemplate(Checker& c, const TemplateRecord& t) {
-  c.Require(IsIdentifier(t.name) && t.name.size() <= 128, "template.name", Quoted(t.name),
-            "a template's name (letters, digits and _, not starting with a digit)");
+  const std::string name_problem = TemplateNameProblem(t.name);
+  if (!name_problem.empty() && c.problem.empty()) c.problem = name_problem;
   c.Require(IsToken(t.hash, "-_", 128), "template.hash", Quoted(t.hash),
             "a template's hash (letters, digits, - and _)");
   c.Time("template.first_seen", t.first_seen);
@@ -169,8 +175,10 @@ void CheckTimes(Checker& c, const MeasurementRecord& m) {
   c.NonNegative("measurement.time_ms_max", m.time_ms_max);
   c.NonNegative("measurement.time_ms_spread", m.time_ms_spread);
   if (IsOk(m.status))
-    c.Require(m.time_ms_median > 0, "measurement.time_ms_median", NumberText(m.time_ms_median),
-              "an ok candidate's time is more than 0 ms");
+    c.Require(m.time_ms_median >= kMinPlausibleMs && m.time_ms_median <= kMaxPlausibleMs,
+              "measurement.time_ms_median", NumberText(m.time_ms_median),
+              "an ok candidate's time is from " + NumberText(kMinPlausibleMs) + " to " + NumberText(kMaxPlausibleMs) +
+                  " ms (1 ns to a day)");
   c.Between("measurement.samples", m.samples, 0, 1 << 30);
   c.NonNegative("measurement.compile_ms", m.compile_ms);
 }
@@ -228,6 +236,12 @@ std::string RowProblem(const MeasurementRow& row) {
   CheckSweep(c, row.sweep, row.size_key);
   CheckMeasurement(c, row.measurement);
   return c.problem;
+}
+
+std::string TemplateNameProblem(const std::string& name) {
+  if (IsIdentifier(name) && name.size() <= 128) return "";
+  return "template.name is " + Quoted(name) +
+         ": a template's name (letters, digits and _, not starting with a digit, at most 128)";
 }
 
 std::vector<std::string> ParamNames(const std::string& params_json) {

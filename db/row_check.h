@@ -12,9 +12,18 @@
 
 namespace tuner::db {
 
+// The range of an ok candidate's time: below 1 ns no kernel launch completes (a time of 1e-300 ms
+// would win every ranking), above a day none is tuned.
+inline constexpr double kMinPlausibleMs = 1e-6;
+inline constexpr double kMaxPlausibleMs = 24 * 3600 * 1e3;
+
 // The first problem of `row`, naming the field and its value ("measurement.time_ms_median is -1:
 // ..."), or "" when the tool could have written it.
 std::string RowProblem(const MeasurementRow& row);
+
+// The problem of a template's name ("template.name is \"../x\": ..."), or "" for letters, digits
+// and _ not starting with a digit: a name that could be a path or break a line is refused.
+std::string TemplateNameProblem(const std::string& name);
 
 // The parameter names of a params_json that RowProblem accepts, in their order.
 std::vector<std::string> ParamNames(const std::string& params_json);

@@ -87,10 +87,14 @@ CREATE TABLE measurements (
 
 // Version 2: sweeps get a global id (merging databases of several machines), measurements the
 // spread and spill columns; an index for the best-of lookups and a view of the best per GPU model.
+// A version-1 sweep's id is made of its row (its GPU's uuid, its id and start), not drawn at random:
+// a version-1 file is read through a copy upgraded in memory at every reading, and a merge or an
+// export must find the same sweep each time.
 const char* kSchemaV2 = R"sql(
 ALTER TABLE sweeps ADD COLUMN uid TEXT NOT NULL DEFAULT '';
 ALTER TABLE templates ADD COLUMN first_seen TEXT NOT NULL DEFAULT '';
-UPDATE sweeps SET uid = lower(hex(randomblob(16))) WHERE uid = '';
+UPDATE sweeps SET uid = 'v1-' || (SELECT uuid FROM gpus WHERE gpus.id = sweeps.gpu_id) || '-' || id || '-' || started_at
+  WHERE uid = '';
 CREATE UNIQUE INDEX sweeps_uid ON sweeps(uid);
 ALTER TABLE measurements ADD COLUMN time_ms_spread REAL NOT NULL DEFAULT 0;
 ALTER TABLE measurements ADD COLUMN spill_bytes INTEGER NOT NULL DEFAULT 0;
@@ -435,19 +439,20 @@ bool MayWrite(const std::string& path) {
   return access(path.c_str(), W_OK) == 0 && access(fs::absolute(path).parent_path().c_str(), W_OK) == 0;
 }
 
-// How to read without changing what the file holds. SQLite reads a WAL-mode file through its -wal
-// and -shm and creates them when they are missing. A reader who may write the file and its folder
-// lets it, under SQLite's locks (it removes them when it closes last: TidyAfterClose); one who may
-// not must not try.
+// How to read without changing what the file holds: never read-write, which would let SQLite fold
+// a log into the file, and a WAL-mode file is left in WAL mode. SQLite reads a WAL-mode file through
+// its -wal and -shm and creates them when they are missing.
 sql::Connection::Mode ReadMode(const std::string& path, const FileHeader& header) {
   if (!header.wal_mode) return sql::Connection::Mode::kReadOnly;
-  if (MayWrite(path)) return sql::Connection::Mode::kReadWrite;
   const std::string wal = path + "-wal";
   std::error_code error;
   // A writer has it open (or was killed): read through its files, as SQLite's locks allow.
   if (Exists(path + "-shm")) return sql::Connection::Mode::kReadOnly;
   // No writer: with no log, or an empty one, the main file holds everything.
   if (!Exists(wal) || fs::file_size(wal, error) == 0) return sql::Connection::Mode::kImmutable;
+  // A log without its index: a reader who may write the folder lets SQLite build the index (the
+  // -shm) beside it; the file itself is not written.
+  if (MayWrite(path)) return sql::Connection::Mode::kReadOnly;
   throw std::runtime_error("database '" + path + "' has a write-ahead log (" + wal +
                            ") without its index (-shm); reading it would create one. Run 'tuner db upgrade --db " +
                            path + "' once, as a user who can write there, to fold the log into the file");
@@ -551,13 +556,15 @@ FileHeader CheckFileHeader(const std::string& path) {
 ReadConnection OpenForReading(const std::string& path, IntegrityCheck check) {
   const FileHeader header = CheckFileHeader(path);
   return RefusingCorruption(path, [&] {
-    sql::Connection connection = Connect(path, ReadMode(path, header));
+    const sql::Connection::Mode mode = ReadMode(path, header);
+    const bool at_rest_in_wal_mode = mode == sql::Connection::Mode::kImmutable;
+    sql::Connection connection = Connect(path, mode);
     const int version = Validate(connection, check);
-    if (version == kSchemaVersion) return ReadConnection{std::move(connection), version};
+    if (version == kSchemaVersion) return ReadConnection{std::move(connection), version, at_rest_in_wal_mode};
     // An older file is read through a copy upgraded in memory: reading never migrates the file.
     sql::Connection copy = sql::Connection::InMemoryCopy(connection);
     Migrate(copy);
-    return ReadConnection{std::move(copy), version};
+    return ReadConnection{std::move(copy), version, at_rest_in_wal_mode};
   });
 }
 

@@ -40,6 +40,8 @@ FileHeader CheckFileHeader(const std::string& path);
 struct ReadConnection {
   sql::Connection connection;
   int file_schema_version = 0;
+  // In WAL mode with no writer's -shm or log beside it: left so, a reader does not tidy it.
+  bool at_rest_in_wal_mode = false;
 };
 
 // Opens an existing database for reading without writing anything: no migration, no journal-mode
@@ -65,7 +67,8 @@ void CheckWritable(const std::string& path);
 // only be read by someone who may create its -wal and -shm beside it. Returns whether it did.
 bool LeaveWalMode(sql::Connection& connection);
 
-// Called after a connection to `path` has closed, reader or writer, so that the file at rest is one
+// Called after a connection to `path` has closed, a writer's or a reader's (but for a file the reader
+// found at rest in WAL mode, which it leaves as it found it), so that the file at rest is one
 // self-contained file in rollback-journal mode: if it is in WAL mode or has a -wal or -shm beside it,
 // and this user may write it and its folder, folds the log in and leaves WAL mode, unless another
 // connection still has the file open (that one does it when it closes). Two connections closing at

@@ -2,6 +2,7 @@
 
 #include "db/query/best.h"
 #include "db/query/gpu_model.h"
+#include "db/query/imported_gpu.h"
 #include "base/number_text.h"
 
 #include <algorithm>
@@ -18,8 +19,9 @@ std::string Lower(std::string text) {
   return text;
 }
 
+// An imported model's architecture is unknown (0.0): it is the same as none.
 bool SameArchitecture(const GpuRecord& a, const GpuRecord& b) {
-  return a.cc_major == b.cc_major && a.cc_minor == b.cc_minor;
+  return a.cc_major > 0 && a.cc_major == b.cc_major && a.cc_minor == b.cc_minor;
 }
 
 std::string GpuLabel(const GpuRecord& gpu) { return gpu.name + " (" + gpu.uuid + ")"; }
@@ -86,19 +88,24 @@ Selection BestRows::Nearest(const LookupTarget& target, Accept accept) const {
 Selection BestRows::SelectAmong(const LookupTarget& target, bool stale) const {
   const GpuRecord& want = target.gpu;
   const bool by_card = !want.uuid.empty();
+  // Published results stand only for their imported model, never for a card measured here.
+  const bool want_imported = IsImportedModel(want);
+  const auto eligible = [&](const MeasurementRow& r) {
+    return r.stale == stale && IsImportedGpu(r.gpu) == want_imported;
+  };
   Selection chosen = Nearest(target, [&](const MeasurementRow& r) {
-    return r.stale == stale && (by_card ? r.gpu.uuid == want.uuid : SameModel(r.gpu, want));
+    return eligible(r) && (by_card ? r.gpu.uuid == want.uuid : SameModel(r.gpu, want));
   });
   if (chosen.status == LookupStatus::kFound) {
     chosen.fallback = chosen.size_distance == 0 ? Fallback::kExact : Fallback::kNearestSize;
     return chosen;
   }
   if (by_card) {
-    chosen = Nearest(target, [&](const MeasurementRow& r) { return r.stale == stale && SameModel(r.gpu, want); });
+    chosen = Nearest(target, [&](const MeasurementRow& r) { return eligible(r) && SameModel(r.gpu, want); });
     chosen.fallback = Fallback::kSameModel;
     if (chosen.status == LookupStatus::kFound) return chosen;
   }
-  chosen = Nearest(target, [&](const MeasurementRow& r) { return r.stale == stale && SameArchitecture(r.gpu, want); });
+  chosen = Nearest(target, [&](const MeasurementRow& r) { return eligible(r) && SameArchitecture(r.gpu, want); });
   chosen.fallback = Fallback::kSameArchitecture;
   return chosen;
 }

@@ -25,9 +25,11 @@ std::string NewUid() { return RandomHex(16); }
 }  // namespace
 
 struct Store::Impl {
-  Impl(sql::Connection c, bool r, int version) : connection(std::move(c)), read_only(r), file_schema_version(version) {}
+  Impl(sql::Connection c, bool r, int version, bool tidy = true)
+      : connection(std::move(c)), read_only(r), tidy_after_close(tidy), file_schema_version(version) {}
   // The file at rest is one self-contained file: a writer leaves WAL mode on its own connection
-  // when it is the only one; otherwise whoever closes last does it (TidyAfterClose), readers too.
+  // when it is the only one; otherwise whoever closes last does it (TidyAfterClose), readers too,
+  // but for a file a reader found at rest in WAL mode: that one it leaves as it found it.
   ~Impl() {
     prepared.clear();  // a statement left unfinalized would keep the file open
     const std::string path = connection.path();
@@ -39,13 +41,14 @@ struct Store::Impl {
       }
     }
     { const sql::Connection closing = std::move(connection); }
-    TidyAfterClose(path);
+    if (tidy_after_close) TidyAfterClose(path);
   }
   Impl(const Impl&) = delete;
   Impl& operator=(const Impl&) = delete;
 
   sql::Connection connection;
   bool read_only;
+  bool tidy_after_close;
   int file_schema_version;
   // Statements run many times, prepared once: preparing one that fires the best_per_gpu triggers
   // costs more than running it.
@@ -149,7 +152,8 @@ Store& Store::operator=(Store&&) noexcept = default;
 Store Store::Open(const std::string& path, OpenMode mode, IntegrityCheck check) {
   if (mode == OpenMode::kReadWrite) return Store(std::make_unique<Impl>(OpenForWriting(path), false, kSchemaVersion));
   ReadConnection opened = OpenForReading(path, check);
-  return Store(std::make_unique<Impl>(std::move(opened.connection), true, opened.file_schema_version));
+  return Store(std::make_unique<Impl>(std::move(opened.connection), true, opened.file_schema_version,
+                                      !opened.at_rest_in_wal_mode));
 }
 
 void Store::CheckWritable(const std::string& path) { db::CheckWritable(path); }

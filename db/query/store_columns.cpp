@@ -5,17 +5,11 @@
 #include <stdexcept>
 
 #include "base/errors.h"
+#include "base/utc_time.h"
 
 namespace tuner::db {
 
-std::string NowUtc() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
+std::string NowUtc() { return UtcTimeText(std::time(nullptr)); }
 
 std::vector<MeasurementRecord> ReadMeasurementsWithIds(sql::Statement& select) {
   std::vector<MeasurementRecord> records;

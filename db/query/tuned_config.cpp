@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "base/default_paths.h"
+#include "db/query/imported_gpu.h"
 #include "db/query/selection.h"
 #include "db/query/size_dispatch.h"
 #include "db/query/store.h"
@@ -93,6 +94,12 @@ bool Better(const db::Selection& a, const db::Selection& b) {
   if (a.fallback != b.fallback) return a.fallback < b.fallback;
   if (a.size_distance != b.size_distance) return a.size_distance < b.size_distance;
   return db::Faster(a.row, b.row);
+}
+
+// Whether a model named `gpu_name` among `models` is an imported one, for the note of a lookup that left it out.
+bool ImportedModelNamed(const std::vector<db::GpuRecord>& models, const std::string& gpu_name) {
+  const std::vector<db::GpuRecord> named = db::ModelsNamed(models, gpu_name);
+  return std::any_of(named.begin(), named.end(), [](const db::GpuRecord& m) { return db::IsImportedModel(m); });
 }
 
 }  // namespace
@@ -194,11 +201,12 @@ TunedConfig TunedConfigs::Dispatch(const std::string& kernel, const GpuIdentity&
 }
 
 TunedConfig TunedConfigs::Lookup(const std::string& kernel, const std::string& gpu_name,
-                                 const std::vector<long long>& sizes) const {
+                                 const std::vector<long long>& sizes, Imported imported) const {
   const auto configs = impl_->Kernel(kernel);
   db::Selection best;
   db::LookupTarget best_target{{}, sizes};
   for (const db::GpuRecord& model : db::ModelsNamed(configs->best().models(), gpu_name)) {
+    if (imported == Imported::kExclude && db::IsImportedModel(model)) continue;
     const db::LookupTarget target{model, sizes};
     db::Selection selection = configs->best().Select(target);
     if (Better(selection, best)) {
@@ -208,7 +216,10 @@ TunedConfig TunedConfigs::Lookup(const std::string& kernel, const std::string& g
   }
   TunedConfig config = ToConfig(*configs, best, best_target);
   if (best.status == db::LookupStatus::kNotFound)
-    config.note = "no result of '" + kernel + "' for a GPU whose name contains '" + gpu_name + "' in " + path();
+    config.note = "no result of '" + kernel + "' for a GPU whose name contains '" + gpu_name + "' in " + path() +
+                  (ImportedModelNamed(configs->best().models(), gpu_name)
+                       ? " measured here (imported results are used only with Imported::kInclude)"
+                       : "");
   return config;
 }
 

@@ -102,7 +102,11 @@ class TunedConfigs {
   // The first lookup of a kernel reads its best rows; later lookups use memory. Thread-safe.
   TunedConfig Lookup(const std::string& kernel, const GpuIdentity& gpu, const std::vector<long long>& sizes) const;
   // By GPU name: the stored models whose name contains `gpu_name` (case-insensitive); the closest wins.
-  TunedConfig Lookup(const std::string& kernel, const std::string& gpu_name, const std::vector<long long>& sizes) const;
+  // Results imported from another tool's file (`tuner import kernel-tuner-cache|t4`) were published,
+  // not measured here: they are left out unless `imported` is kInclude (never for a GpuIdentity).
+  enum class Imported { kExclude, kInclude };
+  TunedConfig Lookup(const std::string& kernel, const std::string& gpu_name, const std::vector<long long>& sizes,
+                     Imported imported = Imported::kExclude) const;
   // The dispatch table's entry for this size: of the smallest set of configurations that keeps
   // every tuned size of the GPU within 5% of its own best (`tuner tune --sizes`, `tuner report`),
   // the one assigned to the size Lookup would choose (the same fallbacks: an untuned size gets the

@@ -41,6 +41,24 @@ std::string MakeDatabase(const TempDir& dir, const std::string& name, const std:
 
 std::string Export(const std::string& db) { return RunTuner("db export --db " + db).out; }
 
+// Readers leave a WAL-mode file (another program's, or one tuner left before schema 5) as they
+// found it: the same bytes, still in WAL mode, nothing beside it.
+TEST(DbCommands, ReadersLeaveAWalModeFileAsTheyFoundIt) {
+  TempDir dir;
+  const std::string db = MakeDatabase(dir, "a.db", "GPU-A", 6, "scale");  // not a shipped template: current
+  db::testing::SetJournalMode(db, "wal");
+  const std::string before = ReadBytes(db);
+  for (const std::string& command : {"db info --db " + db, "db check --db " + db, "db export --db " + db,
+                                     "query scale --size 8192x8192 --db " + db,
+                                     "db merge " + db + " --db " + dir.File("target.db")}) {
+    const testing::CliResult r = RunTuner(command);
+    EXPECT_EQ(r.exit_code, 0) << command << ": " << r.err;
+    EXPECT_EQ(ReadBytes(db), before) << command;
+    EXPECT_TRUE(db::CheckFileHeader(db).wal_mode) << command;
+    EXPECT_TRUE(db::testing::SideFiles(db).empty()) << command;
+  }
+}
+
 TEST(DbCommands, InfoAndCheck) {
   TempDir dir;
   const std::string db = MakeDatabase(dir, "a.db", "GPU-A", 6);
@@ -177,7 +195,7 @@ TEST(DbCommands, RefusedDatabasesAreLeftAsTheyWere) {
       db::testing::WriteBytes(db, mode == "wal" ? bytes.substr(0, 18) + "\x02\x02" + bytes.substr(20) : bytes);
       const std::string before = ReadBytes(db);
       for (const std::string& args : {"db info --db " + db, "db check --db " + db, "db export --db " + db,
-                                      "query transpose --size 8192x8192 --db " + db, "db merge " + db + " --db " + good,
+                                      "query scale --size 8192x8192 --db " + db, "db merge " + db + " --db " + good,
                                       "db import " + dir.File("none.jsonl") + " --db " + db}) {
         const testing::CliResult r = RunTuner(args);
         EXPECT_EQ(r.exit_code, 4) << args << ": " << r.err;

@@ -184,6 +184,24 @@ TEST(QueryCommand, NearestSizeAndDefaultsAreReported) {
   EXPECT_NE(text.out.find("TILE=64"), std::string::npos) << text.out;
 }
 
+// A GPU name with a terminal's escapes (stored by an older import, or another program) is shown
+// escaped: it cannot clear the screen or recolour what follows.
+TEST(QueryCommand, AGpuNameIsShownWithItsControlCharactersEscaped) {
+  TempDir dir;
+  const std::string path = dir.File("q.db");
+  {
+    db::Store store = db::Store::Open(path, db::OpenMode::kReadWrite);
+    const auto gpu = store.EnsureGpu(db::testing::SampleGpu("GPU-1", "H100\x1b[2J\x1b[31m"));
+    const auto sweep = store.StartSweep(gpu, store.EnsureTemplate({"transpose", ShippedHash("transpose"), ""}),
+                                        db::testing::SampleSweep("4096x4096"));
+    store.AddMeasurement(sweep, db::testing::SampleMeasurement(64, 0.5));
+  }
+  const testing::CliResult r = RunTuner("query transpose --device H100 --size 4096x4096 --db " + path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("H100\\x1b[2J\\x1b[31m"), std::string::npos) << r.out;
+}
+
 // A result measured with another driver, runtime or NVRTC than this machine's says so; one of this
 // machine's toolchain does not.
 TEST(QueryCommand, SaysWhenAResultComesFromAnotherToolchain) {

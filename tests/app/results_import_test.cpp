@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
@@ -146,6 +147,74 @@ TEST(ResultsImport, AMalformedFileIsRefusedNamingTheLineAndNothingIsStored) {
             std::string::npos)
       << outside.err;
   EXPECT_NE(RunCommand(kTuner + " import t9 x").err.find("not a format"), std::string::npos);
+}
+
+// The fixture cache with one change made by `edit` on its JSON, written to dir/NAME.
+std::string EditedCache(const ImportFixture& f, const std::string& name, const std::function<void(json&)>& edit) {
+  json doc = json::parse(testing::ReadFileText(kResults + "vector_add_cache.json"));
+  edit(doc);
+  const std::string path = f.dir.File(name);
+  std::ofstream(path) << doc.dump(1);
+  return path;
+}
+
+// Published rows are checked as `db import` checks its rows: one clear message, exit 2, no database.
+TEST(ResultsImport, ImportedRowsAreCheckedAsMeasuredOnesAre) {
+  ImportFixture f;
+  const std::vector<std::pair<std::function<void(json&)>, std::string>> cases = {
+      {[](json& d) { d["device_name"] = "NVIDIA\nH200"; }, "gpu.name is \"NVIDIA\\nH200\""},
+      {[](json& d) { d["device_name"] = "\x1b[2J\x1b[31mH200"; }, "gpu.name is \"\\u001b[2J"},
+      {[](json& d) { d["device_name"] = std::string(100'000, 'H'); }, "gpu.name is \"HHHH"},
+      {[](json& d) { d["cache"]["32,1"]["time"] = 0; }, "measurement.time_ms_median is 0"},
+      {[](json& d) { d["cache"]["32,1"]["time"] = 1e-300; }, "measurement.time_ms_median is 1e-300"},
+      {[](json& d) { d["cache"]["32,1"]["timestamp"] = "2024-02-30 10:00:00+00:00"; }, "a time that does not exist"}};
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const std::string file = EditedCache(f, "bad" + std::to_string(i) + ".json", cases[i].first);
+    const auto r = f.Import("kernel-tuner-cache", file);
+    EXPECT_EQ(r.exit_code, 2) << cases[i].second;
+    EXPECT_NE(r.err.find(cases[i].second), std::string::npos) << r.err.substr(0, 500);
+    EXPECT_LT(r.err.size(), 1000u);
+    EXPECT_EQ(r.err.find('\x1b'), std::string::npos);
+    EXPECT_FALSE(std::filesystem::exists(f.db));
+  }
+  for (const char* name : {"../../evil", "'a\nb'"}) {
+    const auto r = RunCommand(kTuner + " import kernel-tuner-cache " + kResults + "vector_add_cache.json --template " +
+                              name + " --allow-unknown-template --db " + f.db);
+    EXPECT_EQ(r.exit_code, 2) << name;
+    EXPECT_NE(r.err.find("--template: template.name is"), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(f.db));
+  }
+}
+
+TEST(ResultsImport, ATemplateNotAtHandIsRefusedUnlessAllowed) {
+  ImportFixture f;
+  const std::string import = kTuner + " import kernel-tuner-cache " + kResults +
+                             "vector_add_cache.json --template vector_add --db " + f.db + " --json";
+  const auto refused = RunCommand(import);
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find("pass --allow-unknown-template"), std::string::npos) << refused.err;
+  EXPECT_FALSE(std::filesystem::exists(f.db));
+  const auto allowed = RunCommand(import + " --allow-unknown-template");
+  ASSERT_EQ(allowed.exit_code, 0) << allowed.err;
+  EXPECT_EQ(json::parse(allowed.out)["configurations"], 22);
+}
+
+// A database holding an imported sweep merges, and its export imports again, the rows unchanged.
+TEST(ResultsImport, ADatabaseWithAnImportedSweepMergesExportsAndImportsAgain) {
+  ImportFixture f;
+  ASSERT_EQ(f.Import("kernel-tuner-cache", kResults + "vector_add_cache.json").exit_code, 0);
+  const std::string exported = f.dir.File("rows.jsonl"), merged = f.dir.File("merged.db"),
+                    back = f.dir.File("back.db");
+  const auto out = RunCommand(kTuner + " db export --db " + f.db + " -o " + exported);
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const auto in = RunCommand(kTuner + " db import " + exported + " --templates " + f.kernels + " --db " + back);
+  ASSERT_EQ(in.exit_code, 0) << in.err;
+  EXPECT_NE(in.out.find("22 added"), std::string::npos) << in.out;
+  const auto merge = RunCommand(kTuner + " db merge " + f.db + " --templates " + f.kernels + " --db " + merged);
+  ASSERT_EQ(merge.exit_code, 0) << merge.err;
+  const auto again = RunCommand(kTuner + " db export --db " + back + " -o " + f.dir.File("again.jsonl"));
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(testing::ReadFileText(f.dir.File("again.jsonl")), testing::ReadFileText(exported));
 }
 
 }  // namespace

@@ -139,5 +139,15 @@ TEST(CompileFailure, OnlyMessagesAboutFilesInsideTheTemplatesFolderAreKept) {
   EXPECT_EQ(LogInsideFolder("/t/poly/k.cu(1): error: x\n\n", "/t/poly"), "/t/poly/k.cu(1): error: x\n\n");
 }
 
+// A source line the compiler quotes may hold a terminal's escapes: the log and the reason shown or
+// stored have them escaped, as the rest of the output has, its lines and tabs kept.
+TEST(CompileFailure, TheLogAndTheReasonHaveTheirControlCharactersEscaped) {
+  const std::string log = "/t/k.cu(3): error: \x1b]0;pwned\x07" "bad\r\n\t\x1b[2Jint x\n\n";
+  EXPECT_EQ(LogInsideFolder(log, "/t"), "/t/k.cu(3): error: \\x1b]0;pwned\\x07bad\\x0d\n\t\\x1b[2Jint x\n\n");
+  const std::string reason = CompileFailureReason(log, "/t/k.cu");
+  EXPECT_EQ(reason, "compile: k.cu(3): error: \\x1b]0;pwned\\x07bad");
+  EXPECT_EQ(CompileFailureReason("", "/t/k.cu"), "compile: NVRTC failed without a log");
+}
+
 }  // namespace
 }  // namespace tuner

@@ -28,6 +28,7 @@ ImportedTemplate Sample(const TempDir& dir, const std::string& kernel = "scale")
   t.name = "scale";
   t.origin_path = dir.File("scale.json");
   t.source_path = dir.File("scale.cu");
+  t.source_text = kSource;
   t.source_file_name = "scale.cu";
   t.description =
       "name = \"scale\"\nkernel = \"" + kernel +
@@ -83,7 +84,8 @@ TEST(ImportedTemplate, AFailedWriteLeavesNothingBehind) {
   ImportedTemplate t = Sample(in);
   std::filesystem::create_directories(in.File("sub"));
   std::ofstream(in.File("sub/scale.cuh")) << kHeader;
-  std::ofstream(in.File("scale.cu")) << "#include \"sub/scale.cuh\"\n" << kSource;
+  t.source_text = "#include \"sub/scale.cuh\"\n" + std::string(kSource);  // as the import read it
+  std::ofstream(in.File("scale.cu")) << t.source_text;
   fs::create_directories(out.File("k"));
   std::ofstream(out.File("k/sub")) << "a file where the header's folder would go\n";
   EXPECT_ANY_THROW(WriteImportedTemplate(t, out.File("k")));

@@ -37,5 +37,17 @@ TEST(JsonEntryLines, ASyntaxErrorNamesItsLineAndColumn) {
   }
 }
 
+TEST(JsonEntryLines, FindsTheFirstKeyAnObjectHoldsTwice) {
+  EXPECT_FALSE(FindDuplicateKey("{\"a\": {\"x\": 1}, \"b\": {\"x\": 2}, \"c\": [{\"x\": 1}, {\"x\": 2}]}"));
+  const auto nested = FindDuplicateKey("{\"a\": 1,\n\"b\": {\"x\": 1,\n\"y\": 2,\n\"x\": 3}, \"a\": 4}");
+  ASSERT_TRUE(nested);
+  EXPECT_EQ(nested->key, "x");
+  EXPECT_EQ(nested->line, 4u);
+  const auto top = FindDuplicateKey("{\"a\": 1, \"b\": [], \"a\": 1}");
+  ASSERT_TRUE(top);
+  EXPECT_EQ(top->key, "a");
+  EXPECT_EQ(top->line, 1u);
+}
+
 }  // namespace
 }  // namespace tuner

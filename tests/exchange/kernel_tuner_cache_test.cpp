@@ -88,5 +88,30 @@ TEST(KernelTunerCache, RefusesAMalformedFileNamingTheLineAndField) {
   EXPECT_NE(Refusal("{\"tune_params_keys\": [], \"cache\": {}}").find("holds no configuration"), std::string::npos);
 }
 
+// A JSON reader keeps one of two equal keys silently; the cache that says two things of one
+// configuration (or of one field) is refused, naming the line of the second.
+TEST(KernelTunerCache, RefusesAKeyHeldTwiceByOneObject) {
+  const std::string text = FixtureText();
+  const std::string entry = "\"32,1\": {";
+  const std::size_t first = text.find(entry);
+  const std::string line = text.substr(first, text.find('\n', first) + 1 - first);
+  EXPECT_EQ(Refusal(Replaced(text, line, line + line)),
+            "the Kernel Tuner cache 'c.json', line 10, field '32,1': is held twice by one object (a JSON reader "
+            "would keep one of them silently); nothing was imported");
+  EXPECT_NE(Refusal(Replaced(text, "\"time\": 1.70015", "\"time\": 1.70015, \"time\": 0.1")).find("field 'time'"),
+            std::string::npos);
+}
+
+TEST(KernelTunerCache, RefusesATimeStampOfADayThatDoesNotExist) {
+  const std::string stamp = "\"2024-01-02 10:00:00.000000+00:00\"";
+  EXPECT_NE(Refusal(Replaced(FixtureText(), stamp, "\"2023-02-29 10:00:00+00:00\""))
+                .find("line 9 (\"32,1\"), field timestamp: is \"2023-02-29 10:00:00+00:00\", a time that does not "
+                      "exist"),
+            std::string::npos);
+  EXPECT_NE(Refusal(Replaced(FixtureText(), stamp, "\"2150-01-02 10:00:00+00:00\""))
+                .find("a time to come"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace tuner

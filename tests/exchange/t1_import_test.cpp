@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include <sys/stat.h>
 
@@ -14,6 +16,7 @@
 #include "cli_runner.h"
 #include "compile/compiler.h"
 #include "db_test_util.h"
+#include "exchange/imported_template.h"
 #include "expression/expression.h"
 #include "template/search_space.h"
 #include "template/template_spec.h"
@@ -278,18 +281,15 @@ TEST(T1Import, TheKernelFileStaysInTheDescriptionsFolder) {
                 hint);
   std::ofstream(elsewhere.File("secret.cu")) << "secret\n";
   fs::create_symlink(elsewhere.File("secret.cu"), dir.File("link.cu"));
-  EXPECT_EQ(kernel_file("link.cu").find(file + ": KernelSpecification.KernelFile: 'link.cu' is a symbolic link out of "
-                                               "the description's folder"),
-            0u);
+  EXPECT_EQ(kernel_file("link.cu").find(file + ": KernelSpecification.KernelFile: 'link.cu' is a symbolic link"), 0u);
   fs::create_directory_symlink(elsewhere.File("."), dir.File("outside"));
-  EXPECT_NE(kernel_file("outside/secret.cu").find("is a symbolic link out of the description's folder"),
-            std::string::npos);
-  // Inside the folder: a subfolder, and a link that stays inside.
+  EXPECT_NE(kernel_file("outside/secret.cu").find("is a symbolic link, or in a folder that is one"), std::string::npos);
+  // Inside the folder: a subfolder; a link is not followed even when it stays inside.
   fs::create_directories(dir.File("sub"));
   fs::copy_file(kFixtures + "/vector_add.cu", dir.File("sub/vector_add.cu"));
   EXPECT_EQ(kernel_file("sub/vector_add.cu"), "");
   fs::create_symlink(dir.File("sub/vector_add.cu"), dir.File("inside.cu"));
-  EXPECT_EQ(kernel_file("inside.cu"), "");
+  EXPECT_NE(kernel_file("inside.cu").find("is a symbolic link"), std::string::npos);
 
   // The description's file is wrong: --kernel-file names the one to use, wherever it is.
   const std::string wrong =
@@ -312,6 +312,63 @@ TEST(T1Import, TheKernelFileStaysInTheDescriptionsFolder) {
 TEST(T1Import, KernelTunerIsDefinedSoAFilesStandaloneDefaultsStandAside) {
   const ImportedTemplate imported = ImportT1(kFixtures + "/vector_add.json", {});
   EXPECT_NE(imported.description.find("-Dkernel_tuner=1"), std::string::npos) << imported.description;
+}
+
+// The kernel file is opened once, part by part from the folder's descriptor, and read from that
+// descriptor: a link flipped in the folder while imports run never brings an outside file in.
+TEST(T1Import, AKernelFileFlippedToALinkMeanwhileIsNeverReadThroughIt) {
+  TempDir dir, elsewhere;
+  std::ofstream(elsewhere.File("secret.cu")) << "SECRET outside the bundle\n";
+  const std::string description =
+      EditedFixture(dir, "vector_add", [](json& t) { t["KernelSpecification"]["KernelFile"] = "k.cu"; });
+  const std::string kernel = ReadFileText(kFixtures + "/vector_add.cu");
+  std::ofstream(dir.File("regular.cu")) << kernel;
+  fs::create_symlink(elsewhere.File("secret.cu"), dir.File("link.cu"));
+  std::atomic<bool> done{false};
+  std::thread flipper([&] {
+    // rename() swaps k.cu between the regular file and the link atomically, as fast as it can.
+    for (int i = 0; !done; ++i) {
+      fs::copy(dir.File(i % 2 ? "regular.cu" : "link.cu"), dir.File("k.new"), fs::copy_options::copy_symlinks);
+      fs::rename(dir.File("k.new"), dir.File("k.cu"));
+    }
+  });
+  int read = 0, refused = 0;
+  for (int i = 0; i < 400; ++i) {
+    try {
+      const ImportedTemplate imported = ImportT1(description, {});
+      EXPECT_EQ(imported.source_text.find("SECRET"), std::string::npos) << "import " << i;
+      ++read;
+    } catch (const UsageError&) {
+      ++refused;  // found as a link, or not there between two renames
+    }
+  }
+  done = true;
+  flipper.join();
+  EXPECT_EQ(read + refused, 400);
+}
+
+// A bundle's options name no folder to include from, and its sources include nothing outside their
+// folder: `#include <passwd>` with -I/etc would put /etc/passwd into a compile log.
+TEST(T1Import, NoIncludeFolderOptionAndNoIncludeOutsideTheFolder) {
+  TempDir dir, out;
+  for (const json& options : {json::array({"-I/etc"}), json::array({"-I", "/etc"}),
+                              json::array({"--include-path=/etc"}), json::array({"-isystem/etc"})}) {
+    const std::string error = ImportError(EditedFixture(
+        dir, "vector_add", [&](json& t) { t["KernelSpecification"]["CompilerOptions"] = options; }));
+    EXPECT_NE(error.find("names a folder to include from"), std::string::npos) << options.dump() << ": " << error;
+  }
+  for (const char* include : {"#include </etc/passwd>", "#include <../../../../../etc/passwd>",
+                              "#include \"../secret.h\""}) {
+    const std::string description = EditedFixture(dir, "vector_add", [](json&) {});
+    std::ofstream(dir.File("vector_add.cu"), std::ios::app) << include << "\n";
+    try {
+      WriteImportedTemplate(ImportT1(description, {}), out.File("kernels"));
+      ADD_FAILURE() << include << " was imported";
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("outside its folder"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(fs::exists(out.File("kernels")));
+  }
 }
 
 // An OpenCL kernel, compiled as CUDA with a compatibility header included first.

@@ -86,6 +86,25 @@ std::vector<Case> AllCases() {
 INSTANTIATE_TEST_SUITE_P(AllShipped, ShippedTemplate, ::testing::ValuesIn(AllCases()),
                          [](const auto& info) { return std::string(info.param.kernel) + "_" + info.param.arch; });
 
+// A compile log shown by explore is filtered as a stored one is: a terminal's escapes in a line the
+// compiler quotes are escaped, its lines kept.
+TEST(Explore, ACompileLogHasItsControlCharactersEscaped) {
+  const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs({}));
+  TemplateSpec spec = library.Find("transpose");
+  spec.source_text = "#error \x1b[2J\x1b[31mred\n";
+  spec.headers.clear();
+  const ProblemSize size = ParseProblemSize(spec, "");
+  const std::vector<ParamValues> one = {testing::CandidatesToCompile(spec, size).front()};
+  db::testing::TempDir dir;
+  const Exploration exploration =
+      ExploreCandidates(spec, one, size, ArchLimits("sm_90"), "sm_90", dir.File("cache"), 1, TUNER_EXECUTABLE);
+  ASSERT_EQ(exploration.explored.size(), 1u);
+  const ExploredCandidate& c = exploration.explored.front();
+  ASSERT_TRUE(c.CompileFailed());
+  EXPECT_EQ(c.compile_log.find('\x1b'), std::string::npos) << c.compile_log;
+  EXPECT_NE(c.compile_log.find("\\x1b[31mred"), std::string::npos) << c.compile_log;
+}
+
 TEST(ExploreCli, ListsResourcesAndOccupancyAsJson) {
   db::testing::TempDir dir;
   const auto r = testing::RunTuner("explore transpose --arch sm_90 --json", "XDG_CACHE_HOME=" + dir.File("cache"));

@@ -8,12 +8,14 @@
 #include "app/cli.h"
 #include "app/command_options.h"
 #include "app/commands.h"
+#include "app/incoming_rows.h"
 #include "app/stored_template.h"
 #include "base/errors.h"
 #include "base/number_text.h"
 #include "common/content_hash.h"
 #include "common/option_values.h"
 #include "db/query/store.h"
+#include "db/row_check.h"
 #include "exchange/imported_sweep.h"
 #include "exchange/kernel_tuner_cache.h"
 #include "exchange/t4_results.h"
@@ -70,6 +72,11 @@ ImportTarget Target(const po::variables_map& vm, const ImportedResults& results,
   const std::optional<TemplateSpec> spec = FindTemplateIfAny(TemplateFolders(vm), target.template_name);
   target.size_key = SizeKeyFor(spec, target.template_name, SizeOption(vm), results);
   if (!spec) {
+    if (!vm.count("allow-unknown-template"))
+      throw UsageError("template " + Quoted(target.template_name) +
+                       " is not at hand (--templates DIR names its folder), so the file's parameters and "
+                       "configurations cannot be checked against it; import its T1 description first ('tuner "
+                       "import t1'), or pass --allow-unknown-template to store them as they are");
     const std::string stored = StoredTemplateHash(db_path, target.template_name);
     target.template_hash = stored.empty() ? ImportedSpaceHash(results) : stored;
     std::cerr
@@ -82,6 +89,14 @@ ImportTarget Target(const po::variables_map& vm, const ImportedResults& results,
   for (const ParamValues& c : EnumerateCandidates(*spec, ParseProblemSize(*spec, target.size_key)))
     target.candidates.insert(ParamsJson(c));
   return target;
+}
+
+// The rows with the file and configuration each comes from, checked as `db import` checks its rows.
+IncomingRows Incoming(const ImportedResults& results, const std::vector<db::MeasurementRow>& rows) {
+  IncomingRows incoming{rows, {}};
+  for (const ImportedConfig& config : results.configs)
+    incoming.where.push_back("the " + results.format + " " + Quoted(results.path) + ", " + config.place);
+  return incoming;
 }
 
 std::string CommandText(int argc, char** argv) {
@@ -116,7 +131,7 @@ void Report(const po::variables_map& vm, const ImportedResults& results, const I
                               {"template_hash", target.template_hash},
                               {"size", target.size_key},
                               {"gpu_model", target.gpu_model},
-                              {"gpu_uuid", ImportedGpu(target.gpu_model).uuid},
+                              {"gpu_uuid", db::ImportedGpu(target.gpu_model).uuid},
                               {"configurations", rows.size()},
                               {"ok", counts.ok},
                               {"failed", counts.failed},
@@ -139,12 +154,14 @@ int RunResultsImport(int argc, char** argv) {
   const CommandSpec spec{
       "import",
       "tuner import kernel-tuner-cache|t4 FILE --template NAME [--gpu-model NAME] [--size WxH] [--templates DIR] "
-      "[--db PATH] [--json]",
+      "[--allow-unknown-template] [--db PATH] [--json]",
       "Store published results (a Kernel Tuner cache file or a T4 results file, gzipped or not) as a sweep of\n"
       "template NAME on the GPU model the file names (or --gpu-model): every configuration with its time,\n"
       "its failure (compile, runtime, invalid) and its compile time, marked as imported. 'tuner simulate'\n"
-      "replays it; 'tuner query --device MODEL' answers from it. A malformed file is refused naming the line\n"
-      "and the field, and nothing is stored: the import is one transaction.",
+      "replays it; 'tuner query --device MODEL' answers from it, never for a GPU of this machine. Each row is\n"
+      "checked as 'tuner db import' checks its rows (times from 1 ns to a day, names without control\n"
+      "characters, the template's parameters and values, each configuration once). A malformed file is\n"
+      "refused naming the line and the field, and nothing is stored: the import is one transaction.",
       "tuner import t1 convolution_milo.json -o kernels && tuner import kernel-tuner-cache A100.json.gz "
       "--template convolution_milo --templates kernels"};
   po::options_description options("Options");
@@ -155,7 +172,10 @@ int RunResultsImport(int argc, char** argv) {
       "template", po::value<std::string>()->value_name("NAME")->required(),
       "the template the results are of (e.g. one 'tuner import t1' made of the matching T1 file)")(
       "gpu-model", po::value<std::string>()->value_name("NAME"),
-      "the GPU model they were measured on (default: the file's device_name)");
+      "the GPU model they were measured on (default: the file's device_name)")(
+      "allow-unknown-template",
+      "store the file's configurations as they are when template NAME is not at hand (their parameters and "
+      "values are then not checked against it)");
   AddSizeOption(options, "the problem size (default: the file's, else the template's defaults)");
   AddTemplatesOption(options);
   AddDatabaseOption(options);
@@ -169,12 +189,16 @@ int RunResultsImport(int argc, char** argv) {
   const std::string db_path = DatabasePath(vm);
   db::Store::CheckWritable(db_path);
 
+  if (const std::string problem = db::TemplateNameProblem(vm["template"].as<std::string>()); !problem.empty())
+    throw UsageError("--template: " + problem);
+
   const std::string path = vm["file"].as<std::string>();
   const ImportedResults results = ReadResults(format, path);
   const ImportTarget target = Target(vm, results, db_path, CommandText(argc, argv));
   ContentHash content;
   for (const ImportedConfig& c : results.configs) content.Add(c.configuration.dump()).Add(c.place);
   const std::vector<db::MeasurementRow> rows = ImportedSweepRows(results, target, content.Hex());
+  CheckIncoming(Incoming(results, rows), format, db_path, TemplateFolders(vm));
   db::Store store = db::Store::Open(db_path, db::OpenMode::kReadWrite);  // only now: nothing is created before
   Report(vm, results, target, rows, store.Import(rows), store.path());
   return kExitOk;

@@ -21,7 +21,7 @@
 #include "db/query/toolchain.h"
 #include "db/query/tuned_config.h"
 #include "db/row_json.h"
-#include "exchange/imported_sweep.h"
+#include "db/query/imported_gpu.h"
 #include "reports/report_format.h"
 #include "sweep/current_toolchain.h"
 #include "template/problem_size.h"
@@ -100,7 +100,7 @@ ordered_json SelectionJson(const db::Selection& s, const db::LookupTarget& targe
   out["from"] = {{"size", s.row.size_key},
                  {"gpu", db::ToJson(s.row.gpu)},
                  {"size_distance", s.size_distance},
-                 {"imported", IsImportedGpu(s.row.gpu)}};  // published results, not measured here
+                 {"imported", db::IsImportedGpu(s.row.gpu)}};  // published results, not measured here
   out["template_hash"] = s.row.templ.hash;
   out["stale"] = s.row.stale;
   out.update(db::RecordJson(s.row.measurement, QueryJsonKeys()));
@@ -119,12 +119,14 @@ std::string Dims(const ordered_json& dims) {
 
 void PrintSelection(const db::Selection& s, const db::LookupTarget& target, const std::string& kernel,
                     const db::Toolchain& current) {
-  std::printf("%s %s on %s\n  %-11s %s\n", kernel.c_str(), SizeKey(target.sizes).c_str(), target.gpu.name.c_str(),
-              db::ToString(s.status), s.Describe(target).c_str());
+  // The names come from the database, perhaps from another tool's file: a terminal's escapes in
+  // them are shown escaped, as everywhere else.
+  std::printf("%s %s on %s\n  %-11s %s\n", kernel.c_str(), SizeKey(target.sizes).c_str(),
+              Printable(target.gpu.name).c_str(), db::ToString(s.status), Printable(s.Describe(target)).c_str());
   if (s.status == db::LookupStatus::kNotFound) return;
   const db::MeasurementRecord& m = s.row.measurement;
-  if (IsImportedGpu(s.row.gpu))
-    std::printf("  %-11s published results of %s, not measured here\n", "imported", s.row.gpu.name.c_str());
+  if (db::IsImportedGpu(s.row.gpu))
+    std::printf("  %-11s published results of %s, not measured here\n", "imported", Printable(s.row.gpu.name).c_str());
   const ordered_json launch = db::ParseStoredJson(m.launch_json);
   std::printf("  %-11s %s\n", "parameters", report::ParamsText(m.params_json).c_str());
   if (launch.is_object())
@@ -188,8 +190,8 @@ int PrintDispatch(const std::string& kernel, const std::vector<long long>& sizes
                               {"results", ordered_json::array({result})}};
     std::cout << doc.dump(2) << "\n";
   } else {
-    std::printf("%s %s on %s\n  %-11s %s\n", kernel.c_str(), SizeKey(sizes).c_str(), gpu.name.c_str(),
-                ToString(c.status), c.note.c_str());
+    std::printf("%s %s on %s\n  %-11s %s\n", kernel.c_str(), SizeKey(sizes).c_str(), Printable(gpu.name).c_str(),
+                ToString(c.status), Printable(c.note).c_str());
     if (c) std::printf("  %-11s %s\n", "parameters", result["params"].dump().c_str());
   }
   if (!c) std::cerr << "tuner query: no current result of '" << kernel << "' for this GPU and size\n";

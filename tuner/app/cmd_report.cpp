@@ -15,7 +15,7 @@
 #include "common/same_file.h"
 #include "db/query/selection.h"
 #include "db/query/store.h"
-#include "exchange/imported_sweep.h"
+#include "db/query/imported_gpu.h"
 #include "reports/report_data.h"
 #include "reports/report_output.h"
 #include "template/problem_size.h"
@@ -57,7 +57,7 @@ report::ReportRequest Request(const po::variables_map& vm, std::vector<std::stri
   request.kernels = Get(vm, "kernel", std::vector<std::string>{});
   request.device = DeviceFilter(vm);
   request.include_stale = vm.count("include-stale") > 0;
-  request.apart = [](const db::GpuRecord& gpu) { return IsImportedGpu(gpu); };
+  request.apart = [](const db::GpuRecord& gpu) { return db::IsImportedGpu(gpu); };
   if (const std::optional<TimingMode> timing = TimingOption(vm)) request.timing_mode = ToText(*timing);
   const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs(TemplateFolders(vm)));
   request.labels = Labels(library);

@@ -20,7 +20,7 @@
 #include "db/query/selection.h"
 #include "db/query/store.h"
 #include "db/row_json.h"
-#include "exchange/imported_sweep.h"
+#include "db/query/imported_gpu.h"
 #include "search/simulation.h"
 #include "sweep/guided_search.h"
 #include "sweep/strategy_choice.h"
@@ -169,7 +169,7 @@ std::vector<db::ModelSweep> StoredSweeps(db::Store& store, const SimulateOptions
     else
       ++other_versions;
   }
-  if (!rows.empty()) return db::SweepsPerModel(rows, [](const db::GpuRecord& gpu) { return IsImportedGpu(gpu); });
+  if (!rows.empty()) return db::SweepsPerModel(rows, [](const db::GpuRecord& gpu) { return db::IsImportedGpu(gpu); });
   std::string what = "no sweep of '" + o.kernel + "' at size " + o.size_key;
   if (!device.empty()) what += " on a GPU matching " + Quoted(device);
   if (!o.card.empty()) what += " on the card " + Quoted(o.card);
@@ -240,7 +240,7 @@ ordered_json SweepJson(const StoredSweep& sweep, const std::vector<StrategySumma
   for (const auto& t : l.time_ms) within += t && *t <= *l.time_ms[optimum] * (1 + tolerance);
   ordered_json out = {
       {"gpu", db::ToJson(sweep.gpu)},
-      {"imported", IsImportedGpu(sweep.gpu)},
+      {"imported", db::IsImportedGpu(sweep.gpu)},
       {"cards", sweep.cards},
       {"template_hash", sweep.template_hash},
       {"candidates", l.candidates.size()},
@@ -260,7 +260,7 @@ void PrintSweep(const StoredSweep& sweep, const std::vector<StrategySummary>& su
   const Landscape& l = sweep.landscape;
   const std::size_t optimum = *l.Optimum();
   std::cout << o.kernel << " " << o.size_key << " on " << sweep.gpu.name << " ("
-            << (IsImportedGpu(sweep.gpu) ? "imported" : db::CardsText(sweep.cards)) << "): " << l.candidates.size()
+            << (db::IsImportedGpu(sweep.gpu) ? "imported" : db::CardsText(sweep.cards)) << "): " << l.candidates.size()
             << " candidates, " << l.OkCount() << " ok, optimum " << Fixed(*l.time_ms[optimum], 4) << " ms "
             << ParamsJson(l.candidates[optimum]) << "\n";
   const std::string target = Fixed(o.tolerance * 100, 0) + "%";

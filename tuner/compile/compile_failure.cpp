@@ -6,6 +6,8 @@
 #include <sstream>
 #include <vector>
 
+#include "common/option_values.h"
+
 namespace tuner {
 
 namespace {
@@ -71,9 +73,17 @@ std::string ToolErrorReason(const std::string& line) {
   return line;
 }
 
-}  // namespace
+// `text` with its control characters but line breaks and tabs escaped (common/option_values.h:
+// Printable), as the rest of the output is: a log of many lines fit for a terminal.
+std::string PrintableLines(const std::string& text) {
+  std::string printable;
+  std::size_t start = 0;
+  for (std::size_t end; (end = text.find_first_of("\n\t", start)) != std::string::npos; start = end + 1)
+    printable += Printable(text.substr(start, end - start)) + text[end];
+  return printable + Printable(text.substr(start));
+}
 
-std::string CompileFailureReason(const std::string& log, const std::string& source_path) {
+std::string UnfilteredReason(const std::string& log, const std::string& source_path) {
   std::vector<std::string> lines = Lines(log);
   lines.erase(std::remove_if(lines.begin(), lines.end(), IsBlank), lines.end());
   for (const std::string& line : lines) {
@@ -89,6 +99,13 @@ std::string CompileFailureReason(const std::string& log, const std::string& sour
   if (tool != lines.end()) return "compile: " + ToolErrorReason(Trimmed(*tool));
   if (lines.empty()) return "compile: NVRTC failed without a log";
   return "compile: " + Trimmed(lines.back());
+}
+
+}  // namespace
+
+std::string CompileFailureReason(const std::string& log, const std::string& source_path) {
+  // Its control characters escaped: a source line the compiler quotes may hold a terminal's escapes.
+  return Printable(UnfilteredReason(log, source_path));
 }
 
 std::string LikelyFix(const std::string& reason) {
@@ -160,8 +177,9 @@ std::string LogInsideFolder(const std::string& log, const std::string& folder) {
     }
     if (keeping) kept += line + "\n";
   }
-  if (!left_out) return log;  // as NVRTC wrote it
-  return kept + "(" + std::to_string(left_out) + " message" + (left_out == 1 ? "" : "s") +
+  // Its control characters but line breaks and tabs escaped, as the rest of the output is.
+  if (!left_out) return PrintableLines(log);  // else as NVRTC wrote it
+  return PrintableLines(kept) + "(" + std::to_string(left_out) + " message" + (left_out == 1 ? "" : "s") +
          " about files outside the template's folder left out)";
 }
 

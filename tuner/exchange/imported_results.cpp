@@ -3,12 +3,22 @@
 #include <cctype>
 #include <cmath>
 
+#include "base/utc_time.h"
+#include "common/option_values.h"
+#include "exchange/json_entry_lines.h"
+
 namespace tuner {
 
 void RefuseField(const ImportedResults& results, const std::string& place, const std::string& field,
                  const std::string& problem) {
   throw ImportedFileError("the " + results.format + " '" + results.path + "', " + place + ", field " + field + ": " +
                           problem + "; nothing was imported");
+}
+
+void RefuseDuplicateKeys(const ImportedResults& results, const std::string& text) {
+  if (const std::optional<DuplicateKey> duplicate = FindDuplicateKey(text))
+    RefuseField(results, "line " + std::to_string(duplicate->line), Quoted(duplicate->key),
+                "is held twice by one object (a JSON reader would keep one of them silently)");
 }
 
 double MillisecondsField(const ImportedResults& results, const std::string& place, const std::string& field,
@@ -40,7 +50,10 @@ std::string UtcTimestamp(const ImportedResults& results, const std::string& plac
   const std::string zone = shaped ? text.substr(end) : std::string();
   if (!shaped || !(zone.empty() || zone == "Z" || zone == "+00:00"))
     RefuseField(results, place, field, "is " + value.dump() + ", not a UTC time stamp (2023-12-22 09:54:05+00:00)");
-  return text.substr(0, 10) + "T" + text.substr(11, 8) + "Z";
+  const std::string utc = text.substr(0, 10) + "T" + text.substr(11, 8) + "Z";
+  if (!IsUtcTime(utc)) RefuseField(results, place, field, "is " + value.dump() + ", a time that does not exist");
+  if (utc > LatestPlausibleUtcTime()) RefuseField(results, place, field, "is " + value.dump() + ", a time to come");
+  return utc;
 }
 
 std::vector<double> RuntimesField(const ImportedResults& results, const std::string& place, const std::string& field,

@@ -13,8 +13,6 @@ namespace {
 
 using nlohmann::ordered_json;
 
-constexpr const char* kImportedUuidPrefix = "imported:";
-
 // A parameter's value as the template holds it: a whole number, a boolean as 0/1, or the index of
 // one of the parameter's labels.
 long long ParamValue(const ImportedResults& results, const ImportedConfig& config, const std::string& name,
@@ -98,18 +96,9 @@ db::SweepRecord Sweep(const ImportedResults& results, const ImportTarget& target
 
 }  // namespace
 
-db::GpuRecord ImportedGpu(const std::string& model) {
-  db::GpuRecord gpu;
-  gpu.uuid = kImportedUuidPrefix + model;
-  gpu.name = model;
-  return gpu;
-}
-
-bool IsImportedGpu(const GpuIdentity& gpu) { return gpu.uuid.rfind(kImportedUuidPrefix, 0) == 0; }
-
 std::vector<db::MeasurementRow> ImportedSweepRows(const ImportedResults& results, const ImportTarget& target,
                                                   const std::string& content_hash) {
-  const db::GpuRecord gpu = ImportedGpu(target.gpu_model);
+  const db::GpuRecord gpu = db::ImportedGpu(target.gpu_model);
   const db::TemplateRecord templ{target.template_name, target.template_hash, ""};
   const db::SweepRecord sweep = Sweep(results, target, content_hash);
   std::vector<db::MeasurementRow> rows;

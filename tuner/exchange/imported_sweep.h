@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "db/query/imported_gpu.h"
 #include "db/query/records.h"
 #include "db/query/store.h"
 #include "exchange/imported_results.h"
@@ -33,11 +34,6 @@ struct ImportTarget {
   std::string gpu_model;  // "NVIDIA A100-PCIE-40GB"
   std::string command;    // the command line, kept with the sweep
 };
-
-// The store's GPU record of an imported GPU model.
-db::GpuRecord ImportedGpu(const std::string& model);
-// Whether a stored GPU is one of ImportedGpu's.
-bool IsImportedGpu(const GpuIdentity& gpu);
 
 // One row per configuration, all of one sweep whose uid is derived from the file's content, the
 // template and the GPU model (importing the same file again changes nothing). Throws

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <regex>
+#include <sstream>
 
 #include "base/errors.h"
 #include "common/input_file.h"
@@ -19,24 +21,47 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::size_t kMaxSourceBytes = 16 << 20;
-
 // A file to write: where, and its contents.
 struct PlannedFile {
   fs::path path;
   std::string contents;
 };
 
-// The headers `text` (at `path`) includes from beside itself, at their places in `folder`.
+// An #include of an absolute path or through `..`: with the compiler's own folders searched for an
+// <...> one, it would read any file of the machine (its text then quoted in a compile log).
+void RefuseIncludesOutside(const std::string& path, const std::string& text) {
+  static const std::regex include(R"re([ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"].*)re");
+  std::istringstream lines(text);
+  std::smatch match;
+  for (std::string line; std::getline(lines, line);) {
+    if (!std::regex_match(line, match, include)) continue;
+    const fs::path name(match[1].str());
+    const bool leaves = name.is_absolute() || std::any_of(name.begin(), name.end(), [](const fs::path& part) {
+                          return part == "..";
+                        });
+    if (leaves)
+      throw UsageError(path + ": includes " + Quoted(match[1].str()) +
+                       ", a file outside its folder; copy the kernel and its headers into one folder first");
+  }
+}
+
+// The headers `text` (at `path`) includes from beside itself, at their places in `folder`, each read
+// again once, beneath the source's folder without following a link (common/input_file.h).
 void PlanHeaders(const std::string& path, const std::string& text, const fs::path& folder,
                  std::vector<PlannedFile>& files) {
-  const fs::path source_folder = fs::path(path).parent_path();
+  RefuseIncludesOutside(path, text);
+  const fs::path source_folder = fs::path(path).parent_path().empty() ? "." : fs::path(path).parent_path();
   for (const SourceHeader& header : FindSourceHeaders(path, text)) {
     const fs::path relative = fs::relative(header.path, source_folder);
     if (relative.empty() || *relative.begin() == "..")
       throw UsageError(path + ": includes " + Quoted(header.include_name) +
                        " from outside its folder; copy the kernel and its headers into one folder first");
-    files.push_back({folder / relative, header.text});
+    const std::string read =
+        ReadInputFileInside(source_folder.string(), relative.string(), kMaxSourceBytes, "the header");
+    if (read != header.text)
+      throw UsageError(header.path + ": changed while it was read; import again once the folder stays as it is");
+    RefuseIncludesOutside(header.path, read);
+    files.push_back({folder / relative, read});
   }
 }
 
@@ -53,7 +78,7 @@ void RefuseCollisions(const ImportedTemplate& imported, const std::vector<Planne
 
 // The description, the source (after the header's #include) and the headers, at their places in `folder`.
 std::vector<PlannedFile> PlanFiles(const ImportedTemplate& imported, const fs::path& folder) {
-  const std::string source = ReadInputFile(imported.source_path, kMaxSourceBytes, "the kernel source");
+  const std::string& source = imported.source_text;
   std::string prelude;
   if (!imported.header_path.empty())  // #line: the compiler's messages keep the source's own line numbers
     prelude = "#include \"" + imported.header_file_name + "\"\n#line 1 \"" + imported.source_file_name + "\"\n";
@@ -61,7 +86,7 @@ std::vector<PlannedFile> PlanFiles(const ImportedTemplate& imported, const fs::p
                                     {folder / imported.source_file_name, prelude + source}};
   PlanHeaders(imported.source_path, source, folder, files);
   if (!imported.header_path.empty()) {
-    const std::string header = ReadInputFile(imported.header_path, kMaxSourceBytes, "the header");
+    const std::string& header = imported.header_text;
     files.push_back({folder / imported.header_file_name, header});
     PlanHeaders(imported.header_path, header, folder, files);
   }

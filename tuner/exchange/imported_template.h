@@ -11,15 +11,20 @@
 
 namespace tuner {
 
+// The most a kernel source or header of a bundle may hold.
+inline constexpr std::size_t kMaxSourceBytes = 16 << 20;
+
 struct ImportedTemplate {
   std::string name;
   std::string origin_path;                                       // the description it was imported from
   std::string description;                                       // the TOML text
   std::string source_path;                                       // the kernel source the T1 file names
+  std::string source_text;                                       // as read once, when the description was
   std::string source_file_name;                                  // the copy's name, beside the description
   // A header included before the source (an OpenCL kernel's compatibility header, or CompilerOptions'
   // -include), copied beside it as header_file_name; empty when there is none.
   std::string header_path;
+  std::string header_text;
   std::string header_file_name;
   std::vector<std::pair<std::string, std::string>> constraints;  // T1's expression, its translation
   std::vector<std::string> notes;                                // what the import chose or left out, one line each

@@ -1,6 +1,7 @@
 #include "exchange/json_entry_lines.h"
 
 #include <iterator>
+#include <set>
 
 #include "base/errors.h"
 
@@ -83,6 +84,41 @@ class EntryLineRecorder : public nlohmann::json_sax<nlohmann::json> {
   bool in_member_ = false;
 };
 
+// The keys of every open object, to find the first one an object holds twice.
+class DuplicateKeyFinder : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  explicit DuplicateKeyFinder(const std::size_t* line) : line_(line) {}
+  std::optional<DuplicateKey> found;
+
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override {
+    keys_.emplace_back();
+    return true;
+  }
+  bool end_object() override {
+    keys_.pop_back();
+    return true;
+  }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool key(string_t& name) override {
+    if (keys_.back().insert(name).second) return true;
+    found = DuplicateKey{*line_, name};
+    return false;  // the first one is enough
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+
+ private:
+  const std::size_t* line_;
+  std::vector<std::set<std::string>> keys_;
+};
+
 // The line and column of byte `offset` (1-based, as nlohmann counts it: the byte after the error).
 std::string LineAndColumn(const std::string& text, std::size_t offset) {
   std::size_t line = 1, column = 1;
@@ -117,6 +153,15 @@ std::vector<std::size_t> EntryLines(const std::string& text, const std::string& 
   nlohmann::json::sax_parse(LineCountingIterator(begin, &line), LineCountingIterator(begin + text.size(), &line),
                             &recorder);
   return recorder.lines;
+}
+
+std::optional<DuplicateKey> FindDuplicateKey(const std::string& text) {
+  std::size_t line = 1;
+  DuplicateKeyFinder finder(&line);
+  const char* begin = text.data();
+  nlohmann::json::sax_parse(LineCountingIterator(begin, &line), LineCountingIterator(begin + text.size(), &line),
+                            &finder);
+  return finder.found;
 }
 
 std::string EntryPlace(const std::vector<std::size_t>& lines, std::size_t index) {

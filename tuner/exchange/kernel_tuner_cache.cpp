@@ -92,6 +92,7 @@ ImportedResults KernelTunerCacheFromText(const std::string& raw_text, const std:
   ImportedResults results{kFormat, path, "", {}, {}};
   const std::string text = Closed(raw_text);
   const ordered_json doc = ParseJsonNamingLine(text, "the Kernel Tuner cache '" + path + "'");
+  RefuseDuplicateKeys(results, text);
   if (!doc.is_object()) RefuseField(results, "line 1", "(document)", "is not a JSON object");
   if (!doc.contains("cache") || !doc["cache"].is_object())
     RefuseField(results, "line 1", "cache", "missing or not an object of configurations");

@@ -229,6 +229,7 @@ class Importer {
     ReadCompilerOptions();
     if (!given_.opencl_header.empty()) {
       imported_.header_path = GivenFile(given_.opencl_header, "--opencl-header");
+      imported_.header_text = ReadInputFile(imported_.header_path, kMaxSourceBytes, "the header");
       imported_.header_file_name = FileName(given_.opencl_header, "--opencl-header");
     }
     if (language == "OpenCL" && imported_.header_path.empty())
@@ -252,11 +253,15 @@ class Importer {
     const std::string field = "KernelSpecification.KernelFile";
     if (!given_.kernel_file.empty()) {
       imported_.source_path = GivenFile(given_.kernel_file, "--kernel-file");
+      imported_.source_text = ReadInputFile(imported_.source_path, kMaxSourceBytes, "the kernel source");
       imported_.source_file_name = FileName(given_.kernel_file, "--kernel-file");
       return;
     }
     const std::string file = r_.String(r_.Required(*kernel_, "KernelSpecification", "KernelFile"), field);
-    imported_.source_path = ResolveInsideFolder(path_, field, file, "give the kernel to use with --kernel-file FILE");
+    FolderFile source = ReadInsideFolder(path_, field, file, "give the kernel to use with --kernel-file FILE",
+                                         kMaxSourceBytes);
+    imported_.source_path = std::move(source.path);
+    imported_.source_text = std::move(source.text);
     imported_.source_file_name = FileName(file, field);
   }
 
@@ -279,15 +284,29 @@ class Importer {
       } else if (option.rfind("--pre-include=", 0) == 0 || option.rfind("-include=", 0) == 0) {
         header = option.substr(option.find('=') + 1);
       } else {
+        if (IsIncludeFolderOption(option))
+          r_.Fail(TheField("CompilerOptions", i),
+                  Quoted(option) + " names a folder to include from; the headers the kernel includes are copied "
+                                   "from beside it, and no other folder is read");
         options_.push_back(option);
         continue;
       }
       if (!imported_.header_path.empty())
         r_.Fail(TheField("CompilerOptions", i), "a second header to include first; tuner takes one");
-      imported_.header_path = ResolveInsideFolder(path_, TheField("CompilerOptions", i), header,
-                                                  "give the header with --opencl-header FILE");
+      FolderFile read = ReadInsideFolder(path_, TheField("CompilerOptions", i), header,
+                                         "give the header with --opencl-header FILE", kMaxSourceBytes);
+      imported_.header_path = std::move(read.path);
+      imported_.header_text = std::move(read.text);
       imported_.header_file_name = FileName(header, TheField("CompilerOptions", i));
     }
+  }
+
+  // An option that adds a folder to the compiler's include search (NVRTC's and nvcc's spellings): a
+  // bundle's would let `#include <passwd>` read /etc.
+  static bool IsIncludeFolderOption(const std::string& option) {
+    for (const char* prefix : {"-I", "--include-path", "-isystem", "--system-include", "-idirafter", "-iquote"})
+      if (option.rfind(prefix, 0) == 0) return true;
+    return false;
   }
 
   // A file the user names on the command line: theirs to choose, but it must be a file.

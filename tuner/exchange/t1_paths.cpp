@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "base/errors.h"
+#include "common/input_file.h"
 #include "common/option_values.h"
 
 namespace tuner {
@@ -11,18 +12,28 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Whether `inner` (both made canonical) is `folder` or under it.
-bool IsUnder(const fs::path& inner, const fs::path& folder) {
-  auto i = inner.begin();
-  for (auto f = folder.begin(); f != folder.end(); ++f, ++i)
-    if (i == inner.end() || *i != *f) return false;
-  return true;
+// Whether a part of `given` below `folder` is a symbolic link: for the message only, the read
+// itself refuses one whatever the folder holds by then.
+bool GoesThroughLink(const fs::path& folder, const fs::path& given) {
+  fs::path at = folder;
+  std::error_code error;
+  for (const fs::path& part : given) {
+    at /= part;
+    if (fs::is_symlink(fs::symlink_status(at, error))) return true;
+  }
+  return false;
+}
+
+// The folder of the description, "." when it names none.
+std::string DescriptionFolder(const std::string& description_path) {
+  const fs::path folder = fs::path(description_path).parent_path();
+  return folder.empty() ? "." : folder.string();
 }
 
 }  // namespace
 
-std::string ResolveInsideFolder(const std::string& description_path, const std::string& field,
-                                const std::string& named, const std::string& hint) {
+FolderFile ReadInsideFolder(const std::string& description_path, const std::string& field, const std::string& named,
+                            const std::string& hint, std::size_t max_bytes) {
   const auto fail = [&](const std::string& problem) {
     throw UsageError(description_path + ": " + field + ": " + Quoted(named) + " " + problem + "; " + hint);
   };
@@ -31,19 +42,19 @@ std::string ResolveInsideFolder(const std::string& description_path, const std::
   if (given.is_absolute()) fail("is an absolute path, and the file must be in the description's folder");
   for (const fs::path& part : given)
     if (part == "..") fail("leaves the description's folder ('..')");
-  const fs::path folder = fs::path(description_path).parent_path().empty() ? fs::path(".")
-                                                                            : fs::path(description_path).parent_path();
+  const fs::path folder = DescriptionFolder(description_path);
   const fs::path place = folder / given;
+  if (GoesThroughLink(folder, given))
+    fail("is a symbolic link, or in a folder that is one, which tuner does not follow in a bundle (copy the file)");
   std::error_code error;
   if (!fs::exists(place, error)) fail("is not there (looked at " + Quoted(place.string()) + ")");
-  std::error_code place_error, folder_error;
-  const fs::path real = fs::canonical(place, place_error);
-  const fs::path real_folder = fs::canonical(folder, folder_error);
-  if (place_error || folder_error) fail("cannot be followed (" + (place_error ? place_error : folder_error).message() + ")");
-  if (!IsUnder(real, real_folder))
-    fail("is a symbolic link out of the description's folder (to " + Quoted(real.string()) + ")");
-  if (!fs::is_regular_file(real, error)) fail("is not a regular file");
-  return place.string();
+  if (!fs::is_regular_file(place, error)) fail("is not a regular file");
+  try {
+    return {place.string(), ReadInputFileInside(folder.string(), given.string(), max_bytes, "the file")};
+  } catch (const UsageError& e) {
+    fail(std::string("cannot be read as a file of the folder (") + e.what() + ")");
+    throw;  // not reached: fail throws
+  }
 }
 
 }  // namespace tuner

@@ -91,6 +91,7 @@ std::optional<CandidateStatus> StatusOfT4Invalidity(const std::string& invalidit
 ImportedResults T4ResultsFromText(const std::string& text, const std::string& path) {
   ImportedResults results{kFormat, path, "", {}, {}};
   const ordered_json doc = ParseJsonNamingLine(text, "the T4 file '" + path + "'");
+  RefuseDuplicateKeys(results, text);
   if (!doc.is_object()) RefuseField(results, "line 1", "(document)", "is not a JSON object");
   if (!doc.contains("results") || !doc["results"].is_array())
     RefuseField(results, "line 1", "results", "missing or not a list of results");

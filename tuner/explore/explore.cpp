@@ -1,7 +1,9 @@
 #include "explore/explore.h"
 
 #include <algorithm>
+#include <filesystem>
 
+#include "compile/compile_failure.h"
 #include "compile/compile_pool.h"
 #include "expression/expression.h"
 #include "template/arch_specific.h"
@@ -9,6 +11,8 @@
 namespace tuner {
 
 namespace {
+
+namespace fs = std::filesystem;
 
 ExploredCandidate ExploreOne(const TemplateSpec& spec, const ProblemSize& size, const DeviceLimits& device,
                              const std::string& arch, ParallelCompiler& compiler, int slot, const ParamValues& params) {
@@ -31,7 +35,11 @@ ExploredCandidate ExploreOne(const TemplateSpec& spec, const ProblemSize& size, 
   const CachedCompile compiled = compiler.Compile(slot, spec, params, spec.kernel, target.arch);
   c.compiled = compiled.result.ok;
   if (!c.compiled) {
-    c.compile_log = compiled.result.log.empty() ? "NVRTC failed without a log" : compiled.result.log;
+    // As a stored compile error is: messages about files outside the template's folder left out,
+    // control characters escaped.
+    c.compile_log = compiled.result.log.empty()
+                        ? "NVRTC failed without a log"
+                        : LogInsideFolder(compiled.result.log, fs::path(spec.source_path).parent_path().string());
     return c;
   }
   c.info = compiled.result.info;

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <set>
 #include <thread>
 
 #include "base/errors.h"
@@ -309,9 +310,26 @@ TEST(Store, UpgradesTheVersionOneFixture) {
     ASSERT_EQ(rows.size(), 3u);
     EXPECT_EQ(rows[0].templ.name, "transpose");
     EXPECT_EQ(rows[0].gpu.name, "NVIDIA H100 80GB HBM3");
-    EXPECT_EQ(rows[0].sweep.uid.size(), 32u);  // filled by the migration
+    EXPECT_EQ(rows[0].sweep.uid.rfind("v1-", 0), 0u) << rows[0].sweep.uid;  // filled by the migration
     EXPECT_EQ(store.BestPerGpu("transpose", "").size(), 1u);
   }
+}
+
+// A version-1 file is upgraded in memory at every reading: its sweeps' ids are made of their rows,
+// so that every reading (a merge, an export) finds the same ones, and the upgraded file keeps them.
+TEST(Store, AVersionOneSweepHasTheSameUidAtEveryReading) {
+  TempDir dir;
+  const std::string path = dir.File("v1.db");
+  std::filesystem::copy_file(TUNER_FIXTURES_DIR "/schema_v1.db", path);
+  const auto uids = [&](OpenMode mode) {
+    std::set<std::string> found;
+    for (const MeasurementRow& row : Store::Open(path, mode).ListMeasurements({})) found.insert(row.sweep.uid);
+    return found;
+  };
+  const std::set<std::string> first = uids(OpenMode::kReadOnly);
+  ASSERT_FALSE(first.empty());
+  EXPECT_EQ(uids(OpenMode::kReadOnly), first);
+  EXPECT_EQ(uids(OpenMode::kReadWrite), first);
 }
 
 // Before schema 4 a fault or timeout was recorded at its first kill of the worker.
