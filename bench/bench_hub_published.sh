@@ -22,12 +22,16 @@
 #                 kernel is five OpenCL files that Kernel Tuner's script joins): a .cu that includes
 #                 them behind their CUDA header, with a double-precision reference kernel
 set -uo pipefail
-hub=${1:?usage: bench/bench_hub_published.sh BENCHMARK_HUB_KERNELS [SECONDS]}
-hub=$(cd "$hub" && pwd)
+source "$(dirname "$0")/bench_common.sh"
+BENCH_NAME=bench_hub_published  # for the refusals before bench_init
+bench_positional_args "$@"
+[ $# -ge 1 ] && [ -d "$1" ] || bench_usage "BENCHMARK_HUB_KERNELS missing or not a folder"
+hub=$(cd "$1" && pwd)
 seconds=${2:-90}
-T=${TUNER:-build/bin/tuner}
-w=$(mktemp -d)
-trap 'rm -rf "$w"' EXIT
+[[ "$seconds" =~ ^[1-9][0-9]*$ ]] || bench_usage "SECONDS '$seconds': expected a whole number"
+T=$(realpath "${TUNER:-build/bin/tuner}")
+bench_init bench_hub_published "$@"
+w=$work
 out=${OUT:-$w}
 
 summary() {  # NAME JSON DB: from the tune's document, or from the store when the sweep stopped on an error
