@@ -28,7 +28,7 @@ RegularInputFile::RegularInputFile(const std::string& path, const std::string& w
                         : S_ISDIR(info.st_mode)  ? "it is a folder; give a file"
                         : !S_ISREG(info.st_mode) ? "it is not a regular file (a device, a FIFO or a socket)"
                         : fcntl(fd_, F_SETFL, fcntl(fd_, F_GETFL) & ~O_NONBLOCK) != 0 ? std::strerror(errno)
-                                                                                        : nullptr;
+                                                                                      : nullptr;
   if (refused) {
     close(fd_);
     throw UsageError("cannot read " + named + ": " + refused);
@@ -38,10 +38,12 @@ RegularInputFile::RegularInputFile(const std::string& path, const std::string& w
 
 RegularInputFile::~RegularInputFile() { close(fd_); }
 
-std::string ReadInputFile(const std::string& path, std::size_t max_bytes, const std::string& what) {
+namespace {
+
+std::string ReadBounded(const std::string& path, std::size_t max_bytes, const std::string& what,
+                        const std::string& too_large) {
   const std::string named = what + " " + Quoted(path);
   const RegularInputFile file(path, what);
-  const std::string too_large = named + " is larger than " + MegabytesText(max_bytes) + ", more than such a file can be";
   if (file.size_bytes() > max_bytes) throw UsageError(too_large);
   std::string text;
   char buffer[65536];
@@ -53,6 +55,18 @@ std::string ReadInputFile(const std::string& path, std::size_t max_bytes, const 
     if (text.size() + static_cast<std::size_t>(n) > max_bytes) throw UsageError(too_large);  // it grew while read
     text.append(buffer, static_cast<std::size_t>(n));
   }
+}
+
+}  // namespace
+
+std::string ReadInputFile(const std::string& path, std::size_t max_bytes, const std::string& what) {
+  return ReadBounded(
+      path, max_bytes, what,
+      what + " " + Quoted(path) + " is larger than " + MegabytesText(max_bytes) + ", more than such a file can be");
+}
+
+std::string ReadInputFile(const std::string& path, InputLimit limit, const std::string& what) {
+  return ReadBounded(path, LimitValue(limit), what, what + " " + Quoted(path) + ": " + LimitMessage(limit));
 }
 
 }  // namespace tuner

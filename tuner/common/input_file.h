@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <string>
 
+#include "common/input_limits.h"
+
 namespace tuner {
 
 // A regular file open for blocking reads. Opening never waits for a FIFO's writer; throws UsageError
@@ -29,5 +31,9 @@ class RegularInputFile {
 // The whole file, as RegularInputFile opens it. Throws UsageError also when it is larger than
 // `max_bytes` or cannot be read.
 std::string ReadInputFile(const std::string& path, std::size_t max_bytes, const std::string& what);
+
+// The same within one of the input limits (kInputBytes, kDescriptionBytes): past it, the message
+// names the limit and how to raise it.
+std::string ReadInputFile(const std::string& path, InputLimit limit, const std::string& what);
 
 }  // namespace tuner

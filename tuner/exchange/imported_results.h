@@ -39,6 +39,9 @@ struct ImportedFileError : UsageError {
   using UsageError::UsageError;
 };
 
+// A value as a message shows it: its JSON, at most ~200 characters of it.
+std::string Shown(const nlohmann::ordered_json& value);
+
 // Throws ImportedFileError naming the file, the place and the field.
 [[noreturn]] void RefuseField(const ImportedResults& results, const std::string& place, const std::string& field,
                               const std::string& problem);
