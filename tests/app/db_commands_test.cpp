@@ -389,7 +389,7 @@ TEST(DbCommands, ADeviceAsTheDatabaseIsBadInput) {
   TempDir dir;
   db::testing::WriteBytes(dir.File("rows.jsonl"), Export(MakeDatabase(dir, "good.db", "GPU-A", 1)));
   for (const std::string& args :
-       {"db import " + dir.File("rows.jsonl") + " --db /dev/null", "db info --db /dev/null"}) {
+       {"db import " + dir.File("rows.jsonl") + " --db /dev/null", std::string("db info --db /dev/null")}) {
     const testing::CliResult r = RunTuner(args);
     EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
     EXPECT_NE(r.err.find("'/dev/null' is not a regular file"), std::string::npos) << args << ": " << r.err;
@@ -402,12 +402,12 @@ TEST(DbCommands, ImportStopsAtEachLimitNamingIt) {
   TempDir dir;
   const std::string db = dir.File("new.db");
   db::testing::WriteBytes(dir.File("deep.jsonl"), std::string(100000, '[') + std::string(100000, ']') + "\n");
-  db::testing::WriteBytes(dir.File("rows.jsonl"), Export(MakeDatabase(dir, "good.db", "GPU-A", 3)));
+  db::testing::WriteBytes(dir.File("rows.jsonl"), Export(MakeDatabase(dir, "good.db", "GPU-A", 60)));
   const struct {
     std::string file, environment, expected;
   } cases[] = {{"deep.jsonl", "", "more than 64 levels of nesting (the limit; raise it with TUNER_LIMIT_DEPTH=N)"},
                {"rows.jsonl", "TUNER_LIMIT_LINE_BYTES=100", "TUNER_LIMIT_LINE_BYTES=N"},
-               {"rows.jsonl", "TUNER_LIMIT_ENTRIES=2", "rows.jsonl:3: more than 2 entries"}};
+               {"rows.jsonl", "TUNER_LIMIT_ENTRIES=50", "rows.jsonl:51: more than 50 entries"}};
   for (const auto& c : cases) {
     const testing::CliResult r = testing::RunCommand("env " + c.environment + " " + std::string(TUNER_EXECUTABLE) +
                                                      " db import " + dir.File(c.file) + " --db " + db);

@@ -167,7 +167,7 @@ TEST(ResultsImport, EachLimitStopsTheImportInOneShortLineAndStoresNothing) {
   const struct {
     std::string file, environment, expected;
   } cases[] = {{"deep.json", "",
-                "line 9, column 73: more than 64 levels of nesting (the limit; raise it with TUNER_LIMIT_DEPTH=N)"},
+                "line 9, column 115: more than 64 levels of nesting (the limit; raise it with TUNER_LIMIT_DEPTH=N)"},
                {"named.json", "", "is longer than 256 bytes; name it with --gpu-model"},
                {"named.json", "TUNER_LIMIT_VALUE_BYTES=100", "more than 100 bytes in one string value"},
                {"spaces.json.gz", "", "not JSON ("},

@@ -68,6 +68,13 @@ TEST(JsonEntryLines, ASyntaxErrorNamesItsLineAndColumnAndQuotesLittle) {
   EXPECT_NE(spaces.find("not JSON"), std::string::npos) << spaces.substr(0, 400);
 }
 
+// Runs of blanks reach the parser as one (its lexer would hold them all), but never inside a string.
+TEST(JsonEntryLines, BlanksInsideAStringAreKept) {
+  const std::string text = "{\"a\":   \"x  \\\"  y\",\n\n   \"b\": [1,    2]}";
+  EXPECT_EQ(ParseBoundedJson(text, "x"), nlohmann::ordered_json::parse(text));
+  EXPECT_NE(Refusal("{\"a\": 1,\n\n\n     bad}").find("line 4, column 6"), std::string::npos);
+}
+
 TEST(JsonEntryLines, ANumberBeyondADoubleAndAKeyGivenTwiceAreRefused) {
   EXPECT_NE(Refusal(R"({"a": 1e400})").find("the number 1e400 is beyond the range of a double"), std::string::npos);
   EXPECT_NE(Refusal(R"({"cache": {"k": {"x": 1, "x": 2}}})").find("the key \"x\" is given twice"), std::string::npos);

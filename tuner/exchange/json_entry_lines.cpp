@@ -16,7 +16,9 @@ namespace {
 using nlohmann::ordered_json;
 
 // The text as the parser reads it, one character at a time from pieces, with the line and column of
-// the character read last and the bytes read so far, which stop at kInputBytes.
+// the character read last and the bytes read so far, which stop at kInputBytes. A run of blanks
+// outside a string reaches the parser as one: its lexer keeps every character since the last token
+// for its message, so a gibibyte of spaces would otherwise be held, and quoted, whole.
 class CharSource {
  public:
   CharSource(const std::function<bool(std::string*)>& chunks, std::string what)
@@ -28,13 +30,10 @@ class CharSource {
   void Advance() {
     last_line_ = line_;
     last_column_ = column_;
-    if (buffer_[position_] == '\n') {
-      ++line_;
-      column_ = 1;
-    } else {
-      ++column_;
-    }
-    if (++position_ == buffer_.size()) Refill();
+    const char read = buffer_[position_];
+    Step();
+    FollowStrings(read);
+    if (!in_string_ && IsBlank(read)) SkipBlanks();
   }
   // Where the character read last is: "line 3, column 7".
   std::string Place() const {
@@ -44,13 +43,43 @@ class CharSource {
   const std::string& what() const { return what_; }
 
  private:
+  static bool IsBlank(char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; }
+
+  void Step() {
+    if (buffer_[position_] == '\n') {
+      ++line_;
+      column_ = 1;
+    } else {
+      ++column_;
+    }
+    if (++position_ == buffer_.size()) Refill();
+  }
+
+  // Whether the characters read so far end inside a string, where blanks are its own.
+  void FollowStrings(char read) {
+    if (!in_string_) {
+      in_string_ = read == '"';
+    } else if (escaped_) {
+      escaped_ = false;
+    } else {
+      escaped_ = read == '\\';
+      in_string_ = read != '"';
+    }
+  }
+
+  void SkipBlanks() {
+    while (!at_end() && IsBlank(buffer_[position_])) Step();
+  }
+
   void Refill() {
     buffer_.clear();
     position_ = 0;
     ThrowIfInterrupted("reading " + what_);
     while (buffer_.empty() && chunks_(&buffer_)) {
       read_bytes_ += buffer_.size();
-      if (read_bytes_ > max_bytes_) LimitExceeded(what_ + ": " + Place(), InputLimit::kInputBytes);
+      if (read_bytes_ > max_bytes_)  // where the text goes past the limit: the next character
+        LimitExceeded(what_ + ": line " + std::to_string(line_) + ", column " + std::to_string(column_),
+                      InputLimit::kInputBytes);
     }
   }
 
@@ -62,6 +91,7 @@ class CharSource {
   std::size_t read_bytes_ = 0;
   std::size_t line_ = 1, column_ = 1;            // of the next character
   std::size_t last_line_ = 1, last_column_ = 1;  // of the one read last
+  bool in_string_ = false, escaped_ = false;
 };
 
 // The parser's view of a CharSource; the end iterator has none.

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "common/content_hash.h"
+#include "common/input_limits.h"
 #include "common/spelling.h"
 #include "npy.h"
 #include "template/arch_specific.h"
@@ -45,6 +46,10 @@ std::string ReadFile(const std::string& path) {
   if (fs::is_directory(path, error)) throw TemplateError("'" + path + "' is a folder, not a file");
   if (fs::exists(path, error) && !fs::is_regular_file(path, error))
     throw TemplateError("'" + path + "' is not a regular file");
+  // A description or kernel source of someone else's: bounded, so a huge file is a message, not memory.
+  const std::uintmax_t size_bytes = fs::file_size(path, error);
+  if (!error && size_bytes > LimitValue(InputLimit::kDescriptionBytes))
+    throw TemplateError("'" + path + "': " + LimitMessage(InputLimit::kDescriptionBytes));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw TemplateError("cannot read '" + path + "'" + (fs::exists(path, error) ? "" : ": no such file"));
   std::ostringstream text;
