@@ -3,11 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <thread>
 
+#include <signal.h>
 #include <sys/stat.h>
 
 #include "base/errors.h"
@@ -492,8 +495,8 @@ TEST_F(T1ImportCommand, BadInputWritesNothing) {
   EXPECT_FALSE(fs::exists(out + "/vector_add.toml"));
 }
 
-// A space of billions of combinations: counting it stops at the limit of combinations, or at once
-// at Ctrl-C (a SIGINT pending as the command starts), and the staging folder goes either way.
+// A space of billions of combinations: counting it stops at the limit of combinations, or within a
+// second of Ctrl-C, and the staging folder goes either way.
 TEST_F(T1ImportCommand, ALongCountStopsAtItsLimitOrAtCtrlCAndLeavesNoStagingFolder) {
   const std::string huge = EditedFixture(dir_, "vector_add", [](json& t) {
     for (const char* name : {"p1", "p2", "p3", "p4"})
@@ -506,14 +509,27 @@ TEST_F(T1ImportCommand, ALongCountStopsAtItsLimitOrAtCtrlCAndLeavesNoStagingFold
   testing::SpawnedTuner limited(args, {{"TMPDIR", staging}, {"TUNER_LIMIT_COMBINATIONS", "100000"}});
   const testing::CliResult refused = limited.Wait();
   EXPECT_EQ(refused.exit_code, 2) << refused.err;
-  EXPECT_NE(refused.err.find("more than 100000 parameter combinations tried (the limit; raise it with "
+  EXPECT_NE(refused.err.find(huge + ": " + out +
+                             "/vector_add.toml: the candidates at ProblemSize_0=1000000: more "
+                             "than 100000 parameter combinations tried (the limit; raise it with "
                              "TUNER_LIMIT_COMBINATIONS=N)"),
             std::string::npos)
       << refused.err;
-  testing::SpawnedTuner interrupted(args, {{"TMPDIR", staging}}, /*interrupt_pending=*/true);
+  // Ctrl-C once the staging folder is there, while the count runs.
+  testing::SpawnedTuner interrupted(args, {{"TMPDIR", staging}});
+  const auto started = std::chrono::steady_clock::now();
+  while (fs::is_empty(staging) && std::chrono::steady_clock::now() - started < std::chrono::seconds(10))
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_FALSE(fs::is_empty(staging));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // into the count
+  kill(interrupted.pid(), SIGINT);
+  const auto interrupted_at = std::chrono::steady_clock::now();
   const testing::CliResult stopped = interrupted.Wait();
+  EXPECT_LT(std::chrono::steady_clock::now() - interrupted_at, std::chrono::seconds(1));
   EXPECT_EQ(stopped.exit_code, 130) << stopped.err;
-  EXPECT_NE(stopped.err.find("interrupted"), std::string::npos) << stopped.err;
+  EXPECT_NE(stopped.err.find("walking the candidates of " + out + "/vector_add.toml was interrupted"),
+            std::string::npos)
+      << stopped.err;
   EXPECT_TRUE(fs::is_empty(staging));
   EXPECT_FALSE(fs::exists(out));
 }

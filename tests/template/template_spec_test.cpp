@@ -110,6 +110,14 @@ TEST(TemplateSpec, ADescriptionLargerThanTheLimitIsRefusedNamingIt) {
                            "TUNER_LIMIT_DESCRIPTION_BYTES=N)"));
 }
 
+// A source named with a newline once broke the one-line message in two.
+TEST(TemplateSpec, ASourceThatCannotBeReadIsNamedOnOneLine) {
+  const std::string error =
+      LoadError(Replace(kValid, "kernel = \"copy\"\n", "kernel = \"copy\"\nsource = \"a\\nb\"\n"));
+  EXPECT_TRUE(Contains(error, "a\\nb': no such file")) << error;
+  EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+}
+
 TEST(TemplateSpec, TolerancesAreNumbersOrExpressionsOfSizes) {
   TempDir dir;
   const TemplateSpec plain = LoadTemplateFile(WriteTemplate(dir, "copy", WithCheck("atol = 0.5")));

@@ -28,7 +28,7 @@ const std::vector<InputLimitInfo>& InputLimits() {
       {InputLimit::kValueBytes, "TUNER_LIMIT_VALUE_BYTES", std::size_t{64} << 10, "bytes in one string value"},
       {InputLimit::kEvaluatorSteps, "TUNER_LIMIT_STEPS", 10000000, "evaluation steps"},
       {InputLimit::kListValues, "TUNER_LIMIT_LIST_VALUES", 100000, "values in one list"},
-      {InputLimit::kCombinations, "TUNER_LIMIT_COMBINATIONS", 1000000000, "parameter combinations tried"},
+      {InputLimit::kCombinations, "TUNER_LIMIT_COMBINATIONS", 300000000, "parameter combinations tried"},
   };
   return limits;
 }
