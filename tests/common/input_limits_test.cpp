@@ -60,7 +60,8 @@ TEST(InputLimits, AnExcerptQuotesAtMostTwoHundredCharactersOnOneLine) {
   EXPECT_NE(excerpt.find("(1048376 more bytes)"), std::string::npos) << excerpt;
   std::string accents(199, 'a');
   for (int i = 0; i < 50; ++i) accents += "\xc3\xa9";  // é: the cut falls inside one
-  EXPECT_EQ(Excerpt(accents).substr(0, 202), std::string(199, 'a') + "...");
+  EXPECT_EQ(Excerpt(accents).substr(0, 204), std::string(199, 'a') + "\xc3\xa9...");
+  EXPECT_LT(Excerpt(std::string(5000, '\0')).size(), 240u);  // each byte escaped as four characters
 }
 
 }  // namespace

@@ -62,10 +62,17 @@ void LimitExceeded(const std::string& where, InputLimit limit) {
 }
 
 std::string Excerpt(const std::string& text) {
-  if (text.size() <= kExcerptChars) return Printable(text);
-  std::size_t cut = kExcerptChars;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
-  return Printable(text.substr(0, cut)) + "... (" + std::to_string(text.size() - cut) + " more bytes)";
+  // Cut where the printable form reaches the bound (an escaped byte takes four characters), never
+  // inside a UTF-8 character.
+  std::string shown;
+  std::size_t cut = 0;
+  for (; cut < text.size(); ++cut) {
+    const bool starts_character = (static_cast<unsigned char>(text[cut]) & 0xC0) != 0x80;
+    if (starts_character && shown.size() >= kExcerptChars) break;
+    shown += Printable(text.substr(cut, 1));
+  }
+  if (cut == text.size()) return shown;
+  return shown + "... (" + std::to_string(text.size() - cut) + " more bytes)";
 }
 
 }  // namespace tuner
