@@ -118,6 +118,14 @@ TEST(TemplateSpec, ASourceThatCannotBeReadIsNamedOnOneLine) {
   EXPECT_EQ(error.find('\n'), std::string::npos) << error;
 }
 
+// A kernel name of kilobytes was quoted whole in its refusal.
+TEST(TemplateSpec, ARefusalQuotesLittleOfALongName) {
+  const std::string error =
+      LoadError(Replace(kValid, "kernel = \"copy\"", "kernel = \"NVIDIA " + std::string(5000, 'G') + "\""));
+  EXPECT_TRUE(Contains(error, "is not a kernel name")) << error;
+  EXPECT_LT(error.size(), 500u) << error;
+}
+
 TEST(TemplateSpec, TolerancesAreNumbersOrExpressionsOfSizes) {
   TempDir dir;
   const TemplateSpec plain = LoadTemplateFile(WriteTemplate(dir, "copy", WithCheck("atol = 0.5")));

@@ -60,20 +60,6 @@ std::string ReadFile(const std::string& path) {
   return text.str();
 }
 
-// A name as a message shows it: control characters escaped, so a message stays on one line.
-std::string Quoted(const std::string& name) {
-  std::string text = "'";
-  for (const char c : name) {
-    if (c == '\n')
-      text += "\\n";
-    else if (static_cast<unsigned char>(c) < 0x20)
-      text += "\\x" + std::string(1, "0123456789abcdef"[c >> 4]) + "0123456789abcdef"[c & 15];
-    else
-      text += c;
-  }
-  return text + "'";
-}
-
 struct Scopes {
   Variables sizes;  // lengths, scalar values, tolerances, work
   Variables all;    // constraints and launch geometry: sizes and parameters
