@@ -103,7 +103,7 @@ void CheckGpu(Checker& c, const GpuRecord& g) {
   if (IsImportedGpu(g)) return CheckImportedGpu(c, g);
   c.Require(IsToken(g.uuid, "-_", 128), "gpu.uuid", Quoted(g.uuid), "a GPU's UUID (letters, digits, - and _)");
   c.Require(!g.name.empty(), "gpu.name", "empty", "the GPU's name");
-  c.Text("gpu.name", g.name, 256);
+  c.Text("gpu.name", g.name, kMaxGpuNameBytes);
   c.Between("gpu.cc_major", g.cc_major, 1, 99);
   c.Between("gpu.cc_minor", g.cc_minor, 0, 99);
   c.Between("gpu.sm_count", g.sm_count, 1, 1 << 20);

@@ -4,6 +4,7 @@
 // key that is a path), so the commands refuse the whole input when one row does.
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <string>
 #include <vector>
@@ -16,6 +17,9 @@ namespace tuner::db {
 // would win every ranking), above a day none is tuned.
 inline constexpr double kMinPlausibleMs = 1e-6;
 inline constexpr double kMaxPlausibleMs = 24 * 3600 * 1e3;
+
+// The longest GPU name a row may carry: every row of a sweep holds its own copy of it.
+inline constexpr std::size_t kMaxGpuNameBytes = 256;
 
 // The first problem of `row`, naming the field and its value ("measurement.time_ms_median is -1:
 // ..."), or "" when the tool could have written it.

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""Fuzzes what a user can hand the tuner: mutated template descriptions and option lists.
+"""Fuzzes what a user can hand the tuner: mutated template descriptions, option lists and imports.
 
 Each case writes one mutated copy of a shipped description (kernel_templates/*.toml: keys dropped,
 duplicated, retyped or misspelt, odd and huge values, markup, unicode, truncation) into a fresh
-folder, or mutates the options of a valid command line, then runs build/bin/tuner on it (`kernels`,
-`explore --arch sm_90 --json` on small spaces, `occupancy ...`, and refused options of `tune`,
-`query`, `report` and `simulate`) with HOME, XDG_DATA_HOME, TUNER_DB and the working folder all
-fresh and empty, and checks:
+folder, or mutates the options of a valid command line, or mutates a file someone else publishes
+(a T1 description with odd Python-like values and conditions for its evaluator, a Kernel Tuner
+cache, a T4 file: deep nesting, huge strings and numbers, truncation, gzip), then runs
+build/bin/tuner on it (`kernels`, `explore --arch sm_90 --json` on small spaces, `occupancy ...`,
+refused options of `tune`, `query`, `report` and `simulate`, `import t1`, `import
+kernel-tuner-cache|t4` into a database of the case's own) with HOME, XDG_DATA_HOME, TUNER_DB and
+the working folder all fresh and empty, and checks:
 
   - it ends by itself within its time limit (30 s, or 660 s where NVRTC compiles: the compile pool
     gives a candidate 300 s), never by a signal; cases over 60 s are listed as slow;
@@ -15,7 +18,9 @@ fresh and empty, and checks:
   - with --json and exit 0, stdout is one JSON document;
   - with exit 2, stderr has one message line (warnings about other templates aside);
   - nothing is written where it should not be: the template folder keeps its bytes, the working
-    folder, HOME and the data folder stay empty (no database); the cache may grow.
+    folder, HOME, the data folder and TMPDIR stay empty (no database, no staging folder left); the
+    cache may grow;
+  - with exit 2, the message quotes little of the input (under 2,000 bytes).
 
 Short deterministic run (CTest):  scripts/fuzz_cli.py --seed 1 --cases 100
 Long run on demand:               scripts/fuzz_cli.py --minutes 30 [--keep failures/]
@@ -23,6 +28,7 @@ Python 3 standard library only. Exit status 1 when a case failed, with each fail
 """
 
 import argparse
+import gzip
 import json
 import os
 import pathlib
@@ -37,6 +43,7 @@ import time
 REPO = pathlib.Path(__file__).resolve().parent.parent
 SLOW_S = 60
 SHIPPED = REPO / "kernel_templates"
+FIXTURES = REPO / "tests" / "fixtures"
 
 ODD_NUMBERS = ["0", "-1", "1.5", "1e308", "9223372036854775807", "9223372036854775808",
                "18446744073709551616", "-9223372036854775808", "nan", "inf", "-inf", "0x10", "1_000"]
@@ -225,6 +232,97 @@ def options_case(rng, number):
     return Case(number, args, allowed, "mutated options", small_template(rng))
 
 
+# Python-like values and conditions that once crashed, hung or misled T1's evaluator, and their kin.
+ODD_PYTHON = ["[x for x in range(100000) if x < max(range(100000))]", "[1__0]", "[10_]", "[010]", "[0x_f]",
+              "list(range(10**9))", "[2**i for i in range(10000)]", "2**10000", "[" * 3000 + "]" * 3000,
+              "(" * 3000 + "1" + ")" * 3000, " and ".join(["block_size_x > 0"] * 5000), "[1e400]", "[1e308*10]",
+              "max(range(0))", "[i for i in range(100000) if i in [k for k in range(100000)]]", "[" + "1," * 200000 + "]",
+              "block_size_x // 0 == 1", "block_size_x in range(10**8)", "[x for x in [1, 2] for y in [3]]",
+              "[True, False]", "[-0]", "[1.0, 2.0]", "[1, 2] + (3,)", "tile_size ** -1 > 0", "'a'", "lambda: 1",
+              "[" + "9" * 5000 + "]", "x" * 100000, "block_size_x * tile_size <= 2048 and block_size_x <= 1024"]
+# Values for a results file's fields: deep, long, out of range, of another type.
+ODD_JSON = [None, True, -1, 1e308, "x" * 100000, "NVIDIA " + "G" * 5000, [], {}, [[[[[]]]]], "CompilationFailedConfig",
+            "2023-12-22 09:54:05+00:00", "nan"]
+RAW_JSON = ["[" * 100000 + "]" * 100000, "1e400", "-1e400", "1" * 400, '"' + "\\u0000" * 1000 + '"', "NaN", "Infinity"]
+
+
+def mutate_json(rng, value, depth=0):
+    """One value somewhere in a parsed document replaced by an odd one; returns a description."""
+    if isinstance(value, dict) and value and (depth < 2 or rng.random() < 0.7):
+        key = rng.choice(list(value))
+        if rng.random() < 0.8 and isinstance(value[key], (dict, list)) and value[key]:
+            return mutate_json(rng, value[key], depth + 1)
+        value[key] = rng.choice(ODD_JSON)
+        return f"field {key!r} replaced"
+    if isinstance(value, list) and value:
+        i = rng.randrange(len(value))
+        if isinstance(value[i], (dict, list)) and value[i] and rng.random() < 0.8:
+            return mutate_json(rng, value[i], depth + 1)
+        value[i] = rng.choice(ODD_JSON)
+        return f"item {i} replaced"
+    return "unchanged"
+
+
+def mutate_text(rng, text):
+    """Text-level damage to a JSON document: raw odd values, truncation, a trailing comma, blanks."""
+    kind = rng.choice(["raw", "raw", "truncate", "comma", "spaces", "entries"])
+    if kind == "raw":
+        at = [m.end() for m in re.finditer(r": ", text)]
+        i = rng.choice(at) if at else 0
+        end = re.search(r"[,}\]]", text[i:])
+        stop = i + end.start() if end else len(text)
+        return text[:i] + rng.choice(RAW_JSON) + text[stop:], "a raw odd value"
+    if kind == "truncate":
+        cut = rng.randrange(len(text) + 1)
+        return text[:cut], f"truncated at byte {cut}"
+    if kind == "comma":
+        return text.rstrip().rstrip("}").rstrip() + ",", "ends after a comma"
+    if kind == "spaces":
+        return " " * rng.choice([1000, 1 << 20]) + text + rng.choice(["", "bad"]), "blanks around it"
+    lines = text.split("\n")
+    entries = [line for line in lines if line.startswith('"') and "{" in line]
+    if entries:
+        extra = [rng.choice(entries)] * rng.choice([2, 1000, 50000])
+        i = lines.index(entries[0])
+        lines[i:i] = extra
+    return "\n".join(lines), "entries repeated"
+
+
+def import_case(rng, number):
+    """A mutated T1 description, Kernel Tuner cache or T4 file, imported."""
+    kind = rng.choice(["t1", "t1", "kernel-tuner-cache", "t4"])
+    if kind == "t1":
+        doc = json.loads((FIXTURES / "t1" / "vector_add.json").read_text())
+        if rng.random() < 0.6:
+            target = rng.choice([("ConfigurationSpace", "TuningParameters", rng.randrange(2), "Values"),
+                                 ("ConfigurationSpace", "Conditions", 0, "Expression")])
+            holder = doc
+            for step in target[:-1]:
+                holder = holder[step]
+            holder[target[-1]] = rng.choice(ODD_PYTHON)
+            note = "T1 " + ".".join(str(t) for t in target) + " = " + repr(holder[target[-1]])[:80]
+            text = json.dumps(doc)
+        else:
+            note = "T1 " + mutate_json(rng, doc)
+            text, done = mutate_text(rng, json.dumps(doc, indent=1)) if rng.random() < 0.5 else (json.dumps(doc), "")
+            note += "; " + done
+        files = {"in.json": text, "vector_add.cu": (FIXTURES / "t1" / "vector_add.cu").read_text()}
+        return Case(number, ["import", "t1", "{DIR}/in.json", "-o", "{OUT}/kernels"], {0, 2}, note, files)
+    source = FIXTURES / "results" / ("vector_add_cache.json" if kind == "kernel-tuner-cache" else "vector_add_t4.json")
+    text = source.read_text()
+    if rng.random() < 0.5:
+        doc = json.loads(text)
+        note = mutate_json(rng, doc)
+        text = json.dumps(doc, indent=None if kind == "t4" else 0)
+    else:
+        text, note = mutate_text(rng, text)
+    gzipped = rng.random() < 0.3
+    files = {"in.json": gzip.compress(text.encode()) if gzipped else text}
+    args = ["import", kind, "{DIR}/in.json", "--template", "vector_add", "--gpu-model", "Fuzz GPU", "--templates",
+            "{VECTOR_ADD}", "--db", "{OUT}/t.db", "--json"]
+    return Case(number, args, {0, 2}, f"{kind}{' gzipped' if gzipped else ''}: {note}", files)
+
+
 def snapshot(folder):
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
@@ -257,7 +355,9 @@ def check(case, args, result, limit, before, folders):
         problems.append(f"exit 2 with {len(message_lines(result.stderr))} message lines")
     if snapshot(folders["templates"]) != before:
         problems.append("the template folder changed")
-    for what in ("work", "home", "data"):
+    if code == 2 and len(result.stderr) > 2000:
+        problems.append(f"a message of {len(result.stderr)} bytes: it quotes too much of the input")
+    for what in ("work", "home", "data", "tmp"):
         written = {p.name for p in folders[what].iterdir()} - (written_on_request(args) if what == "work" else set())
         if written:
             problems.append(f"something was written in the {what} folder: " + ", ".join(sorted(written)))
@@ -265,17 +365,22 @@ def check(case, args, result, limit, before, folders):
 
 
 def run_case(tuner, case, root, cache):
-    folders = {what: root / what for what in ("templates", "work", "home", "data")}
+    folders = {what: root / what for what in ("templates", "work", "home", "data", "tmp")}
     for folder in folders.values():
         folder.mkdir(parents=True)
     for pattern in ("*.cu", "*.cuh", "*.h"):
         for source in SHIPPED.glob(pattern):
             shutil.copy(source, folders["templates"])
     for name, text in case.files.items():
-        (folders["templates"] / name).write_bytes(text.encode("utf-8", "surrogatepass"))
-    args = [a.replace("{DIR}", str(folders["templates"])).replace("{DATA}", str(folders["data"])) for a in case.args]
+        data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
+        (folders["templates"] / name).write_bytes(data)
+    out = root / "out"  # where an import may write: its template folder, its database
+    out.mkdir()
+    args = [a.replace("{DIR}", str(folders["templates"])).replace("{DATA}", str(folders["data"]))
+            .replace("{OUT}", str(out)).replace("{VECTOR_ADD}", str(cache.parent / "vector_add")) for a in case.args]
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(folders["home"]),
            "XDG_DATA_HOME": str(folders["data"]), "XDG_CACHE_HOME": str(cache), "TUNER_DB": "",
+           "TMPDIR": str(folders["tmp"]),
            "LD_LIBRARY_PATH": os.environ.get("LD_LIBRARY_PATH", "")}
     # A compile may take up to the compile pool's deadline (300 s per candidate) before it is called
     # a failure; a case slower than SLOW_S is listed, a case past its limit is a hang.
@@ -319,10 +424,15 @@ def main():
     print(f"fuzz_cli: seed {seed}, tuner {options.tuner}", flush=True)
     with tempfile.TemporaryDirectory(prefix="tuner-fuzz-") as scratch:
         cache = pathlib.Path(scratch) / "cache"
+        # The template the results files are of, as `import t1` makes it from the T1 fixture.
+        subprocess.run([options.tuner, "import", "t1", str(FIXTURES / "t1" / "vector_add.json"), "-o",
+                        str(pathlib.Path(scratch) / "vector_add")], check=True, capture_output=True)
         number = 0
         while (options.cases is None or number < options.cases) and (deadline is None or time.monotonic() < deadline):
             number += 1
-            case = template_case(rng, number, shipped) if rng.random() < 0.5 else options_case(rng, number)
+            draw = rng.random()
+            case = (template_case(rng, number, shipped) if draw < 0.35 else
+                    options_case(rng, number) if draw < 0.7 else import_case(rng, number))
             root = pathlib.Path(scratch) / f"case-{number}"
             args, result, elapsed, problems = run_case(options.tuner, case, root, cache)
             key = f"{args[0]} exit {result.returncode if result else 'timeout'}"

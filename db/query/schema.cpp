@@ -428,6 +428,8 @@ void RequireFile(const std::string& path) {
                              "': run 'tuner tune' to create one, or pass --db PATH or set TUNER_DB");
   if (status.type() == fs::file_type::directory)
     throw UsageError("'" + path + "' is a directory, not a tuner database file");
+  if (status.type() != fs::file_type::regular)  // /dev/null, a FIFO: SQLite could neither read nor keep it
+    throw UsageError("'" + path + "' is not a regular file (a device, a FIFO or a socket), not a tuner database file");
 }
 
 bool Exists(const std::string& path) {

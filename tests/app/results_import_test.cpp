@@ -90,8 +90,8 @@ TEST(ResultsImport, SimulateReplaysAutoAsTuneWouldChooseFromTheStoredCosts) {
   ASSERT_EQ(sweep["strategies"].size(), 2u);
   EXPECT_EQ(sweep["strategies"][0]["strategy"], "auto");
   EXPECT_EQ(sweep["strategies"][0]["evaluations_mean"], 22) << "brute force measures every candidate";
-  const auto unknown = RunCommand(kTuner + " simulate vector_add --templates " + f.kernels + " --db " + f.db +
-                                  " --strategy automatic");
+  const auto unknown =
+      RunCommand(kTuner + " simulate vector_add --templates " + f.kernels + " --db " + f.db + " --strategy automatic");
   EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_NE(unknown.err.find("known: auto, brute_force"), std::string::npos) << unknown.err;
 }
@@ -164,7 +164,7 @@ TEST(ResultsImport, ImportedRowsAreCheckedAsMeasuredOnesAre) {
   const std::vector<std::pair<std::function<void(json&)>, std::string>> cases = {
       {[](json& d) { d["device_name"] = "NVIDIA\nH200"; }, "gpu.name is \"NVIDIA\\nH200\""},
       {[](json& d) { d["device_name"] = "\x1b[2J\x1b[31mH200"; }, "gpu.name is \"\\u001b[2J"},
-      {[](json& d) { d["device_name"] = std::string(100'000, 'H'); }, "gpu.name is \"HHHH"},
+      {[](json& d) { d["device_name"] = std::string(100'000, 'H'); }, "bytes in one string value"},
       {[](json& d) { d["cache"]["32,1"]["time"] = 0; }, "measurement.time_ms_median is 0"},
       {[](json& d) { d["cache"]["32,1"]["time"] = 1e-300; }, "measurement.time_ms_median is 1e-300"},
       {[](json& d) { d["cache"]["32,1"]["timestamp"] = "2024-02-30 10:00:00+00:00"; }, "a time that does not exist"}};
@@ -182,6 +182,42 @@ TEST(ResultsImport, ImportedRowsAreCheckedAsMeasuredOnesAre) {
                               name + " --allow-unknown-template --db " + f.db);
     EXPECT_EQ(r.exit_code, 2) << name;
     EXPECT_NE(r.err.find("--template: template.name is"), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(f.db));
+  }
+}
+
+std::string Replaced(std::string text, const std::string& from, const std::string& to) {
+  return text.replace(text.find(from), from.size(), to);
+}
+
+// A value nested 100,000 deep once crashed the import (the copy and the message recursed); a GPU name
+// of a mebibyte was copied into every row; a small gzip of spaces inflated whole into a message of
+// a gibibyte. Each now stops at once, exit 2, with one short line naming the limit, storing nothing.
+TEST(ResultsImport, EachLimitStopsTheImportInOneShortLineAndStoresNothing) {
+  ImportFixture f;
+  const std::string cache = testing::ReadFileText(kResults + "vector_add_cache.json");
+  const std::string first = "\"block_size_x\": 32, \"tile_size\": 1,";
+  std::ofstream(f.dir.File("deep.json")) << Replaced(
+      cache, first, first + " \"deep\": " + std::string(100000, '[') + std::string(100000, ']') + ",");
+  std::ofstream(f.dir.File("named.json"))
+      << Replaced(cache, "\"NVIDIA Test GPU\"", "\"" + std::string(300, 'G') + "\"");
+  std::ofstream(f.dir.File("spaces.json.gz"), std::ios::binary) << testing::Gzip(std::string(4 << 20, ' ') + "bad");
+  const struct {
+    std::string file, environment, expected;
+  } cases[] = {{"deep.json", "",
+                "line 9, column 115: more than 64 levels of nesting (the limit; raise it with TUNER_LIMIT_DEPTH=N)"},
+               {"named.json", "", "is longer than 256 bytes; name it with --gpu-model"},
+               {"named.json", "TUNER_LIMIT_VALUE_BYTES=100", "more than 100 bytes in one string value"},
+               {"spaces.json.gz", "", "not JSON ("},
+               {"spaces.json.gz", "TUNER_LIMIT_INPUT_BYTES=1000000", "more than 1000000 bytes of input text"},
+               {"named.json", "TUNER_LIMIT_ENTRIES=5", "more than 5 entries in one list, object or file"}};
+  for (const auto& c : cases) {
+    const auto r = RunCommand("env " + c.environment + " " + kTuner + " import kernel-tuner-cache " +
+                              f.dir.File(c.file) + " --template vector_add --templates " + f.kernels + " --db " + f.db);
+    EXPECT_EQ(r.exit_code, 2) << c.file << " " << c.environment << ": " << r.err.substr(0, 500);
+    EXPECT_NE(r.err.find(c.expected), std::string::npos)
+        << c.file << " " << c.environment << ": " << r.err.substr(0, 500);
+    EXPECT_LT(r.err.size(), 500u) << r.err.substr(0, 500);
     EXPECT_FALSE(std::filesystem::exists(f.db));
   }
 }

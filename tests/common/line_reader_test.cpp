@@ -14,7 +14,7 @@ namespace {
 
 using db::testing::TempDir;
 
-std::vector<std::string> ReadLines(const std::string& path, std::size_t max_line_bytes = LineReader::kMaxLineBytes) {
+std::vector<std::string> ReadLines(const std::string& path, std::size_t max_line_bytes = 0) {
   LineReader reader(path, max_line_bytes);
   std::vector<std::string> lines;
   for (std::string line; reader.Next(&line);) lines.push_back(line);

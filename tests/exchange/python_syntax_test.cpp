@@ -48,8 +48,7 @@ TEST(PythonSyntax, PythonsPrecedence) {
   EXPECT_EQ(Shape(ParsePython("[i for i in r if i > 1 if i < 5]")), "([] i i r (> i 1) (< i 5))");
   EXPECT_EQ(Shape(ParsePython("list(i for i in r)")), "(list (() i i r))");
   EXPECT_EQ(Shape(ParsePython("[[i for i in r]]")), "([] ([] i i r))");
-  EXPECT_EQ(Shape(ParsePython("[1, 2] + list(range(32, 1024+1, 32))")),
-            "(+ ([] 1 2) (list (range 32 (+ 1024 1) 32)))");
+  EXPECT_EQ(Shape(ParsePython("[1, 2] + list(range(32, 1024+1, 32))")), "(+ ([] 1 2) (list (range 32 (+ 1024 1) 32)))");
 }
 
 TEST(PythonSyntax, MalformedOrUnsupportedIsNamed) {
@@ -73,6 +72,15 @@ TEST(PythonSyntax, MalformedOrUnsupportedIsNamed) {
   EXPECT_EQ(ErrorOf("a if b"), "'if' without 'else'");
   EXPECT_EQ(ErrorOf("X[0]"), "indexing ('X[...]') is supported only as ProblemSize[i]");
   EXPECT_EQ(ErrorOf("a $ b"), "the character '$' is not Python syntax");
+}
+
+// Python's own rules for a number: '_' only between digits, and no leading zero in a whole number.
+TEST(PythonSyntax, NumbersArePythonsNumbers) {
+  for (const char* refused : {"[1__0]", "[10_]", "[010]", "[1._5]", "[1e_5]", "[0x__1]", "[0x]"})
+    EXPECT_NE(ErrorOf(refused).find("is not a number as Python writes one"), std::string::npos) << refused;
+  for (const char* taken :
+       {"[1_000]", "[00]", "[0_0]", "[0x_ff]", "[0XF_F]", "[010.5]", "[1e1_0]", "[.5]", "[1.]", "[1.5e-3]", "[010e1]"})
+    EXPECT_EQ(ErrorOf(taken), "") << taken;
 }
 
 // 10,000 `and`s or 5,000 parentheses once overflowed the stack; now a message, as Python's

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "limit_override.h"
 #include "python_eval.h"
 
 namespace tuner {
@@ -35,8 +36,10 @@ TEST(PythonValues, TheFormsT1FilesUse) {
 }
 
 TEST(PythonValues, WhatPythonRefusesOrTunerCannotTakeIsNamed) {
-  EXPECT_EQ(ErrorOf("[1] + range(3)"), "'+' joins two lists or two tuples, not a list and a range (write list(...) around a range)");
-  EXPECT_EQ(ErrorOf("[1] + (2,)"), "'+' joins two lists or two tuples, not a list and a tuple (write list(...) around a range)");
+  EXPECT_EQ(ErrorOf("[1] + range(3)"),
+            "'+' joins two lists or two tuples, not a list and a range (write list(...) around a range)");
+  EXPECT_EQ(ErrorOf("[1] + (2,)"),
+            "'+' joins two lists or two tuples, not a list and a tuple (write list(...) around a range)");
   EXPECT_EQ(ErrorOf("[1.5, 2]"), "the value 1.5 is not a whole number; tuner's parameters are whole numbers");
   EXPECT_EQ(ErrorOf("[2**i for i in range(-1, 2)]"),
             "the value 0.5 is not a whole number; tuner's parameters are whole numbers");
@@ -89,8 +92,22 @@ TEST(PythonValues, GeneratedListsEvaluateAsPythonsEval) {
 }
 
 TEST(PythonValues, WorkIsBounded) {
-  EXPECT_EQ(ErrorOf("[i for i in range(100000) if i in [k for k in range(100000)]]", 100000),
-            "the values take too long to compute (more than 10^7 steps)");
+  const std::string too_long =
+      "the values take too long to compute: more than 10000000 evaluation steps (the limit; raise it with "
+      "TUNER_LIMIT_STEPS=N)";
+  EXPECT_EQ(ErrorOf("[i for i in range(100000) if i in [k for k in range(100000)]]", 100000), too_long);
+  // Each item a range or max builds is a step, not only each evaluation: this once ran past a minute.
+  EXPECT_EQ(ErrorOf("[x for x in range(100000) if x < max(range(100000))]", 100000), too_long);
+  const testing::LimitOverride steps(InputLimit::kEvaluatorSteps, "1000");
+  EXPECT_EQ(ErrorOf("[x for x in range(10) if x < max(range(10))]", 100), "");
+  EXPECT_NE(ErrorOf("list(range(2000))", 100000).find("more than 1000 evaluation steps"), std::string::npos);
+}
+
+TEST(PythonValues, AListLongerThanTheLimitIsRefusedNamingIt) {
+  const testing::LimitOverride values(InputLimit::kListValues, "50");
+  EXPECT_EQ(ErrorOf("list(range(50))", 100000), "");
+  EXPECT_EQ(ErrorOf("list(range(51))", 100000),
+            "more than 50 values in one list (the limit; raise it with TUNER_LIMIT_LIST_VALUES=N)");
 }
 
 }  // namespace

@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include <signal.h>
 #include <sys/stat.h>
 
 #include "base/errors.h"
@@ -219,7 +221,7 @@ TEST(T1Import, BadInputNamesTheFileAndTheField) {
           "digit); give one with --name");
 
   std::ofstream(dir.File("broken.json")) << "{\"ConfigurationSpace\": {";
-  EXPECT_EQ(ImportError(dir.File("broken.json")).find(dir.File("broken.json") + ": not valid JSON: "), 0u);
+  EXPECT_EQ(ImportError(dir.File("broken.json")).find(dir.File("broken.json") + ": line 1, column 24: not JSON ("), 0u);
 }
 
 // What once overflowed the stack, took minutes, or was called unsatisfiable.
@@ -230,8 +232,8 @@ TEST(T1Import, HostileOrBrokenValuesAndConditionsGetAMessage) {
     return ImportError(EditedFixture(
         dir, "vector_add", [&](json& t) { t["ConfigurationSpace"]["Conditions"][0]["Expression"] = expression; }));
   };
-  std::string terms = "block_size_x > 0";
-  for (int i = 1; i < 10000; ++i) terms += " and block_size_x > 0";
+  std::string terms = "block_size_x > 0";  // 3,000 terms: within the 64 KiB of a JSON string
+  for (int i = 1; i < 3000; ++i) terms += " and block_size_x > 0";
   EXPECT_NE(condition(terms).find(file + ": ConfigurationSpace.Conditions[0].Expression: "), std::string::npos);
   EXPECT_NE(condition(terms).find("nests more than 200 levels deep"), std::string::npos);
   EXPECT_NE(condition(std::string(5000, '(') + "block_size_x > 0" + std::string(5000, ')'))
@@ -249,13 +251,33 @@ TEST(T1Import, HostileOrBrokenValuesAndConditionsGetAMessage) {
   };
   json many = json::array();
   for (int i = 0; i < 1000000; ++i) many.push_back(i);
-  EXPECT_EQ(values(many), file + ": ConfigurationSpace.TuningParameters[1].Values: more than 100000 values");
+  EXPECT_EQ(values(many),
+            file +
+                ": ConfigurationSpace.TuningParameters[1].Values: more than 100000 values in one list (the "
+                "limit; raise it with TUNER_LIMIT_LIST_VALUES=N)");
   json repeated = json::array();
   for (int i = 0; i < 100000; ++i) repeated.push_back(i);
   repeated.back() = 7;
   EXPECT_EQ(values(repeated), file + ": ConfigurationSpace.TuningParameters[1].Values: 7 is listed twice");
   EXPECT_EQ(values("list(range(1, 100000)) + [99999]"),
             file + ": ConfigurationSpace.TuningParameters[1].Values: 99999 is listed twice");
+}
+
+// A file of spaces, a value nested 100,000 deep, a number beyond a double: one short line each.
+TEST(T1Import, MalformedJsonIsRefusedInOneShortLine) {
+  TempDir dir;
+  const struct {
+    std::string text, expected;
+  } cases[] = {{std::string(1 << 20, ' ') + "x", "not JSON ("},
+               {"{\"General\": " + std::string(100000, '[') + std::string(100000, ']') + "}",
+                "more than 64 levels of nesting (the limit; raise it with TUNER_LIMIT_DEPTH=N)"},
+               {"{\"General\": 1e400}", "the number 1e400 is beyond the range of a double"}};
+  for (const auto& c : cases) {
+    std::ofstream(dir.File("bad.json")) << c.text;
+    const std::string error = ImportError(dir.File("bad.json"));
+    EXPECT_NE(error.find(c.expected), std::string::npos) << error.substr(0, 500);
+    EXPECT_LT(error.size(), 500u) << error.substr(0, 500);
+  }
 }
 
 // KernelFile is taken from the description's folder and may not leave it;
@@ -535,6 +557,45 @@ TEST_F(T1ImportCommand, BadInputWritesNothing) {
   EXPECT_NE(result.err.find("vector_add.cu' is there with other contents"), std::string::npos) << result.err;
   EXPECT_EQ(ReadFileText(out + "/vector_add.cu"), "// mine\n");
   EXPECT_FALSE(fs::exists(out + "/vector_add.toml"));
+}
+
+// A space of billions of combinations: counting it stops at the limit of combinations, or within a
+// second of Ctrl-C, and the staging folder goes either way.
+TEST_F(T1ImportCommand, ALongCountStopsAtItsLimitOrAtCtrlCAndLeavesNoStagingFolder) {
+  const std::string huge = EditedFixture(dir_, "vector_add", [](json& t) {
+    for (const char* name : {"p1", "p2", "p3", "p4"})
+      t["ConfigurationSpace"]["TuningParameters"].push_back(
+          {{"Name", name}, {"Type", "int"}, {"Values", "list(range(100))"}});
+  });
+  const std::string out = dir_.File("kernels"), staging = dir_.File("tmp");
+  fs::create_directories(staging);
+  const std::vector<std::string> args = {"import", "t1", huge, "--output", out};
+  testing::SpawnedTuner limited(args, {{"TMPDIR", staging}, {"TUNER_LIMIT_COMBINATIONS", "100000"}});
+  const testing::CliResult refused = limited.Wait();
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find(huge + ": " + out +
+                             "/vector_add.toml: the candidates at ProblemSize_0=1000000: more "
+                             "than 100000 parameter combinations tried (the limit; raise it with "
+                             "TUNER_LIMIT_COMBINATIONS=N)"),
+            std::string::npos)
+      << refused.err;
+  // Ctrl-C once the staging folder is there, while the count runs.
+  testing::SpawnedTuner interrupted(args, {{"TMPDIR", staging}});
+  const auto started = std::chrono::steady_clock::now();
+  while (fs::is_empty(staging) && std::chrono::steady_clock::now() - started < std::chrono::seconds(10))
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_FALSE(fs::is_empty(staging));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // into the count
+  kill(interrupted.pid(), SIGINT);
+  const auto interrupted_at = std::chrono::steady_clock::now();
+  const testing::CliResult stopped = interrupted.Wait();
+  EXPECT_LT(std::chrono::steady_clock::now() - interrupted_at, std::chrono::seconds(1));
+  EXPECT_EQ(stopped.exit_code, 130) << stopped.err;
+  EXPECT_NE(stopped.err.find("walking the candidates of " + out + "/vector_add.toml was interrupted"),
+            std::string::npos)
+      << stopped.err;
+  EXPECT_TRUE(fs::is_empty(staging));
+  EXPECT_FALSE(fs::exists(out));
 }
 
 }  // namespace

@@ -74,5 +74,17 @@ TEST(T4Results, RefusesAMalformedFileNamingTheLineAndField) {
   EXPECT_NE(Refusal(Replaced(text, "\"results\": [", "\"results\": {")).find("not JSON"), std::string::npos);
 }
 
+// A value nested 100,000 deep once crashed the reader (the copy into the configuration recursed).
+TEST(T4Results, AValueNestedDeeperThanTheLimitIsRefusedInOneShortLine) {
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  const std::string refusal = Refusal(Replaced(testing::ReadFileText(kFixture), "\"configuration\": {",
+                                               "\"configuration\": {\"deep\": " + deep + ", "));
+  EXPECT_NE(refusal.find("the T4 file 't4.json': line 9, column 93"), std::string::npos) << refusal;
+  EXPECT_NE(refusal.find("more than 64 levels of nesting (the limit; raise it with TUNER_LIMIT_DEPTH=N)"),
+            std::string::npos)
+      << refusal;
+  EXPECT_LT(refusal.size(), 300u);
+}
+
 }  // namespace
 }  // namespace tuner

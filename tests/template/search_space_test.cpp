@@ -2,13 +2,20 @@
 
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <limits>
 #include <random>
 
+#include "common/interrupt.h"
 #include "db_test_util.h"
+#include "limit_override.h"
 #include "odometer_enumeration.h"
 #include "template/template_library.h"
 #include "template/template_values.h"
@@ -250,6 +257,52 @@ TEST(SearchSpace, MoreCandidatesThanTheLimitAreRefusedNamingTheCount) {
         std::string::npos)
         << e.what();
   }
+}
+
+// A space whose constraints prune only at its last parameter is walked combination by combination:
+// past the limit of combinations tried the walk stops, naming the limit.
+TEST(SearchSpace, WalkingMoreCombinationsThanTheLimitStopsNamingIt) {
+  TemplateSpec spec;
+  spec.description_path = "late.toml";
+  for (const char* name : {"A", "B", "C"}) spec.params.push_back({name, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, {}});
+  spec.constraints = {"C == 11"};  // nothing valid: every combination is tried
+  const testing::LimitOverride combinations(InputLimit::kCombinations, "1110");  // 10 + 100 + 1000 tries
+  EXPECT_EQ(CountCandidates(spec, ProblemSize{}), 0u);
+  const testing::LimitOverride fewer(InputLimit::kCombinations, "1000");
+  try {
+    CountCandidates(spec, ProblemSize{});
+    FAIL() << "the walk went on past the limit";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("late.toml: the candidates at no sizes: more than 1000 parameter "
+                                         "combinations tried (the limit; raise it with TUNER_LIMIT_COMBINATIONS=N)"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// Ctrl-C during a long walk stops it (InterruptedError, exit 130 at the edge), in a child process so
+// this test's own signal handling is left alone.
+TEST(SearchSpace, CtrlCStopsAWalk) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    static std::atomic<bool> interrupted{false};
+    StopOnInterrupt(&interrupted);
+    raise(SIGINT);
+    TemplateSpec spec;
+    spec.description_path = "long.toml";
+    for (const char* name : {"A", "B", "C", "D"}) spec.params.push_back({name, std::vector<long long>(100, 1), {}});
+    spec.constraints = {"D == 2"};  // 10^8 combinations: minutes, unless stopped
+    try {
+      CountCandidates(spec, ProblemSize{});
+    } catch (const InterruptedError&) {
+      _exit(7);
+    }
+    _exit(1);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 7);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "cli_runner.h"
 #include "db_test_util.h"
 #include "expression/expression.h"
+#include "limit_override.h"
 
 namespace tuner {
 namespace {
@@ -96,6 +97,33 @@ TEST(TemplateSpec, LoadsAValidDescription) {
   EXPECT_FALSE(spec.check.own_configuration);
   EXPECT_EQ(spec.check.params.at("BLOCK"), 128);  // compiled with the first value of each parameter
   EXPECT_EQ(spec.hash.size(), 16u);
+}
+
+// A description (or its kernel source) past the limit is a message, not a file read into memory.
+TEST(TemplateSpec, ADescriptionLargerThanTheLimitIsRefusedNamingIt) {
+  const std::string valid = kValid;
+  const testing::LimitOverride bytes(InputLimit::kDescriptionBytes, std::to_string(valid.size() + 200));
+  EXPECT_EQ(LoadError(valid), "(loaded without an error)");
+  EXPECT_TRUE(Contains(LoadError(valid + "\n#" + std::string(300, ' ')),
+                       "copy.toml': more than " + std::to_string(valid.size() + 200) +
+                           " bytes of a description or kernel source (the limit; raise it with "
+                           "TUNER_LIMIT_DESCRIPTION_BYTES=N)"));
+}
+
+// A source named with a newline once broke the one-line message in two.
+TEST(TemplateSpec, ASourceThatCannotBeReadIsNamedOnOneLine) {
+  const std::string error =
+      LoadError(Replace(kValid, "kernel = \"copy\"\n", "kernel = \"copy\"\nsource = \"a\\nb\"\n"));
+  EXPECT_TRUE(Contains(error, "a\\nb': no such file")) << error;
+  EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+}
+
+// A kernel name of kilobytes was quoted whole in its refusal.
+TEST(TemplateSpec, ARefusalQuotesLittleOfALongName) {
+  const std::string error =
+      LoadError(Replace(kValid, "kernel = \"copy\"", "kernel = \"NVIDIA " + std::string(5000, 'G') + "\""));
+  EXPECT_TRUE(Contains(error, "is not a kernel name")) << error;
+  EXPECT_LT(error.size(), 500u) << error;
 }
 
 TEST(TemplateSpec, TolerancesAreNumbersOrExpressionsOfSizes) {

@@ -1,4 +1,5 @@
 // tuner db check | info | export | import | merge | upgrade: looking after the results database.
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -13,6 +14,7 @@
 #include "app/incoming_rows.h"
 #include "base/default_paths.h"
 #include "base/errors.h"
+#include "common/interrupt.h"
 #include "common/option_values.h"
 #include "common/progress_bar.h"
 #include "common/same_file.h"
@@ -166,6 +168,8 @@ int RunImport(int argc, char** argv) {
              options, positional, &vm))
     return kExitOk;
   const std::string name = vm["file"].as<std::string>();
+  static std::atomic<bool> interrupted{false};  // reading and checking stop at Ctrl-C, before anything is stored
+  StopOnInterrupt(&interrupted);
   const ProgressStyle style = ProgressStyleFor(StderrIsTerminal());
   ProgressBar reading(style, "tuner db import: lines read", false);
   const IncomingRows incoming = ReadJsonLines(name, &reading);
@@ -201,6 +205,8 @@ int RunMerge(int argc, char** argv) {
     throw UsageError("merge: there is no database at " + Quoted(other_path));
   if (std::filesystem::equivalent(other_path, path, error))
     throw UsageError("merge: " + Quoted(other_path) + " is the database itself");
+  static std::atomic<bool> interrupted{false};  // checking stops at Ctrl-C, before anything is stored
+  StopOnInterrupt(&interrupted);
   IncomingRows incoming;
   incoming.rows = db::Store::Open(other_path, db::OpenMode::kReadOnly).ListMeasurements({});
   for (const db::MeasurementRow& row : incoming.rows)

@@ -1,4 +1,5 @@
 // tuner import t1 FILE: a T1 description (the autotuning community's input format) as a template.
+#include <atomic>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -6,6 +7,7 @@
 #include "app/command_options.h"
 #include "app/commands.h"
 #include "base/errors.h"
+#include "common/interrupt.h"
 #include "common/option_values.h"
 #include "common/progress_bar.h"
 #include "exchange/t1_import.h"
@@ -91,6 +93,9 @@ int RunFormatImport(int argc, char** argv) {
   po::variables_map vm;
   if (!ParseCommandLine(argc, argv, spec, options, positional, &vm)) return kExitOk;
   RequireFormat(vm, "t1", "imports");
+  // Ctrl-C stops the count of a large space within a second, and the staging folder goes with it.
+  static std::atomic<bool> interrupted{false};
+  StopOnInterrupt(&interrupted);
 
   const T1ImportOptions import_options{
       vm["name"].as<std::string>(), vm["kernel-file"].as<std::string>(), vm["opencl-header"].as<std::string>(),

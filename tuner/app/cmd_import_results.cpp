@@ -1,5 +1,6 @@
 // tuner import kernel-tuner-cache|t4 FILE --template NAME: published results (a Kernel Tuner cache
 // or a T4 file, gzipped or not) as a stored sweep of a named GPU model, for simulate and query.
+#include <atomic>
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -13,6 +14,7 @@
 #include "base/errors.h"
 #include "base/number_text.h"
 #include "common/content_hash.h"
+#include "common/interrupt.h"
 #include "common/option_values.h"
 #include "db/query/store.h"
 #include "db/row_check.h"
@@ -32,12 +34,20 @@ ImportedResults ReadResults(const std::string& format, const std::string& path) 
   return format == "t4" ? ReadT4Results(path) : ReadKernelTunerCache(path);
 }
 
+// As long as `db import` allows: the name is copied into every row.
+std::string CheckedGpuModel(const std::string& model, const std::string& from) {
+  if (model.size() > db::kMaxGpuNameBytes)
+    throw UsageError(from + ": the GPU model " + Quoted(model) + " is longer than " +
+                     std::to_string(db::kMaxGpuNameBytes) + " bytes; name it with --gpu-model");
+  return model;
+}
+
 std::string GpuModel(const po::variables_map& vm, const ImportedResults& results) {
-  if (vm.count("gpu-model")) return vm["gpu-model"].as<std::string>();
+  if (vm.count("gpu-model")) return CheckedGpuModel(vm["gpu-model"].as<std::string>(), "--gpu-model");
   if (results.device_name.empty())
     throw UsageError("the " + results.format + " '" + results.path +
                      "' does not name its GPU; name it with --gpu-model (e.g. --gpu-model \"NVIDIA A100-PCIE-40GB\")");
-  return results.device_name;
+  return CheckedGpuModel(results.device_name, "the " + results.format + " '" + results.path + "'");
 }
 
 // --size; else the file's problem size where the template takes it; else the template's defaults.
@@ -193,6 +203,8 @@ int RunResultsImport(int argc, char** argv) {
     throw UsageError("--template: " + problem);
 
   const std::string path = vm["file"].as<std::string>();
+  static std::atomic<bool> interrupted{false};  // reading a large file stops at the next piece of it
+  StopOnInterrupt(&interrupted);
   const ImportedResults results = ReadResults(format, path);
   const ImportTarget target = Target(vm, results, db_path, CommandText(argc, argv));
   ContentHash content;

@@ -1,6 +1,7 @@
 // tuner simulate: replay a complete stored sweep without a GPU and count, per search strategy, the
 // evaluations needed to come within 5% (--within) of the sweep's optimum (simulation.h).
 #include <algorithm>
+#include <atomic>
 #include <functional>
 #include <iostream>
 #include <memory>
@@ -12,6 +13,7 @@
 #include "app/commands.h"
 #include "app/stored_template.h"
 #include "base/errors.h"
+#include "common/interrupt.h"
 #include "common/option_values.h"
 #include "common/progress_bar.h"
 #include "common/text_table.h"
@@ -365,6 +367,8 @@ int RunSimulate(int argc, char** argv) {
   const auto sweeps = CompleteSweeps(stored, templ, o, hash);
   if (!o.orders_path.empty()) RequireNoFolder("orders", o.orders_path);
   std::string orders;
+  static std::atomic<bool> interrupted{false};  // Ctrl-C ends the replays after the run in flight, writing nothing
+  StopOnInterrupt(&interrupted);
   ProgressBar progress(ProgressStyleFor(StderrIsTerminal()), "tuner simulate", false);
   ProgressCounts runs{sweeps.size() * o.strategies.size() * o.runs * (o.warm_start ? 2 : 1), 0, 0, 0};
   for (const StoredSweep& sweep : sweeps) {
@@ -374,6 +378,7 @@ int RunSimulate(int argc, char** argv) {
     const std::vector<StrategySummary> summaries = SimulateSweep(sweep, o, warm, choice, [&] {
       ++runs.done;
       progress.Update(0, runs);
+      ThrowIfInterrupted("simulate");
     });
     progress.Finish();
     if (!o.orders_path.empty()) orders += OrderLines(sweep, summaries);

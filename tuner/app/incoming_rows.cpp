@@ -9,10 +9,13 @@
 
 #include "app/stored_template.h"
 #include "base/errors.h"
+#include "common/input_limits.h"
+#include "common/interrupt.h"
 #include "common/line_reader.h"
 #include "common/option_values.h"
 #include "db/row_check.h"
 #include "db/row_json.h"
+#include "exchange/json_entry_lines.h"
 
 namespace tuner {
 
@@ -94,16 +97,20 @@ IncomingRows ReadJsonLines(const std::string& name, ProgressBar* progress) {
   IncomingRows incoming;
   LineReader in(name);
   LineProgress lines(name, progress);
+  const std::size_t max_rows = LimitValue(InputLimit::kEntries);
   for (std::string line; in.Next(&line);) {
     lines.Read(line);
     const int number = in.line_number();
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const std::string where = Excerpt(name) + ":" + std::to_string(number);
+    if (number % 4096 == 0) ThrowIfInterrupted("import: reading " + Excerpt(name));
+    if (incoming.rows.size() == max_rows) LimitExceeded("import: " + where, InputLimit::kEntries);
+    const nlohmann::json parsed(ParseBoundedJson(line, "import: " + where));  // within the depth and sizes
     try {
-      incoming.rows.push_back(db::RowFromJson(nlohmann::json::parse(line)));
-      incoming.where.push_back(Printable(name) + ":" + std::to_string(number));
+      incoming.rows.push_back(db::RowFromJson(parsed));
+      incoming.where.push_back(where);
     } catch (const std::exception& e) {
-      throw UsageError("import: " + Printable(name) + ":" + std::to_string(number) + ": " +
-                       Printable(WithoutLibraryTag(e.what())) + "; nothing was imported");
+      throw UsageError("import: " + where + ": " + Excerpt(WithoutLibraryTag(e.what())) + "; nothing was imported");
     }
   }
   lines.End();
@@ -118,6 +125,7 @@ void CheckIncoming(const IncomingRows& incoming, const std::string& command, con
     if (problem.empty()) problem = shapes.Check(incoming.rows[i]);
     if (!problem.empty())
       throw UsageError(command + ": " + incoming.where[i] + ": " + problem + "; nothing was changed");
+    if (i % 4096 == 0) ThrowIfInterrupted(command + ": checking the rows");
     if (progress && NextThousandth(i + 1, incoming.rows.size()))
       progress->Update(0, {incoming.rows.size(), i + 1, 0, 0});
   }

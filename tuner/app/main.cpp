@@ -9,6 +9,7 @@
 #include "app/commands.h"
 #include "app/error_document.h"
 #include "base/errors.h"
+#include "common/interrupt.h"
 #include "common/spelling.h"
 #include "common/version.h"
 #include "compile/parallel_compiler.h"
@@ -68,6 +69,8 @@ int Dispatch(const Command& command, int argc, char** argv) {
     return Fail(command.name, e.what(), tuner::kExitNoGpu, json);
   } catch (const tuner::BadDatabaseError& e) {
     return Fail(command.name, e.what(), tuner::kExitBadDatabase, json);
+  } catch (const tuner::InterruptedError& e) {
+    return Fail(command.name, e.what(), tuner::kExitInterrupted, json);
   } catch (const std::exception& e) {
     return Fail(command.name, e.what(), tuner::kExitFailed, json);
   }

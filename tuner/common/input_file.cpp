@@ -30,9 +30,13 @@ void CloseKeepingErrno(int fd) {
   errno = saved;
 }
 
-std::string ReadAll(const RegularInputFile& file, std::size_t max_bytes, const std::string& named) {
-  const std::string too_large =
-      named + " is larger than " + MegabytesText(max_bytes) + ", more than such a file can be";
+std::string TooLarge(const std::string& named, std::size_t max_bytes) {
+  return named + " is larger than " + MegabytesText(max_bytes) + ", more than such a file can be";
+}
+
+// The file's bytes, refused with `too_large` past `max_bytes` (also where it grows while read).
+std::string ReadAll(const RegularInputFile& file, std::size_t max_bytes, const std::string& named,
+                    const std::string& too_large) {
   if (file.size_bytes() > max_bytes) throw UsageError(too_large);
   std::string text;
   char buffer[65536];
@@ -87,7 +91,7 @@ RegularInputFile::RegularInputFile(int fd, const std::string& path, const std::s
                         : S_ISDIR(info.st_mode)  ? "it is a folder; give a file"
                         : !S_ISREG(info.st_mode) ? "it is not a regular file (a device, a FIFO or a socket)"
                         : fcntl(fd_, F_SETFL, fcntl(fd_, F_GETFL) & ~O_NONBLOCK) != 0 ? std::strerror(errno)
-                                                                                        : nullptr;
+                                                                                      : nullptr;
   if (refused) {
     close(fd_);
     throw UsageError("cannot read " + named + ": " + refused);
@@ -98,13 +102,19 @@ RegularInputFile::RegularInputFile(int fd, const std::string& path, const std::s
 RegularInputFile::~RegularInputFile() { close(fd_); }
 
 std::string ReadInputFile(const std::string& path, std::size_t max_bytes, const std::string& what) {
-  return ReadAll(RegularInputFile(path, what), max_bytes, what + " " + Quoted(path));
+  const std::string named = what + " " + Quoted(path);
+  return ReadAll(RegularInputFile(path, what), max_bytes, named, TooLarge(named, max_bytes));
 }
 
 std::string ReadInputFileInside(const std::string& folder, const std::string& relative, std::size_t max_bytes,
                                 const std::string& what) {
-  return ReadAll(RegularInputFile(folder, relative, what), max_bytes,
-                 what + " " + Quoted((fs::path(folder) / relative).string()));
+  const std::string named = what + " " + Quoted((fs::path(folder) / relative).string());
+  return ReadAll(RegularInputFile(folder, relative, what), max_bytes, named, TooLarge(named, max_bytes));
+}
+
+std::string ReadInputFile(const std::string& path, InputLimit limit, const std::string& what) {
+  const std::string named = what + " " + Quoted(path);
+  return ReadAll(RegularInputFile(path, what), LimitValue(limit), named, named + ": " + LimitMessage(limit));
 }
 
 }  // namespace tuner

@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <string>
 
+#include "common/input_limits.h"
+
 namespace tuner {
 
 // A regular file open for blocking reads. Opening never waits for a FIFO's writer; throws UsageError
@@ -44,5 +46,9 @@ std::string ReadInputFile(const std::string& path, std::size_t max_bytes, const 
 // The whole file at `relative` below `folder`, opened once as OpenInside opens it.
 std::string ReadInputFileInside(const std::string& folder, const std::string& relative, std::size_t max_bytes,
                                 const std::string& what);
+
+// The same within one of the input limits (kInputBytes, kDescriptionBytes): past it, the message
+// names the limit and how to raise it.
+std::string ReadInputFile(const std::string& path, InputLimit limit, const std::string& what);
 
 }  // namespace tuner

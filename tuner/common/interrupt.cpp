@@ -34,4 +34,13 @@ void StopOnInterrupt(std::atomic<bool>* flag) {
   pthread_sigmask(SIG_UNBLOCK, &interrupt, nullptr);
 }
 
+bool InterruptRequested() {
+  const std::atomic<bool>* flag = g_flag.load();
+  return flag && flag->load();
+}
+
+void ThrowIfInterrupted(const std::string& what) {
+  if (InterruptRequested()) throw InterruptedError(what + " was interrupted (Ctrl-C); nothing was changed");
+}
+
 }  // namespace tuner

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <atomic>
+#include <stdexcept>
+#include <string>
 
 namespace tuner {
 
@@ -10,5 +12,17 @@ namespace tuner {
 // ignored, as in a background job of a shell without job control. Unblocks SIGINT, so one that
 // arrived while it was blocked, before the command could handle it, is handled now and not lost.
 void StopOnInterrupt(std::atomic<bool>* flag);
+
+// Ctrl-C stopped a command before it changed anything: exit 130 (base/errors.h's kExitInterrupted).
+struct InterruptedError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Whether a SIGINT set the flag StopOnInterrupt was given (false when none was): long loops below
+// the commands (counting a space, reading a file) poll it without being handed the flag.
+bool InterruptRequested();
+
+// Throws InterruptedError (exit 130) naming `what` was stopped when InterruptRequested().
+void ThrowIfInterrupted(const std::string& what);
 
 }  // namespace tuner

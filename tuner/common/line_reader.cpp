@@ -8,6 +8,7 @@
 
 #include "base/errors.h"
 #include "common/input_file.h"
+#include "common/input_limits.h"
 #include "common/option_values.h"
 
 namespace tuner {
@@ -19,7 +20,9 @@ constexpr std::size_t kChunkBytes = 1 << 16;
 }  // namespace
 
 LineReader::LineReader(const std::string& path, std::size_t max_line_bytes)
-    : path_(path == "-" ? "stdin" : path), max_line_bytes_(max_line_bytes) {
+    : path_(path == "-" ? "stdin" : path),
+      max_line_bytes_(max_line_bytes ? max_line_bytes : LimitValue(InputLimit::kLineBytes)),
+      bound_is_the_limit_(max_line_bytes == 0) {
   if (path == "-") {
     fd_ = STDIN_FILENO;
   } else {
@@ -49,8 +52,10 @@ bool LineReader::Next(std::string* line) {
     const std::size_t newline = buffer_.find('\n', searched);
     const std::size_t end = newline == std::string::npos ? buffer_.size() : newline;
     if (end - start_ > max_line_bytes_)
-      throw UsageError(Quoted(path_) + ":" + std::to_string(line_number_ + 1) + ": a line of more than " +
-                       std::to_string(max_line_bytes_) + " bytes; is this a text file of lines?");
+      throw UsageError(Quoted(path_) + ":" + std::to_string(line_number_ + 1) + ": " +
+                       (bound_is_the_limit_ ? LimitMessage(InputLimit::kLineBytes)
+                                            : "a line of more than " + std::to_string(max_line_bytes_) + " bytes") +
+                       "; is this a text file of lines?");
     if (newline != std::string::npos || at_end_) {
       if (newline == std::string::npos && start_ == buffer_.size()) return false;
       line->assign(buffer_, start_, end - start_);

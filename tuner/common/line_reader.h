@@ -13,11 +13,10 @@ class RegularInputFile;
 
 class LineReader {
  public:
-  static constexpr std::size_t kMaxLineBytes = std::size_t{64} << 20;
-
   // "-" reads stdin (whatever it is: a pipe is fine there; the line bound still holds). Throws
-  // UsageError naming `path` when it cannot be opened or is not a regular file.
-  explicit LineReader(const std::string& path, std::size_t max_line_bytes = kMaxLineBytes);
+  // UsageError naming `path` when it cannot be opened or is not a regular file. A line may be as long
+  // as common/input_limits' kLineBytes, or `max_line_bytes` when given.
+  explicit LineReader(const std::string& path, std::size_t max_line_bytes = 0);
   ~LineReader();
   LineReader(const LineReader&) = delete;
   LineReader& operator=(const LineReader&) = delete;
@@ -32,6 +31,7 @@ class LineReader {
 
   std::string path_;
   std::size_t max_line_bytes_;
+  bool bound_is_the_limit_;                 // the message then says how to raise it
   std::unique_ptr<RegularInputFile> file_;  // none for stdin
   int fd_ = -1;
   std::string buffer_;

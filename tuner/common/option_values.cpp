@@ -8,6 +8,7 @@
 
 #include "base/errors.h"
 #include "base/number_text.h"
+#include "common/input_limits.h"
 
 namespace tuner {
 
@@ -55,7 +56,8 @@ std::string Printable(const std::string& text) {
   return quoted;
 }
 
-std::string Quoted(const std::string& text) { return "'" + Printable(text) + "'"; }
+// At most ~200 characters of the value: a message never echoes a whole input.
+std::string Quoted(const std::string& text) { return "'" + Excerpt(text) + "'"; }
 
 long long ParseWholeNumber(const std::string& option, const std::string& text, long long min, long long max,
                            const std::string& meaning) {

@@ -4,26 +4,60 @@
 
 #include "base/errors.h"
 #include "common/input_file.h"
+#include "common/input_limits.h"
 
 namespace tuner {
 
 namespace {
 
 constexpr int kGzipWindowBits = 16 + MAX_WBITS;  // 16: expect a gzip header, not a zlib one
+constexpr std::size_t kChunkBytes = 1 << 16;
 
-// Owns a z_stream set up for inflating gzip; inflateEnd in every case.
+// Owns the compressed bytes and a z_stream inflating them; inflateEnd in every case.
 class Inflater {
  public:
-  explicit Inflater(const std::string& what) {
-    if (inflateInit2(&stream_, kGzipWindowBits) != Z_OK) throw UsageError(what + ": zlib could not start inflating");
+  Inflater(std::string compressed, std::string what) : compressed_(std::move(compressed)), what_(std::move(what)) {
+    if (inflateInit2(&stream_, kGzipWindowBits) != Z_OK) throw UsageError(what_ + ": zlib could not start inflating");
+    stream_.next_in = reinterpret_cast<Bytef*>(compressed_.data());
+    stream_.avail_in = static_cast<uInt>(compressed_.size());
   }
   ~Inflater() { inflateEnd(&stream_); }
   Inflater(const Inflater&) = delete;
   Inflater& operator=(const Inflater&) = delete;
-  z_stream& stream() { return stream_; }
+
+  // The next piece of text; false once every member has been read.
+  bool Next(std::string* chunk) {
+    while (!done_) {
+      chunk->resize(kChunkBytes);
+      stream_.next_out = reinterpret_cast<Bytef*>(chunk->data());
+      stream_.avail_out = static_cast<uInt>(chunk->size());
+      const int status = inflate(&stream_, Z_NO_FLUSH);
+      if (status != Z_OK && status != Z_STREAM_END && status != Z_BUF_ERROR)
+        throw UsageError(what_ + ": corrupt gzip data (" +
+                         (stream_.msg ? std::string(stream_.msg) : "zlib error " + std::to_string(status)) + ")");
+      chunk->resize(kChunkBytes - stream_.avail_out);
+      if (status == Z_STREAM_END)
+        NextMember();
+      else if (status == Z_BUF_ERROR && stream_.avail_in == 0)
+        throw UsageError(what_ + ": the gzip data is truncated");
+      if (!chunk->empty()) return true;
+    }
+    return false;
+  }
 
  private:
+  void NextMember() {
+    if (stream_.avail_in == 0) {
+      done_ = true;
+    } else if (inflateReset(&stream_) != Z_OK) {
+      throw UsageError(what_ + ": zlib could not read the next gzip member");
+    }
+  }
+
+  std::string compressed_;
+  std::string what_;
   z_stream stream_{};
+  bool done_ = false;
 };
 
 }  // namespace
@@ -33,36 +67,37 @@ bool IsGzip(const std::string& bytes) {
          static_cast<unsigned char>(bytes[1]) == 0x8b;
 }
 
-std::string Gunzip(const std::string& compressed, std::size_t max_bytes, const std::string& what) {
-  Inflater inflater(what);
-  z_stream& z = inflater.stream();
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
-  z.avail_in = static_cast<uInt>(compressed.size());
-  std::string text;
-  char chunk[1 << 16];
-  for (;;) {
-    z.next_out = reinterpret_cast<Bytef*>(chunk);
-    z.avail_out = sizeof chunk;
-    const int status = inflate(&z, Z_NO_FLUSH);
-    if (status != Z_OK && status != Z_STREAM_END && status != Z_BUF_ERROR)
-      throw UsageError(what + ": corrupt gzip data (" +
-                       (z.msg ? std::string(z.msg) : "zlib error " + std::to_string(status)) + ")");
-    text.append(chunk, sizeof chunk - z.avail_out);
-    if (text.size() > max_bytes)
-      throw UsageError(what + ": inflates to more than " + std::to_string(max_bytes) + " bytes");
-    if (status == Z_STREAM_END) {
-      if (z.avail_in == 0) return text;
-      if (inflateReset(&z) != Z_OK) throw UsageError(what + ": zlib could not read the next gzip member");
-    } else if (status == Z_BUF_ERROR && z.avail_in == 0) {
-      throw UsageError(what + ": the gzip data is truncated");
-    }
-  }
+TextChunks InflatedChunks(std::string compressed, const std::string& what) {
+  auto inflater = std::make_shared<Inflater>(std::move(compressed), what);
+  return [inflater](std::string* chunk) { return inflater->Next(chunk); };
 }
 
-std::string ReadMaybeGzipped(const std::string& path, std::size_t max_bytes) {
-  std::string bytes = ReadInputFile(path, max_bytes, "the results file");
-  if (!IsGzip(bytes)) return bytes;
-  return Gunzip(bytes, max_bytes, "the results file '" + path + "'");
+std::string Gunzip(const std::string& compressed, std::size_t max_bytes, const std::string& what) {
+  const TextChunks chunks = InflatedChunks(compressed, what);
+  std::string text;
+  for (std::string chunk; chunks(&chunk);) {
+    text += chunk;
+    if (text.size() > max_bytes)
+      throw UsageError(what + ": inflates to more than " + std::to_string(max_bytes) + " bytes");
+  }
+  return text;
+}
+
+TextChunks MaybeGzippedChunks(const std::string& path) {
+  std::string bytes = ReadInputFile(path, InputLimit::kInputBytes, "the results file");
+  if (!IsGzip(bytes)) return WholeText(std::move(bytes));
+  return InflatedChunks(std::move(bytes), "the results file '" + path + "'");
+}
+
+TextChunks WholeText(std::string text) {
+  auto pending = std::make_shared<std::string>(std::move(text));
+  auto given = std::make_shared<bool>(false);
+  return [pending, given](std::string* chunk) {
+    if (*given) return false;
+    *given = true;
+    chunk->swap(*pending);
+    return true;
+  };
 }
 
 }  // namespace tuner

@@ -39,13 +39,12 @@ struct ImportedFileError : UsageError {
   using UsageError::UsageError;
 };
 
+// A value as a message shows it: its JSON, at most ~200 characters of it.
+std::string Shown(const nlohmann::ordered_json& value);
+
 // Throws ImportedFileError naming the file, the place and the field.
 [[noreturn]] void RefuseField(const ImportedResults& results, const std::string& place, const std::string& field,
                               const std::string& problem);
-
-// Refuses a file with a key held twice by one object (json_entry_lines.h: FindDuplicateKey), naming
-// its line: two entries of one configuration, or two times of one entry, are not resolved silently.
-void RefuseDuplicateKeys(const ImportedResults& results, const std::string& text);
 
 // A time in milliseconds from `value`: a finite number >= 0, else refused naming `field`.
 double MillisecondsField(const ImportedResults& results, const std::string& place, const std::string& field,

@@ -30,7 +30,7 @@ long long ParamValue(const ImportedResults& results, const ImportedConfig& confi
     if (label != spec->labels.end()) return spec->values[static_cast<std::size_t>(label - spec->labels.begin())];
   }
   RefuseField(results, config.place, name,
-              "is " + value.dump() + ", not a whole number" + (spec && !spec->labels.empty() ? " or a label" : "") +
+              "is " + Shown(value) + ", not a whole number" + (spec && !spec->labels.empty() ? " or a label" : "") +
                   " of the template's parameter");
 }
 

@@ -7,6 +7,7 @@
 
 #include "base/errors.h"
 #include "common/input_file.h"
+#include "common/interrupt.h"
 #include "common/option_values.h"
 #include "common/scratch_folder.h"
 #include "common/whole_file.h"
@@ -117,6 +118,12 @@ void WriteAll(const std::vector<PlannedFile>& files, const fs::path& folder) {
   }
 }
 
+// A message that names a staged file, naming the one it would have been in `folder` instead.
+std::string NamingTheFolder(std::string message, const std::string& staging, const std::string& folder) {
+  for (std::size_t at; (at = message.find(staging)) != std::string::npos;) message.replace(at, staging.size(), folder);
+  return message;
+}
+
 }  // namespace
 
 WrittenTemplate WriteImportedTemplate(const ImportedTemplate& imported, const std::string& folder,
@@ -133,10 +140,12 @@ WrittenTemplate WriteImportedTemplate(const ImportedTemplate& imported, const st
     written.candidates = CountCandidates(spec, size, std::numeric_limits<std::size_t>::max(), progress);
     written.size_key = size.Key();
   } catch (const TemplateError& e) {
-    std::string what = e.what();  // names the staged file: name the one it would have been
-    for (std::size_t at; (at = what.find(staging.path().string())) != std::string::npos;)
-      what.replace(at, staging.path().string().size(), folder);
-    throw UsageError(imported.origin_path + ": the imported description does not work as a template: " + what);
+    throw UsageError(imported.origin_path + ": the imported description does not work as a template: " +
+                     NamingTheFolder(e.what(), staging.path().string(), folder));
+  } catch (const UsageError& e) {  // a limit passed while counting
+    throw UsageError(imported.origin_path + ": " + NamingTheFolder(e.what(), staging.path().string(), folder));
+  } catch (const InterruptedError& e) {
+    throw InterruptedError(NamingTheFolder(e.what(), staging.path().string(), folder));
   }
   const std::vector<PlannedFile> files = PlanFiles(imported, folder);
   for (const PlannedFile& file : files)

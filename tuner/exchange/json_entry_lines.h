@@ -1,35 +1,42 @@
-// Where the entries of a results file start: a refusal names the line of the configuration it is
-// about, and nlohmann-json's document keeps no positions, so a second, SAX pass over the text
-// counts the lines.
+// JSON from someone else's file, read within common/input_limits' limits (nesting depth, text size,
+// entries per list or object, string length) while it is parsed, and with the line where each entry
+// of a results file starts: a refusal names the line of the configuration it is about. The entries
+// of the member that holds the configurations are taken out one by one as the parser completes each,
+// so the document never holds them all in one object (an ordered object finds a key by scanning).
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <nlohmann/json.hpp>
-#include <optional>
 #include <string>
 #include <vector>
 
 namespace tuner {
 
-// The document, its member order kept. A syntax error is a UsageError naming `what`, the line and
-// the column: "the Kernel Tuner cache 'A100.json': line 7, column 3: syntax error ...".
-nlohmann::ordered_json ParseJsonNamingLine(const std::string& text, const std::string& what);
-
-// The line (from 1) on which each element of the top-level member `member` starts, in order: the
-// values of an object, the items of an array. Empty when there is no such member. `text` must parse.
-std::vector<std::size_t> EntryLines(const std::string& text, const std::string& member);
-
-// A key that an object of the document holds twice: the parser keeps one of them silently, so a
-// file that says two things of one configuration would be taken at one of its words.
-struct DuplicateKey {
-  std::size_t line = 0;  // of the second one
+// One element of the entries member: an object's value with its key, or an array's item ("" key).
+struct JsonEntry {
   std::string key;
+  std::size_t line = 0;  // where it starts, from 1
+  nlohmann::ordered_json value;
 };
 
-// The first key held twice by one object of `text`, if any. `text` must parse.
-std::optional<DuplicateKey> FindDuplicateKey(const std::string& text);
+struct JsonEntries {
+  // The document, member order kept, with the entries member left empty ({} or []) where it was.
+  nlohmann::ordered_json document;
+  std::vector<JsonEntry> entries;
+};
 
-// "line 12" for entry `index`, or "entry 12" when the lines are unknown.
-std::string EntryPlace(const std::vector<std::size_t>& lines, std::size_t index);
+// Parses the text that `chunks` gives (see exchange/gzip_text.h: TextChunks), taking the elements of
+// the top-level member `member` out as entries. A syntax error, a number beyond a double, a key
+// given twice in one object, or a limit passed is a UsageError naming `what`, the line and the
+// column, quoting at most ~200 characters: "the Kernel Tuner cache 'A100.json': line 7, column 3: ...".
+JsonEntries ParseJsonEntries(const std::function<bool(std::string*)>& chunks, const std::string& member,
+                             const std::string& what);
+
+// A whole document within the limits (no member taken out), refused as ParseJsonEntries refuses.
+nlohmann::ordered_json ParseBoundedJson(const std::string& text, const std::string& what);
+
+// "line 12" for an entry.
+std::string EntryPlace(const JsonEntry& entry);
 
 }  // namespace tuner

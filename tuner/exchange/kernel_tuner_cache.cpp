@@ -1,7 +1,9 @@
 #include "exchange/kernel_tuner_cache.h"
 
 #include <map>
+#include <memory>
 
+#include "common/input_limits.h"
 #include "exchange/gzip_text.h"
 #include "exchange/json_entry_lines.h"
 
@@ -11,7 +13,6 @@ namespace {
 
 using nlohmann::ordered_json;
 
-constexpr std::size_t kMaxCacheBytes = std::size_t{1} << 30;  // the largest published caches inflate to ~100 MiB
 const char* const kFormat = "Kernel Tuner cache";
 
 // Kernel Tuner's failure strings (util.py: ErrorConfig and its subclasses) and what they mean here.
@@ -24,11 +25,32 @@ const std::map<std::string, CandidateStatus>& Failures() {
   return failures;
 }
 
-// An unfinished cache ends after an entry's comma; Kernel Tuner closes it before reading.
-std::string Closed(const std::string& text) {
-  const std::size_t last = text.find_last_not_of(" \t\r\n");
-  if (last == std::string::npos || text[last] != ',') return text;
-  return text.substr(0, last) + "\n}\n}\n";
+// An unfinished cache ends after an entry's comma; Kernel Tuner closes it before reading. The text
+// comes in pieces, so a piece's trailing comma is held back until the next shows whether more
+// follows: at the end it becomes the closing braces.
+TextChunks Closed(TextChunks chunks) {
+  struct State {
+    TextChunks chunks;
+    std::string held;  // a trailing comma and the blanks after it
+    bool ended = false;
+  };
+  auto state = std::make_shared<State>(State{std::move(chunks), "", false});
+  return [state](std::string* chunk) {
+    if (state->ended) return false;
+    if (!state->chunks(chunk)) {
+      state->ended = true;
+      *chunk = state->held.empty() ? "" : "\n}\n}\n";
+      return !state->held.empty();
+    }
+    chunk->insert(0, state->held);
+    state->held.clear();
+    const std::size_t last = chunk->find_last_not_of(" \t\r\n");
+    if (last != std::string::npos && (*chunk)[last] == ',') {
+      state->held = chunk->substr(last);
+      chunk->resize(last);
+    }
+    return true;
+  };
 }
 
 std::vector<std::string> ParameterNames(const ImportedResults& results, const ordered_json& doc) {
@@ -36,7 +58,7 @@ std::vector<std::string> ParameterNames(const ImportedResults& results, const or
     RefuseField(results, "line 1", "tune_params_keys", "missing or not a list of parameter names");
   std::vector<std::string> names;
   for (const ordered_json& name : doc["tune_params_keys"]) {
-    if (!name.is_string()) RefuseField(results, "line 1", "tune_params_keys", name.dump() + " is not a name");
+    if (!name.is_string()) RefuseField(results, "line 1", "tune_params_keys", Shown(name) + " is not a name");
     names.push_back(name.get<std::string>());
   }
   return names;
@@ -48,7 +70,7 @@ std::vector<long long> ProblemSize(const ImportedResults& results, const ordered
   std::vector<long long> sizes;
   for (const ordered_json& n : size.is_array() ? size : ordered_json::array({size})) {
     if (!n.is_number_integer() || n.get<long long>() < 1)
-      RefuseField(results, "line 1", "problem_size", size.dump() + " is not a list of whole numbers >= 1");
+      RefuseField(results, "line 1", "problem_size", Shown(size) + " is not a list of whole numbers >= 1");
     sizes.push_back(n.get<long long>());
   }
   return sizes;
@@ -86,13 +108,10 @@ ImportedConfig ReadEntry(const ImportedResults& results, const std::vector<std::
   return config;
 }
 
-}  // namespace
-
-ImportedResults KernelTunerCacheFromText(const std::string& raw_text, const std::string& path) {
+ImportedResults KernelTunerCacheFromChunks(const TextChunks& chunks, const std::string& path) {
   ImportedResults results{kFormat, path, "", {}, {}};
-  const std::string text = Closed(raw_text);
-  const ordered_json doc = ParseJsonNamingLine(text, "the Kernel Tuner cache '" + path + "'");
-  RefuseDuplicateKeys(results, text);
+  JsonEntries parsed = ParseJsonEntries(Closed(chunks), "cache", "the Kernel Tuner cache '" + path + "'");
+  const ordered_json& doc = parsed.document;
   if (!doc.is_object()) RefuseField(results, "line 1", "(document)", "is not a JSON object");
   if (!doc.contains("cache") || !doc["cache"].is_object())
     RefuseField(results, "line 1", "cache", "missing or not an object of configurations");
@@ -102,16 +121,24 @@ ImportedResults KernelTunerCacheFromText(const std::string& raw_text, const std:
     if (!doc["device_name"].is_string()) RefuseField(results, "line 1", "device_name", "is not a name");
     results.device_name = doc["device_name"].get<std::string>();
   }
-  const std::vector<std::size_t> lines = EntryLines(text, "cache");
-  std::size_t index = 0;
-  for (const auto& [key, entry] : doc["cache"].items())
-    results.configs.push_back(ReadEntry(results, names, entry, EntryPlace(lines, index++) + " (\"" + key + "\")"));
+  results.configs.reserve(parsed.entries.size());
+  for (JsonEntry& entry : parsed.entries) {
+    results.configs.push_back(
+        ReadEntry(results, names, entry.value, EntryPlace(entry) + " (\"" + Excerpt(entry.key) + "\")"));
+    entry.value = nullptr;  // its configuration is copied: the parsed entry's memory goes now, not at the end
+  }
   if (results.configs.empty()) RefuseField(results, "line 1", "cache", "holds no configuration");
   return results;
 }
 
+}  // namespace
+
+ImportedResults KernelTunerCacheFromText(const std::string& text, const std::string& path) {
+  return KernelTunerCacheFromChunks(WholeText(text), path);
+}
+
 ImportedResults ReadKernelTunerCache(const std::string& path) {
-  return KernelTunerCacheFromText(ReadMaybeGzipped(path, kMaxCacheBytes), path);
+  return KernelTunerCacheFromChunks(MaybeGzippedChunks(path), path);
 }
 
 }  // namespace tuner

@@ -1,5 +1,6 @@
 #include "exchange/python_expression.h"
 
+#include "common/input_limits.h"
 #include "exchange/python_syntax.h"
 #include "exchange/python_values.h"
 
@@ -18,8 +19,8 @@ using Node = PythonNode;
 using NodePtr = PythonNodePtr;
 
 constexpr double kLargestExactInteger = 9007199254740992.0;  // 2^53
-constexpr std::size_t kMaxMembers = 4096;                      // the values on the right of one `in`
-constexpr std::size_t kMaxEmitted = 1000000;                   // translations of subexpressions
+constexpr std::size_t kMaxMembers = 4096;                    // the values on the right of one `in`
+constexpr std::size_t kMaxEmitted = 1000000;                 // translations of subexpressions
 constexpr std::size_t kMaxTranslationChars = 100000;
 
 [[noreturn]] void Fail(const std::string& problem) { throw PythonExpressionError(problem); }
@@ -129,7 +130,7 @@ class Translator {
  private:
   std::string Name(const std::string& name) const {
     if (name == "ProblemSize") Fail("'ProblemSize' is a list: write ProblemSize[0], ProblemSize[1] or ProblemSize[2]");
-    if (!scope_.params.count(name)) Fail("unknown name '" + name + "': it is not a tuning parameter");
+    if (!scope_.params.count(name)) Fail("unknown name '" + Excerpt(name) + "': it is not a tuning parameter");
     if (!scope_.params_allowed)
       Fail("'" + name + "' is a tuning parameter, and this value may depend on the problem size only (max(" + name +
            ") is the largest of its values)");
@@ -232,8 +233,8 @@ class Translator {
     if (sequence->kind == Node::kSequence) return sequence->children;
     const bool constant = sequence->kind == Node::kComprehension ||
                           (sequence->kind == Node::kBinary && sequence->text == "+") ||
-                          (sequence->kind == Node::kCall && (sequence->text == "range" || sequence->text == "list" ||
-                                                             sequence->text == "tuple"));
+                          (sequence->kind == Node::kCall &&
+                           (sequence->text == "range" || sequence->text == "list" || sequence->text == "tuple"));
     if (!constant) Fail("the right of 'in' must be a list, a tuple, a range or a comprehension of values");
     std::vector<NodePtr> items;
     for (const double v : EvaluatePythonSequence(sequence, {}, kMaxMembers).items) items.push_back(PythonNumber(v));

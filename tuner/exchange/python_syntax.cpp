@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "common/input_limits.h"
+
 namespace tuner {
 
 namespace {
@@ -34,7 +36,7 @@ std::size_t NumberEnd(const std::string& s, std::size_t i) {
   if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
     ++i;
     if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
-    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+    while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '_')) ++i;
   }
   return i;
 }
@@ -95,7 +97,39 @@ NodePtr Make(Node::Kind kind, std::string text, std::vector<NodePtr> children = 
   return node;
 }
 
+// Python's digitpart: digits with single underscores between them.
+bool IsDigitPart(const std::string& text, bool hex) {
+  if (text.empty() || text.front() == '_' || text.back() == '_') return false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c == '_' ? text[i + 1] == '_' : !(hex ? std::isxdigit(c) : std::isdigit(c))) return false;
+  }
+  return true;
+}
+
+// A number as Python writes one: 0x_ff, 1_000, 00, 1.5e-3, .5, 1. (not 010, 1__0, 10_ or 1._5).
+bool IsPythonNumber(const std::string& text) {
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
+    return IsDigitPart(text.substr(text[2] == '_' ? 3 : 2), true);
+  const std::size_t e = text.find_first_of("eE");
+  const std::string mantissa = text.substr(0, e);
+  if (e != std::string::npos) {
+    const std::size_t digits = e + 1 + (e + 1 < text.size() && (text[e + 1] == '+' || text[e + 1] == '-'));
+    if (!IsDigitPart(text.substr(digits), false)) return false;
+  }
+  const std::size_t point = mantissa.find('.');
+  if (point == std::string::npos)  // a decimal integer has no leading zero, unless it is all zeros
+    return IsDigitPart(mantissa, false) &&
+           (e != std::string::npos || mantissa[0] != '0' || mantissa.find_first_not_of("0_") == std::string::npos);
+  const std::string whole = mantissa.substr(0, point), fraction = mantissa.substr(point + 1);
+  return (!whole.empty() || !fraction.empty()) && (whole.empty() || IsDigitPart(whole, false)) &&
+         (fraction.empty() || IsDigitPart(fraction, false));
+}
+
 double ParseNumber(const std::string& text) {
+  if (!IsPythonNumber(text))
+    Fail("'" + Excerpt(text) +
+         "' is not a number as Python writes one (no leading zeros in a whole number, '_' only between digits)");
   std::string digits;
   for (char c : text)
     if (c != '_') digits += c;
@@ -103,7 +137,7 @@ double ParseNumber(const std::string& text) {
   char* end = nullptr;
   const double value =
       hex ? static_cast<double>(std::strtoull(digits.c_str() + 2, &end, 16)) : std::strtod(digits.c_str(), &end);
-  if (*end != '\0') Fail("'" + text + "' is not a number");
+  if (*end != '\0') Fail("'" + Excerpt(text) + "' is not a number");
   return value;
 }
 
@@ -115,7 +149,7 @@ class Parser {
   NodePtr ParseAll() {
     if (Peek().type == Token::kEnd) Fail("the expression is empty");
     NodePtr node = Conditional();
-    if (Peek().type != Token::kEnd) Fail("unexpected '" + Peek().text + "'" + Hint(Peek().text));
+    if (Peek().type != Token::kEnd) Fail("unexpected '" + Excerpt(Peek().text) + "'" + Hint(Peek().text));
     return node;
   }
 
@@ -127,7 +161,7 @@ class Parser {
   void Expect(const char* op) {
     if (!PeekOperator(op))
       Fail(std::string("expected '") + op + "'" +
-           (Peek().type == Token::kEnd ? " at the end" : " before '" + Peek().text + "'"));
+           (Peek().type == Token::kEnd ? " at the end" : " before '" + Excerpt(Peek().text) + "'"));
     ++position_;
   }
 
@@ -283,7 +317,7 @@ class Parser {
         NodePtr index = Conditional();
         Expect("]");
         if (node->kind != Node::kName || node->text != "ProblemSize")
-          Fail("indexing ('" + node->text + "[...]') is supported only as ProblemSize[i]");
+          Fail("indexing ('" + Excerpt(node->text) + "[...]') is supported only as ProblemSize[i]");
         if (index->kind != Node::kNumber || index->value != std::floor(index->value) || index->value < 0)
           Fail("ProblemSize[...] takes a whole number: 0, 1 or 2");
         auto size = std::make_shared<Node>();
@@ -292,7 +326,7 @@ class Parser {
         node = size;
       } else if (PeekOperator(".")) {
         Next();
-        Fail("attributes ('" + node->text + "." + Peek().text + "') are not supported");
+        Fail("attributes ('" + Excerpt(node->text) + "." + Excerpt(Peek().text) + "') are not supported");
       } else {
         return node;
       }
@@ -302,8 +336,7 @@ class Parser {
   // Expressions separated by commas, up to `close` (a trailing comma is allowed). A first item
   // followed by `for` makes a comprehension of kind `comprehension` ("[]", "()"), returned as the
   // only item, with *is_comprehension set; nullptr where none may be.
-  std::vector<NodePtr> Items(const char* close, const char* comprehension = nullptr,
-                             bool* is_comprehension = nullptr) {
+  std::vector<NodePtr> Items(const char* close, const char* comprehension = nullptr, bool* is_comprehension = nullptr) {
     std::vector<NodePtr> items;
     while (!PeekOperator(close)) {
       items.push_back(Conditional());
@@ -329,7 +362,7 @@ class Parser {
     if (target.type != Token::kName || IsKeyword(target.text))
       Fail("a comprehension's 'for' takes a name, as in [2**i for i in range(6)]");
     if (PeekOperator(",")) Fail("a comprehension's 'for' over several names is not supported; use one name");
-    if (!PeekName("in")) Fail("expected 'in' after 'for " + target.text + "'");
+    if (!PeekName("in")) Fail("expected 'in' after 'for " + Excerpt(target.text) + "'");
     Next();
     std::vector<NodePtr> children = {Make(Node::kName, target.text), element, Or()};
     while (PeekName("if")) {
@@ -352,7 +385,7 @@ class Parser {
       case Token::kNumber:
         return PythonNumber(ParseNumber(token.text));
       case Token::kString:
-        Fail("strings (" + token.text + ") are not supported: tuner's parameters are whole numbers");
+        Fail("strings (" + Excerpt(token.text) + ") are not supported: tuner's parameters are whole numbers");
       case Token::kEnd:
         Fail("the expression ends too early");
       case Token::kName:
@@ -391,7 +424,7 @@ class Parser {
       return is_comprehension ? items[0] : Make(Node::kSequence, "[]", std::move(items));
     }
     if (token.text == "{") return Make(Node::kSequence, "{}", Items("}"));
-    Fail("unexpected '" + token.text + "'");
+    Fail("unexpected '" + Excerpt(token.text) + "'");
   }
 
   std::vector<Token> tokens_;

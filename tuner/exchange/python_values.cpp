@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/input_limits.h"
+#include "common/interrupt.h"
 #include "expression/expression.h"
 
 namespace tuner {
@@ -13,7 +15,6 @@ using Node = PythonNode;
 using NodePtr = PythonNodePtr;
 
 constexpr double kLargestExactInteger = 9007199254740992.0;  // 2^53
-constexpr std::size_t kMaxSteps = 10000000;                    // comprehensions in comprehensions stop here
 
 [[noreturn]] void Fail(const std::string& problem) { throw PythonExpressionError(problem); }
 
@@ -68,10 +69,10 @@ const char* TypeName(PythonSequence::Type type) {
 // conditionals, `in`, min/max/abs/int/float, and the sequences.
 class Evaluator {
  public:
-  explicit Evaluator(std::size_t max_values) : max_values_(max_values) {}
+  explicit Evaluator(std::size_t max_values) : max_values_(std::min(max_values, LimitValue(InputLimit::kListValues))) {}
 
   double Number(const NodePtr& node, const PythonBindings& names) const {
-    if (++steps_ > kMaxSteps) Fail("the values take too long to compute (more than 10^7 steps)");
+    Step();
     switch (node->kind) {
       case Node::kNumber:
         return Checked(node->value);
@@ -116,13 +117,13 @@ class Evaluator {
     if (node->kind == Node::kBinary && node->text == "+") return Joined(*node, names);
     if (node->kind == Node::kCall && node->text == "range") return Range(*node, names);
     if (node->kind == Node::kCall && (node->text == "list" || node->text == "tuple") && node->children.size() <= 1) {
-      PythonSequence sequence =
-          node->children.empty() ? PythonSequence{} : Sequence(node->children[0], names);
+      PythonSequence sequence = node->children.empty() ? PythonSequence{} : Sequence(node->children[0], names);
       sequence.type = node->text == "list" ? PythonSequence::kList : PythonSequence::kTuple;
       return sequence;
     }
-    Fail("the values must be a list such as [1, 2, 4], a tuple, range(...), list(...), a comprehension "
-         "[x for i in range(n)], or lists joined with '+'");
+    Fail(
+        "the values must be a list such as [1, 2, 4], a tuple, range(...), list(...), a comprehension "
+        "[x for i in range(n)], or lists joined with '+'");
   }
 
  private:
@@ -161,6 +162,7 @@ class Evaluator {
       for (const NodePtr& item : right->children) items.push_back(Number(item, names));
     else
       items = Sequence(right, names).items;
+    Step(items.size());
     const bool found = std::find(items.begin(), items.end(), value) != items.end();
     return found != (node.text == "not in");
   }
@@ -175,6 +177,7 @@ class Evaluator {
       else
         for (const NodePtr& arg : args) values.push_back(Number(arg, names));
       if (values.empty()) Fail(f + "() of an empty sequence");
+      Step(values.size());
       return f == "min" ? *std::min_element(values.begin(), values.end())
                         : *std::max_element(values.begin(), values.end());
     }
@@ -186,8 +189,20 @@ class Evaluator {
     Fail("the function '" + f + "' is not supported (only min, max, abs, int, float, range, list and tuple)");
   }
 
+  // Every operation and every item made or scanned is a step: a condition that builds a range for
+  // each item of another (max(range(10**5)) in a comprehension) costs its items, not one step.
+  void Step(std::size_t count = 1) const {
+    const std::size_t before = steps_;
+    steps_ += count;
+    if (before / kStepsBetweenPolls != steps_ / kStepsBetweenPolls) ThrowIfInterrupted("computing a list of values");
+    if (steps_ > max_steps_) Fail("the values take too long to compute: " + LimitMessage(InputLimit::kEvaluatorSteps));
+  }
+
   void Add(PythonSequence& sequence, double value) const {
-    if (sequence.items.size() >= max_values_) Fail("more than " + std::to_string(max_values_) + " values");
+    Step();
+    if (sequence.items.size() >= max_values_)
+      Fail(max_values_ == LimitValue(InputLimit::kListValues) ? LimitMessage(InputLimit::kListValues)
+                                                              : "more than " + std::to_string(max_values_) + " values");
     sequence.items.push_back(value);
   }
 
@@ -231,7 +246,9 @@ class Evaluator {
     return left;
   }
 
+  static constexpr std::size_t kStepsBetweenPolls = 1 << 16;
   std::size_t max_values_;
+  const std::size_t max_steps_ = LimitValue(InputLimit::kEvaluatorSteps);
   mutable std::size_t steps_ = 0;
 };
 

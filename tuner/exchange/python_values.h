@@ -22,8 +22,9 @@ struct PythonSequence {
 using PythonBindings = std::map<std::string, double>;
 
 // A list, tuple, range(...), list(...), tuple(...), comprehension or `+` of them, with no more than
-// `max_values` items in any of them. Throws PythonExpressionError for anything else, a name not
-// bound, a division by zero, or a number beyond 2^53 (where doubles stop being exact).
+// `max_values` items (and common/input_limits' kListValues) in any of them, in at most kEvaluatorSteps. Throws
+// PythonExpressionError for anything else, a name not bound, a division by zero, or a number beyond 2^53 (where doubles
+// stop being exact).
 PythonSequence EvaluatePythonSequence(const PythonNodePtr& node, const PythonBindings& bindings,
                                       std::size_t max_values);
 

@@ -12,7 +12,9 @@
 
 #include "base/errors.h"
 #include "common/input_file.h"
+#include "common/input_limits.h"
 #include "common/option_values.h"
+#include "exchange/json_entry_lines.h"
 #include "exchange/python_expression.h"
 #include "exchange/python_values.h"
 #include "exchange/t1_keys.h"
@@ -28,7 +30,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-constexpr std::size_t kMaxValuesPerParameter = 100000;
 constexpr std::size_t kMaxReferenceTries = 1000000;  // combinations tried for a reference configuration
 constexpr long long kMaxThreadsPerBlock = 1024;
 const char* const kAxes[] = {"X", "Y", "Z"};
@@ -89,18 +90,8 @@ class T1Reader {
   std::string file_;
 };
 
-constexpr std::size_t kMaxT1Bytes = 16 << 20;  // benchmark_hub's descriptions are under 10 KB
-
 json ParseJson(const std::string& path) {
-  const std::string text = ReadInputFile(path, kMaxT1Bytes, "the T1 file");
-  try {
-    return json::parse(text);
-  } catch (const json::parse_error& e) {
-    std::string what = e.what();
-    const std::size_t bracket = what.find("] ");
-    if (what.rfind("[json.exception", 0) == 0 && bracket != std::string::npos) what.erase(0, bracket + 2);
-    throw UsageError(path + ": not valid JSON: " + what);
-  }
+  return json(ParseBoundedJson(ReadInputFile(path, InputLimit::kDescriptionBytes, "the T1 file"), path));
 }
 
 std::string TomlString(const std::string& text) {
@@ -341,7 +332,7 @@ class Importer {
     for (std::size_t i = 0; i < list.size(); ++i) {
       if (!list[i].is_number_integer() || list[i].get<long long>() <= 0)
         r_.Fail(sizes->is_array() ? T1Reader::At(field, i) : field,
-                "must be a positive whole number (it is " + list[i].dump() + ")");
+                "must be a positive whole number (it is " + Excerpt(list[i].dump()) + ")");
       sizes_.emplace_back("ProblemSize_" + std::to_string(i), list[i].get<long long>());
       scope_.problem_sizes.push_back(sizes_.back().first);
     }
@@ -390,17 +381,16 @@ class Importer {
   std::vector<long long> Values(const json& values, const std::string& field) const {
     std::vector<long long> list;
     if (values.is_array()) {
-      if (values.size() > kMaxValuesPerParameter)
-        r_.Fail(field, "more than " + std::to_string(kMaxValuesPerParameter) + " values");
+      if (values.size() > LimitValue(InputLimit::kListValues)) r_.Fail(field, LimitMessage(InputLimit::kListValues));
       for (std::size_t i = 0; i < values.size(); ++i) {
         if (!values[i].is_number_integer())
-          r_.Fail(T1Reader::At(field, i), "must be a whole number (it is " + values[i].dump() + ")");
+          r_.Fail(T1Reader::At(field, i), "must be a whole number (it is " + Excerpt(values[i].dump()) + ")");
         list.push_back(values[i].get<long long>());
       }
     } else {
       const std::string text = r_.String(values, field);
       try {
-        list = EvaluatePythonIntegerList(text, kMaxValuesPerParameter);
+        list = EvaluatePythonIntegerList(text, LimitValue(InputLimit::kListValues));
       } catch (const PythonExpressionError& e) {
         r_.Fail(field, Quoted(text) + ": " + e.what());
       }

@@ -11,7 +11,6 @@ namespace {
 
 using nlohmann::ordered_json;
 
-constexpr std::size_t kMaxT4Bytes = std::size_t{1} << 30;
 const char* const kFormat = "T4 file";
 
 const ordered_json& Field(const ImportedResults& results, const std::string& place, const ordered_json& object,
@@ -57,7 +56,7 @@ ImportedConfig ReadEntry(const ImportedResults& results, const ordered_json& ent
   if (!status)
     RefuseField(
         results, place, "invalidity",
-        "is " + invalidity.dump() + ", not one of correct, compile, runtime, timeout, correctness, constraints");
+        "is " + Shown(invalidity) + ", not one of correct, compile, runtime, timeout, correctness, constraints");
   config.status = *status;
   ReadTimes(results, entry, config);
   if (IsOk(config.status))
@@ -88,25 +87,32 @@ std::optional<CandidateStatus> StatusOfT4Invalidity(const std::string& invalidit
   return found->second;
 }
 
-ImportedResults T4ResultsFromText(const std::string& text, const std::string& path) {
+namespace {
+
+ImportedResults T4ResultsFromChunks(const TextChunks& chunks, const std::string& path) {
   ImportedResults results{kFormat, path, "", {}, {}};
-  const ordered_json doc = ParseJsonNamingLine(text, "the T4 file '" + path + "'");
-  RefuseDuplicateKeys(results, text);
+  JsonEntries parsed = ParseJsonEntries(chunks, "results", "the T4 file '" + path + "'");
+  const ordered_json& doc = parsed.document;
   if (!doc.is_object()) RefuseField(results, "line 1", "(document)", "is not a JSON object");
   if (!doc.contains("results") || !doc["results"].is_array())
     RefuseField(results, "line 1", "results", "missing or not a list of results");
   results.device_name = DeviceName(doc);
-  const std::vector<std::size_t> lines = EntryLines(text, "results");
-  const ordered_json& entries = doc["results"];
-  for (std::size_t i = 0; i < entries.size(); ++i)
-    results.configs.push_back(
-        ReadEntry(results, entries[i], EntryPlace(lines, i) + " (results[" + std::to_string(i) + "])"));
+  results.configs.reserve(parsed.entries.size());
+  for (std::size_t i = 0; i < parsed.entries.size(); ++i) {
+    results.configs.push_back(ReadEntry(results, parsed.entries[i].value,
+                                        EntryPlace(parsed.entries[i]) + " (results[" + std::to_string(i) + "])"));
+    parsed.entries[i].value = nullptr;  // its configuration is copied: the parsed entry's memory goes now
+  }
   if (results.configs.empty()) RefuseField(results, "line 1", "results", "holds no configuration");
   return results;
 }
 
-ImportedResults ReadT4Results(const std::string& path) {
-  return T4ResultsFromText(ReadMaybeGzipped(path, kMaxT4Bytes), path);
+}  // namespace
+
+ImportedResults T4ResultsFromText(const std::string& text, const std::string& path) {
+  return T4ResultsFromChunks(WholeText(text), path);
 }
+
+ImportedResults ReadT4Results(const std::string& path) { return T4ResultsFromChunks(MaybeGzippedChunks(path), path); }
 
 }  // namespace tuner

@@ -6,6 +6,9 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "common/input_limits.h"
+#include "common/interrupt.h"
+
 namespace tuner {
 
 Variables MakeVariables(const ProblemSize& size, const ParamValues& params) {
@@ -111,11 +114,20 @@ class SpaceBuilder {
     if (p == spec_.params.size()) return (*emit_)(chosen_);
     const std::vector<long long>& values = spec_.params[p].values;
     for (std::size_t v = 0; v < values.size(); ++v) {
+      CountTry();
       chosen_[p] = v;
       storage_[size_.values.size() + p] = static_cast<double>(values[v]);
       if (Passes(p + 1) && !Bind(p + 1)) return false;
     }
     return true;
+  }
+
+  // A space whose constraints prune late can take hours to walk: the combinations tried are bounded,
+  // and Ctrl-C is heard every few thousand of them.
+  void CountTry() {
+    if (++tried_ > max_tried_)
+      LimitExceeded(spec_.description_path + ": the candidates at " + DescribeSizes(size_), InputLimit::kCombinations);
+    if (tried_ % kTriesBetweenPolls == 0) ThrowIfInterrupted("walking the candidates of " + spec_.description_path);
   }
 
   // The constraints that become complete with `bound` parameters bound, in declared order.
@@ -145,6 +157,9 @@ class SpaceBuilder {
   std::vector<std::vector<CompiledExpression>> checks_;
   std::vector<std::size_t> chosen_;  // value index per parameter
   const std::function<bool(const std::vector<std::size_t>&)>* emit_ = nullptr;
+  static constexpr std::size_t kTriesBetweenPolls = 4096;
+  std::size_t tried_ = 0;
+  const std::size_t max_tried_ = LimitValue(InputLimit::kCombinations);
 };
 
 ParamValues ValuesAt(const TemplateSpec& spec, const std::vector<std::size_t>& chosen) {

@@ -6,6 +6,8 @@
 #include <sstream>
 
 #include "common/content_hash.h"
+#include "common/input_limits.h"
+#include "common/option_values.h"
 #include "common/spelling.h"
 #include "npy.h"
 #include "template/arch_specific.h"
@@ -39,32 +41,23 @@ const char* const kCheckChoices =
 
 const char* const kIdentifierRule = "use letters, digits and '_', not starting with a digit";
 
-// Only a regular file: a folder reads as empty, and a device such as /dev/zero never ends.
+// Only a regular file: a folder reads as empty, and a device such as /dev/zero never ends. Its name is
+// quoted with its control characters escaped: a description may name its source "a\nb".
 std::string ReadFile(const std::string& path) {
   std::error_code error;
-  if (fs::is_directory(path, error)) throw TemplateError("'" + path + "' is a folder, not a file");
+  if (fs::is_directory(path, error)) throw TemplateError(Quoted(path) + " is a folder, not a file");
   if (fs::exists(path, error) && !fs::is_regular_file(path, error))
-    throw TemplateError("'" + path + "' is not a regular file");
+    throw TemplateError(Quoted(path) + " is not a regular file");
+  // A description or kernel source of someone else's: bounded, so a huge file is a message, not memory.
+  const std::uintmax_t size_bytes = fs::file_size(path, error);
+  if (!error && size_bytes > LimitValue(InputLimit::kDescriptionBytes))
+    throw TemplateError(Quoted(path) + ": " + LimitMessage(InputLimit::kDescriptionBytes));
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw TemplateError("cannot read '" + path + "'" + (fs::exists(path, error) ? "" : ": no such file"));
+  if (!in) throw TemplateError("cannot read " + Quoted(path) + (fs::exists(path, error) ? "" : ": no such file"));
   std::ostringstream text;
   text << in.rdbuf();
-  if (in.bad()) throw TemplateError("cannot read '" + path + "'");
+  if (in.bad()) throw TemplateError("cannot read " + Quoted(path));
   return text.str();
-}
-
-// A name as a message shows it: control characters escaped, so a message stays on one line.
-std::string Quoted(const std::string& name) {
-  std::string text = "'";
-  for (const char c : name) {
-    if (c == '\n')
-      text += "\\n";
-    else if (static_cast<unsigned char>(c) < 0x20)
-      text += "\\x" + std::string(1, "0123456789abcdef"[c >> 4]) + "0123456789abcdef"[c & 15];
-    else
-      text += c;
-  }
-  return text + "'";
 }
 
 struct Scopes {
