@@ -16,7 +16,9 @@ namespace {
 
 using nlohmann::ordered_json;
 
-std::string Quoted(const std::string& text) {
+// A value of the incoming JSON as JSON writes it (double quotes, escapes), so a message shows it
+// as it stands in the file.
+std::string JsonQuoted(const std::string& text) {
   return ordered_json(text).dump(-1, ' ', true, ordered_json::error_handler_t::replace);
 }
 
@@ -70,11 +72,11 @@ class Checker {
   }
   void Text(const std::string& field, const std::string& value, std::size_t max_length,
             const std::string& allowed = "") {
-    Require(IsPlainText(value, max_length, allowed), field, Quoted(value),
+    Require(IsPlainText(value, max_length, allowed), field, JsonQuoted(value),
             "text of at most " + std::to_string(max_length) + " bytes without control characters");
   }
   void Time(const std::string& field, const std::string& value) {
-    Require(value.empty() || IsUtcTime(value), field, Quoted(value), "a UTC time as YYYY-MM-DDTHH:MM:SSZ, or empty");
+    Require(value.empty() || IsUtcTime(value), field, JsonQuoted(value), "a UTC time as YYYY-MM-DDTHH:MM:SSZ, or empty");
   }
   void NonNegative(const std::string& field, double value) {
     Require(std::isfinite(value) && value >= 0, field, NumberText(value), "a number, 0 or more");
@@ -90,12 +92,12 @@ class Checker {
       found = found || value == name;
       names += (names.empty() ? "" : ", ") + std::string(*name ? name : "\"\"");
     }
-    Require(found, field, Quoted(value), "one of " + names);
+    Require(found, field, JsonQuoted(value), "one of " + names);
   }
 };
 
 void CheckGpu(Checker& c, const GpuRecord& g) {
-  c.Require(IsToken(g.uuid, "-_", 128), "gpu.uuid", Quoted(g.uuid), "a GPU's UUID (letters, digits, - and _)");
+  c.Require(IsToken(g.uuid, "-_", 128), "gpu.uuid", JsonQuoted(g.uuid), "a GPU's UUID (letters, digits, - and _)");
   c.Require(!g.name.empty(), "gpu.name", "empty", "the GPU's name");
   c.Text("gpu.name", g.name, 256);
   c.Between("gpu.cc_major", g.cc_major, 1, 99);
@@ -108,22 +110,22 @@ void CheckGpu(Checker& c, const GpuRecord& g) {
 }
 
 void CheckTemplate(Checker& c, const TemplateRecord& t) {
-  c.Require(IsIdentifier(t.name) && t.name.size() <= 128, "template.name", Quoted(t.name),
+  c.Require(IsIdentifier(t.name) && t.name.size() <= 128, "template.name", JsonQuoted(t.name),
             "a template's name (letters, digits and _, not starting with a digit)");
-  c.Require(IsToken(t.hash, "-_", 128), "template.hash", Quoted(t.hash),
+  c.Require(IsToken(t.hash, "-_", 128), "template.hash", JsonQuoted(t.hash),
             "a template's hash (letters, digits, - and _)");
   c.Time("template.first_seen", t.first_seen);
 }
 
 void CheckSweep(Checker& c, const SweepRecord& s, const std::string& size_key) {
-  c.Require(s.uid.empty() || IsToken(s.uid, "-_.:", 256), "sweep.uid", Quoted(s.uid),
+  c.Require(s.uid.empty() || IsToken(s.uid, "-_.:", 256), "sweep.uid", JsonQuoted(s.uid),
             "a sweep's id (letters, digits, -, _, . and :), or empty");
   c.Text("sweep.command", s.command, 1 << 16);
-  c.Require(s.strategy.empty() || IsIdentifier(s.strategy), "sweep.strategy", Quoted(s.strategy),
+  c.Require(s.strategy.empty() || IsIdentifier(s.strategy), "sweep.strategy", JsonQuoted(s.strategy),
             "a strategy's name, or empty");
   c.Between("sweep.budget", s.budget, 0, 1LL << 62);
-  c.Require(s.size_key.empty() || s.size_key == size_key, "sweep.size_key", Quoted(s.size_key),
-            "the row's size_key " + Quoted(size_key) + ", or empty");
+  c.Require(s.size_key.empty() || s.size_key == size_key, "sweep.size_key", JsonQuoted(s.size_key),
+            "the row's size_key " + JsonQuoted(size_key) + ", or empty");
   c.OneOf("sweep.status", s.status, {"", "running", "done", "interrupted", "failed"});
   c.Text("sweep.tool_version", s.tool_version, 64);
   c.Text("sweep.nvrtc_version", s.nvrtc_version, 64);
@@ -141,7 +143,7 @@ void CheckParams(Checker& c, const std::string& text) {
     for (const auto& [name, value] : params.items())
       ok = ok && IsIdentifier(name) && value.is_number_integer() &&
            (!value.is_number_unsigned() || value.get<std::uint64_t>() <= std::uint64_t{1} << 63 >> 1);
-  c.Require(ok, "measurement.params_json", Quoted(text.substr(0, 200)),
+  c.Require(ok, "measurement.params_json", JsonQuoted(text.substr(0, 200)),
             "a JSON object of whole numbers named by identifiers, as the tool writes it ({\"TILE\":64,\"ROWS\":4})");
 }
 
@@ -159,7 +161,7 @@ void CheckLaunch(Checker& c, const std::string& text) {
   const bool ok = launch.is_object() && launch.size() == 3 && IsDims(launch.value("block", nlohmann::json())) &&
                   IsDims(launch.value("grid", nlohmann::json())) && launch.contains("shared_bytes") &&
                   launch["shared_bytes"].is_number_integer() && launch["shared_bytes"].get<long long>() >= 0;
-  c.Require(ok, "measurement.launch_json", Quoted(text.substr(0, 200)),
+  c.Require(ok, "measurement.launch_json", JsonQuoted(text.substr(0, 200)),
             "empty or {\"block\":[x,y,z],\"grid\":[x,y,z],\"shared_bytes\":n} with positive dimensions");
 }
 
@@ -209,7 +211,7 @@ void CheckMeasurement(Checker& c, const MeasurementRecord& m) {
   c.Between("measurement.worker_kills", m.worker_kills, 0, 2);
   c.OneOf("measurement.timing_mode", m.timing_mode, {"isolated", "back_to_back", "graph"});
   c.Require(m.counters_json.empty() || nlohmann::json::parse(m.counters_json, nullptr, false).is_object(),
-            "measurement.counters_json", Quoted(m.counters_json.substr(0, 200)), "empty or a JSON object");
+            "measurement.counters_json", JsonQuoted(m.counters_json.substr(0, 200)), "empty or a JSON object");
   c.NonNegative("measurement.energy_j", m.energy_j);
   c.NonNegative("measurement.power_w", m.power_w);
   c.NonNegative("measurement.energy_launch_ms", m.energy_launch_ms);
@@ -224,7 +226,7 @@ std::string RowProblem(const MeasurementRow& row) {
   CheckGpu(c, row.gpu);
   CheckTemplate(c, row.templ);
   c.Require(!ParseSizeKey(row.size_key).empty() && SizeKey(ParseSizeKey(row.size_key)) == row.size_key, "size_key",
-            Quoted(row.size_key), "sizes from 1 to 2^53 joined by 'x' (\"8192x8192\")");
+            JsonQuoted(row.size_key), "sizes from 1 to 2^53 joined by 'x' (\"8192x8192\")");
   CheckSweep(c, row.sweep, row.size_key);
   CheckMeasurement(c, row.measurement);
   return c.problem;
@@ -261,7 +263,7 @@ std::string VersionShapes::Check(const MeasurementRow& row) {
     return "measurement.params_json names " + JoinNames(shape.params) + ", but " + version + " has the parameters " +
            JoinNames(known->second.params);
   if (known->second.sizes != shape.sizes)
-    return "size_key " + Quoted(row.size_key) + " has " + std::to_string(shape.sizes) + " size(s), but " + version +
+    return "size_key " + JsonQuoted(row.size_key) + " has " + std::to_string(shape.sizes) + " size(s), but " + version +
            " has " + std::to_string(known->second.sizes);
   return "";
 }

@@ -44,6 +44,8 @@ const std::vector<std::string>& StrategyNames() {
   return names;
 }
 
+bool IsPlannedStrategy(const std::string& name) { return name == "brute_force" || name == "random"; }
+
 std::unique_ptr<SearchStrategy> MakeStrategy(const StrategyOptions& options, const std::vector<ParamValues>& candidates,
                                              const std::vector<ParamSpec>& params) {
   RequireStrategyName(options.name);

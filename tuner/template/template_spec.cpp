@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "common/content_hash.h"
+#include "common/option_values.h"
 #include "common/spelling.h"
 #include "npy.h"
 #include "template/arch_specific.h"
@@ -51,20 +52,6 @@ std::string ReadFile(const std::string& path) {
   text << in.rdbuf();
   if (in.bad()) throw TemplateError("cannot read '" + path + "'");
   return text.str();
-}
-
-// A name as a message shows it: control characters escaped, so a message stays on one line.
-std::string Quoted(const std::string& name) {
-  std::string text = "'";
-  for (const char c : name) {
-    if (c == '\n')
-      text += "\\n";
-    else if (static_cast<unsigned char>(c) < 0x20)
-      text += "\\x" + std::string(1, "0123456789abcdef"[c >> 4]) + "0123456789abcdef"[c & 15];
-    else
-      text += c;
-  }
-  return text + "'";
 }
 
 struct Scopes {
