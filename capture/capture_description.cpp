@@ -13,7 +13,8 @@ namespace tuner::capture {
 
 namespace {
 
-std::string Quoted(const std::string& text) {
+// A TOML basic string of the description this writes.
+std::string TomlQuoted(const std::string& text) {
   std::string quoted = "\"";
   for (char c : text) {
     if (c == '"' || c == '\\') quoted += '\\';
@@ -24,7 +25,7 @@ std::string Quoted(const std::string& text) {
 
 std::string List(const std::vector<std::string>& items) {
   std::string text = "[";
-  for (std::size_t i = 0; i < items.size(); ++i) text += (i ? ", " : "") + Quoted(items[i]);
+  for (std::size_t i = 0; i < items.size(); ++i) text += (i ? ", " : "") + TomlQuoted(items[i]);
   return text + "]";
 }
 
@@ -109,14 +110,14 @@ void WriteHeader(std::ostream& out, const CapturedLaunch& l) {
       << "# Tune it: tuner tune " << l.name << " --templates <this folder>"
       << (l.more_sizes.empty() ? "" : " --sizes captured") << "\n"
       << "# The inputs are in data/, the application's own outputs (the check) in expected/.\n"
-      << "name = " << Quoted(l.name) << "\n"
-      << "summary = " << Quoted("captured " + l.provenance) << "\n"
-      << "kernel = " << Quoted(l.kernel) << "\n"
-      << "source = " << Quoted(l.source) << "\n";
+      << "name = " << TomlQuoted(l.name) << "\n"
+      << "summary = " << TomlQuoted("captured " + l.provenance) << "\n"
+      << "kernel = " << TomlQuoted(l.kernel) << "\n"
+      << "source = " << TomlQuoted(l.source) << "\n";
   if (!l.constraints.empty()) out << "constraints = " << List(l.constraints) << "\n";
   if (!l.options.empty()) out << "options = " << List(l.options) << "\n";
   for (const auto& [name, value] : l.sizes)
-    out << "\n[[size]]\nname = " << Quoted(name) << "\ndefault = " << value << "\n";
+    out << "\n[[size]]\nname = " << TomlQuoted(name) << "\ndefault = " << value << "\n";
 }
 
 void WriteParams(std::ostream& out, const CapturedLaunch& l) {
@@ -126,7 +127,7 @@ void WriteParams(std::ostream& out, const CapturedLaunch& l) {
         << "# in the source, and write [launch] in terms of them.\n";
   }
   for (const CapturedParam& p : l.params) {
-    out << "\n[[param]]\nname = " << Quoted(p.name) << "\nvalues = " << Numbers(p.values, p.value)
+    out << "\n[[param]]\nname = " << TomlQuoted(p.name) << "\nvalues = " << Numbers(p.values, p.value)
         << "  # the application launched with " << p.value << "\n";
     if (p.values.empty())
       out << "# PARAMETER " << p.name << ": only the application's value was declared; add values to tune it.\n";
@@ -142,30 +143,30 @@ void WriteLaunch(std::ostream& out, const CapturedLaunch& l) {
   else if (!l.geometry_from_application && !l.params.empty())
     out << "# LAUNCH: the application gave no expressions, so this is its own geometry for every candidate;\n"
         << "# write it in terms of the parameters if they change it.\n";
-  out << "grid = " << List(l.grid) << "\nblock = " << List(l.block) << "\nshared_bytes = " << Quoted(l.shared_bytes)
+  out << "grid = " << List(l.grid) << "\nblock = " << List(l.block) << "\nshared_bytes = " << TomlQuoted(l.shared_bytes)
       << "\n";
 }
 
 void WriteArgs(std::ostream& out, const CapturedLaunch& l) {
   for (std::size_t i = 0; i < l.args.size(); ++i) {
     const CapturedArg& a = l.args[i];
-    out << "\n[[arg]]\nname = " << Quoted(a.name) << "\ntype = " << Quoted(TunerType(a.descr)) << "\n";
+    out << "\n[[arg]]\nname = " << TomlQuoted(a.name) << "\ntype = " << TomlQuoted(TunerType(a.descr)) << "\n";
     if (a.role == ArgRole::kScalar) {
       const auto value = ScalarExpression(l, i);
       if (!value)
         out << "# SCALAR " << a.name << ": it changes with the size (" << ValuesBySize(l, i, false)
             << ") as no product of the sizes does; write it as an expression over the sizes.\n";
-      out << "value = " << Quoted(value.value_or(a.value)) << "\n";
+      out << "value = " << TomlQuoted(value.value_or(a.value)) << "\n";
       continue;
     }
     const auto length = LengthExpression(l, i);
     if (!length)
       out << "# LENGTH " << a.name << ": it changes with the size (" << ValuesBySize(l, i, true)
           << ") as no product of the sizes does; write it as an expression over the sizes.\n";
-    out << "length = " << Quoted(length.value_or(std::to_string(a.count))) << "\n";
+    out << "length = " << TomlQuoted(length.value_or(std::to_string(a.count))) << "\n";
     if (a.role != ArgRole::kIn) out << "output = true\n";
     if (a.role == ArgRole::kIn || (a.role == ArgRole::kInOut && !ZeroAtEverySize(l, i)))
-      out << "init = " << Quoted("file:" + InputFile(a.name)) << "\n";
+      out << "init = " << TomlQuoted("file:" + InputFile(a.name)) << "\n";
     else if (a.role == ArgRole::kInOut)
       out << "init = \"zero\"  # it held zeros before the application's launch"
           << (l.more_sizes.empty() ? "" : " at every size") << "\n"
@@ -186,7 +187,7 @@ void WriteCheck(std::ostream& out, const CapturedLaunch& l) {
     if (a.role != ArgRole::kOut && a.role != ArgRole::kInOut) continue;
     floating |= a.descr[1] == 'f' || IsNarrowFloat(a.descr);
     narrow |= IsNarrowFloat(a.descr);
-    out << (first ? " " : ", ") << a.name << " = " << Quoted(ExpectedFile(a.name));
+    out << (first ? " " : ", ") << a.name << " = " << TomlQuoted(ExpectedFile(a.name));
     first = false;
   }
   out << " }\n";
@@ -216,7 +217,7 @@ void WriteWork(std::ostream& out, const CapturedLaunch& l) {
     bytes += (bytes.empty() ? "" : " + ") + std::to_string(factor) + " * " +
              LengthExpression(l, i).value_or(std::to_string(a.count));
   }
-  out << "\n[work]\nbytes = " << Quoted(l.more_sizes.empty() ? std::to_string(first_bytes) : bytes)
+  out << "\n[work]\nbytes = " << TomlQuoted(l.more_sizes.empty() ? std::to_string(first_bytes) : bytes)
       << "  # an estimate: every buffer read or written once; edit if the kernel moves more\n";
 }
 
@@ -226,7 +227,7 @@ void WriteDataSizes(std::ostream& out, const CapturedLaunch& l) {
       << "# folders, at the same paths. tuner tune " << l.name << " --sizes captured tunes all "
       << l.more_sizes.size() + 1 << " sizes.\n";
   for (const CapturedSize& more : l.more_sizes)
-    out << "\n[[data_size]]\nsize = " << Quoted(SizeKey(more.sizes)) << "\nfolder = " << Quoted(more.folder) << "\n";
+    out << "\n[[data_size]]\nsize = " << TomlQuoted(SizeKey(more.sizes)) << "\nfolder = " << TomlQuoted(more.folder) << "\n";
 }
 
 }  // namespace

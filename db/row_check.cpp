@@ -17,7 +17,9 @@ namespace {
 
 using nlohmann::ordered_json;
 
-std::string Quoted(const std::string& text) {
+// A value of the incoming JSON as JSON writes it (double quotes, escapes), so a message shows it
+// as it stands in the file.
+std::string JsonQuoted(const std::string& text) {
   return ordered_json(text).dump(-1, ' ', true, ordered_json::error_handler_t::replace);
 }
 
@@ -61,11 +63,11 @@ class Checker {
   void Text(const std::string& field, const std::string& value, std::size_t max_length,
             const std::string& allowed = "") {
     const std::string shown = value.size() > 200 ? value.substr(0, 200) + "..." : value;  // one line of message
-    Require(IsPlainText(value, max_length, allowed), field, Quoted(shown),
+    Require(IsPlainText(value, max_length, allowed), field, JsonQuoted(shown),
             "text of at most " + std::to_string(max_length) + " bytes without control characters");
   }
   void Time(const std::string& field, const std::string& value) {
-    Require(value.empty() || (IsUtcTime(value) && value <= LatestPlausibleUtcTime()), field, Quoted(value),
+    Require(value.empty() || (IsUtcTime(value) && value <= LatestPlausibleUtcTime()), field, JsonQuoted(value),
             "a UTC time as YYYY-MM-DDTHH:MM:SSZ of a day that exists, from 1970 to tomorrow, or empty");
   }
   void NonNegative(const std::string& field, double value) {
@@ -82,7 +84,7 @@ class Checker {
       found = found || value == name;
       names += (names.empty() ? "" : ", ") + std::string(*name ? name : "\"\"");
     }
-    Require(found, field, Quoted(value), "one of " + names);
+    Require(found, field, JsonQuoted(value), "one of " + names);
   }
 };
 
@@ -90,8 +92,8 @@ class Checker {
 void CheckImportedGpu(Checker& c, const GpuRecord& g) {
   c.Require(!g.name.empty(), "gpu.name", "empty", "the GPU's name");
   c.Text("gpu.name", g.name, 256);
-  c.Require(g.uuid == ImportedGpu(g.name).uuid, "gpu.uuid", Quoted(g.uuid),
-            "an imported GPU's uuid, \"imported:\" and its name " + Quoted(g.name));
+  c.Require(g.uuid == ImportedGpu(g.name).uuid, "gpu.uuid", JsonQuoted(g.uuid),
+            "an imported GPU's uuid, \"imported:\" and its name " + JsonQuoted(g.name));
   c.Require(g.cc_major == 0 && g.cc_minor == 0 && g.sm_count == 0 && g.memory_bytes == 0, "gpu.cc_major",
             std::to_string(g.cc_major), "0, with cc_minor, sm_count and memory_bytes 0, for an imported GPU");
   c.Text("gpu.driver_version", g.driver_version, 64);
@@ -101,7 +103,7 @@ void CheckImportedGpu(Checker& c, const GpuRecord& g) {
 
 void CheckGpu(Checker& c, const GpuRecord& g) {
   if (IsImportedGpu(g)) return CheckImportedGpu(c, g);
-  c.Require(IsToken(g.uuid, "-_", 128), "gpu.uuid", Quoted(g.uuid), "a GPU's UUID (letters, digits, - and _)");
+  c.Require(IsToken(g.uuid, "-_", 128), "gpu.uuid", JsonQuoted(g.uuid), "a GPU's UUID (letters, digits, - and _)");
   c.Require(!g.name.empty(), "gpu.name", "empty", "the GPU's name");
   c.Text("gpu.name", g.name, kMaxGpuNameBytes);
   c.Between("gpu.cc_major", g.cc_major, 1, 99);
@@ -116,20 +118,20 @@ void CheckGpu(Checker& c, const GpuRecord& g) {
 void CheckTemplate(Checker& c, const TemplateRecord& t) {
   const std::string name_problem = TemplateNameProblem(t.name);
   if (!name_problem.empty() && c.problem.empty()) c.problem = name_problem;
-  c.Require(IsToken(t.hash, "-_", 128), "template.hash", Quoted(t.hash),
+  c.Require(IsToken(t.hash, "-_", 128), "template.hash", JsonQuoted(t.hash),
             "a template's hash (letters, digits, - and _)");
   c.Time("template.first_seen", t.first_seen);
 }
 
 void CheckSweep(Checker& c, const SweepRecord& s, const std::string& size_key) {
-  c.Require(s.uid.empty() || IsToken(s.uid, "-_.:", 256), "sweep.uid", Quoted(s.uid),
+  c.Require(s.uid.empty() || IsToken(s.uid, "-_.:", 256), "sweep.uid", JsonQuoted(s.uid),
             "a sweep's id (letters, digits, -, _, . and :), or empty");
   c.Text("sweep.command", s.command, 1 << 16);
-  c.Require(s.strategy.empty() || IsIdentifier(s.strategy), "sweep.strategy", Quoted(s.strategy),
+  c.Require(s.strategy.empty() || IsIdentifier(s.strategy), "sweep.strategy", JsonQuoted(s.strategy),
             "a strategy's name, or empty");
   c.Between("sweep.budget", s.budget, 0, 1LL << 62);
-  c.Require(s.size_key.empty() || s.size_key == size_key, "sweep.size_key", Quoted(s.size_key),
-            "the row's size_key " + Quoted(size_key) + ", or empty");
+  c.Require(s.size_key.empty() || s.size_key == size_key, "sweep.size_key", JsonQuoted(s.size_key),
+            "the row's size_key " + JsonQuoted(size_key) + ", or empty");
   c.OneOf("sweep.status", s.status, {"", "running", "done", "interrupted", "failed"});
   c.Text("sweep.tool_version", s.tool_version, 64);
   c.Text("sweep.nvrtc_version", s.nvrtc_version, 64);
@@ -147,7 +149,7 @@ void CheckParams(Checker& c, const std::string& text) {
     for (const auto& [name, value] : params.items())
       ok = ok && IsIdentifier(name) && value.is_number_integer() &&
            (!value.is_number_unsigned() || value.get<std::uint64_t>() <= std::uint64_t{1} << 63 >> 1);
-  c.Require(ok, "measurement.params_json", Quoted(text.substr(0, 200)),
+  c.Require(ok, "measurement.params_json", JsonQuoted(text.substr(0, 200)),
             "a JSON object of whole numbers named by identifiers, as the tool writes it ({\"TILE\":64,\"ROWS\":4})");
 }
 
@@ -165,7 +167,7 @@ void CheckLaunch(Checker& c, const std::string& text) {
   const bool ok = launch.is_object() && launch.size() == 3 && IsDims(launch.value("block", nlohmann::json())) &&
                   IsDims(launch.value("grid", nlohmann::json())) && launch.contains("shared_bytes") &&
                   launch["shared_bytes"].is_number_integer() && launch["shared_bytes"].get<long long>() >= 0;
-  c.Require(ok, "measurement.launch_json", Quoted(text.substr(0, 200)),
+  c.Require(ok, "measurement.launch_json", JsonQuoted(text.substr(0, 200)),
             "empty or {\"block\":[x,y,z],\"grid\":[x,y,z],\"shared_bytes\":n} with positive dimensions");
 }
 
@@ -217,7 +219,7 @@ void CheckMeasurement(Checker& c, const MeasurementRecord& m) {
   c.Between("measurement.worker_kills", m.worker_kills, 0, 2);
   c.OneOf("measurement.timing_mode", m.timing_mode, {"isolated", "back_to_back", "graph"});
   c.Require(m.counters_json.empty() || nlohmann::json::parse(m.counters_json, nullptr, false).is_object(),
-            "measurement.counters_json", Quoted(m.counters_json.substr(0, 200)), "empty or a JSON object");
+            "measurement.counters_json", JsonQuoted(m.counters_json.substr(0, 200)), "empty or a JSON object");
   c.NonNegative("measurement.energy_j", m.energy_j);
   c.NonNegative("measurement.power_w", m.power_w);
   c.NonNegative("measurement.energy_launch_ms", m.energy_launch_ms);
@@ -232,7 +234,7 @@ std::string RowProblem(const MeasurementRow& row) {
   CheckGpu(c, row.gpu);
   CheckTemplate(c, row.templ);
   c.Require(!ParseSizeKey(row.size_key).empty() && SizeKey(ParseSizeKey(row.size_key)) == row.size_key, "size_key",
-            Quoted(row.size_key), "sizes from 1 to 2^53 joined by 'x' (\"8192x8192\")");
+            JsonQuoted(row.size_key), "sizes from 1 to 2^53 joined by 'x' (\"8192x8192\")");
   CheckSweep(c, row.sweep, row.size_key);
   CheckMeasurement(c, row.measurement);
   return c.problem;
@@ -240,7 +242,7 @@ std::string RowProblem(const MeasurementRow& row) {
 
 std::string TemplateNameProblem(const std::string& name) {
   if (IsIdentifier(name) && name.size() <= 128) return "";
-  return "template.name is " + Quoted(name) +
+  return "template.name is " + JsonQuoted(name) +
          ": a template's name (letters, digits and _, not starting with a digit, at most 128)";
 }
 
@@ -275,7 +277,7 @@ std::string VersionShapes::Check(const MeasurementRow& row) {
     return "measurement.params_json names " + JoinNames(shape.params) + ", but " + version + " has the parameters " +
            JoinNames(known->second.params);
   if (known->second.sizes != shape.sizes)
-    return "size_key " + Quoted(row.size_key) + " has " + std::to_string(shape.sizes) + " size(s), but " + version +
+    return "size_key " + JsonQuoted(row.size_key) + " has " + std::to_string(shape.sizes) + " size(s), but " + version +
            " has " + std::to_string(known->second.sizes);
   return "";
 }

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include <nlohmann/json.hpp>
 
+#include "base/percent_text.h"
 #include "db/counters.h"
 
 namespace tuner::db {
@@ -44,13 +44,9 @@ UnitShare Busiest(const std::vector<UnitShare>& shares) {
 }
 
 // Whole percent, rounded down: 59.9% has not reached 60%.
-std::string Percent(double pct) {
-  char text[16];
-  std::snprintf(text, sizeof text, "%.0f%%", std::floor(pct));
-  return text;
-}
+std::string WholePercentBelow(double pct) { return PercentText(std::floor(pct) / 100, 0); }
 
-std::string ShareText(const UnitShare& share) { return share.unit + " " + Percent(share.pct); }
+std::string ShareText(const UnitShare& share) { return share.unit + " " + WholePercentBelow(share.pct); }
 
 }  // namespace
 
@@ -107,7 +103,7 @@ std::optional<SpeedOfLight> SpeedOfLightOf(const std::string& counters_json) {
 std::string HeadroomText(const SpeedOfLight& sol) {
   if (sol.bound == Bound::kLatency) {
     return "latency-bound: " + ShareText(Busiest(sol.compute)) + " and " + ShareText(Busiest(sol.memory)) +
-           " of peak, both below " + Percent(kLatencyBelowPct);
+           " of peak, both below " + WholePercentBelow(kLatencyBelowPct);
   }
   return ToString(sol.bound) + "-bound: " + ShareText(sol.limiting) + " of peak" +
          (sol.limiting.pct >= kAtTheLimitPct ? ", at the limit" : "");

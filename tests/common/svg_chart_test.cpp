@@ -7,14 +7,12 @@
 #include <stdexcept>
 #include <string>
 
+#include "text_search.h"
+
 namespace tuner {
 namespace {
 
-std::size_t Count(const std::string& text, const std::string& part) {
-  std::size_t n = 0;
-  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
-  return n;
-}
+using testing::Count;
 
 Chart Sample() {
   Chart chart;

@@ -7,15 +7,13 @@
 #include <algorithm>
 
 #include "compile/compiler.h"
+#include "shipped_templates.h"
 #include "template/template_library.h"
 
 namespace tuner {
 namespace {
 
-const TemplateSpec& Transpose() {
-  static const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs({}));
-  return library.Find("transpose");
-}
+using testing::Transpose;
 
 CompileResult Compile(const std::string& source, const std::string& entry) {
   TemplateSpec spec = Transpose();

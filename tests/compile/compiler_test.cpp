@@ -14,15 +14,13 @@
 #include "cuda/nvrtc_program.h"
 #include "cuda/toolkit_dirs.h"
 #include "template/macro_collisions.h"
+#include "shipped_templates.h"
 #include "template/template_library.h"
 
 namespace tuner {
 namespace {
 
-const TemplateSpec& Transpose() {
-  static const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs({}));
-  return library.Find("transpose");
-}
+using testing::Transpose;
 
 TEST(Compiler, CompilesATransposeCandidateToACubinWithItsResources) {
   const ParamValues params = {{"VARIANT", 1}, {"TILE", 32}, {"ROWS", 8}, {"PAD", 1}};

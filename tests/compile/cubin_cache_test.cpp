@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "db_test_util.h"
+#include "shipped_templates.h"
 #include "template/template_library.h"
 
 namespace tuner {
@@ -13,10 +14,7 @@ namespace {
 
 using db::testing::TempDir;
 
-const TemplateSpec& Transpose() {
-  static const TemplateLibrary library = LoadTemplateLibrary(TemplateSearchDirs({}));
-  return library.Find("transpose");
-}
+using testing::Transpose;
 
 const ParamValues kParams = {{"VARIANT", 1}, {"TILE", 32}, {"ROWS", 8}, {"PAD", 1}};
 

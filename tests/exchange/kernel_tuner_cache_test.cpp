@@ -19,12 +19,12 @@ std::string Refusal(const std::string& text) {
   return testing::UsageRefusal([&] { KernelTunerCacheFromText(text, "c.json"); });
 }
 
-const std::string kFixture = std::string(TUNER_FIXTURES_DIR) + "/results/vector_add_cache.json";
+const std::string kCacheFixture = std::string(TUNER_FIXTURES_DIR) + "/results/vector_add_cache.json";
 
-std::string FixtureText() { return testing::ReadFileText(kFixture); }
+std::string FixtureText() { return testing::ReadFileText(kCacheFixture); }
 
 TEST(KernelTunerCache, ReadsEveryConfigurationWithItsOutcomeAndTimes) {
-  const ImportedResults r = ReadKernelTunerCache(kFixture);
+  const ImportedResults r = ReadKernelTunerCache(kCacheFixture);
   EXPECT_EQ(r.format, "Kernel Tuner cache");
   EXPECT_EQ(r.device_name, "NVIDIA Test GPU");
   EXPECT_EQ(r.problem_size, std::vector<long long>{1000000});

@@ -15,14 +15,14 @@ namespace {
 
 using testing::Replaced;
 
-std::string Refusal(const std::string& text) {
+std::string T4Refusal(const std::string& text) {
   return testing::UsageRefusal([&] { T4ResultsFromText(text, "t4.json"); });
 }
 
-const std::string kFixture = std::string(TUNER_FIXTURES_DIR) + "/results/vector_add_t4.json";
+const std::string kT4Fixture = std::string(TUNER_FIXTURES_DIR) + "/results/vector_add_t4.json";
 
 TEST(T4Results, ReadsEveryResultWithItsValidityAndTimes) {
-  const ImportedResults r = ReadT4Results(kFixture);
+  const ImportedResults r = ReadT4Results(kT4Fixture);
   EXPECT_EQ(r.format, "T4 file");
   EXPECT_EQ(r.device_name, "");  // T4 results name no GPU unless the metadata does
   ASSERT_EQ(r.configs.size(), 22u);
@@ -50,7 +50,7 @@ TEST(T4Results, EachInvalidityHasItsStatus) {
 
 TEST(T4Results, ReadsAGzippedFileAndTheDeviceNameOfItsMetadata) {
   db::testing::TempDir dir;
-  nlohmann::json doc = nlohmann::json::parse(testing::ReadFileText(kFixture));
+  nlohmann::json doc = nlohmann::json::parse(testing::ReadFileText(kT4Fixture));
   doc["metadata"]["environment"]["device_query"]["name"] = "NVIDIA A100-PCIE-40GB";
   std::ofstream(dir.File("A100_T4.json.gz"), std::ios::binary) << testing::Gzip(doc.dump(1));
   const ImportedResults r = ReadT4Results(dir.File("A100_T4.json.gz"));
@@ -59,19 +59,19 @@ TEST(T4Results, ReadsAGzippedFileAndTheDeviceNameOfItsMetadata) {
 }
 
 TEST(T4Results, RefusesAMalformedFileNamingTheLineAndField) {
-  const std::string text = testing::ReadFileText(kFixture);
-  EXPECT_EQ(Refusal(Replaced(text, "\"invalidity\": \"correct\"", "\"invalidity\": \"fine\"")),
+  const std::string text = testing::ReadFileText(kT4Fixture);
+  EXPECT_EQ(T4Refusal(Replaced(text, "\"invalidity\": \"correct\"", "\"invalidity\": \"fine\"")),
             "the T4 file 't4.json', line 7 (results[0]), field invalidity: is \"fine\", not one of correct, compile, "
             "runtime, timeout, correctness, constraints; nothing was imported");
-  EXPECT_NE(Refusal(Replaced(text, "\"compilation\": 1000.0", "\"compilation\": \"long\""))
+  EXPECT_NE(T4Refusal(Replaced(text, "\"compilation\": 1000.0", "\"compilation\": \"long\""))
                 .find("line 7 (results[0]), field times.compilation"),
             std::string::npos);
-  EXPECT_NE(Refusal(Replaced(text, "\"value\": 1.70015", "\"value\": \"RuntimeFailedConfig\""))
+  EXPECT_NE(T4Refusal(Replaced(text, "\"value\": 1.70015", "\"value\": \"RuntimeFailedConfig\""))
                 .find("field measurements (the objective)"),
             std::string::npos);
-  EXPECT_NE(Refusal(Replaced(text, "\"configuration\": {", "\"config\": {")).find("field configuration: missing"),
+  EXPECT_NE(T4Refusal(Replaced(text, "\"configuration\": {", "\"config\": {")).find("field configuration: missing"),
             std::string::npos);
-  EXPECT_NE(Refusal(Replaced(text, "\"results\": [", "\"results\": {")).find("not JSON"), std::string::npos);
+  EXPECT_NE(T4Refusal(Replaced(text, "\"results\": [", "\"results\": {")).find("not JSON"), std::string::npos);
 }
 
 // A value nested 100,000 deep once crashed the reader (the copy into the configuration recursed).

@@ -73,7 +73,7 @@ ShellRun Shell(const std::string& command) {
 
 // The child's output for a failure message, without gtest's "[  SKIPPED ]": CTest marks any test
 // whose output holds it as skipped, which would hide this test's failure.
-std::string Quoted(std::string output) {
+std::string WithoutSkipMarker(std::string output) {
   for (std::size_t at; (at = output.find("[  SKIPPED ]")) != std::string::npos;) output.replace(at, 12, "[ skipped ]");
   return output;
 }
@@ -89,9 +89,9 @@ ShellRun RunGpuTestWithTheGpusHidden(const std::string& require, const std::stri
 TEST(GpuTestGate, AGpuTestBinaryWithTheGpusHiddenSkipsAndRecordsWhy) {
   db::testing::TempDir dir;
   const ShellRun run = RunGpuTestWithTheGpusHidden("", dir.File("skips.txt"));
-  EXPECT_EQ(run.exit_code, 0) << Quoted(run.output);
+  EXPECT_EQ(run.exit_code, 0) << WithoutSkipMarker(run.output);
   EXPECT_NE(run.output.find("[  SKIPPED ] UtilityKernelsGpu.FillMatchesTheHostDefinition"), std::string::npos)
-      << Quoted(run.output);
+      << WithoutSkipMarker(run.output);
   const std::string record = db::testing::ReadBytes(dir.File("skips.txt"));
   EXPECT_EQ(record.rfind("UtilityKernelsGpu.FillMatchesTheHostDefinition: no usable GPU: ", 0), 0u) << record;
   ASSERT_FALSE(record.empty());
@@ -101,11 +101,11 @@ TEST(GpuTestGate, AGpuTestBinaryWithTheGpusHiddenSkipsAndRecordsWhy) {
 TEST(GpuTestGate, UnderTunerRequireGpuTheSameRunFails) {
   db::testing::TempDir dir;
   const ShellRun run = RunGpuTestWithTheGpusHidden("1", dir.File("skips.txt"));
-  EXPECT_NE(run.exit_code, 0) << Quoted(run.output);
+  EXPECT_NE(run.exit_code, 0) << WithoutSkipMarker(run.output);
   EXPECT_NE(run.output.find("[  FAILED  ] UtilityKernelsGpu.FillMatchesTheHostDefinition"), std::string::npos)
-      << Quoted(run.output);
-  EXPECT_NE(run.output.find("no usable GPU: "), std::string::npos) << Quoted(run.output);
-  EXPECT_NE(run.output.find("(TUNER_REQUIRE_GPU=1 promised 1)"), std::string::npos) << Quoted(run.output);
+      << WithoutSkipMarker(run.output);
+  EXPECT_NE(run.output.find("no usable GPU: "), std::string::npos) << WithoutSkipMarker(run.output);
+  EXPECT_NE(run.output.find("(TUNER_REQUIRE_GPU=1 promised 1)"), std::string::npos) << WithoutSkipMarker(run.output);
   EXPECT_FALSE(std::filesystem::exists(dir.File("skips.txt")));  // a failure, not a skip
 }
 

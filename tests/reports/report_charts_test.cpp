@@ -5,17 +5,14 @@
 #include <gtest/gtest.h>
 
 #include "report_test_data.h"
+#include "text_search.h"
 
 namespace tuner::report {
 namespace {
 
 using testing::ProfiledRow;
 
-std::size_t Count(const std::string& text, const std::string& part) {
-  std::size_t n = 0;
-  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
-  return n;
-}
+using tuner::testing::Count;
 
 // `equal` candidates of TILE=32 at one time, and TILE=64 at four times far apart.
 Run TileRun(int equal) {

@@ -18,6 +18,7 @@
 #include "reports/markdown_report.h"
 #include "reports/report_data.h"
 #include "reports/report_output.h"
+#include "text_search.h"
 
 namespace tuner::report {
 namespace {
@@ -25,11 +26,7 @@ namespace {
 using testing::kEvil;
 namespace fs = std::filesystem;
 
-std::size_t Count(const std::string& text, const std::string& part) {
-  std::size_t n = 0;
-  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
-  return n;
-}
+using tuner::testing::Count;
 
 std::string Lower(std::string text) {
   std::transform(text.begin(), text.end(), text.begin(),

@@ -7,15 +7,17 @@
 #include <random>
 #include <stdexcept>
 
+#include "methodology_test_space.h"
+
 namespace tuner {
 namespace {
 
 // methodology_space_test's space: times 5, 9, 1, 7, 3, 8, 2, 6, 4 ms (candidates 0..8), each
 // costing 10 ms; three points of time, 10, 20 and 30 ms, where random search is expected at 4, 2
 // and 1 ms (at 30 ms it has the optimum: nothing to score there).
-const std::vector<std::optional<double>> kTimes = {5.0, 9.0, 1.0, 7.0, 3.0, 8.0, 2.0, 6.0, 4.0};
-const std::vector<double> kCosts(9, 10.0);
-const MethodologySettings kThreePoints{0.95, 0.01, 3};
+using testing::kCosts;
+using testing::kThreePoints;
+using testing::kTimes;
 constexpr std::size_t kOneMs = 2, kTwoMs = 6, kNineMs = 1, kEightMs = 5, kSevenMs = 3;
 
 TEST(MethodologyScore, TheOptimumFirstScoresOne) {

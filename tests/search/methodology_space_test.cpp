@@ -4,13 +4,15 @@
 
 #include <stdexcept>
 
+#include "methodology_test_space.h"
+
 namespace tuner {
 namespace {
 
 // Nine valid candidates, 1 to 9 ms, each evaluation costing 10 ms: the median is 5, the optimum 1.
-const std::vector<std::optional<double>> kTimes = {5.0, 9.0, 1.0, 7.0, 3.0, 8.0, 2.0, 6.0, 4.0};
-const std::vector<double> kCosts(9, 10.0);
-const MethodologySettings kThreePoints{0.95, 0.01, 3};
+using testing::kCosts;
+using testing::kThreePoints;
+using testing::kTimes;
 
 TEST(MethodologySpace, TheTimeRangeRunsBetweenTheCutoffsOfRandomSearch) {
   const MethodologySpace space(kTimes, kCosts, kThreePoints);

@@ -32,6 +32,12 @@ TEST(Strategy, NamesAreKnownAndUnknownIsUsageError) {
   EXPECT_THROW(MakeStrategy({"hill_climbing", 0, 0, nullptr}, space.candidates, space.params), UsageError);
 }
 
+TEST(Strategy, OnlyBruteForceAndRandomArePlanned) {
+  EXPECT_TRUE(IsPlannedStrategy("brute_force"));
+  EXPECT_TRUE(IsPlannedStrategy("random"));
+  for (const char* name : {"annealing", "genetic", "bayesian", "auto"}) EXPECT_FALSE(IsPlannedStrategy(name)) << name;
+}
+
 TEST(Strategy, BruteForceVisitsEveryCandidateInOrder) {
   const Space space = MakeSpace({{1, 2, 3}, {4, 5}});
   const std::vector<std::size_t> order = RunStrategy("brute_force", space, Bowl);

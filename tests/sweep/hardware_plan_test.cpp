@@ -34,10 +34,10 @@ std::vector<std::size_t> Indices(const std::vector<HardwareWork>& plan, bool Har
   return indices;
 }
 
-const std::vector<std::string> kLeaders = {R"({"A":1,"B":1})", R"({"A":0,"B":1})", R"({"A":0,"B":2})"};
+const std::vector<std::string> kLeaderIdentities = {R"({"A":1,"B":1})", R"({"A":0,"B":1})", R"({"A":0,"B":2})"};
 
 TEST(HardwarePlan, TheWinnerItsRunnersUpAndItsNeighboursWithEnergyForTheWinnerOnly) {
-  const auto plan = PlanHardware(Records(), kLeaders, CounterMode::kWinner, db::Objective::kTime);
+  const auto plan = PlanHardware(Records(), kLeaderIdentities, CounterMode::kWinner, db::Objective::kTime);
   // The winner 4, the runners-up 1 and 2, the neighbours 1 (A=0), 5 and 3 (B=2, B=0). A=0 B=0 is neither.
   EXPECT_EQ(Indices(plan, &HardwareWork::counters), (std::vector<std::size_t>{1, 2, 3, 4, 5}));
   EXPECT_EQ(Indices(plan, &HardwareWork::energy), (std::vector<std::size_t>{4})) << "the winner only";
@@ -65,7 +65,7 @@ TEST(HardwarePlan, TheWinnerCountsSixAtMostInTurnsOverTheParameters) {
 }
 
 TEST(HardwarePlan, ExplainAddsOneRepresentativeOfEachValue) {
-  const auto plan = PlanHardware(Records(), kLeaders, CounterMode::kExplain, db::Objective::kTime);
+  const auto plan = PlanHardware(Records(), kLeaderIdentities, CounterMode::kExplain, db::Objective::kTime);
   // Besides the winner's set, the values' representatives are the winner (A=1, B=1) and its
   // neighbours A=0 B=1 (A=0), A=1 B=0 (B=0), A=1 B=2 (B=2). A=0 B=0, the fastest of B=0 but no neighbour, pays nothing.
   EXPECT_EQ(Indices(plan, &HardwareWork::counters), (std::vector<std::size_t>{1, 2, 3, 4, 5}));
@@ -107,7 +107,7 @@ TEST(HardwarePlan, AValueWithoutANeighbourIsRepresentedByItsFastest) {
 TEST(HardwarePlan, NoCorrectCandidateMeansNoWork) {
   std::vector<db::MeasurementRecord> records = Records();
   for (auto& r : records) r.status = CandidateStatus::kWrongResult;
-  EXPECT_TRUE(PlanHardware(records, kLeaders, CounterMode::kWinner, db::Objective::kTime).empty());
+  EXPECT_TRUE(PlanHardware(records, kLeaderIdentities, CounterMode::kWinner, db::Objective::kTime).empty());
 }
 
 TEST(HardwarePlan, AllMeansEveryCorrectCandidateWithEnergy) {

@@ -23,11 +23,11 @@ target = "sm_90a"
 why = "wgmma"
 [launch])toml");
 
-TemplateSpec Load(const TempDir& dir, const std::string& description) {
+TemplateSpec LoadArchTemplate(const TempDir& dir, const std::string& description) {
   return LoadTemplateFile(testing::WriteTemplateFiles(dir.File("t"), "small", description));
 }
 
-std::string LoadError(const std::string& description) {
+std::string ArchLoadError(const std::string& description) {
   TempDir dir;
   return testing::LoadErrorOf(testing::WriteTemplateFiles(dir.File("t"), "small", description));
 }
@@ -38,28 +38,28 @@ CandidateArch ArchOf(const TemplateSpec& spec, long long instr, const std::strin
 
 TEST(ArchSpecific, ReadsTheTable) {
   TempDir dir;
-  const TemplateSpec spec = Load(dir, kDescription);
+  const TemplateSpec spec = LoadArchTemplate(dir, kDescription);
   EXPECT_EQ(spec.arch_specific.when, "INSTR == 1");
   EXPECT_EQ(spec.arch_specific.target, "sm_90a");
   EXPECT_EQ(spec.arch_specific.why, "wgmma");
-  EXPECT_TRUE(Load(dir, testing::kSmallDescription).arch_specific.when.empty());
+  EXPECT_TRUE(LoadArchTemplate(dir, testing::kSmallDescription).arch_specific.when.empty());
 }
 
 TEST(ArchSpecific, RefusesAMissingConditionAPlainTargetAndUnknownKeys) {
-  EXPECT_NE(LoadError(Replaced(kDescription, "when = \"INSTR == 1\"\n", "")).find("arch_specific.when: is required"),
+  EXPECT_NE(ArchLoadError(Replaced(kDescription, "when = \"INSTR == 1\"\n", "")).find("arch_specific.when: is required"),
             std::string::npos);
   for (const char* target : {"sm_90", "90a", "compute_90a", "sm_90x", ""}) {
-    const std::string error = LoadError(Replaced(kDescription, "\"sm_90a\"", std::string("\"") + target + "\""));
+    const std::string error = ArchLoadError(Replaced(kDescription, "\"sm_90a\"", std::string("\"") + target + "\""));
     EXPECT_NE(error.find("arch_specific.target"), std::string::npos) << target << ": " << error;
     EXPECT_NE(error.find("'a' (sm_90a"), std::string::npos) << target << ": " << error;
   }
-  EXPECT_NE(LoadError(Replaced(kDescription, "why = ", "reason = ")).find("reason"), std::string::npos);
-  EXPECT_NE(LoadError(Replaced(kDescription, "INSTR == 1", "INSTRUCTION == 1")).find("INSTRUCTION"), std::string::npos);
+  EXPECT_NE(ArchLoadError(Replaced(kDescription, "why = ", "reason = ")).find("reason"), std::string::npos);
+  EXPECT_NE(ArchLoadError(Replaced(kDescription, "INSTR == 1", "INSTRUCTION == 1")).find("INSTRUCTION"), std::string::npos);
 }
 
 TEST(ArchSpecific, OnlyTheCandidatesThatNeedTheTargetCompileForIt) {
   TempDir dir;
-  const TemplateSpec spec = Load(dir, kDescription);
+  const TemplateSpec spec = LoadArchTemplate(dir, kDescription);
   EXPECT_EQ(ArchOf(spec, 0, "sm_90").arch, "sm_90");
   EXPECT_EQ(ArchOf(spec, 0, "sm_80").arch, "sm_80");
   EXPECT_EQ(ArchOf(spec, 1, "sm_90").arch, "sm_90a");
@@ -70,20 +70,20 @@ TEST(ArchSpecific, OnlyTheCandidatesThatNeedTheTargetCompileForIt) {
 
 TEST(ArchSpecific, ElsewhereTheyAreInvalidWithTheReason) {
   TempDir dir;
-  const TemplateSpec spec = Load(dir, kDescription);
+  const TemplateSpec spec = LoadArchTemplate(dir, kDescription);
   const CandidateArch on_a100 = ArchOf(spec, 1, "sm_80");
   EXPECT_EQ(on_a100.arch, "");
   EXPECT_EQ(on_a100.invalid_reason, "needs sm_90a (wgmma): this GPU is sm_80, and sm_90a code runs only on sm_90");
   EXPECT_NE(ArchOf(spec, 1, "sm_100").invalid_reason.find("this GPU is sm_100"), std::string::npos);
   EXPECT_NE(ArchOf(spec, 1, "sm_100a").invalid_reason.find("this GPU is sm_100,"), std::string::npos);
-  const TemplateSpec plain = Load(dir, Replaced(kDescription, "why = \"wgmma\"\n", ""));
+  const TemplateSpec plain = LoadArchTemplate(dir, Replaced(kDescription, "why = \"wgmma\"\n", ""));
   EXPECT_EQ(ArchOf(plain, 1, "sm_89").invalid_reason,
             "needs sm_90a: this GPU is sm_89, and sm_90a code runs only on sm_90");
 }
 
 TEST(ArchSpecific, AFamilyTargetRunsOnItsLaterMembers) {
   TempDir dir;
-  const TemplateSpec spec = Load(dir, Replaced(kDescription, "\"sm_90a\"", "\"sm_100f\""));
+  const TemplateSpec spec = LoadArchTemplate(dir, Replaced(kDescription, "\"sm_90a\"", "\"sm_100f\""));
   EXPECT_EQ(ArchOf(spec, 1, "sm_100").arch, "sm_100f");
   EXPECT_EQ(ArchOf(spec, 1, "sm_103").arch, "sm_100f");
   EXPECT_EQ(ArchOf(spec, 1, "sm_90").invalid_reason,

@@ -71,17 +71,17 @@ memory = "MEMORY"
 chunked = ["out", "in"]
 )toml";
 
-const char* kSource =
+const char* kScaleSource =
     "extern \"C\" __global__ void scale(float* o, const float* i, const float* t, int n) {}\n"
     "extern \"C\" __global__ void scale_reference(float* o, const float* i, const float* t, int n) {}\n";
 
-TemplateSpec Load(const TempDir& dir, const std::string& description) {
-  return LoadTemplateFile(testing::WriteTemplateFiles(dir.File("t"), "scale", description, kSource));
+TemplateSpec LoadScale(const TempDir& dir, const std::string& description) {
+  return LoadTemplateFile(testing::WriteTemplateFiles(dir.File("t"), "scale", description, kScaleSource));
 }
 
-std::string LoadError(const std::string& description) {
+std::string ScaleLoadError(const std::string& description) {
   TempDir dir;
-  return testing::LoadErrorOf(testing::WriteTemplateFiles(dir.File("t"), "scale", description, kSource));
+  return testing::LoadErrorOf(testing::WriteTemplateFiles(dir.File("t"), "scale", description, kScaleSource));
 }
 
 Variables Candidate(long long n, long long block, long long streams, long long chunk, long long memory) {
@@ -90,7 +90,7 @@ Variables Candidate(long long n, long long block, long long streams, long long c
 
 TEST(PipelineSpec, ReadsTheTableAndTheHostParameters) {
   TempDir dir;
-  const TemplateSpec spec = Load(dir, kPipeline);
+  const TemplateSpec spec = LoadScale(dir, kPipeline);
   EXPECT_TRUE(spec.pipeline.enabled);
   EXPECT_EQ(spec.pipeline.size, "N");
   EXPECT_EQ(spec.pipeline.chunk, "CHUNK");
@@ -104,7 +104,7 @@ TEST(PipelineSpec, ReadsTheTableAndTheHostParameters) {
 
 TEST(PipelineSpec, PlansEveryChunkWithTheChunkAsTheSize) {
   TempDir dir;
-  const TemplateSpec spec = Load(dir, kPipeline);
+  const TemplateSpec spec = LoadScale(dir, kPipeline);
   const PipelineRun run = PlanPipeline(spec, Candidate(1000, 128, 4, 300, 1));
   ASSERT_TRUE(run.enabled);
   EXPECT_EQ(run.streams, 4);
@@ -128,14 +128,14 @@ TEST(PipelineSpec, PlansEveryChunkWithTheChunkAsTheSize) {
 
 TEST(PipelineSpec, HostParametersAreNoMacrosOfTheKernel) {
   TempDir dir;
-  const TemplateSpec spec = Load(dir, kPipeline);
+  const TemplateSpec spec = LoadScale(dir, kPipeline);
   const ParamValues all = {{"BLOCK", 128}, {"STREAMS", 4}, {"CHUNK", 300}, {"MEMORY", 1}};
   EXPECT_EQ(KernelParams(spec, all), (ParamValues{{"BLOCK", 128}}));
 }
 
 TEST(PipelineSpec, ValuesOutOfRangeMakeACandidateInvalid) {
   TempDir dir;
-  const TemplateSpec spec = Load(dir, Replaced(kPipeline, "memory = \"MEMORY\"", "memory = \"MEMORY + 3\""));
+  const TemplateSpec spec = LoadScale(dir, Replaced(kPipeline, "memory = \"MEMORY\"", "memory = \"MEMORY + 3\""));
   EXPECT_NO_THROW(PlanPipeline(spec, Candidate(1000, 128, 1, 300, 0)));
   try {
     PlanPipeline(spec, Candidate(1000, 128, 1, 300, 1));
@@ -166,7 +166,7 @@ TEST(PipelineSpec, MalformedTablesAreRefusedNamingTheField) {
        "pipeline: in expression '0': gives 0: the number of streams must be 1 to 64"},
   };
   for (const auto& c : cases) {
-    const std::string error = LoadError(Replaced(kPipeline, c.from, c.to));
+    const std::string error = ScaleLoadError(Replaced(kPipeline, c.from, c.to));
     EXPECT_NE(error.find(c.error), std::string::npos) << c.to << "\n" << error;
   }
 }
@@ -177,7 +177,7 @@ TEST(PipelineSpec, AnOutputFromAFileIsRefused) {
   std::filesystem::create_directories(dir.File("t"));
   npy::WriteFile(dir.File("t/out.npy"), "<f4", contents.data(), contents.size());
   try {
-    Load(dir, Replaced(kPipeline, "output = true", "output = true\ninit = \"file:out.npy\""));
+    LoadScale(dir, Replaced(kPipeline, "output = true", "output = true\ninit = \"file:out.npy\""));
     FAIL() << "loaded";
   } catch (const TemplateError& e) {
     EXPECT_NE(std::string(e.what()).find("arg[0].init: an output of a pipeline is initialised with 'poison' or 'zero'"),
@@ -189,12 +189,12 @@ TEST(PipelineSpec, AnOutputFromAFileIsRefused) {
 TEST(PipelineSpec, AHostParameterNeedsAPipeline) {
   const std::string description = Replaced(kPipeline, "[pipeline]", "[not_a_pipeline]");
   const std::string without = std::string(kPipeline).substr(0, std::string(kPipeline).find("[pipeline]"));
-  const std::string error = LoadError(without);
+  const std::string error = ScaleLoadError(without);
   EXPECT_NE(
       error.find("scale.toml:12: param[1].host: 'STREAMS' is a host parameter, but the template has no [pipeline]"),
       std::string::npos)
       << error;
-  EXPECT_NE(LoadError(description).find("not_a_pipeline: unknown key"), std::string::npos);
+  EXPECT_NE(ScaleLoadError(description).find("not_a_pipeline: unknown key"), std::string::npos);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "base/errors.h"
 #include "db_test_util.h"
 #include "template_fixtures.h"
+#include "text_search.h"
 
 namespace tuner {
 namespace {
@@ -52,7 +53,7 @@ std::string FindError(const TemplateLibrary& library, const std::string& name) {
   return "(found)";
 }
 
-bool Contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using testing::Contains;
 
 TEST(TemplateLibrary, ABrokenTemplateDoesNotHideTheOthers) {
   TempDir dir;

@@ -13,6 +13,7 @@
 #include "db_test_util.h"
 #include "expression/expression.h"
 #include "limit_override.h"
+#include "text_search.h"
 
 namespace tuner {
 namespace {
@@ -80,7 +81,7 @@ std::string Replace(std::string text, const std::string& from, const std::string
 // kValid with `lines` added to its [check] table.
 std::string WithCheck(const std::string& lines) { return Replace(kValid, "[check]\n", "[check]\n" + lines + "\n"); }
 
-bool Contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using testing::Contains;
 
 TEST(TemplateSpec, LoadsAValidDescription) {
   TempDir dir;

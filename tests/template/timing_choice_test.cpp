@@ -17,12 +17,12 @@ using db::testing::TempDir;
 using testing::Replaced;
 using testing::WriteTemplateFiles;
 
-TemplateSpec Load(const TempDir& dir, const std::string& description) {
+TemplateSpec LoadTimed(const TempDir& dir, const std::string& description) {
   return LoadTemplateFile(WriteTemplateFiles(dir.File("t"), "small", description));
 }
 
 // The message of the error `run` throws ("" when it throws none): a TemplateError or a UsageError.
-std::string ErrorOf(const std::function<void()>& run) {
+std::string TimingErrorOf(const std::function<void()>& run) {
   try {
     run();
   } catch (const std::runtime_error& e) {
@@ -31,9 +31,9 @@ std::string ErrorOf(const std::function<void()>& run) {
   return "";
 }
 
-std::string LoadError(const std::string& description) {
+std::string TimingLoadError(const std::string& description) {
   TempDir dir;
-  return ErrorOf([&] { Load(dir, description); });
+  return TimingErrorOf([&] { LoadTimed(dir, description); });
 }
 
 std::string WithTiming(const std::string& mode) {
@@ -46,12 +46,12 @@ std::string Accumulating(const std::string& description) {
 }
 
 std::string ChoiceError(const TemplateSpec& spec, TimingMode asked) {
-  return ErrorOf([&] { ChooseTimingMode(spec, asked); });
+  return TimingErrorOf([&] { ChooseTimingMode(spec, asked); });
 }
 
 TEST(TimingChoice, ATemplateThatSaysNothingIsTimedIsolated) {
   TempDir dir;
-  const TemplateSpec spec = Load(dir, testing::kSmallDescription);
+  const TemplateSpec spec = LoadTimed(dir, testing::kSmallDescription);
   EXPECT_FALSE(spec.timing_mode.has_value());
   const TimingChoice choice = ChooseTimingMode(spec, std::nullopt);
   EXPECT_EQ(choice.mode, TimingMode::kIsolated);
@@ -60,7 +60,7 @@ TEST(TimingChoice, ATemplateThatSaysNothingIsTimedIsolated) {
 
 TEST(TimingChoice, TheTemplatesModeIsTheDefaultAndTheOptionOverridesIt) {
   TempDir dir;
-  const TemplateSpec spec = Load(dir, WithTiming("graph"));
+  const TemplateSpec spec = LoadTimed(dir, WithTiming("graph"));
   ASSERT_TRUE(spec.timing_mode.has_value());
   EXPECT_EQ(*spec.timing_mode, TimingMode::kGraph);
   EXPECT_EQ(ChooseTimingMode(spec, std::nullopt).mode, TimingMode::kGraph);
@@ -70,16 +70,16 @@ TEST(TimingChoice, TheTemplatesModeIsTheDefaultAndTheOptionOverridesIt) {
 }
 
 TEST(TimingChoice, AnUnknownModeOrKeyIsATemplateError) {
-  EXPECT_NE(LoadError(WithTiming("warm")).find("timing.mode: unknown mode 'warm' (isolated, back_to_back or graph)"),
+  EXPECT_NE(TimingLoadError(WithTiming("warm")).find("timing.mode: unknown mode 'warm' (isolated, back_to_back or graph)"),
             std::string::npos)
-      << LoadError(WithTiming("warm"));
-  EXPECT_NE(LoadError(std::string(testing::kSmallDescription) + "[timing]\nmodus = \"graph\"\n").find("unknown key"),
+      << TimingLoadError(WithTiming("warm"));
+  EXPECT_NE(TimingLoadError(std::string(testing::kSmallDescription) + "[timing]\nmodus = \"graph\"\n").find("unknown key"),
             std::string::npos);
 }
 
 TEST(TimingChoice, AnOutputResetBeforeEachLaunchCannotBeBatched) {
   TempDir dir;
-  const TemplateSpec spec = Load(dir, Accumulating(testing::kSmallDescription));
+  const TemplateSpec spec = LoadTimed(dir, Accumulating(testing::kSmallDescription));
   EXPECT_NE(UnbatchableReason(spec).find("output 'out' is reset before each launch"), std::string::npos);
   EXPECT_EQ(ChooseTimingMode(spec, TimingMode::kIsolated).mode, TimingMode::kIsolated);
   for (TimingMode mode : {TimingMode::kBackToBack, TimingMode::kGraph}) {
@@ -89,15 +89,15 @@ TEST(TimingChoice, AnOutputResetBeforeEachLaunchCannotBeBatched) {
         << error;
     EXPECT_NE(error.find("use --timing isolated"), std::string::npos) << error;
   }
-  const std::string in_template = LoadError(Accumulating(WithTiming("back_to_back")));
+  const std::string in_template = TimingLoadError(Accumulating(WithTiming("back_to_back")));
   EXPECT_NE(in_template.find("'back_to_back' cannot time this template: its output 'out'"), std::string::npos)
       << in_template;
-  EXPECT_EQ(LoadError(Accumulating(WithTiming("isolated"))), "");
+  EXPECT_EQ(TimingLoadError(Accumulating(WithTiming("isolated"))), "");
 }
 
 TEST(TimingChoice, ABatchableTemplateHasNoReasonAndAPipelineHasOne) {
   TempDir dir;
-  TemplateSpec spec = Load(dir, testing::kSmallDescription);
+  TemplateSpec spec = LoadTimed(dir, testing::kSmallDescription);
   EXPECT_EQ(UnbatchableReason(spec), "");
   spec.pipeline.enabled = true;  // a [pipeline] template (pipeline_spec_test.cpp reads one)
   EXPECT_NE(UnbatchableReason(spec).find("its [pipeline] runs from host memory to host memory"), std::string::npos);

@@ -28,9 +28,6 @@ std::string JoinArgs(int argc, char** argv) {
   return line;
 }
 
-// Brute force and random sampling do not look at results: their candidates can be shared out.
-bool Planned(const StrategyOptions& strategy) { return strategy.name == "brute_force" || strategy.name == "random"; }
-
 void AddSweepOptions(po::options_description& options) {
   options.add_options()(
       "shard", po::value<std::string>()->value_name("K/N"),
@@ -104,7 +101,7 @@ SweepOptions ReadSweepOptions(const po::variables_map& vm, int argc, char** argv
     sweep.strategy.name = shared.strategy;
     sweep.strategy_reason = shared.reason;
   }
-  if (vm.count("gpus") && !Planned(sweep.strategy))
+  if (vm.count("gpus") && !IsPlannedStrategy(sweep.strategy.name))
     throw UsageError("--gpus shares the candidates of brute_force and random sweeps; tune with --strategy " +
                      sweep.strategy.name + " one GPU at a time (--gpu N)");
   return sweep;
@@ -114,7 +111,7 @@ SweepOptions ReadSweepOptions(const po::variables_map& vm, int argc, char** argv
 Shard ReadShard(const po::variables_map& vm, const StrategyOptions& strategy) {
   if (!vm.count("shard")) return {};
   const Shard shard = ParseShard(vm["shard"].as<std::string>());
-  if (!Planned(strategy))
+  if (!IsPlannedStrategy(strategy.name))
     throw UsageError("--shard shares the candidates of brute_force and random sweeps; --strategy " + strategy.name +
                      " chooses each candidate from the results before it, so it runs on one node");
   return shard;

@@ -1,9 +1,10 @@
 #include "occupancy/occupancy_curve.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
 #include <functional>
+
+#include "base/percent_text.h"
 
 namespace tuner {
 
@@ -69,17 +70,11 @@ long long LargestWhere(long long lo, long long hi, const std::function<bool(long
   return lo;
 }
 
-std::string Percent(double fraction) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.4g%%", fraction * 100.0);
-  return buffer;
-}
-
 Suggestion MakeSuggestion(const DeviceLimits& device, const KernelResources& kernel, VaryInput input, long long value) {
   const OccupancyResult r = ComputeOccupancy(device, With(kernel, input, value));
   Suggestion s{input, value, r.blocks_per_sm, r.occupancy, ""};
   const std::string gives = " gives " + std::to_string(r.blocks_per_sm) + " block" + (r.blocks_per_sm == 1 ? "" : "s") +
-                            " per SM (" + Percent(r.occupancy) + " occupancy)";
+                            " per SM (" + PercentTextSignificant(r.occupancy, 4) + " occupancy)";
   if (input == VaryInput::kRegisters) s.text = "≤ " + std::to_string(value) + " registers per thread" + gives;
   if (input == VaryInput::kSharedMemory)
     s.text = "≤ " + std::to_string(value) + " bytes of shared memory per block" + gives;
@@ -165,7 +160,7 @@ Chart CurveChart(const DeviceLimits& device, const KernelResources& kernel, Vary
   const long long value = ValueOf(kernel, input);
   const OccupancyResult now = ComputeOccupancy(device, kernel);
   chart.markers.push_back({{double(value), now.occupancy * 100.0},
-                           "this kernel: " + std::to_string(value) + ", " + Percent(now.occupancy)});
+                           "this kernel: " + std::to_string(value) + ", " + PercentTextSignificant(now.occupancy, 4)});
   return chart;
 }
 

@@ -12,6 +12,8 @@
 #include <cstdio>
 #include <string>
 
+#include "base/percent_text.h"
+
 namespace tuner {
 
 namespace {
@@ -21,12 +23,6 @@ using nlohmann::json;
 json Limit(int blocks) { return blocks == INT_MAX ? json(nullptr) : json(blocks); }
 
 std::string LimitText(int blocks) { return blocks == INT_MAX ? "unlimited" : std::to_string(blocks); }
-
-std::string Percent(double fraction) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1f%%", fraction * 100.0);
-  return buffer;
-}
 
 json LimitersJson(const OccupancyResult& r) {
   json limiters = json::array();
@@ -85,7 +81,7 @@ void PrintCurve(const OccupancyReport& report, std::ostream& out) {
         low == c[i].value ? std::to_string(low) : std::to_string(low) + "-" + std::to_string(c[i].value);
     char line[160];
     std::snprintf(line, sizeof line, "  %-22s %9d %9d %10s  %s\n", range.c_str(), r.blocks_per_sm, r.warps_per_sm,
-                  Percent(r.occupancy).c_str(), r.blocks_per_sm == 0 ? "(cannot launch)" : ToString(r.limiter).c_str());
+                  PercentText(r.occupancy, 1).c_str(), r.blocks_per_sm == 0 ? "(cannot launch)" : ToString(r.limiter).c_str());
     out << line;
     low = c[i].value + 1;
   }
@@ -161,7 +157,7 @@ void PrintOccupancy(const OccupancyReport& report, std::ostream& out) {
   if (!r.invalid_reason.empty()) out << "Cannot launch: " << r.invalid_reason << "\n";
   out << "Blocks per SM  " << r.blocks_per_sm << "\n"
       << "Warps per SM   " << r.warps_per_sm << " of " << r.max_warps_per_sm << "\n"
-      << "Occupancy      " << Percent(r.occupancy) << "\n"
+      << "Occupancy      " << PercentText(r.occupancy, 1) << "\n"
       << "Limiter        " << ToString(r.limiter);
   for (std::size_t i = 1; i < r.limiters.size(); ++i) out << (i == 1 ? " (also " : ", ") << ToString(r.limiters[i]);
   out << (r.limiters.size() > 1 ? ")\n" : "\n");

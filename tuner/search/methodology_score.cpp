@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "base/median.h"
 #include "search/isotonic_regression.h"
 
 namespace tuner {
@@ -31,12 +32,6 @@ Trace TraceOf(const std::vector<std::optional<double>>& time_ms, const std::vect
     trace.best_ms.push_back(*best);
   }
   return trace;
-}
-
-double Median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
 // The rank of a valid time among the valid times, fastest 0 (numpy's searchsorted, side left).

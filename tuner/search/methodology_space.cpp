@@ -5,17 +5,12 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "base/median.h"
 #include "search/pchip.h"
 
 namespace tuner {
 
 namespace {
-
-double Median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
 
 double Mean(const std::vector<double>& values) {
   double sum = 0;

@@ -46,6 +46,8 @@ const std::vector<std::string>& StrategyNames() {
   return names;
 }
 
+bool IsPlannedStrategy(const std::string& name) { return name == "brute_force" || name == "random"; }
+
 namespace {
 
 // The strategy as from a cold start (options.warm is not read).

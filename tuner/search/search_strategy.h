@@ -63,6 +63,10 @@ struct StrategyOptions {
 // The strategy names MakeStrategy accepts, brute force first.
 const std::vector<std::string>& StrategyNames();
 
+// Brute force and random sampling: their order is fixed before any result, so their candidates can
+// be shared out (--gpus, --shard) and a sweep measures every one of them in planned passes.
+bool IsPlannedStrategy(const std::string& name);
+
 // Throws UsageError naming --strategy unless `name` is one of StrategyNames() or of `also` (a
 // command's own choices, listed first in the message).
 void RequireStrategyName(const std::string& name, const std::vector<std::string>& also = {});

@@ -6,6 +6,7 @@
 #include <set>
 #include <tuple>
 
+#include "base/median.h"
 #include "search/first_sample.h"
 #include "search/methodology_score.h"
 
@@ -31,12 +32,6 @@ std::map<std::string, const db::MeasurementRecord*> ByIdentity(const std::vector
 std::optional<double> TimeOf(const db::MeasurementRecord& r) {
   if (!IsOk(r.status)) return std::nullopt;
   return r.time_ms_median;
-}
-
-double Median(std::vector<std::size_t> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 ? static_cast<double>(values[n / 2]) : (static_cast<double>(values[n / 2 - 1]) + values[n / 2]) / 2;
 }
 
 }  // namespace
@@ -261,7 +256,7 @@ StrategySummary SimulateStrategy(const Landscape& landscape, const StrategyOptio
   double sum = 0;
   for (const std::size_t n : to_target) sum += static_cast<double>(n);
   summary.mean_to_target = sum / static_cast<double>(to_target.size());
-  summary.median_to_target = Median(to_target);
+  summary.median_to_target = Median(std::vector<double>(to_target.begin(), to_target.end()));
   summary.min_to_target = *std::min_element(to_target.begin(), to_target.end());
   summary.max_to_target = *std::max_element(to_target.begin(), to_target.end());
   return summary;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/percent_text.h"
 #include "common/text_table.h"
 #include "db/query/best.h"
 #include "db/row_json.h"
@@ -26,7 +27,6 @@ Separation Compare(const LeaderStanding& winner, const LeaderStanding& runner_up
   return db::WithinNoise(winner.record, runner_up.record) ? Separation::kWithinNoise : Separation::kDistinguishable;
 }
 
-std::string Percent(double part, double whole) { return whole > 0 ? Fixed(100 * part / whole, 1) + "%" : "-"; }
 
 }  // namespace
 
@@ -65,7 +65,7 @@ std::string ToString(Separation separation) {
 namespace {
 
 std::string DescribeTie(const db::Tie& tie) {
-  return "tie of " + std::to_string(tie.members.size()) + " within noise (±" + Percent(tie.noise_ms, tie.time_ms) +
+  return "tie of " + std::to_string(tie.members.size()) + " within noise (±" + PercentOf(tie.noise_ms, tie.time_ms, 1) +
          "): chosen by " + db::Describe(tie.chosen_by) + ": " + report::ParamsText(tie.members[0].params_json) +
          " (rule: fewer registers, then less shared memory, then the template's order)";
 }
@@ -77,7 +77,7 @@ std::string DescribeSeparation(const LeaderSummary& s) {
   if (s.separation == Separation::kNoRunnerUp)
     return "only one candidate passed: no runner-up to compare the winner with";
   const double winner_ms = s.leaders[0].record.time_ms_median;
-  const std::string apart = Fixed(s.gap_ms, 4) + " ms (" + Percent(s.gap_ms, winner_ms) + ") apart";
+  const std::string apart = Fixed(s.gap_ms, 4) + " ms (" + PercentOf(s.gap_ms, winner_ms, 1) + ") apart";
   const std::string noise = "the noise (" + Fixed(s.noise_ms, 4) +
                             " ms: their interquartile ranges together, at least " +
                             Fixed(100 * db::kReproducibleFraction, 0) + "% of the faster)";
@@ -99,7 +99,7 @@ void PrintLeaders(const LeaderSummary& s, std::ostream& out) {
   for (std::size_t i = 0; i < s.leaders.size(); ++i) {
     const LeaderStanding& l = s.leaders[i];
     table.Add({std::to_string(i + 1), report::ParamsText(l.record.params_json), Fixed(l.record.time_ms_median, 4),
-               Fixed(l.iqr_ms, 4), Percent(l.iqr_ms, l.record.time_ms_median), std::to_string(l.record.samples),
+               Fixed(l.iqr_ms, 4), PercentOf(l.iqr_ms, l.record.time_ms_median, 1), std::to_string(l.record.samples),
                l.confirmed ? "yes" : "no"});
   }
   out << "leaders:\n";

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/percent_text.h"
 #include "common/progress_bar.h"
 
 namespace tuner {
@@ -16,12 +17,6 @@ std::string Grouped(std::size_t n) {
     if (i > 0 && (digits.size() - i) % 3 == 0) text += ',';
     text += digits[i];
   }
-  return text;
-}
-
-std::string Percent(double fraction) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g%%", fraction * 100);
   return text;
 }
 
@@ -93,7 +88,7 @@ StrategyChoice ChooseStrategy(const BruteForceCost& cost, double threshold_s) {
   if (seconds <= threshold_s)
     return {"brute_force", estimate + "measuring all (--strategy bayesian searches instead)", seconds, at_least, 0};
   return {"bayesian",
-          estimate + "searching instead (stops when the expected gain is below " + Percent(kAutoMinExpectedGain) +
+          estimate + "searching instead (stops when the expected gain is below " + PercentTextSignificant(kAutoMinExpectedGain, 6) +
               "); --strategy brute_force measures all",
           seconds, at_least, kAutoMinExpectedGain, kAutoPatience};
 }

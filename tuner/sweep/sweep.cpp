@@ -162,7 +162,7 @@ SweepOutcome SweepRun::Run() {
       options_.warm_start && options_.strategy.name != "brute_force" ? WarmStartFromStore() : nullptr;
   StrategyOptions strategy_options = ChooseStrategy(warm.get());
   if (strategy_options.max_evaluations) strategy_options.max_evaluations += history_.size();  // new evaluations only
-  const bool planned = strategy_options.name == "brute_force" || strategy_options.name == "random";
+  const bool planned = IsPlannedStrategy(strategy_options.name);
   if (strategy_options.name != "brute_force") {
     strategy_options.warm = warm;
     if (warm)

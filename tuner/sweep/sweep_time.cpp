@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/percent_text.h"
 #include "common/text_table.h"
 
 namespace tuner {
@@ -14,7 +15,6 @@ std::vector<std::pair<std::string, double>> Parts(const SweepTime& time) {
   return {{"compile", time.compile_s}, {"gpu", time.gpu_s}, {"waiting", time.waiting_s}, {"overhead", time.overhead_s}};
 }
 
-std::string Percent(double part_s, double wall_s) { return wall_s > 0 ? Fixed(100 * part_s / wall_s, 0) + "%" : "-"; }
 
 }  // namespace
 
@@ -38,10 +38,10 @@ nlohmann::json ToJson(const SweepTime& time) {
 std::string Describe(const SweepTime& time) {
   const std::string bound = time.BoundBy();
   std::string line = "time: " + Fixed(time.wall_s, 1) + " s: compile " + Fixed(time.compile_s, 1) + " s (" +
-                     Percent(time.compile_s, time.wall_s) + "), GPU work " + Fixed(time.gpu_s, 1) + " s (" +
-                     Percent(time.gpu_s, time.wall_s) + "), waiting " + Fixed(time.waiting_s, 1) + " s (" +
-                     Percent(time.waiting_s, time.wall_s) + "), overhead " + Fixed(time.overhead_s, 1) + " s (" +
-                     Percent(time.overhead_s, time.wall_s) + "); ";
+                     PercentOf(time.compile_s, time.wall_s, 0) + "), GPU work " + Fixed(time.gpu_s, 1) + " s (" +
+                     PercentOf(time.gpu_s, time.wall_s, 0) + "), waiting " + Fixed(time.waiting_s, 1) + " s (" +
+                     PercentOf(time.waiting_s, time.wall_s, 0) + "), overhead " + Fixed(time.overhead_s, 1) + " s (" +
+                     PercentOf(time.overhead_s, time.wall_s, 0) + "); ";
   line += bound == "gpu" ? "GPU-bound" : bound == "compile" ? "compile-bound" : "mostly " + bound;
   line += "; the compiles took " + Fixed(time.compile_threads_s, 1) + " s on " + std::to_string(time.compile_threads) +
           " thread" + (time.compile_threads == 1 ? "" : "s");

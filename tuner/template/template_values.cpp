@@ -3,6 +3,7 @@
 #include <cfloat>
 #include <cmath>
 
+#include "common/option_values.h"
 #include "expression/expression.h"
 #include "template/default_tolerance.h"
 #include "template/pipeline_spec.h"
@@ -13,8 +14,6 @@ namespace tuner {
 namespace {
 
 constexpr double kMaxBufferBytes = 9007199254740992.0;  // 2^53: byte counts stay exact
-
-std::string Quoted(const std::string& expression) { return "'" + expression + "'"; }
 
 // Evaluates `fn` and turns an ExpressionError into the problem of `field`.
 template <typename Fn>
