@@ -77,8 +77,8 @@ TEST(T4Results, RefusesAMalformedFileNamingTheLineAndField) {
 // A value nested 100,000 deep once crashed the reader (the copy into the configuration recursed).
 TEST(T4Results, AValueNestedDeeperThanTheLimitIsRefusedInOneShortLine) {
   const std::string deep = std::string(100000, '[') + std::string(100000, ']');
-  const std::string refusal = Refusal(Replaced(testing::ReadFileText(kFixture), "\"configuration\": {",
-                                               "\"configuration\": {\"deep\": " + deep + ", "));
+  const std::string refusal = T4Refusal(Replaced(testing::ReadFileText(kT4Fixture), "\"configuration\": {",
+                                                 "\"configuration\": {\"deep\": " + deep + ", "));
   EXPECT_NE(refusal.find("the T4 file 't4.json': line 9, column 93"), std::string::npos) << refusal;
   EXPECT_NE(refusal.find("more than 64 levels of nesting (the limit; raise it with TUNER_LIMIT_DEPTH=N)"),
             std::string::npos)
