@@ -40,6 +40,10 @@ std::map<std::string, std::string> Tune(const std::string& name, const std::stri
   EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << name << " exited " << r.exit_code << ": " << r.err;
   if (r.exit_code != 0 && r.exit_code != 1) return statuses;
   const nlohmann::json doc = nlohmann::json::parse(r.out);
+  if (!doc.contains("candidates")) {  // an error ended the sweep: its document says which
+    ADD_FAILURE() << name << " exited " << r.exit_code << " with no candidates: " << doc.dump() << "\n" << r.err;
+    return statuses;
+  }
   for (const auto& c : doc.at("candidates")) statuses[c.at("params").dump()] = c.at("status");
   *best = doc.at("best");
   return statuses;

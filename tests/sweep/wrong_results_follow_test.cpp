@@ -107,6 +107,24 @@ TEST(WrongResultsFollow, EveryCandidateWrongStopsAndSuspectsTheReferenceConfigur
   EXPECT_NE(message.find("every one of the first 8 candidates checked of stencil differs from the reference"),
             std::string::npos)
       << message;
+  // The first 8 all have TILE=1, the reference's; BLOCK and STEPS take its values too.
+  EXPECT_EQ(message.find("none of these candidates has"), std::string::npos) << message;
+}
+
+TEST(WrongResultsFollow, EveryCandidateWrongNamesTheParametersNoneOfThemShares) {
+  const TemplateSpec spec = Stencil();
+  WrongResultsFollow follow(spec);
+  std::string message;
+  try {
+    for (long long block : {128, 256})
+      for (long long steps : {2, 4})
+        for (int i = 0; i < 2; ++i)
+          follow.Add({{"STEPS", steps}, {"BLOCK", block}, {"TILE", 1}}, CandidateStatus::kWrongResult);
+  } catch (const WrongResultsFollowStop& e) {
+    message = e.what();
+  }
+  EXPECT_NE(message.find("(none of these candidates has the reference's value of STEPS, BLOCK)"), std::string::npos)
+      << message;
 }
 
 TEST(WrongResultsFollow, AWrongCandidateWithTheReferencesValueIsABugOfItsOwnNotAContradiction) {

@@ -72,10 +72,18 @@ std::vector<const WrongResultsFollow::Suspect*> WrongResultsFollow::Followed() c
 void WrongResultsFollow::Stop(const std::vector<const Suspect*>& followed) const {
   const std::string reference = DescribeParams(ReferenceParams(spec_));
   const std::string first = " of the first " + std::to_string(checked_) + " candidates checked of " + spec_.name;
-  if (followed.empty())
-    throw WrongResultsFollowStop("every one" + first + " differs from the reference configuration (" + reference +
-                                 "), so the sweep stops: check that configuration, or name the parameters its " +
-                                 "output depends on in [check] output_depends_on");
+  if (followed.empty()) {
+    std::vector<std::string> differing;  // where none of them has the reference's value: the output may follow one
+    for (const Suspect& s : suspects_)
+      if (s.same == 0) differing.push_back(s.name);
+    throw WrongResultsFollowStop(
+        "every one" + first + " differs from the reference configuration (" + reference +
+        "), so the sweep stops: check that configuration, or name the parameters its output depends on in [check] "
+        "output_depends_on" +
+        (differing.empty()
+             ? ""
+             : " (none of these candidates has the reference's value of " + Joined(differing, ", ") + ")"));
+  }
   std::vector<std::string> names, counts;
   for (const Suspect* s : followed) {
     names.push_back(s->name);
