@@ -65,6 +65,8 @@ value = "N"
 [check]
 reference = "own_configuration"
 params = { VARIANT = 0 }
+[work]
+bytes = "8 * N"
 TOML
 }
 
@@ -83,5 +85,6 @@ import json, sys
 d = json.load(open('$work/$what.json'))
 print(' '.join(f\"{c['params']['VARIANT']}:{c['status']}\" for c in sorted(d.get('candidates', []), key=lambda c: c['params']['VARIANT'])))")
     echo "run $r $what: exit $rc, $seconds s; $statuses"
+    [ "$rc" -le 1 ] || { head -c 400 "$work/$what.err"; echo; }
   done
 done
